@@ -1,0 +1,105 @@
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+
+/**
+ * Wiring between node:http and a web fetch handler: the request becomes a `Request` whose
+ * signal aborts when the client goes away, and the `Response` body is piped with back-pressure.
+ */
+
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+/** Convert an IncomingMessage into a web Request. */
+export function toWebRequest(req: IncomingMessage, res: ServerResponse): Request {
+  const ac = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) ac.abort(new Error('client disconnected'));
+  });
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
+  const host = req.headers.host ?? '127.0.0.1';
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+  return new Request(`http://${host.replace(/[^\w.:[\]-]/g, '') || '127.0.0.1'}${req.url ?? '/'}`, {
+    method: req.method,
+    headers,
+    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
+    signal: ac.signal,
+    // Required by undici for streamed request bodies.
+    ...(hasBody ? { duplex: 'half' } : {}),
+  } as RequestInit);
+}
+
+/** Write a web Response to a ServerResponse, honouring back-pressure and client disconnects. */
+export async function writeWebResponse(response: Response, res: ServerResponse): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, key) => {
+    if (key === 'set-cookie') return;
+    headers[key] = value;
+  });
+  const cookies = response.headers.getSetCookie?.() ?? [];
+  if (cookies.length) headers['set-cookie'] = cookies;
+  res.writeHead(response.status, headers);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  if (response.headers.get('content-type')?.startsWith('text/event-stream')) res.flushHeaders();
+  const reader = response.body.getReader();
+  const onClose = () => void reader.cancel().catch(() => {});
+  res.on('close', onClose);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
+      if (res.destroyed) break;
+    }
+  } catch {
+    /* the stream errored (a dropped-stream fault) or the client left */
+    res.destroy();
+    return;
+  } finally {
+    res.off('close', onClose);
+  }
+  res.end();
+}
+
+/** A node:http request listener serving a fetch handler. */
+export function toNodeHandler(handler: FetchHandler): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    let request: Request;
+    try {
+      request = toWebRequest(req, res);
+    } catch (e) {
+      res.writeHead(400, { 'content-type': 'text/plain' }).end(`Bad request: ${(e as Error).message}`);
+      return;
+    }
+    handler(request)
+      .then((response) => writeWebResponse(response, res))
+      .catch((e: unknown) => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message: `Internal error: ${(e as Error).message}` } }));
+      });
+  };
+}
+
+/** Start an HTTP server; resolves with the bound port once it listens. */
+export function listen(handler: FetchHandler, host: string, port: number): Promise<{ server: http.Server; port: number; close: () => Promise<void> }> {
+  const server = http.createServer(toNodeHandler(handler));
+  server.keepAliveTimeout = 5_000;
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const address = server.address();
+      const bound = typeof address === 'object' && address ? address.port : port;
+      resolve({
+        server,
+        port: bound,
+        close: () =>
+          new Promise<void>((r) => {
+            server.closeAllConnections();
+            server.close(() => r());
+          }),
+      });
+    });
+  });
+}

@@ -1,0 +1,24 @@
+import { createInterface } from 'node:readline';
+import type { MockEngine } from '../engine';
+
+/**
+ * stdio transport: newline-delimited JSON-RPC on stdin/stdout; logs go to stderr only.
+ * A malformed line answers -32700 and the server keeps running.
+ */
+export function serveStdio(engine: MockEngine, input: NodeJS.ReadableStream = process.stdin, output: NodeJS.WritableStream = process.stdout): Promise<void> {
+  const send = (message: unknown) => output.write(`${JSON.stringify(message)}\n`);
+  const rl = createInterface({ input, crlfDelay: Infinity });
+  rl.on('line', (line) => {
+    const text = line.trim();
+    if (!text) return;
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch (e) {
+      send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: `Parse error: ${(e as Error).message}` } });
+      return;
+    }
+    void engine.handleMessage(message, send);
+  });
+  return new Promise((resolve) => rl.on('close', () => resolve()));
+}

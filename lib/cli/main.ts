@@ -1,0 +1,36 @@
+import { Command } from 'commander';
+import { runMockCommand } from './mock-command';
+import { runValidateCommand } from './validate-command';
+import { registerTaskCommands } from './tasks-command';
+
+/** The `mcp-loupe` command line. */
+export function buildProgram(): Command {
+  const program = new Command('mcp-loupe').description('Inspector and scriptable mock server for MCP 2026-07-28').version('0.1.0');
+  program
+    .command('mock')
+    .description('serve a scenario (built-in id or YAML/JSON file) as an MCP endpoint')
+    .argument('[scenario]', 'built-in id (demo, conformance, ...) or a scenario file', 'demo')
+    .option('--port <n>', 'port (0 = any free port)', '3001')
+    .option('--host <h>', 'interface to bind', '127.0.0.1')
+    .option('--stdio', 'serve on stdin/stdout instead of HTTP')
+    .option('--data-dir <d>', 'where tasks, the ledger and nonces are kept (default .loupe or $LOUPE_DATA_DIR)')
+    .option('--seed <s>', 'seed for probabilistic faults')
+    .option('--manual', 'every timed task step waits for `mcp-loupe tasks advance`')
+    .option('--allow-remote', 'allow binding a non-loopback interface')
+    .option('--allowed-host <name...>', 'extra Host names to accept besides loopback')
+    .action((scenario, opts) => runMockCommand(scenario, opts));
+  program
+    .command('validate')
+    .description('check a scenario file and print every error with its line')
+    .argument('<file>')
+    .action((file) => runValidateCommand(file));
+  registerTaskCommands(program);
+  return program;
+}
+
+buildProgram()
+  .parseAsync(process.argv)
+  .catch((e: unknown) => {
+    process.stderr.write(`mcp-loupe: ${(e as Error).message}\n`);
+    process.exit(1);
+  });

@@ -1,0 +1,83 @@
+import path from 'node:path';
+import { createMockHost } from '../adapters/mock-host';
+import { listen } from '../adapters/node-http';
+import { serveStdio } from '../adapters/stdio';
+import { createMockRouter } from '../adapters/mock-router';
+import { loadScenarioFile } from '../scenario/files';
+import { formatIssues } from '../scenario/loader';
+import { getBuiltinScenario } from '../scenario/builtins';
+import type { Scenario } from '../scenario/schema';
+
+/** `mcp-loupe mock [scenario] [--port N] [--host H] [--stdio] [--data-dir D] [--manual]`. */
+
+export interface MockCommandOptions {
+  port: string;
+  host: string;
+  stdio?: boolean;
+  dataDir?: string;
+  seed?: string;
+  manual?: boolean;
+  allowRemote?: boolean;
+  allowedHost?: string[];
+}
+
+/** Load a scenario by built-in id or file path; exits with the validation errors when invalid. */
+export function resolveScenarioArg(arg: string | undefined): Scenario {
+  const id = arg ?? 'demo';
+  const builtin = getBuiltinScenario(id);
+  if (builtin) return builtin;
+  const parsed = loadScenarioFile(path.resolve(id));
+  if (!parsed.ok) {
+    process.stderr.write(`${formatIssues(parsed.errors)}\n`);
+    process.exit(2);
+  }
+  return parsed.scenario;
+}
+
+/** Make every timed task step wait for an explicit advance. */
+export function manualSteps(s: Scenario): Scenario {
+  return {
+    ...s,
+    tools: s.tools.map((t) =>
+      t.task ? { ...t, task: { ...t.task, steps: t.task.steps.map((st) => (st.delayMs !== undefined && !st.inputRequests ? { ...st, manual: true } : st)) } } : t,
+    ),
+  };
+}
+
+export async function runMockCommand(scenarioArg: string | undefined, opts: MockCommandOptions): Promise<void> {
+  const started = performance.now();
+  const scenario = resolveScenarioArg(scenarioArg);
+  const host = opts.host;
+  if ((host === '0.0.0.0' || host === '::') && !opts.allowRemote) {
+    process.stderr.write(`Refusing to bind ${host}: that exposes the mock to the network. Pass --allow-remote if you mean it.\n`);
+    process.exit(2);
+  }
+  const dataDir = path.resolve(opts.dataDir ?? process.env.LOUPE_DATA_DIR ?? '.loupe');
+  const mockHost = createMockHost({
+    dataDir,
+    resolve: (id) => (id === scenario.id ? scenario : undefined),
+    transform: opts.manual ? manualSteps : undefined,
+    allowedHosts: opts.allowedHost,
+  });
+  if (opts.stdio) {
+    const engine = mockHost.engine(scenario.id)!;
+    process.stderr.write(`mcp-loupe: serving scenario "${scenario.id}" on stdio\n`);
+    await serveStdio(engine);
+    mockHost.close();
+    return;
+  }
+  const router = createMockRouter(mockHost, scenario.id);
+  const server = await listen(router.fetch, host, Number(opts.port));
+  const shown = host.includes(':') ? `[${host}]` : host;
+  const url = `http://${shown}:${server.port}/mcp`;
+  process.stdout.write(`mcp-loupe mock: scenario "${scenario.id}" at ${url}\n`);
+  process.stdout.write(`control token: ${router.token}\n`);
+  process.stdout.write(`READY ${url} (${Math.round(performance.now() - started)} ms)\n`);
+  const stop = async () => {
+    await server.close();
+    mockHost.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop());
+  process.once('SIGINT', () => void stop());
+}

@@ -1,0 +1,32 @@
+import type { Command } from 'commander';
+
+/**
+ * `mcp-loupe tasks advance|complete|fail|cancel|expire|require-input TASK_ID --url URL --token T`:
+ * drive a running mock's tasks through its control API.
+ */
+
+async function control(action: string, taskId: string, opts: { url: string; token?: string; scenario?: string; json?: string }): Promise<void> {
+  const base = new URL(opts.url);
+  const scenario = opts.scenario ?? (base.pathname.split('/').filter(Boolean)[1] || 'demo');
+  const token = opts.token ?? process.env.LOUPE_TOKEN;
+  if (!token) throw new Error('Failed to reach the control API: pass --token or set LOUPE_TOKEN (printed when the mock starts)');
+  const target = new URL(`/api/scenarios/${encodeURIComponent(scenario)}/tasks/${encodeURIComponent(taskId)}/${action}`, base);
+  const res = await fetch(target, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: opts.json ?? '{}' });
+  const body = (await res.json().catch(() => ({}))) as { task?: { status?: string; statusMessage?: string }; error?: string };
+  if (!res.ok) throw new Error(`Failed to ${action} task: ${body.error ?? `HTTP ${res.status}`}`);
+  process.stdout.write(`${action}: task ${taskId.slice(0, 8)}… is now ${body.task?.status}${body.task?.statusMessage ? ` (${body.task.statusMessage})` : ''}\n`);
+}
+
+export function registerTaskCommands(program: Command): void {
+  const tasks = program.command('tasks').description("drive a running mock's tasks (control API)");
+  for (const action of ['advance', 'complete', 'fail', 'cancel', 'expire', 'require-input']) {
+    tasks
+      .command(action)
+      .argument('<taskId>')
+      .requiredOption('--url <url>', 'the mock endpoint, e.g. http://127.0.0.1:3001/mcp')
+      .option('--token <token>', 'control token printed by `mcp-loupe mock` (or $LOUPE_TOKEN)')
+      .option('--scenario <id>', 'scenario id (default: from the URL, else demo)')
+      .option('--json <body>', 'JSON body: {"result":...} for complete, {"error":...} for fail')
+      .action((taskId, opts) => control(action, taskId, opts));
+  }
+}

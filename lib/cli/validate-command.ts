@@ -1,0 +1,15 @@
+import path from 'node:path';
+import { loadScenarioFile } from '../scenario/files';
+import { formatIssues } from '../scenario/loader';
+
+/** `mcp-loupe validate FILE`: exit 0 when valid, 1 with every error and its line otherwise. */
+export function runValidateCommand(file: string): void {
+  const parsed = loadScenarioFile(path.resolve(file));
+  if (!parsed.ok) {
+    process.stderr.write(`${formatIssues(parsed.errors)}\n`);
+    process.stderr.write(`${parsed.errors.length} error(s) in ${file}\n`);
+    process.exit(1);
+  }
+  if (parsed.warnings.length) process.stderr.write(`${formatIssues(parsed.warnings)}\n`);
+  process.stdout.write(`${file}: valid scenario "${parsed.scenario.id}" (${parsed.scenario.tools.length} tools)\n`);
+}

@@ -1,0 +1,145 @@
+import { ERROR, EXT, META, declaresExtension, type ClientCapabilities } from '../protocol';
+import type { ResourceTemplateSpec, Scenario, ToolSpec } from '../scenario/schema';
+import { fail, ok, type EngineCore, type Outcome, type RequestContext } from './context';
+import { fillTemplate } from './template';
+
+/** server/discover, the list methods, resources/read, prompts/get and completion/complete. */
+
+const BEHAVIOR_KEYS = new Set(['result', 'error', 'mrtr', 'task', 'handler', 'options', 'progress', 'log', 'emit', 'requires', 'delayMs', 'ui']);
+
+/** Server capabilities derived from what the scenario contains. */
+export function serverCapabilities(s: Scenario): Record<string, unknown> {
+  const caps: Record<string, unknown> = {};
+  const ext: Record<string, unknown> = {};
+  if (s.tools.length) caps.tools = { listChanged: true };
+  if (s.resources.length || s.resourceTemplates.length) caps.resources = { subscribe: true, listChanged: true };
+  if (s.prompts.length) caps.prompts = { listChanged: true };
+  if (s.completions.length) caps.completions = {};
+  if (s.tools.some((t) => t.log)) caps.logging = {};
+  if (s.tools.some((t) => t.task)) ext[EXT.tasks] = {};
+  if (s.tools.some((t) => t.ui)) ext[EXT.ui] = { mimeTypes: ['text/html;profile=mcp-app'] };
+  if (Object.keys(ext).length) caps.extensions = ext;
+  return caps;
+}
+
+function withServerInfo(core: EngineCore, result: Record<string, unknown>): Record<string, unknown> {
+  const meta = { ...((result._meta as Record<string, unknown>) ?? {}), [META.serverInfo]: core.serverInfo() };
+  return { ...result, _meta: meta };
+}
+
+export function discover(core: EngineCore): Outcome {
+  const s = core.scenario;
+  const result: Record<string, unknown> = {
+    resultType: 'complete',
+    supportedVersions: s.supportedVersions,
+    capabilities: serverCapabilities(s),
+    ttlMs: s.settings.discoverTtlMs,
+    cacheScope: s.settings.discoverCacheScope,
+  };
+  if (s.server.instructions) result.instructions = s.server.instructions;
+  return ok(withServerInfo(core, result));
+}
+
+/** The wire form of a tool, with the ui binding only for clients that declared the ui extension. */
+export function toolWire(tool: ToolSpec, caps: ClientCapabilities | undefined, era: 'modern' | 'legacy' = 'modern'): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(tool)) if (!BEHAVIOR_KEYS.has(k) && v !== undefined) out[k] = v;
+  const meta = { ...((tool._meta as Record<string, unknown>) ?? {}) };
+  delete meta.ui;
+  if (tool.ui && (era === 'legacy' || declaresExtension(caps, EXT.ui))) {
+    meta.ui = { resourceUri: tool.ui.resourceUri, ...(tool.ui.visibility ? { visibility: tool.ui.visibility } : {}) };
+  }
+  if (Object.keys(meta).length) out._meta = meta;
+  else delete out._meta;
+  if (era === 'legacy' && tool.task) out.execution = { taskSupport: tool.task.mode === 'required' ? 'required' : 'optional' };
+  return out;
+}
+
+/** Whether a tool is visible to this client in tools/list. */
+function listed(tool: ToolSpec, caps: ClientCapabilities | undefined, era: 'modern' | 'legacy'): boolean {
+  const vis = tool.ui?.visibility;
+  if (!vis || vis.includes('model')) return true;
+  return era === 'modern' && declaresExtension(caps, EXT.ui);
+}
+
+function cacheable(core: EngineCore, key: string, items: unknown[], ttlMs: number, cursor: unknown): Outcome {
+  if (cursor !== undefined && cursor !== null) return fail(ERROR.invalidParams, `Invalid params: unknown cursor ${JSON.stringify(cursor)}`);
+  const s = core.scenario.settings;
+  return ok(withServerInfo(core, { resultType: 'complete', [key]: items, ttlMs, cacheScope: s.listCacheScope }));
+}
+
+export function listTools(core: EngineCore, ctx: RequestContext): Outcome {
+  const byName = core.scenario.settings.toolOrder === 'name';
+  const tools = [...core.scenario.tools]
+    .filter((t) => listed(t, ctx.caps, ctx.era))
+    .sort((a, b) => (!byName ? 0 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((t) => toolWire(t, ctx.caps, ctx.era));
+  return cacheable(core, 'tools', tools, core.scenario.settings.listTtlMs, ctx.params.cursor);
+}
+
+export function listResources(core: EngineCore, ctx: RequestContext): Outcome {
+  const items = core.scenario.resources.map(({ text: _t, blob: _b, file: _f, mrtr: _m, ...r }) => r);
+  return cacheable(core, 'resources', items, core.scenario.settings.listTtlMs, ctx.params.cursor);
+}
+
+export function listResourceTemplates(core: EngineCore, ctx: RequestContext): Outcome {
+  const items = core.scenario.resourceTemplates.map(({ text: _t, ...r }) => r);
+  return cacheable(core, 'resourceTemplates', items, core.scenario.settings.listTtlMs, ctx.params.cursor);
+}
+
+export function listPrompts(core: EngineCore, ctx: RequestContext): Outcome {
+  const items = core.scenario.prompts.map(({ messages: _m, mrtr: _r, ...p }) => p);
+  return cacheable(core, 'prompts', items, core.scenario.settings.listTtlMs, ctx.params.cursor);
+}
+
+/** Match a URI against an RFC 6570 level-1 template; returns the variables or undefined. */
+export function matchTemplate(template: string, uri: string): Record<string, string> | undefined {
+  const names: string[] = [];
+  const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([^}]+)\\?\}/g, (_, n: string) => {
+    names.push(n.replace(/^[+#]/, ''));
+    return '([^/]+)';
+  });
+  const m = new RegExp(`^${pattern.replace(/\{([^}]+)\}/g, '([^/]+)')}$`).exec(uri);
+  if (!m) return undefined;
+  const vars: Record<string, string> = {};
+  names.forEach((n, i) => (vars[n] = decodeURIComponent(m[i + 1])));
+  return vars;
+}
+
+/** The contents of a static or templated resource, or undefined when unknown. */
+export function resourceContents(core: EngineCore, uri: string): Record<string, unknown>[] | undefined {
+  const r = core.scenario.resources.find((x) => x.uri === uri);
+  if (r) {
+    const base: Record<string, unknown> = { uri, ...(r.mimeType ? { mimeType: r.mimeType } : {}) };
+    if (r._meta) base._meta = r._meta;
+    return [r.blob !== undefined ? { ...base, blob: r.blob } : { ...base, text: r.text ?? '' }];
+  }
+  for (const t of core.scenario.resourceTemplates as ResourceTemplateSpec[]) {
+    const vars = matchTemplate(t.uriTemplate, uri);
+    if (vars) return [{ uri, ...(t.mimeType ? { mimeType: t.mimeType } : {}), text: fillTemplate(t.text ?? '', { vars }) }];
+  }
+  return undefined;
+}
+
+export function readResourceResult(core: EngineCore, contents: Record<string, unknown>[]): Outcome {
+  const s = core.scenario.settings;
+  return ok(withServerInfo(core, { resultType: 'complete', contents, ttlMs: s.readTtlMs, cacheScope: s.listCacheScope }));
+}
+
+export function resourceNotFound(uri: string): Outcome {
+  return fail(ERROR.invalidParams, `Resource not found: ${uri}`, { uri });
+}
+
+export function complete(core: EngineCore, ctx: RequestContext): Outcome {
+  const ref = ctx.params.ref as Record<string, unknown> | undefined;
+  const arg = ctx.params.argument as Record<string, unknown> | undefined;
+  if (!ref || typeof ref.type !== 'string' || !arg || typeof arg.name !== 'string') {
+    return fail(ERROR.invalidParams, 'Invalid params: completion/complete needs ref and argument {name, value}');
+  }
+  const value = typeof arg.value === 'string' ? arg.value : '';
+  const spec = core.scenario.completions.find(
+    (c) => c.ref.type === ref.type && (c.ref.name ?? c.ref.uri) === (ref.name ?? ref.uri) && c.argument === arg.name,
+  );
+  const values = (spec?.values ?? []).filter((v) => v.toLowerCase().startsWith(value.toLowerCase())).slice(0, 100);
+  return ok({ resultType: 'complete', completion: { values, total: values.length, hasMore: false } });
+}

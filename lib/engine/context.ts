@@ -1,0 +1,54 @@
+import type { ClientCapabilities, JsonRpcErrorObject, RequestId } from '../protocol';
+import type { Scenario, ToolSpec } from '../scenario/schema';
+import type { Stores } from '../store/types';
+import type { Clock, IdSource } from './runtime';
+import type { StateCodec } from './request-state';
+
+/** What one incoming request carries through dispatch, whatever the transport. */
+export interface RequestContext {
+  transport: 'http' | 'stdio' | 'memory';
+  era: 'modern' | 'legacy';
+  id: RequestId;
+  method: string;
+  params: Record<string, unknown>;
+  caps: ClientCapabilities;
+  /** Whose tasks and requestState these are. */
+  principal: string;
+  /** Aborted when the client closes the stream (HTTP) or sends notifications/cancelled (stdio). */
+  signal: AbortSignal;
+  /** Send a request-scoped notification (progress, log) on this request's stream. */
+  notify(method: string, params: Record<string, unknown>): void;
+  /** Keep the stream open (listen): the HTTP layer answers with SSE even before the first frame. */
+  openStream(): void;
+  headers?: Headers;
+}
+
+/** A dispatch outcome: wire errors are values, never exceptions. */
+export type Outcome = { result: Record<string, unknown> } | { error: JsonRpcErrorObject; httpStatus?: number };
+
+/** Shared engine internals handed to each method handler. */
+export interface EngineCore {
+  scenario: Scenario;
+  stores: Stores;
+  clock: Clock;
+  ids: IdSource;
+  codec: StateCodec;
+  /** Per-scenario mutable state for handlers (notes, files, counters). Reset restores the scenario's `state`. */
+  state: Record<string, unknown>;
+  tool(name: string): ToolSpec | undefined;
+  /** Broadcast a list-changed notification to matching listen streams. */
+  broadcast(kind: 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged', method: string): void;
+  /** Emit an engine event (journal, UI). */
+  emit(event: string, data: unknown): void;
+  serverInfo(): { name: string; version: string; title?: string };
+}
+
+export function ok(result: Record<string, unknown>): Outcome {
+  return { result };
+}
+export function fail(code: number, message: string, data?: unknown): Outcome {
+  return { error: data === undefined ? { code, message } : { code, message, data } };
+}
+export function isError(o: Outcome): o is { error: JsonRpcErrorObject; httpStatus?: number } {
+  return 'error' in o;
+}

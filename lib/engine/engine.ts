@@ -1,0 +1,186 @@
+import { ERROR, errorResponse, JsonRpcRequestSchema, JsonRpcNotificationSchema, type JsonRpcRequest } from '../protocol';
+import type { Scenario, ToolSpec } from '../scenario/schema';
+import { createMemoryStores } from '../store/memory';
+import type { Stores, TaskRecord } from '../store/types';
+import type { EngineCore, Outcome, RequestContext } from './context';
+import { createDispatcher } from './dispatch';
+import { createHttpFront, type ExchangeRecord } from './http';
+import { createLegacy } from './legacy';
+import { createListenHub } from './listen';
+import { createStateCodec } from './request-state';
+import { createRandomIds, createSystemClock, randomToken, type Clock, type IdSource } from './runtime';
+import { createTaskManager, type ControlAction } from './tasks';
+import { principalOf } from './principal';
+import { createJournal, type Journal } from './journal';
+
+/** Options of {@link createMockEngine}. Everything but the scenario has a default. */
+export interface MockEngineOptions {
+  scenario: Scenario;
+  stores?: Stores;
+  clock?: Clock;
+  ids?: IdSource;
+  /** HMAC key for requestState; must be stable across restarts for retries to survive them. */
+  secret?: string | Uint8Array;
+  /** Extra host names accepted besides loopback. */
+  allowedHosts?: string[];
+  allowedOrigins?: string[];
+  /** Journal capacity (entries). */
+  journalSize?: number;
+}
+
+/** Engine events, for the control room and tests. */
+export type EngineEvent = { type: string; data: unknown };
+
+/** A running mock endpoint for one scenario. */
+export interface MockEngine {
+  readonly scenario: Scenario;
+  /** Streamable HTTP face: a web-standard fetch handler. */
+  fetch(request: Request): Promise<Response>;
+  /**
+   * Message face for stdio and in-memory transports: handles one parsed message and sends
+   * responses and notifications through `send`. notifications/cancelled aborts a request.
+   */
+  handleMessage(message: unknown, send: (message: unknown) => void): Promise<void>;
+  tasks: {
+    list(): TaskRecord[];
+    get(taskId: string): TaskRecord | undefined;
+    control(taskId: string, action: ControlAction): TaskRecord | undefined;
+  };
+  journal: Journal;
+  on(listener: (event: EngineEvent) => void): () => void;
+  /** Restore the scenario's initial state and drop its tasks, ledger and nonces. */
+  reset(): void;
+  close(): void;
+}
+
+/** Create a mock MCP server for a scenario. */
+export function createMockEngine(options: MockEngineOptions): MockEngine {
+  const scenario = options.scenario;
+  const stores = options.stores ?? createMemoryStores({ replayMaxEntries: scenario.settings.replayStoreMaxEntries });
+  const clock = options.clock ?? createSystemClock();
+  const listeners = new Set<(e: EngineEvent) => void>();
+  const toolMap = new Map<string, ToolSpec>(scenario.tools.map((t) => [t.name, t]));
+  const journal = createJournal(options.journalSize ?? 2000, clock);
+
+  const core: EngineCore = {
+    scenario,
+    stores,
+    clock,
+    ids: options.ids ?? createRandomIds(),
+    codec: createStateCodec(options.secret ?? randomToken(32)),
+    state: structuredClone(scenario.state),
+    tool: (name) => toolMap.get(name),
+    broadcast: (kind, method) => hub.broadcast(kind, method),
+    emit: (type, data) => {
+      for (const l of listeners) l({ type, data });
+    },
+    serverInfo: () => ({ name: scenario.server.name, version: scenario.server.version, ...(scenario.server.title ? { title: scenario.server.title } : {}) }),
+  };
+  const tasks = createTaskManager(core);
+  const hub = createListenHub(core, tasks);
+  const dispatcher = createDispatcher(core, tasks, hub);
+  const legacy = createLegacy(core, tasks);
+
+  async function run(req: JsonRpcRequest, base: Omit<RequestContext, 'caps' | 'era'>): Promise<Outcome> {
+    const era = dispatcher.eraOf(req, base.headers);
+    if (era === 'legacy') {
+      if (!scenario.settings.legacy) return { error: { code: ERROR.methodNotFound, message: `Method not found: ${req.method}` }, httpStatus: 404 };
+      return legacy({ ...base, era, caps: {} });
+    }
+    return dispatcher.modern(req, base);
+  }
+
+  const httpFetch = createHttpFront({
+    maxBodyBytes: scenario.settings.maxBodyBytes,
+    keepAliveMs: scenario.settings.keepAliveMs,
+    allowedHosts: options.allowedHosts ?? [],
+    allowedOrigins: options.allowedOrigins ?? [],
+    setTimer: (fn, ms) => clock.setTimeout(fn, ms),
+    clearTimer: (h) => clock.clearTimeout(h),
+    run: async (req, http, hooks) =>
+      run(req, {
+        transport: 'http',
+        id: req.id,
+        method: req.method,
+        params: (req.params ?? {}) as Record<string, unknown>,
+        principal: await principalOf(scenario.id, http.headers.get('authorization')),
+        signal: hooks.signal,
+        notify: hooks.notify,
+        openStream: hooks.openStream,
+        headers: http.headers,
+      }),
+    onNotification: () => {},
+    onExchange: (entry: ExchangeRecord) => {
+      const e = journal.add(entry);
+      core.emit('journal:entry', e);
+    },
+  });
+
+  const inflight = new Map<string, AbortController>();
+
+  return {
+    scenario,
+    fetch: httpFetch,
+    async handleMessage(message, send) {
+      const req = JsonRpcRequestSchema.safeParse(message);
+      if (!req.success) {
+        const note = JsonRpcNotificationSchema.safeParse(message);
+        if (note.success) {
+          if (note.data.method === 'notifications/cancelled') {
+            const target = (note.data.params as { requestId?: unknown } | undefined)?.requestId;
+            inflight.get(JSON.stringify(target))?.abort(new Error('cancelled by notifications/cancelled'));
+          }
+          return;
+        }
+        if (message && typeof message === 'object' && ('result' in message || 'error' in message)) return;
+        send(errorResponse(null, { code: ERROR.invalidRequest, message: 'Invalid Request: not a JSON-RPC 2.0 message' }));
+        return;
+      }
+      const r = req.data;
+      const ac = new AbortController();
+      const key = JSON.stringify(r.id);
+      inflight.set(key, ac);
+      try {
+        const outcome = await run(r, {
+          transport: 'stdio',
+          id: r.id,
+          method: r.method,
+          params: (r.params ?? {}) as Record<string, unknown>,
+          principal: `${scenario.id}:stdio`,
+          signal: ac.signal,
+          notify: (method, params) => {
+            if (!ac.signal.aborted) send({ jsonrpc: '2.0', method, params });
+          },
+          openStream: () => {},
+        }).catch((e: unknown) => ({ error: { code: ERROR.internalError, message: `Internal error: ${(e as Error).message}` } }) as Outcome);
+        if (ac.signal.aborted && r.method !== 'subscriptions/listen') return;
+        send('error' in outcome ? errorResponse(r.id, outcome.error) : { jsonrpc: '2.0', id: r.id, result: outcome.result });
+      } finally {
+        inflight.delete(key);
+      }
+    },
+    tasks: {
+      list: () => stores.tasks.list({ scenarioId: scenario.id }),
+      get: (taskId) => tasks.read(taskId, undefined),
+      control: (taskId, action) => tasks.control(taskId, action),
+    },
+    journal,
+    on(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    reset() {
+      stores.tasks.clear(scenario.id);
+      stores.ledger.clear(scenario.id);
+      stores.replay.clear(scenario.id);
+      core.state = structuredClone(scenario.state);
+      journal.clear();
+      core.emit('scenario:reset', { id: scenario.id });
+    },
+    close() {
+      hub.endAll();
+      tasks.close();
+      listeners.clear();
+    },
+  };
+}

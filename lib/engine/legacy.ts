@@ -1,0 +1,147 @@
+import { ERROR, LEGACY_VERSION, LEGACY_VERSIONS, META } from '../protocol';
+import type { TaskRecord } from '../store/types';
+import { fail, ok, type EngineCore, type Outcome, type RequestContext } from './context';
+import { complete, listPrompts, listResourceTemplates, listResources, listTools, readResourceResult, resourceContents, resourceNotFound, serverCapabilities } from './catalog';
+import { NOT_FOUND, type TaskManager } from './tasks';
+import { isTerminal } from './task-script';
+import { fillTemplate } from './template';
+import { callTool } from './tools';
+
+/**
+ * The 2025-11-25 era for older clients: the `initialize` handshake and SEP-1686 experimental
+ * tasks (`params.task`, `execution.taskSupport`, tasks/get|result|list|cancel). Results drop the
+ * 2026-07-28-only fields (resultType, caching hints, serverInfo in `_meta`).
+ */
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function strip(o: Outcome): Outcome {
+  if (!('result' in o)) return o;
+  const { resultType: _r, ttlMs: _t, cacheScope: _c, _meta, ...rest } = o.result;
+  const meta = { ...((_meta as Record<string, unknown>) ?? {}) };
+  delete meta[META.serverInfo];
+  return ok(Object.keys(meta).length ? { ...rest, _meta: meta } : rest);
+}
+
+/** A task in 2025-11-25 field names. */
+export function legacyTask(rec: TaskRecord): Record<string, unknown> {
+  return {
+    taskId: rec.taskId,
+    status: rec.status,
+    ...(rec.statusMessage !== undefined ? { statusMessage: rec.statusMessage } : {}),
+    createdAt: iso(rec.createdAt),
+    lastUpdatedAt: iso(rec.lastUpdatedAt),
+    ttl: rec.ttlMs,
+    ...(rec.pollIntervalMs !== undefined ? { pollInterval: rec.pollIntervalMs } : {}),
+  };
+}
+
+export function createLegacy(core: EngineCore, tasks: TaskManager) {
+  function initialize(ctx: RequestContext): Outcome {
+    const asked = ctx.params.protocolVersion;
+    const version = typeof asked === 'string' && (LEGACY_VERSIONS as readonly string[]).includes(asked) ? asked : LEGACY_VERSION;
+    const caps: Record<string, unknown> = { ...serverCapabilities(core.scenario) };
+    delete caps.extensions;
+    caps.logging = {};
+    if (core.scenario.tools.some((t) => t.task)) caps.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+    return ok({
+      protocolVersion: version,
+      capabilities: caps,
+      serverInfo: core.serverInfo(),
+      ...(core.scenario.server.instructions ? { instructions: core.scenario.server.instructions } : {}),
+    });
+  }
+
+  async function toolCall(ctx: RequestContext): Promise<Outcome> {
+    const tool = typeof ctx.params.name === 'string' ? core.tool(ctx.params.name) : undefined;
+    const taskParam = ctx.params.task;
+    if (tool && taskParam !== undefined) {
+      if (!tool.task) return fail(ERROR.methodNotFound, `Tool ${tool.name} does not support task-augmented calls`);
+      const args = (ctx.params.arguments ?? {}) as Record<string, unknown>;
+      const rec = tasks.create(ctx, tool, args, {});
+      const ttl = (taskParam as { ttl?: unknown }).ttl;
+      if (typeof ttl === 'number' && Number.isInteger(ttl) && ttl >= 0) core.stores.tasks.update(rec.taskId, (r) => ({ ...r, ttlMs: ttl }));
+      return ok({ task: legacyTask(tasks.read(rec.taskId, ctx.principal) ?? rec) });
+    }
+    if (tool?.task?.mode === 'required') return fail(ERROR.methodNotFound, `Tool ${tool.name} requires a task-augmented call (params.task)`);
+    if (tool?.mrtr) return fail(ERROR.invalidRequest, `Tool ${tool.name} asks for input with MRTR, which needs protocol 2026-07-28`);
+    return strip(await callTool(core, ctx, tasks));
+  }
+
+  async function taskResult(ctx: RequestContext, taskId: string): Promise<Outcome> {
+    for (;;) {
+      const rec = tasks.read(taskId, ctx.principal);
+      if (!rec) return fail(ERROR.invalidParams, NOT_FOUND);
+      const related = { [META.relatedTask]: { taskId } };
+      if (rec.status === 'completed') return ok({ ...(rec.result as Record<string, unknown>), _meta: { ...((rec.result as Record<string, unknown>)?._meta as object), ...related } });
+      if (rec.status === 'failed') return { error: { ...(rec.error ?? { code: ERROR.internalError, message: 'Task failed' }), data: { ...(rec.error?.data as object), _meta: related } } };
+      if (rec.status === 'cancelled') return fail(ERROR.internalError, 'Task was cancelled', { _meta: related });
+      if (rec.status === 'input_required') return fail(ERROR.internalError, 'Task is waiting for input that a 2025-11-25 client cannot send to this mock; answer it from the control room', { _meta: related });
+      const changed = await new Promise<boolean>((resolve) => {
+        const off = tasks.onChange((r) => {
+          if (r.taskId === taskId) {
+            off();
+            resolve(true);
+          }
+        });
+        ctx.signal.addEventListener('abort', () => { off(); resolve(false); }, { once: true });
+        core.clock.setTimeout(() => { off(); resolve(true); }, 250);
+      });
+      if (!changed) return fail(ERROR.internalError, 'Request cancelled');
+    }
+  }
+
+  return async function legacy(ctx: RequestContext): Promise<Outcome> {
+    const p = ctx.params;
+    switch (ctx.method) {
+      case 'initialize':
+        return initialize(ctx);
+      case 'ping':
+      case 'logging/setLevel':
+      case 'resources/subscribe':
+      case 'resources/unsubscribe':
+        return ok({});
+      case 'tools/list':
+        return strip(listTools(core, ctx));
+      case 'tools/call':
+        return toolCall(ctx);
+      case 'resources/list':
+        return strip(listResources(core, ctx));
+      case 'resources/templates/list':
+        return strip(listResourceTemplates(core, ctx));
+      case 'resources/read': {
+        const c = typeof p.uri === 'string' ? resourceContents(core, p.uri) : undefined;
+        return c ? strip(readResourceResult(core, c)) : resourceNotFound(String(p.uri));
+      }
+      case 'prompts/list':
+        return strip(listPrompts(core, ctx));
+      case 'prompts/get': {
+        const prompt = core.scenario.prompts.find((x) => x.name === p.name);
+        if (!prompt) return fail(ERROR.invalidParams, `Unknown prompt: ${String(p.name)}`);
+        return ok({ messages: fillTemplate(prompt.messages, { args: p.arguments ?? {} }) });
+      }
+      case 'completion/complete':
+        return strip(complete(core, ctx));
+      case 'tasks/get': {
+        const rec = typeof p.taskId === 'string' ? tasks.read(p.taskId, ctx.principal) : undefined;
+        return rec ? ok(legacyTask(rec)) : fail(ERROR.invalidParams, NOT_FOUND);
+      }
+      case 'tasks/result':
+        return typeof p.taskId === 'string' ? taskResult(ctx, p.taskId) : fail(ERROR.invalidParams, 'Invalid params: taskId is required');
+      case 'tasks/list': {
+        if (p.cursor !== undefined) return fail(ERROR.invalidParams, 'Invalid params: unknown cursor');
+        const list = core.stores.tasks.list({ principal: ctx.principal, scenarioId: core.scenario.id }).map((r) => tasks.read(r.taskId, ctx.principal)).filter((r): r is TaskRecord => !!r);
+        return ok({ tasks: list.map(legacyTask) });
+      }
+      case 'tasks/cancel': {
+        const rec = typeof p.taskId === 'string' ? tasks.read(p.taskId, ctx.principal) : undefined;
+        if (!rec) return fail(ERROR.invalidParams, NOT_FOUND);
+        if (isTerminal(rec)) return fail(ERROR.invalidParams, `Cannot cancel task: already ${rec.status}`);
+        const after = tasks.control(rec.taskId, { kind: 'cancel' });
+        return ok(legacyTask(after ?? rec));
+      }
+      default:
+        return fail(ERROR.methodNotFound, `Method not found: ${ctx.method}`);
+    }
+  };
+}

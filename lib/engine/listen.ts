@@ -1,0 +1,91 @@
+import { ERROR, EXT, META, SubscriptionFilterSchema, declaresExtension, type SubscriptionFilter } from '../protocol';
+import type { TaskRecord } from '../store/types';
+import { fail, ok, type EngineCore, type Outcome, type RequestContext } from './context';
+import type { TaskManager } from './tasks';
+
+/**
+ * `subscriptions/listen`: the acknowledgement first, then only the requested notification
+ * kinds, each tagged with the listen request's id. The stream stays open until the client
+ * closes it or the engine ends it with a final result.
+ */
+
+interface Subscription {
+  id: string | number;
+  principal: string;
+  filter: SubscriptionFilter;
+  ctx: RequestContext;
+  end: () => void;
+}
+
+export interface ListenHub {
+  listen(ctx: RequestContext): Promise<Outcome>;
+  broadcast(kind: 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged', method: string): void;
+  resourceUpdated(uri: string): void;
+  /** End every open subscription with its final result. */
+  endAll(): void;
+  readonly size: number;
+}
+
+export function createListenHub(core: EngineCore, tasks: TaskManager): ListenHub {
+  const subs = new Set<Subscription>();
+  const tag = (s: Subscription) => ({ [META.subscriptionId]: s.id });
+
+  tasks.onChange((rec: TaskRecord) => {
+    for (const s of subs) {
+      if (s.principal !== rec.principal || !s.filter.taskIds?.includes(rec.taskId)) continue;
+      s.ctx.notify('notifications/tasks', { _meta: tag(s), ...tasks.snapshot(rec) });
+    }
+  });
+
+  return {
+    async listen(ctx) {
+      const parsed = SubscriptionFilterSchema.safeParse(ctx.params.notifications ?? {});
+      if (!parsed.success) return fail(ERROR.invalidParams, 'Invalid params: notifications must be a subscription filter');
+      const want = parsed.data;
+      if (want.taskIds && ctx.era === 'modern' && !declaresExtension(ctx.caps, EXT.tasks)) {
+        return fail(ERROR.missingRequiredClientCapability, `Missing required client capability: taskIds needs the ${EXT.tasks} extension declared in this request`, {
+          requiredCapabilities: { extensions: { [EXT.tasks]: {} } },
+        });
+      }
+      const s = core.scenario;
+      const agreed: SubscriptionFilter = {};
+      if (want.toolsListChanged && s.tools.length) agreed.toolsListChanged = true;
+      if (want.promptsListChanged && s.prompts.length) agreed.promptsListChanged = true;
+      if (want.resourcesListChanged && (s.resources.length || s.resourceTemplates.length)) agreed.resourcesListChanged = true;
+      if (want.resourceSubscriptions && (s.resources.length || s.resourceTemplates.length)) agreed.resourceSubscriptions = want.resourceSubscriptions.filter((u) => typeof u === 'string');
+      if (want.taskIds && s.tools.some((t) => t.task)) agreed.taskIds = want.taskIds.filter((t) => typeof t === 'string');
+
+      ctx.openStream();
+      let end!: () => void;
+      const ended = new Promise<'server' | 'client'>((resolve) => {
+        end = () => resolve('server');
+        if (ctx.signal.aborted) resolve('client');
+        ctx.signal.addEventListener('abort', () => resolve('client'), { once: true });
+      });
+      const sub: Subscription = { id: ctx.id, principal: ctx.principal, filter: agreed, ctx, end };
+      ctx.notify('notifications/subscriptions/acknowledged', { _meta: tag(sub), notifications: agreed });
+      subs.add(sub);
+      core.emit('listen:opened', { id: ctx.id, filter: agreed });
+      for (const id of agreed.taskIds ?? []) {
+        const rec = tasks.read(id, ctx.principal);
+        if (rec) ctx.notify('notifications/tasks', { _meta: tag(sub), ...tasks.snapshot(rec) });
+      }
+      const why = await ended;
+      subs.delete(sub);
+      core.emit('listen:closed', { id: ctx.id, by: why });
+      return ok({ resultType: 'complete', _meta: tag(sub) });
+    },
+    broadcast(kind, method) {
+      for (const s of subs) if (s.filter[kind]) s.ctx.notify(method, { _meta: tag(s) });
+    },
+    resourceUpdated(uri) {
+      for (const s of subs) if (s.filter.resourceSubscriptions?.includes(uri)) s.ctx.notify('notifications/resources/updated', { _meta: tag(s), uri });
+    },
+    endAll() {
+      for (const s of [...subs]) s.end();
+    },
+    get size() {
+      return subs.size;
+    },
+  };
+}

@@ -1,0 +1,25 @@
+/**
+ * `mcp-loupe/engine`: the mock engine as a library. Serve a built-in or your own scenario
+ * through a web fetch handler, in any runtime with web streams and WebCrypto.
+ */
+import { createMockEngine, type MockEngine, type MockEngineOptions } from './engine';
+import { getBuiltinScenario, builtinScenarioIds } from '../scenario/builtins';
+import { ScenarioSchema, type Scenario, type ScenarioInput } from '../scenario/schema';
+
+export { createMockEngine, getBuiltinScenario, builtinScenarioIds, ScenarioSchema };
+export type { MockEngine, MockEngineOptions, Scenario, ScenarioInput };
+export { createMemoryStores } from '../store/memory';
+
+/** Validate a scenario object (with defaults applied); throws with every problem listed. */
+export function defineScenario(input: ScenarioInput): Scenario {
+  const parsed = ScenarioSchema.safeParse(input);
+  if (!parsed.success) throw new Error(`Failed to load scenario: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+  return parsed.data;
+}
+
+/** A fetch handler for a built-in scenario id or a scenario object. */
+export function createScenarioHandler(scenario: string | ScenarioInput, options: Omit<MockEngineOptions, 'scenario'> = {}): MockEngine {
+  const s = typeof scenario === 'string' ? getBuiltinScenario(scenario) : defineScenario(scenario);
+  if (!s) throw new Error(`Failed to load scenario: no built-in scenario "${String(scenario)}"`);
+  return createMockEngine({ ...options, scenario: s });
+}

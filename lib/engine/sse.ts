@@ -1,0 +1,210 @@
+/**
+ * Server-sent events for per-request streams and listen streams. Each stream has a bounded
+ * outbound buffer: when a slow reader lets it fill, the oldest droppable frame (an intermediate
+ * snapshot) is discarded; the final response is never dropped.
+ */
+
+export interface SseFrame {
+  /** Serialized SSE text, ready to write. */
+  text: string;
+  /** May be discarded under back-pressure (intermediate snapshots). */
+  droppable: boolean;
+  /** Frames with the same key supersede each other (e.g. snapshots of one task). */
+  key?: string;
+}
+
+/** Bounded FIFO of SSE frames. */
+export class BoundedSseBuffer {
+  private frames: SseFrame[] = [];
+  private finalFrame: SseFrame | undefined;
+  dropped = 0;
+
+  constructor(readonly capacity: number) {
+    if (capacity < 2) throw new Error('Failed to create SSE buffer: capacity must be at least 2');
+  }
+
+  /** Queue a frame; returns false when a frame had to be dropped to make room. */
+  push(frame: SseFrame): boolean {
+    if (this.frames.length < this.capacity) {
+      this.frames.push(frame);
+      return true;
+    }
+    const sameKey = frame.key === undefined ? -1 : this.frames.findIndex((f) => f.droppable && f.key === frame.key);
+    const victim = sameKey >= 0 ? sameKey : this.frames.findIndex((f) => f.droppable);
+    if (victim < 0) {
+      // Nothing droppable: grow rather than lose a non-droppable message.
+      this.frames.push(frame);
+      return true;
+    }
+    this.frames.splice(victim, 1);
+    this.frames.push(frame);
+    this.dropped++;
+    return false;
+  }
+
+  /** Queue the final response; it is delivered after every queued frame and never dropped. */
+  pushFinal(frame: SseFrame): void {
+    this.finalFrame = frame;
+  }
+
+  shift(): SseFrame | undefined {
+    return this.frames.shift() ?? (this.finalFrame ? this.takeFinal() : undefined);
+  }
+
+  private takeFinal(): SseFrame | undefined {
+    const f = this.finalFrame;
+    this.finalFrame = undefined;
+    return f;
+  }
+
+  get size(): number {
+    return this.frames.length + (this.finalFrame ? 1 : 0);
+  }
+  get hasFinal(): boolean {
+    return this.finalFrame !== undefined;
+  }
+}
+
+/** Serialize a JSON-RPC message as an SSE `message` event. */
+export function sseMessage(message: unknown): string {
+  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+}
+
+/** Headers of every SSE response. */
+export const SSE_HEADERS: Record<string, string> = {
+  'Content-Type': 'text/event-stream; charset=utf-8',
+  'Cache-Control': 'no-cache, no-transform',
+  Connection: 'keep-alive',
+  'X-Accel-Buffering': 'no',
+};
+
+/** A writable SSE channel backed by a ReadableStream that pulls from a bounded buffer. */
+export interface SseChannel {
+  readonly stream: ReadableStream<Uint8Array>;
+  send(message: unknown, opts?: { droppable?: boolean; key?: string }): void;
+  /** Raw text (garbage frames, comments) for fault injection. */
+  sendRaw(text: string): void;
+  /** Send the final response and close once it is written. */
+  finish(message?: unknown): void;
+  /** Close without a final response (abrupt drop). */
+  abort(): void;
+  readonly closed: boolean;
+  readonly dropped: number;
+}
+
+export interface SseChannelOptions {
+  capacity?: number;
+  keepAliveMs?: number;
+  setTimer: (fn: () => void, ms: number) => unknown;
+  clearTimer: (h: unknown) => void;
+  /** Called once when the reader goes away or the stream ends. */
+  onClose?: (reason: 'client' | 'finished' | 'aborted') => void;
+}
+
+/** Create an SSE channel; keep-alive comments are sent while it is idle. */
+export function createSseChannel(opts: SseChannelOptions): SseChannel {
+  const buffer = new BoundedSseBuffer(opts.capacity ?? 64);
+  const enc = new TextEncoder();
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let waiting = false;
+  let closed = false;
+  let finishing = false;
+  let keepAlive: unknown;
+
+  const close = (reason: 'client' | 'finished' | 'aborted') => {
+    if (closed) return;
+    closed = true;
+    if (keepAlive !== undefined) opts.clearTimer(keepAlive);
+    opts.onClose?.(reason);
+  };
+  const scheduleKeepAlive = () => {
+    if (!opts.keepAliveMs || closed) return;
+    if (keepAlive !== undefined) opts.clearTimer(keepAlive);
+    keepAlive = opts.setTimer(() => {
+      keepAlive = undefined;
+      if (closed) return;
+      buffer.push({ text: ': keep-alive\n\n', droppable: true, key: 'keep-alive' });
+      flush();
+      scheduleKeepAlive();
+    }, opts.keepAliveMs);
+  };
+  const flush = () => {
+    if (closed || !waiting) return;
+    const frame = buffer.shift();
+    if (!frame) return;
+    waiting = false;
+    try {
+      controller.enqueue(enc.encode(frame.text));
+    } catch {
+      close('client');
+      return;
+    }
+    if (finishing && buffer.size === 0) {
+      try {
+        controller.close();
+      } catch {
+        /* already closed by the reader */
+      }
+      close('finished');
+    }
+  };
+
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(c) {
+        controller = c;
+        scheduleKeepAlive();
+      },
+      pull() {
+        waiting = true;
+        flush();
+      },
+      cancel() {
+        close('client');
+      },
+    },
+    { highWaterMark: 0 },
+  );
+
+  return {
+    stream,
+    send(message, o) {
+      if (closed || finishing) return;
+      buffer.push({ text: sseMessage(message), droppable: !!o?.droppable, key: o?.key });
+      flush();
+    },
+    sendRaw(text) {
+      if (closed || finishing) return;
+      buffer.push({ text, droppable: false });
+      flush();
+    },
+    finish(message) {
+      if (closed || finishing) return;
+      finishing = true;
+      if (message !== undefined) buffer.pushFinal({ text: sseMessage(message), droppable: false });
+      if (buffer.size === 0) {
+        try {
+          controller.close();
+        } catch {
+          /* reader gone */
+        }
+        close('finished');
+      } else flush();
+    },
+    abort() {
+      if (closed) return;
+      try {
+        controller.error(new Error('stream dropped'));
+      } catch {
+        /* already closed */
+      }
+      close('aborted');
+    },
+    get closed() {
+      return closed;
+    },
+    get dropped() {
+      return buffer.dropped;
+    },
+  };
+}

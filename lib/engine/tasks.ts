@@ -1,0 +1,235 @@
+import { ERROR, EXT, declaresExtension } from '../protocol';
+import type { TaskSpec, ToolSpec } from '../scenario/schema';
+import type { TaskRecord } from '../store/types';
+import { fail, ok, type EngineCore, type Outcome, type RequestContext } from './context';
+import { checkTaskResponses, forceOutcome, isTerminal, nextDue, settle } from './task-script';
+
+/**
+ * The tasks extension: creation (persisted before the reply), tasks/get, tasks/update,
+ * tasks/cancel, timers that advance scripted steps, and change events for listen streams.
+ * Another principal's task answers exactly like an unknown one.
+ */
+
+export const NOT_FOUND = 'Failed to retrieve task: Task not found';
+
+export interface TaskManager {
+  create(ctx: RequestContext, tool: ToolSpec, args: Record<string, unknown>, inputs: Record<string, unknown>): TaskRecord;
+  get(ctx: RequestContext): Outcome;
+  update(ctx: RequestContext): Outcome;
+  cancel(ctx: RequestContext): Outcome;
+  /** Read a task for a principal, settled to now; undefined when unknown, foreign or expired. */
+  read(taskId: string, principal: string | undefined): TaskRecord | undefined;
+  snapshot(rec: TaskRecord): Record<string, unknown>;
+  control(taskId: string, action: ControlAction): TaskRecord | undefined;
+  onChange(listener: (rec: TaskRecord) => void): () => void;
+  close(): void;
+}
+
+export type ControlAction =
+  | { kind: 'advance' }
+  | { kind: 'complete'; result?: Record<string, unknown> }
+  | { kind: 'fail'; error?: Record<string, unknown> }
+  | { kind: 'cancel' }
+  | { kind: 'expire' }
+  | { kind: 'require-input'; inputRequests?: Record<string, unknown> };
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function createTaskManager(core: EngineCore): TaskManager {
+  const timers = new Map<string, unknown>();
+  const listeners = new Set<(rec: TaskRecord) => void>();
+  const maxRun = () => core.scenario.settings.maxTaskRunMs;
+
+  const specOf = (rec: TaskRecord): TaskSpec | undefined => core.tool(rec.toolName)?.task;
+  const expired = (rec: TaskRecord, now: number) => rec.ttlMs !== null && now >= rec.createdAt + rec.ttlMs;
+
+  function changed(rec: TaskRecord) {
+    for (const l of listeners) l(rec);
+    core.emit('task:changed', rec);
+    schedule(rec);
+  }
+
+  function schedule(rec: TaskRecord) {
+    const old = timers.get(rec.taskId);
+    if (old !== undefined) core.clock.clearTimeout(old);
+    timers.delete(rec.taskId);
+    const spec = specOf(rec);
+    if (!spec) return;
+    const due = nextDue(rec, spec, maxRun());
+    if (due === undefined || !Number.isFinite(due)) return;
+    const delay = Math.max(0, due - core.clock.now());
+    timers.set(rec.taskId, core.clock.setTimeout(() => {
+      timers.delete(rec.taskId);
+      mutate(rec.taskId, (r, spec2, now) => settle(r, spec2, now, maxRun()));
+    }, delay + 1));
+  }
+
+  /** Transactional change; emits when the stored revision moved. */
+  function mutate(taskId: string, fn: (rec: TaskRecord, spec: TaskSpec, now: number) => TaskRecord | undefined): TaskRecord | undefined {
+    let before = -1;
+    const now = core.clock.now();
+    const after = core.stores.tasks.update(taskId, (cur) => {
+      before = cur.revision;
+      const spec = specOf(cur);
+      if (!spec) return undefined;
+      const snapshotBefore = JSON.stringify(cur);
+      const next = fn(cur, spec, now);
+      return next && JSON.stringify(next) !== snapshotBefore ? next : undefined;
+    });
+    if (after && after.revision !== before) changed(after);
+    else if (after && !timers.has(taskId)) schedule(after);
+    return after;
+  }
+
+  function read(taskId: string, principal: string | undefined, onRead?: (r: TaskRecord) => void): TaskRecord | undefined {
+    const now = core.clock.now();
+    const raw = core.stores.tasks.get(taskId);
+    if (!raw || (principal !== undefined && raw.principal !== principal)) return undefined;
+    if (expired(raw, now)) {
+      core.stores.tasks.delete(taskId);
+      return undefined;
+    }
+    return mutate(taskId, (r, spec, t) => {
+      onRead?.(r);
+      return settle(r, spec, t, maxRun());
+    });
+  }
+
+  function snapshot(rec: TaskRecord): Record<string, unknown> {
+    const s: Record<string, unknown> = {
+      taskId: rec.taskId,
+      status: rec.status,
+      ...(rec.statusMessage !== undefined ? { statusMessage: rec.statusMessage } : {}),
+      createdAt: iso(rec.createdAt),
+      lastUpdatedAt: iso(rec.lastUpdatedAt),
+      ttlMs: rec.ttlMs,
+      ...(rec.pollIntervalMs !== undefined ? { pollIntervalMs: rec.pollIntervalMs } : {}),
+    };
+    if (rec.status === 'input_required') s.inputRequests = rec.inputRequests ?? {};
+    if (rec.status === 'completed') s.result = rec.result ?? { content: [] };
+    if (rec.status === 'failed') s.error = rec.error ?? { code: ERROR.internalError, message: 'Task failed' };
+    return s;
+  }
+
+  function gate(ctx: RequestContext): Outcome | { taskId: string } {
+    if (ctx.era === 'modern' && !declaresExtension(ctx.caps, EXT.tasks)) {
+      return fail(ERROR.missingRequiredClientCapability, `Missing required client capability: ${ctx.method} needs the ${EXT.tasks} extension declared in this request`, {
+        requiredCapabilities: { extensions: { [EXT.tasks]: {} } },
+      });
+    }
+    const taskId = ctx.params.taskId;
+    if (typeof taskId !== 'string' || !taskId) return fail(ERROR.invalidParams, 'Invalid params: taskId must be a non-empty string');
+    return { taskId };
+  }
+
+  return {
+    create(ctx, tool, args, inputs) {
+      const spec = tool.task!;
+      const now = core.clock.now();
+      const settings = core.scenario.settings;
+      const rec: TaskRecord = {
+        taskId: core.ids.taskId(),
+        principal: ctx.principal,
+        scenarioId: core.scenario.id,
+        toolName: tool.name,
+        args,
+        era: ctx.era,
+        status: 'working',
+        statusMessage: spec.statusMessage ?? spec.steps[0]?.statusMessage ?? spec.steps[0]?.progress?.[0],
+        createdAt: now,
+        lastUpdatedAt: now,
+        ttlMs: spec.ttlMs !== undefined ? spec.ttlMs : settings.taskTtlMs,
+        pollIntervalMs: spec.pollIntervalMs ?? settings.pollIntervalMs,
+        stepIndex: 0,
+        stepStartedAt: now,
+        inputResponses: {},
+        pollsSinceCancel: 0,
+        clientCapabilities: ctx.caps as Record<string, unknown>,
+        data: Object.keys(inputs).length ? { inputs } : undefined,
+        revision: 0,
+      };
+      settle(rec, spec, now, maxRun());
+      if (rec.statusMessage === undefined) delete rec.statusMessage;
+      core.stores.tasks.create(rec);
+      core.emit('task:created', rec);
+      schedule(rec);
+      return rec;
+    },
+    get(ctx) {
+      const g = gate(ctx);
+      if ('error' in g || 'result' in g) return g;
+      const rec = read(g.taskId, ctx.principal, (r) => {
+        if (r.cancelRequestedAt !== undefined) r.pollsSinceCancel++;
+      });
+      if (!rec) return fail(ERROR.invalidParams, NOT_FOUND);
+      return ok({ resultType: 'complete', ...snapshot(rec) });
+    },
+    update(ctx) {
+      const g = gate(ctx);
+      if ('error' in g || 'result' in g) return g;
+      const responses = ctx.params.inputResponses;
+      if (!responses || typeof responses !== 'object' || Array.isArray(responses)) {
+        return fail(ERROR.invalidParams, 'Invalid params: inputResponses must be an object keyed by input request');
+      }
+      const rec = read(g.taskId, ctx.principal);
+      if (!rec) return fail(ERROR.invalidParams, NOT_FOUND);
+      const problem = checkTaskResponses(rec, responses as Record<string, unknown>);
+      if (problem) return fail(ERROR.invalidParams, `Invalid params: ${problem}`);
+      mutate(g.taskId, (r, spec, now) => {
+        if (isTerminal(r)) return undefined;
+        const pending = (r.inputRequests ?? {}) as Record<string, unknown>;
+        for (const [k, v] of Object.entries(responses as Record<string, unknown>)) if (k in pending) r.inputResponses[k] = v;
+        return settle(r, spec, now, maxRun());
+      });
+      return ok({ resultType: 'complete' });
+    },
+    cancel(ctx) {
+      const g = gate(ctx);
+      if ('error' in g || 'result' in g) return g;
+      const rec = read(g.taskId, ctx.principal);
+      if (!rec) return fail(ERROR.invalidParams, NOT_FOUND);
+      mutate(g.taskId, (r, spec, now) => {
+        if (isTerminal(r) || r.cancelRequestedAt !== undefined) return undefined;
+        r.cancelRequestedAt = now;
+        r.pollsSinceCancel = 0;
+        return settle(r, spec, now, maxRun());
+      });
+      return ok({ resultType: 'complete' });
+    },
+    read: (taskId, principal) => read(taskId, principal),
+    snapshot,
+    control(taskId, action) {
+      if (action.kind === 'expire') {
+        const rec = core.stores.tasks.get(taskId);
+        if (!rec) return undefined;
+        core.stores.tasks.delete(taskId);
+        const gone = { ...rec, status: 'failed' as const, error: { code: ERROR.invalidParams, message: 'Task has expired' } };
+        core.emit('task:expired', gone);
+        return gone;
+      }
+      return mutate(taskId, (r, spec, now) => {
+        if (action.kind === 'advance') return settle(r, spec, now, maxRun(), true);
+        if (action.kind === 'complete') forceOutcome(r, 'complete', now, action.result);
+        else if (action.kind === 'fail') forceOutcome(r, 'fail', now, action.error);
+        else if (action.kind === 'cancel') forceOutcome(r, 'cancel', now);
+        else if (action.kind === 'require-input' && !isTerminal(r)) {
+          r.status = 'input_required';
+          r.inputRequests = action.inputRequests ?? {
+            operator_input: { method: 'elicitation/create', params: { mode: 'form', message: 'Input requested from the control room', requestedSchema: { type: 'object', properties: { note: { type: 'string' } } } } },
+          };
+          r.lastUpdatedAt = now;
+        }
+        return r;
+      });
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close() {
+      for (const t of timers.values()) core.clock.clearTimeout(t);
+      timers.clear();
+      listeners.clear();
+    },
+  };
+}

@@ -1,0 +1,43 @@
+/** `{{path.to.value}}` placeholders in scenario results, filled from arguments and inputs. */
+
+const PLACEHOLDER = /\{\{\s*([\w.$-]+)\s*\}\}/g;
+
+function lookup(scope: Record<string, unknown>, path: string): unknown {
+  let cur: unknown = scope;
+  for (const part of path.split('.')) {
+    if (cur === null || cur === undefined || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
+function fillString(text: string, scope: Record<string, unknown>): string {
+  return text.replace(PLACEHOLDER, (_, path: string) => {
+    const v = lookup(scope, path);
+    if (v === undefined || v === null) return '';
+    return typeof v === 'string' ? v : JSON.stringify(v);
+  });
+}
+
+/** Deep-copy `value`, filling placeholders in every string. */
+export function fillTemplate<T>(value: T, scope: Record<string, unknown>): T {
+  if (typeof value === 'string') return fillString(value, scope) as T;
+  if (Array.isArray(value)) return value.map((v) => fillTemplate(v, scope)) as T;
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = fillTemplate(v, scope);
+    return out as T;
+  }
+  return value;
+}
+
+/** Resolve a number-or-placeholder setting (e.g. a delay taken from an argument). */
+export function fillNumber(value: number | string | undefined, scope: Record<string, unknown>, fallback = 0): number {
+  if (typeof value === 'number') return value;
+  if (typeof value !== 'string') return fallback;
+  const text = fillString(value, scope).trim();
+  // Allow one multiplication so authors can write "{{args.seconds}} * 1000".
+  const product = /^(-?\d+(?:\.\d+)?)\s*\*\s*(-?\d+(?:\.\d+)?)$/.exec(text);
+  const n = product ? Number(product[1]) * Number(product[2]) : Number(text);
+  return Number.isFinite(n) ? n : fallback;
+}

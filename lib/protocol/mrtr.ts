@@ -1,0 +1,131 @@
+import { z } from 'zod';
+
+/** MRTR input requests and responses: elicitation (form and URL), sampling and roots. */
+
+const StringProp = z.looseObject({
+  type: z.literal('string'),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  minLength: z.number().int().optional(),
+  maxLength: z.number().int().optional(),
+  format: z.enum(['email', 'uri', 'date', 'date-time']).optional(),
+  default: z.string().optional(),
+});
+const NumberProp = z.looseObject({
+  type: z.enum(['number', 'integer']),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  minimum: z.number().optional(),
+  maximum: z.number().optional(),
+  default: z.number().optional(),
+});
+const BooleanProp = z.looseObject({ type: z.literal('boolean'), title: z.string().optional(), description: z.string().optional(), default: z.boolean().optional() });
+const UntitledEnum = z.looseObject({ type: z.literal('string'), title: z.string().optional(), description: z.string().optional(), enum: z.array(z.string()), enumNames: z.array(z.string()).optional(), default: z.string().optional() });
+const TitledEnum = z.looseObject({ type: z.literal('string'), title: z.string().optional(), description: z.string().optional(), oneOf: z.array(z.object({ const: z.string(), title: z.string() })), default: z.string().optional() });
+const MultiEnum = z.looseObject({
+  type: z.literal('array'),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  minItems: z.number().int().optional(),
+  maxItems: z.number().int().optional(),
+  items: z.union([
+    z.object({ type: z.literal('string'), enum: z.array(z.string()) }),
+    z.object({ anyOf: z.array(z.object({ const: z.string(), title: z.string() })) }),
+  ]),
+  default: z.array(z.string()).optional(),
+});
+
+/** A property of a form-mode `requestedSchema` (flat, primitives and enums only). */
+export const PrimitiveSchemaDefinitionSchema = z.union([TitledEnum, UntitledEnum, MultiEnum, StringProp, NumberProp, BooleanProp]);
+export type PrimitiveSchemaDefinition = z.infer<typeof PrimitiveSchemaDefinitionSchema>;
+
+export const RequestedSchemaSchema = z.looseObject({
+  $schema: z.string().optional(),
+  type: z.literal('object'),
+  properties: z.record(z.string(), PrimitiveSchemaDefinitionSchema),
+  required: z.array(z.string()).optional(),
+});
+export type RequestedSchema = z.infer<typeof RequestedSchemaSchema>;
+
+export const ElicitFormParamsSchema = z.looseObject({ mode: z.literal('form').optional(), message: z.string(), requestedSchema: RequestedSchemaSchema });
+export const ElicitUrlParamsSchema = z.looseObject({ mode: z.literal('url'), message: z.string(), url: z.string().url() });
+export const ElicitParamsSchema = z.union([ElicitUrlParamsSchema, ElicitFormParamsSchema]);
+
+export const ElicitResultSchema = z.looseObject({
+  action: z.enum(['accept', 'decline', 'cancel']),
+  content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).optional(),
+});
+export type ElicitResult = z.infer<typeof ElicitResultSchema>;
+
+export const SamplingMessageSchema = z.looseObject({ role: z.enum(['user', 'assistant']), content: z.unknown() });
+export const CreateMessageParamsSchema = z.looseObject({
+  messages: z.array(SamplingMessageSchema),
+  maxTokens: z.number().int(),
+  modelPreferences: z.looseObject({}).optional(),
+  systemPrompt: z.string().optional(),
+  includeContext: z.enum(['none', 'thisServer', 'allServers']).optional(),
+  temperature: z.number().optional(),
+  stopSequences: z.array(z.string()).optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  tools: z.array(z.unknown()).optional(),
+  toolChoice: z.looseObject({ mode: z.enum(['auto', 'required', 'none']) }).optional(),
+});
+export const CreateMessageResultSchema = z.looseObject({ role: z.enum(['user', 'assistant']), content: z.unknown(), model: z.string(), stopReason: z.string().optional() });
+
+export const RootSchema = z.looseObject({ uri: z.string().startsWith('file://'), name: z.string().optional() });
+export const ListRootsResultSchema = z.looseObject({ roots: z.array(RootSchema) });
+
+/** One input request (no id, no jsonrpc). */
+export const InputRequestSchema = z.discriminatedUnion('method', [
+  z.looseObject({ method: z.literal('elicitation/create'), params: ElicitParamsSchema }),
+  z.looseObject({ method: z.literal('sampling/createMessage'), params: CreateMessageParamsSchema }),
+  z.looseObject({ method: z.literal('roots/list'), params: z.record(z.string(), z.unknown()).optional() }),
+]);
+export type InputRequest = z.infer<typeof InputRequestSchema>;
+export const InputRequestsSchema = z.record(z.string(), InputRequestSchema);
+export type InputRequests = z.infer<typeof InputRequestsSchema>;
+
+/** Input responses are validated per key against the request they answer. */
+export const InputResponsesSchema = z.record(z.string(), z.unknown());
+export type InputResponses = z.infer<typeof InputResponsesSchema>;
+
+export const InputRequiredResultSchema = z.looseObject({
+  resultType: z.literal('input_required'),
+  inputRequests: InputRequestsSchema.optional(),
+  requestState: z.string().optional(),
+}).refine((r) => r.inputRequests !== undefined || r.requestState !== undefined, { message: 'input_required needs inputRequests or requestState' });
+
+/** Schema that validates the answer to a given input request method. */
+export function responseSchemaFor(method: InputRequest['method']): z.ZodType {
+  if (method === 'elicitation/create') return ElicitResultSchema;
+  if (method === 'sampling/createMessage') return CreateMessageResultSchema;
+  return ListRootsResultSchema;
+}
+
+/** Validate accepted form content against a flat requested schema; returns problems, empty when valid. */
+export function validateFormContent(schema: RequestedSchema, content: Record<string, unknown> | undefined): string[] {
+  const problems: string[] = [];
+  const c = content ?? {};
+  for (const key of schema.required ?? []) if (c[key] === undefined) problems.push(`"${key}" is required`);
+  for (const [key, value] of Object.entries(c)) {
+    const prop = schema.properties[key] as Record<string, unknown> | undefined;
+    if (!prop || value === undefined) continue;
+    const t = prop.type;
+    if (t === 'string') {
+      if (typeof value !== 'string') { problems.push(`"${key}" must be a string`); continue; }
+      const allowed = Array.isArray(prop.enum) ? (prop.enum as string[]) : Array.isArray(prop.oneOf) ? (prop.oneOf as { const: string }[]).map((o) => o.const) : undefined;
+      if (allowed && !allowed.includes(value)) problems.push(`"${key}" must be one of ${allowed.join(', ')}`);
+      if (typeof prop.minLength === 'number' && value.length < prop.minLength) problems.push(`"${key}" is shorter than ${prop.minLength}`);
+      if (typeof prop.maxLength === 'number' && value.length > prop.maxLength) problems.push(`"${key}" is longer than ${prop.maxLength}`);
+    } else if (t === 'number' || t === 'integer') {
+      if (typeof value !== 'number' || (t === 'integer' && !Number.isInteger(value))) { problems.push(`"${key}" must be ${t === 'integer' ? 'an integer' : 'a number'}`); continue; }
+      if (typeof prop.minimum === 'number' && value < prop.minimum) problems.push(`"${key}" is below ${prop.minimum}`);
+      if (typeof prop.maximum === 'number' && value > prop.maximum) problems.push(`"${key}" is above ${prop.maximum}`);
+    } else if (t === 'boolean') {
+      if (typeof value !== 'boolean') problems.push(`"${key}" must be a boolean`);
+    } else if (t === 'array') {
+      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) problems.push(`"${key}" must be an array of strings`);
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,262 @@
+import type { ScenarioInput } from '../schema';
+
+/**
+ * Every fixture tool, resource and prompt the official conformance suite calls against a
+ * 2026-07-28 server. Tools are listed in declared order: the suite calls the first listed
+ * tool with no arguments, so `test_simple_text` leads.
+ */
+
+const IMG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+const WAV = 'UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=';
+const obj = (properties: Record<string, unknown> = {}, required?: string[]) => ({ type: 'object', properties, ...(required ? { required } : {}) });
+const text = (t: string) => ({ content: [{ type: 'text', text: t }] });
+const nameForm = (message: string, prop = 'name') => ({
+  method: 'elicitation/create' as const,
+  params: { mode: 'form', message, requestedSchema: obj({ [prop]: { type: 'string' } }, [prop]) },
+});
+const sampling = (question: string, maxTokens = 100) => ({
+  method: 'sampling/createMessage' as const,
+  params: { messages: [{ role: 'user', content: { type: 'text', text: question } }], maxTokens },
+});
+const roots = { method: 'roots/list' as const, params: {} };
+
+export const conformanceScenario: ScenarioInput = {
+  id: 'conformance',
+  name: 'Conformance fixtures',
+  description: 'The tools, resources and prompts the official MCP conformance suite (0.2.0-alpha.12) calls, for 2026-07-28 and the tasks extension.',
+  server: { name: 'loupe-conformance', version: '1.0.0' },
+  supportedVersions: ['2026-07-28'],
+  settings: { toolOrder: 'declared', listCacheScope: 'public', taskTtlMs: 600_000, pollIntervalMs: 500 },
+  tools: [
+    { name: 'test_simple_text', description: 'Returns a simple text response', inputSchema: obj(), result: text('This is a simple text response for testing.') },
+    { name: 'test_image_content', description: 'Returns an image', inputSchema: obj(), result: { content: [{ type: 'image', data: IMG, mimeType: 'image/png' }] } },
+    { name: 'test_audio_content', description: 'Returns audio', inputSchema: obj(), result: { content: [{ type: 'audio', data: WAV, mimeType: 'audio/wav' }] } },
+    {
+      name: 'test_embedded_resource',
+      description: 'Returns an embedded resource',
+      inputSchema: obj(),
+      result: { content: [{ type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } }] },
+    },
+    {
+      name: 'test_multiple_content_types',
+      description: 'Returns text, an image and a resource',
+      inputSchema: obj(),
+      result: {
+        content: [
+          { type: 'text', text: 'Multiple content types test:' },
+          { type: 'image', data: IMG, mimeType: 'image/png' },
+          { type: 'resource', resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: '{"test":"data","value":123}' } },
+        ],
+      },
+    },
+    { name: 'test_error_handling', description: 'Returns a tool error result', inputSchema: obj(), result: { ...text('This tool intentionally returns an error for testing'), isError: true } },
+    {
+      name: 'test_tool_with_progress',
+      description: 'Reports progress on the request stream, then answers',
+      inputSchema: obj(),
+      progress: { intervalMs: 50, steps: [0, 50, 100].map((p) => ({ progress: p, total: 100, message: `Completed step ${p} of 100` })) },
+      result: text('{{progressToken}}'),
+    },
+    { name: 'test_tool_with_logging', description: 'Logs three messages when a log level is requested', inputSchema: obj(), log: [{ level: 'info', data: 'Tool execution started' }, { level: 'info', data: 'Tool processing data' }, { level: 'info', data: 'Tool execution completed' }], result: text('Logging complete') },
+    { name: 'test_logging_tool', description: 'Logs only when the request asks for a log level', inputSchema: obj(), log: [{ level: 'info', data: 'Logging evaluated' }], result: text('Logging evaluated') },
+    { name: 'test_missing_capability', description: 'Needs the sampling capability', inputSchema: obj(), requires: { sampling: {} }, result: text('Success') },
+    { name: 'test_streaming_elicitation', description: 'Streams nothing but notifications before its result', inputSchema: obj(), result: text('Streaming complete') },
+    { name: 'test_trigger_tool_change', description: 'Announces a tools list change on listen streams', inputSchema: obj(), emit: ['toolsListChanged'], result: text('Mutation triggered') },
+    { name: 'test_trigger_prompt_change', description: 'Announces a prompts list change on listen streams', inputSchema: obj(), emit: ['promptsListChanged'], result: text('Mutation triggered') },
+    {
+      name: 'json_schema_2020_12_tool',
+      description: 'Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)',
+      inputSchema: {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        $defs: { address: { $anchor: 'addressDef', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
+        properties: {
+          name: { type: 'string' },
+          address: { $ref: '#/$defs/address' },
+          contactMethod: { type: 'string', enum: ['phone', 'email'] },
+          phone: { type: 'string' },
+          email: { type: 'string' },
+        },
+        allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+        if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+        then: { required: ['phone'] },
+        else: { required: ['email'] },
+        additionalProperties: false,
+      },
+      result: text('Schema accepted'),
+    },
+    {
+      name: 'test_header_param',
+      description: 'Mirrors its region argument into the Mcp-Param-Region header',
+      inputSchema: obj({ region: { type: 'string', description: 'Deployment region', 'x-mcp-header': 'Region' } }, ['region']),
+      result: text('Region: {{args.region}}'),
+    },
+    {
+      name: 'test_input_required_result_elicitation',
+      description: 'MRTR: asks for the user name',
+      inputSchema: obj(),
+      mrtr: { rounds: [{ inputRequests: { user_name: nameForm('What is your name?') } }] },
+      result: text('Hello, {{inputs.user_name.content.name}}!'),
+    },
+    {
+      name: 'test_input_required_result_sampling',
+      description: 'MRTR: asks for a sampled answer',
+      inputSchema: obj(),
+      mrtr: { rounds: [{ inputRequests: { sample_request: sampling('What is the capital of France?') } }] },
+      result: text('Sampled: {{inputs.sample_request.content.text}}'),
+    },
+    {
+      name: 'test_input_required_result_list_roots',
+      description: 'MRTR: asks for the client roots',
+      inputSchema: obj(),
+      mrtr: { rounds: [{ inputRequests: { roots_request: roots } }] },
+      result: text('Found root(s): {{inputs.roots_request.roots}}'),
+    },
+    {
+      name: 'test_input_required_result_request_state',
+      description: 'MRTR: confirmation carried with requestState',
+      inputSchema: obj(),
+      mrtr: { rounds: [{ inputRequests: { confirm: { method: 'elicitation/create', params: { mode: 'form', message: 'Please confirm', requestedSchema: obj({ ok: { type: 'boolean' } }, ['ok']) } } } }] },
+      result: text('state-ok: confirmed={{inputs.confirm.content.ok}}'),
+    },
+    {
+      name: 'test_input_required_result_multiple_inputs',
+      description: 'MRTR: elicitation, sampling and roots in one round',
+      inputSchema: obj(),
+      mrtr: { rounds: [{ inputRequests: { user_name: nameForm('What is your name?'), greeting: sampling('Generate a greeting', 50), client_roots: roots } }] },
+      result: text('Hello {{inputs.user_name.content.name}}: {{inputs.greeting.content.text}}'),
+    },
+    {
+      name: 'test_input_required_result_multi_round',
+      description: 'MRTR: two rounds',
+      inputSchema: obj(),
+      mrtr: {
+        rounds: [
+          { inputRequests: { step1: nameForm('Step 1: What is your name?') } },
+          { inputRequests: { step2: nameForm('Step 2: What is your favorite color?', 'color') } },
+        ],
+      },
+      result: text('{{inputs.step1.content.name}} likes {{inputs.step2.content.color}}'),
+    },
+    {
+      name: 'test_input_required_result_tampered_state',
+      description: 'MRTR: rejects a tampered requestState',
+      inputSchema: obj(),
+      mrtr: { rounds: [{ inputRequests: { confirm: { method: 'elicitation/create', params: { mode: 'form', message: 'Please confirm', requestedSchema: obj({ ok: { type: 'boolean' } }, ['ok']) } } } }] },
+      result: text('state-ok'),
+    },
+    {
+      name: 'test_input_required_result_capabilities',
+      description: 'MRTR: asks only for what the client declared',
+      inputSchema: obj(),
+      mrtr: { rounds: [{ inputRequests: { user_input: nameForm('What is your name?'), sample_input: sampling('Sample request', 50) } }] },
+      result: text('Answered'),
+    },
+    { name: 'greet', description: 'Greets by name (never a task)', inputSchema: obj({ name: { type: 'string' } }, ['name']), result: text('Hello, {{args.name}}!') },
+    {
+      name: 'slow_compute',
+      description: 'Computes for a number of seconds; runs as a task when the client declares the extension',
+      inputSchema: obj({ seconds: { type: 'integer' }, label: { type: 'string' } }),
+      task: { steps: [{ statusMessage: 'Computing {{args.label}}', delayMs: '{{args.seconds}} * 1000' }, { result: text('Computed {{args.label}} in {{args.seconds}}s') }] },
+    },
+    {
+      name: 'failing_job',
+      description: 'Runs only as a task and ends with a tool error',
+      inputSchema: obj(),
+      task: { mode: 'required', steps: [{ statusMessage: 'Working', delayMs: 1000 }, { toolError: text('The job failed: simulated tool error') }] },
+    },
+    {
+      name: 'protocol_error_job',
+      description: 'Runs as a task and fails with a JSON-RPC error',
+      inputSchema: obj(),
+      task: { steps: [{ statusMessage: 'Working', delayMs: 300 }, { error: { code: -32603, message: 'Simulated internal failure' } }] },
+    },
+    {
+      name: 'confirm_delete',
+      description: 'Asks for confirmation inside a task before deleting a file',
+      inputSchema: obj({ filename: { type: 'string' } }),
+      task: {
+        steps: [
+          {
+            statusMessage: 'Waiting for confirmation',
+            inputRequests: { confirm: { method: 'elicitation/create', params: { mode: 'form', message: 'Delete {{args.filename}}?', requestedSchema: obj({ confirm: { type: 'boolean' } }) } } },
+          },
+          { result: text('Deleted {{args.filename}}') },
+        ],
+      },
+    },
+    {
+      name: 'multi_input',
+      description: 'A task that asks two questions at once',
+      inputSchema: obj(),
+      task: {
+        steps: [
+          {
+            statusMessage: 'Waiting for two answers',
+            inputRequests: {
+              first: { method: 'elicitation/create', params: { mode: 'form', message: 'First answer', requestedSchema: obj({ name: { type: 'string' }, confirm: { type: 'boolean' } }) } },
+              second: { method: 'elicitation/create', params: { mode: 'form', message: 'Second answer', requestedSchema: obj({ name: { type: 'string' }, confirm: { type: 'boolean' } }) } },
+            },
+          },
+          { result: text('Got {{inputs.first.content.name}} and {{inputs.second.content.name}}') },
+        ],
+      },
+    },
+    {
+      name: 'test_tool_with_task',
+      description: 'Asks for a name with MRTR, then runs as a task',
+      inputSchema: obj(),
+      mrtr: { rounds: [{ inputRequests: { user_name: nameForm('What is your name?') } }] },
+      task: { mode: 'required', steps: [{ statusMessage: 'Preparing greeting', delayMs: 200 }, { result: text('Hello, {{inputs.user_name.content.name}}!') }] },
+    },
+  ],
+  resources: [
+    { uri: 'test://static-text', name: 'static-text', description: 'A static text resource', mimeType: 'text/plain', text: 'This is the content of the static text resource.' },
+    { uri: 'test://static-binary', name: 'static-binary', description: 'A static binary resource', mimeType: 'image/png', blob: IMG },
+  ],
+  resourceTemplates: [
+    {
+      uriTemplate: 'test://template/{id}/data',
+      name: 'template',
+      description: 'A templated resource',
+      mimeType: 'application/json',
+      text: '{"id":"{{vars.id}}","templateTest":true,"data":"Data for ID: {{vars.id}}"}',
+    },
+  ],
+  prompts: [
+    { name: 'test_simple_prompt', description: 'A simple prompt', messages: [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }] },
+    {
+      name: 'test_prompt_with_arguments',
+      description: 'A prompt with arguments',
+      arguments: [
+        { name: 'arg1', description: 'First test argument', required: true },
+        { name: 'arg2', description: 'Second test argument', required: true },
+      ],
+      messages: [{ role: 'user', content: { type: 'text', text: "Prompt with arguments: arg1='{{args.arg1}}', arg2='{{args.arg2}}'" } }],
+    },
+    {
+      name: 'test_prompt_with_embedded_resource',
+      description: 'A prompt with an embedded resource',
+      arguments: [{ name: 'resourceUri', description: 'URI of the resource to embed', required: true }],
+      messages: [
+        { role: 'user', content: { type: 'resource', resource: { uri: '{{args.resourceUri}}', mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
+        { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
+      ],
+    },
+    {
+      name: 'test_prompt_with_image',
+      description: 'A prompt with an image',
+      messages: [
+        { role: 'user', content: { type: 'image', data: IMG, mimeType: 'image/png' } },
+        { role: 'user', content: { type: 'text', text: 'Please analyze the image above.' } },
+      ],
+    },
+    {
+      name: 'test_input_required_result_prompt',
+      description: 'MRTR: prompt that requires elicitation input',
+      mrtr: { rounds: [{ inputRequests: { user_context: nameForm('What context should the prompt use?', 'context') } }] },
+      messages: [{ role: 'user', content: { type: 'text', text: 'Prompt with context: {{inputs.user_context.content.context}}' } }],
+    },
+  ],
+  completions: [{ ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: 'arg1', values: ['testValue1', 'test-value', 'other'] }],
+};

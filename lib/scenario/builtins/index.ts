@@ -1,0 +1,35 @@
+import { ScenarioSchema, type Scenario, type ScenarioInput } from '../schema';
+import { conformanceScenario } from './conformance';
+import { demoScenario } from './demo';
+
+/** Built-in scenarios by id; each is validated once on first use. */
+const INPUTS: Record<string, ScenarioInput> = {
+  demo: demoScenario,
+  conformance: conformanceScenario,
+};
+
+const cache = new Map<string, Scenario>();
+
+/** Ids of the built-in scenarios. */
+export function builtinScenarioIds(): string[] {
+  return Object.keys(INPUTS);
+}
+
+/** The authored (pre-default) form of a built-in, for editors and `mcp-loupe scenarios show`. */
+export function builtinScenarioInput(id: string): ScenarioInput | undefined {
+  return INPUTS[id];
+}
+
+/** A validated built-in scenario, or undefined. */
+export function getBuiltinScenario(id: string): Scenario | undefined {
+  const input = INPUTS[id];
+  if (!input) return undefined;
+  let s = cache.get(id);
+  if (!s) {
+    const parsed = ScenarioSchema.safeParse(input);
+    if (!parsed.success) throw new Error(`Failed to load built-in scenario ${id}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    s = parsed.data;
+    cache.set(id, s);
+  }
+  return s;
+}

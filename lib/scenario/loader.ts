@@ -1,0 +1,119 @@
+import { LineCounter, parseDocument, type YAMLError } from 'yaml';
+import { formatIssues, formatPath, sortIssues, type ScenarioIssue } from './issues';
+import { checkScenarioRules } from './rules';
+import { ScenarioSchema, type Scenario } from './schema';
+import { createLocator, type Locator } from './yaml-locator';
+import { toScenarioIssues } from './zod-issues';
+
+/**
+ * Parses scenario text (YAML or JSON) into a validated {@link Scenario}, or into every problem
+ * found, each with the line and column where it is written. Pure TypeScript: the browser
+ * control room validates with it while the author types.
+ */
+
+export { formatIssues, formatPath, type ScenarioIssue };
+
+/** The outcome of parsing a scenario: the scenario and its warnings, or all of its errors. */
+export type ScenarioParse =
+  | { ok: true; scenario: Scenario; warnings: ScenarioIssue[] }
+  | { ok: false; errors: ScenarioIssue[] };
+
+/** The contents of a file a resource names with `file:`, or why it could not be read. */
+export type FileRead = { ok: true; text: string } | { ok: false; message: string };
+
+/** Options of {@link parseScenario}. */
+export interface ParseScenarioOptions {
+  /**
+   * Reads a resource's `file:` (as written in the scenario) into its `text`. Hosts with a file
+   * system supply it (see `loadScenarioFile`); without it `file:` entries are left as they are.
+   */
+  readResourceFile?: (file: string) => FileRead;
+}
+
+/** Cap on alias expansion, so a small file cannot expand into a huge object ("billion laughs"). */
+const MAX_ALIAS_COUNT = 100;
+
+/**
+ * Parses and validates a scenario. `source` names the text in issues (usually its file name).
+ * Text starting with `{` is read as JSON, anything else as YAML; both go through the YAML
+ * parser because JSON is YAML and its node tree gives positions for every value.
+ */
+export function parseScenario(text: string, source: string, options: ParseScenarioOptions = {}): ScenarioParse {
+  const lineCounter = new LineCounter();
+  const json = /^\s*\{/.test(text);
+  // The json schema refuses unquoted scalars, so `{"id": x}` is an error rather than a string.
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, schema: json ? 'json' : 'core', uniqueKeys: true });
+  const locator = createLocator(doc, lineCounter);
+  const fromYaml = (error: YAMLError): ScenarioIssue => ({ source, ...locator.position(error.pos[0]), path: '', message: error.message });
+  const yamlWarnings = doc.warnings.map(fromYaml);
+  if (doc.errors.length > 0) {
+    const plainer = json ? jsonSyntaxIssue(text, source, locator) : undefined;
+    return { ok: false, errors: plainer ? [plainer] : sortIssues(doc.errors.map(fromYaml)) };
+  }
+
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    return { ok: false, errors: [{ source, line: 1, column: 1, path: '', message: `Cannot read the document: ${reasonOf(error)}` }] };
+  }
+
+  const issueAt = (path: PropertyKey[], message: string): ScenarioIssue => ({
+    source,
+    ...locator.locate(path),
+    path: formatPath(path),
+    message,
+  });
+  const parsed = ScenarioSchema.safeParse(data);
+  const rules = checkScenarioRules(data, issueAt);
+  const errors = parsed.success ? [...rules.errors] : [...toScenarioIssues(parsed.error.issues, data, locator, source), ...rules.errors];
+  if (parsed.success && options.readResourceFile) {
+    errors.push(...readResourceFiles(parsed.data, options.readResourceFile, issueAt));
+  }
+  if (!parsed.success || errors.length > 0) return { ok: false, errors: sortIssues(errors) };
+  return { ok: true, scenario: parsed.data, warnings: sortIssues([...yamlWarnings, ...rules.warnings]) };
+}
+
+/** Fills `text` of every resource that names a `file:`; unreadable files become issues. */
+function readResourceFiles(
+  scenario: Scenario,
+  read: (file: string) => FileRead,
+  issueAt: (path: PropertyKey[], message: string) => ScenarioIssue,
+): ScenarioIssue[] {
+  const issues: ScenarioIssue[] = [];
+  scenario.resources.forEach((resource, index) => {
+    if (resource.file === undefined) return;
+    if (resource.text !== undefined || resource.blob !== undefined) {
+      issues.push(issueAt(['resources', index, 'file'], 'Give a resource either file or text/blob, not both'));
+      return;
+    }
+    const loaded = read(resource.file);
+    if (loaded.ok) resource.text = loaded.text;
+    else issues.push(issueAt(['resources', index, 'file'], loaded.message));
+  });
+  return issues;
+}
+
+/**
+ * For broken JSON, JSON.parse's own message ("Expected ',' or '}' after property value") is
+ * plainer than the YAML parser's reading of the same text, when the engine tells the position
+ * (V8: "at position N", Firefox: "at line L column C"); otherwise the YAML errors stand.
+ */
+function jsonSyntaxIssue(text: string, source: string, locator: Locator): ScenarioIssue | undefined {
+  try {
+    JSON.parse(text);
+    return undefined; // valid JSON the YAML parser refused, e.g. a duplicate key: keep its errors
+  } catch (error) {
+    const message = reasonOf(error);
+    const offset = /at position (\d+)/.exec(message);
+    const lineColumn = /at line (\d+) column (\d+)/.exec(message);
+    const at = offset ? locator.position(Number(offset[1])) : lineColumn ? { line: Number(lineColumn[1]), column: Number(lineColumn[2]) } : undefined;
+    if (!at) return undefined;
+    const plain = message.replace(/^JSON\.parse: /, '').replace(/ (in JSON )?at (position|line) .*$/, '');
+    return { source, ...at, path: '', message: `Invalid JSON: ${plain.charAt(0).toLowerCase()}${plain.slice(1)}` };
+  }
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

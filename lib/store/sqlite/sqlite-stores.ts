@@ -1,0 +1,53 @@
+/**
+ * Durable stores in one SQLite file, `<dataDir>/loupe.sqlite3`, through better-sqlite3. Node only:
+ * import this module explicitly; `lib/store` (the index) deliberately does not re-export it so the
+ * engine and the in-memory store stay bundleable for browsers and MSW.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { resolveStoreOptions } from '../store-helpers';
+import type { StoreOptions, Stores } from '../types';
+import { configureConnection, migrateSchema } from './schema';
+import { createSqliteLedger } from './sqlite-ledger';
+import { createSqliteReplayStore } from './sqlite-replay-store';
+import { createSqliteTaskStore } from './sqlite-task-store';
+
+/** File name of the store inside the data directory. */
+export const STORE_FILE_NAME = 'loupe.sqlite3';
+
+/**
+ * Open (creating if needed) the SQLite stores in `dataDir`, which is created recursively. The
+ * schema is migrated to the current version on open. Several instances, in one process or many,
+ * may open the same directory: writes serialise on SQLite's lock, waiting up to the busy timeout.
+ * Call `close()` when done; later calls on the stores throw.
+ */
+export function openSqliteStores(dataDir: string, options?: StoreOptions): Stores {
+  const { replayMaxEntries } = resolveStoreOptions(options);
+  const file = join(dataDir, STORE_FILE_NAME);
+  let db: Database.Database;
+  try {
+    // Owner-only: tasks hold tool arguments and elicited inputs. The mode applies only to
+    // directories this call creates.
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    db = new Database(file);
+  } catch (error) {
+    throw new Error(`Failed to open store at ${file}: ${(error as Error).message}`, { cause: error });
+  }
+  try {
+    configureConnection(db);
+    migrateSchema(db);
+    return {
+      tasks: createSqliteTaskStore(db),
+      ledger: createSqliteLedger(db),
+      replay: createSqliteReplayStore(db, replayMaxEntries),
+      close() {
+        // Closing the last connection also checkpoints the WAL back into the main file.
+        if (db.open) db.close();
+      },
+    };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * Durable stores used by the mock engine. Every method is synchronous: the in-memory
+ * implementation and better-sqlite3 both are, and synchronous read-modify-write is what
+ * makes "one execution per idempotency key" and "persist before reply" trivially atomic.
+ */
+
+/** Task lifecycle status of the 2026-07-28 tasks extension (legacy uses the same names). */
+export type StoredTaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+/** A JSON-RPC error object as stored on a failed task. */
+export interface StoredError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/**
+ * Everything the engine needs to resume a task in a new process. Times are epoch milliseconds.
+ * The store treats the record as opaque JSON apart from the indexed fields
+ * (taskId, principal, scenarioId, status, createdAt, ttlMs).
+ */
+export interface TaskRecord {
+  taskId: string;
+  /** Who may see the task: bearer subject or `anonymous`, scoped by endpoint. */
+  principal: string;
+  scenarioId: string;
+  toolName: string;
+  args: Record<string, unknown>;
+  era: 'modern' | 'legacy';
+  status: StoredTaskStatus;
+  statusMessage?: string;
+  createdAt: number;
+  lastUpdatedAt: number;
+  /** Retention from creation; null means unlimited. */
+  ttlMs: number | null;
+  pollIntervalMs?: number;
+  /** Index of the script step being executed and when it began. */
+  stepIndex: number;
+  stepStartedAt: number;
+  /** Outstanding input requests while status is input_required. */
+  inputRequests?: Record<string, unknown>;
+  /** Every input response received so far, by key. */
+  inputResponses: Record<string, unknown>;
+  result?: unknown;
+  error?: StoredError;
+  cancelRequestedAt?: number;
+  /** tasks/get polls seen since the cancel request (for "ignore for N polls"). */
+  pollsSinceCancel: number;
+  /** Capabilities declared by the request that created the task. */
+  clientCapabilities: Record<string, unknown>;
+  /** Free-form per-task data for handlers (e.g. gathered MRTR inputs). */
+  data?: Record<string, unknown>;
+  /** Incremented on every write; used to detect changes for listeners. */
+  revision: number;
+}
+
+/** Filter for {@link TaskStore.list}. */
+export interface TaskListFilter {
+  principal?: string;
+  scenarioId?: string;
+  /** Only working and input_required tasks. */
+  activeOnly?: boolean;
+  limit?: number;
+}
+
+/** Durable task storage. */
+export interface TaskStore {
+  /** Insert a new task; throws if the id exists. Durable when it returns. */
+  create(record: TaskRecord): void;
+  /** Read a task by id, whoever owns it (the engine checks the principal). */
+  get(taskId: string): TaskRecord | undefined;
+  /**
+   * Transactional read-modify-write. `mutate` receives a copy of the current record and returns
+   * the new record, or undefined to leave it unchanged. Returns the stored record after the call,
+   * or undefined when the task does not exist. `revision` is incremented by the store on change.
+   */
+  update(taskId: string, mutate: (current: TaskRecord) => TaskRecord | undefined): TaskRecord | undefined;
+  list(filter?: TaskListFilter): TaskRecord[];
+  delete(taskId: string): boolean;
+  /** Delete tasks whose createdAt + ttlMs is before `now`; returns how many. */
+  purgeExpired(now: number): number;
+  /** Delete every task of a scenario (scenario reset), or all tasks. */
+  clear(scenarioId?: string): number;
+  count(): number;
+}
+
+/** Outcome of {@link MutationLedger.runOnce}. */
+export interface LedgerOutcome<T> {
+  /** The receipt of the single execution, identical for every retry. */
+  value: T;
+  /** True only for the call that actually executed. */
+  executed: boolean;
+  /** When the execution happened (epoch ms). */
+  executedAt: number;
+}
+
+/** Durable "run once per idempotency key" ledger for side-effecting tools. */
+export interface MutationLedger {
+  /**
+   * Run `execute` at most once per (scope, key) for the lifetime of the store and return its
+   * JSON-serialisable value; later calls return the stored value without executing.
+   */
+  runOnce<T>(scope: string, key: string, execute: () => T, now: number): LedgerOutcome<T>;
+  /** Number of executions recorded, optionally for one scope. */
+  executions(scope?: string): number;
+  clear(scope?: string): number;
+}
+
+/** Result of consuming a one-time nonce. */
+export type ReplayVerdict = 'ok' | 'replayed' | 'full';
+
+/** Bounded one-time-nonce store (refuses replays of consumed requestState). */
+export interface ReplayStore {
+  /**
+   * Mark `nonce` used until `expiresAt`. 'replayed' when it was already used, 'full' when the store
+   * holds `maxEntries` unexpired entries (expired ones are purged first).
+   */
+  consume(scope: string, nonce: string, expiresAt: number, now: number): ReplayVerdict;
+  has(scope: string, nonce: string, now: number): boolean;
+  /** Unexpired entries. */
+  size(now: number): number;
+  readonly maxEntries: number;
+  clear(scope?: string): number;
+}
+
+/** The three stores, opened together over one backing file or memory. */
+export interface Stores {
+  tasks: TaskStore;
+  ledger: MutationLedger;
+  replay: ReplayStore;
+  close(): void;
+}
+
+/** Options common to every store implementation. */
+export interface StoreOptions {
+  /** ReplayStore bound; default 1000. */
+  replayMaxEntries?: number;
+}

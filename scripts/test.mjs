@@ -1,0 +1,67 @@
+// `npm test`: finds (or installs) Chromium, builds what the suites run against, then runs
+// the unit, integration/conformance and browser e2e projects in that order.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, statSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const say = (m) => process.stdout.write(`[npm test] ${m}\n`);
+
+function findChromium() {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable', '/snap/bin/chromium'];
+  return candidates.find((p) => p && existsSync(p));
+}
+
+let chromium = findChromium();
+if (!chromium) {
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const hasApt = existsSync('/usr/bin/apt-get');
+  if (isRoot && hasApt) {
+    say("Chromium not found: installing Debian's chromium with apt-get (needed by the browser tests)");
+    execFileSync('apt-get', ['update'], { stdio: 'inherit' });
+    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    chromium = findChromium();
+  }
+  if (!chromium) {
+    process.stderr.write('[npm test] Chromium is required for the browser tests. Install it with:\n  sudo apt-get install -y chromium\nor set CHROMIUM_PATH to a Chromium or Chrome binary.\n');
+    process.exit(1);
+  }
+}
+say(`Chromium: ${chromium}`);
+
+const run = (cmd, args, env = {}) => {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, CHROMIUM_PATH: chromium, ...env } });
+  return r.status ?? 1;
+};
+
+function newestMtime(dir) {
+  let newest = 0;
+  const walk = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else newest = Math.max(newest, statSync(p).mtimeMs);
+    }
+  };
+  if (existsSync(dir)) walk(dir);
+  return newest;
+}
+
+if (run(process.execPath, ['scripts/build-cli.mjs']) !== 0) process.exit(1);
+const buildId = path.join(root, '.next', 'BUILD_ID');
+const sources = Math.max(...['app', 'components', 'lib', 'public'].map((d) => newestMtime(path.join(root, d))));
+if (!existsSync(buildId) || statSync(buildId).mtimeMs < sources) {
+  say('building the app (next build)');
+  if (run(process.execPath, ['node_modules/next/dist/bin/next', 'build']) !== 0) process.exit(1);
+}
+
+const only = process.argv.slice(2);
+const projects = only.length ? only : ['unit', 'integration', 'e2e'];
+let failed = 0;
+for (const project of projects) {
+  say(`vitest project: ${project}`);
+  const code = run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--project', project]);
+  if (code !== 0) failed++;
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,109 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Helpers to start the real servers the integration and e2e tests talk to. */
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Started {
+  child: ChildProcess;
+  url: string;
+  port: number;
+  token?: string;
+  output: () => string;
+  stop: (signal?: NodeJS.Signals) => Promise<void>;
+}
+
+function stopper(child: ChildProcess) {
+  return (signal: NodeJS.Signals = 'SIGTERM') =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      const timer = setTimeout(() => {
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          /* already gone */
+        }
+      }, 5000);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      try {
+        process.kill(-child.pid!, signal);
+      } catch {
+        resolve();
+      }
+    });
+}
+
+/** Start `mcp-loupe mock ...` and wait for its READY line. */
+export async function startCliMock(args: string[], env: Record<string, string> = {}): Promise<Started> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'mcp-loupe.mjs'), 'mock', ...args, '--port', '0'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const ready = await new Promise<RegExpExecArray>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`mock did not start:\n${out}`)), 15_000);
+    const check = () => {
+      const m = /READY (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m);
+      }
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', (code) => reject(new Error(`mock exited with ${code}:\n${out}`)));
+  });
+  const url = ready[1];
+  const token = /control token: (\S+)/.exec(out)?.[1];
+  return { child, url, port: Number(new URL(url).port), token, output: () => out, stop: stopper(child) };
+}
+
+/** Start `next start` on a free port with its own data directory; waits until /mcp answers. */
+export async function startNext(dataDir: string, env: Record<string, string> = {}): Promise<Started> {
+  const port = await freePort();
+  const token = `test-token-${Math.random().toString(36).slice(2)}`;
+  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(port)], {
+    cwd: ROOT,
+    env: { ...process.env, LOUPE_DATA_DIR: dataDir, LOUPE_TOKEN: token, NEXT_TELEMETRY_DISABLED: '1', ...env },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`next start exited:\n${out}`);
+    try {
+      const r = await fetch(`${base}/mcp`, { method: 'GET' });
+      if (r.status === 405) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`next start did not answer:\n${out}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  return { child, url: `${base}/mcp`, port, token, output: () => out, stop: stopper(child) };
+}
