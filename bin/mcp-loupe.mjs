@@ -1,14 +1,23 @@
 #!/usr/bin/env node
-// Entry point of the `mcp-loupe` command: runs the bundled CLI, building it first in a
-// source checkout where dist/ does not exist yet.
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+// Entry point of the `mcp-loupe` command: runs the bundled CLI. In a source checkout (lib/
+// present) it rebuilds the bundle first when a source file is newer than it.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bundle = path.join(root, 'dist', 'cli.mjs');
-if (!existsSync(bundle)) {
-  execFileSync(process.execPath, [path.join(root, 'scripts', 'build-cli.mjs')], { stdio: ['ignore', 'ignore', 'inherit'] });
+const lib = path.join(root, 'lib');
+
+function newerThan(dir, time) {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory() ? newerThan(p, time) : statSync(p).mtimeMs > time) return true;
+  }
+  return false;
 }
-await import(bundle);
+
+const stale = !existsSync(bundle) || (existsSync(lib) && newerThan(lib, statSync(bundle).mtimeMs));
+if (stale) execFileSync(process.execPath, [path.join(root, 'scripts', 'build-cli.mjs')], { stdio: ['ignore', 'ignore', 'inherit'] });
+await import(pathToFileURL(bundle).href);

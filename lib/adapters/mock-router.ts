@@ -48,7 +48,9 @@ export function createMockRouter(host: MockHost, defaultScenario: string, option
     if (parts[0] !== 'scenarios' || !parts[1]) return json(404, { error: `No control route /api/${parts.join('/')}` });
     const engine = host.engine(parts[1]);
     if (!engine) return json(404, { error: `Unknown scenario: ${parts[1]}` });
-    if (parts.length === 2 && req.method === 'GET') return json(200, { id: engine.scenario.id, name: engine.scenario.name, tools: engine.scenario.tools.map((t) => t.name) });
+    if (parts.length === 2 && req.method === 'GET') {
+      return json(200, { id: engine.scenario.id, name: engine.scenario.name, tools: engine.scenario.tools.map((t) => t.name), ledgerExecutions: host.stores.ledger.executions(engine.scenario.id) });
+    }
     if (parts[2] === 'reset' && req.method === 'POST') {
       engine.reset();
       return json(200, { reset: engine.scenario.id });

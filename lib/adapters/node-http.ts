@@ -73,6 +73,11 @@ export function toNodeHandler(handler: FetchHandler): (req: IncomingMessage, res
       res.writeHead(400, { 'content-type': 'text/plain' }).end(`Bad request: ${(e as Error).message}`);
       return;
     }
+    // An early answer (403, 413, 415) leaves the body unread: drain it so the connection can
+    // be reused instead of stalling until the keep-alive timeout resets it.
+    res.once('finish', () => {
+      if (!req.readableEnded) req.resume();
+    });
     handler(request)
       .then((response) => writeWebResponse(response, res))
       .catch((e: unknown) => {

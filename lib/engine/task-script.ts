@@ -21,6 +21,11 @@ function scopeOf(rec: TaskRecord): Record<string, unknown> {
   return { args: rec.args, inputs: { ...mrtrInputs, ...rec.inputResponses }, taskId: rec.taskId };
 }
 
+/** A scripted status message with its `{{args.x}}` / `{{inputs.key...}}` placeholders filled. */
+export function statusText(rec: TaskRecord, text: string): string {
+  return fillTemplate(text, scopeOf(rec));
+}
+
 function isTerminalStep(step: TaskStep): boolean {
   return !!(step.result || step.toolError || step.error || step.cancelled);
 }
@@ -41,11 +46,11 @@ function applyTerminal(rec: TaskRecord, step: TaskStep, now: number): void {
   } else if (step.error) {
     rec.status = 'failed';
     rec.error = fillTemplate(step.error, scope);
-    rec.statusMessage = step.statusMessage ?? rec.error.message;
+    rec.statusMessage = step.statusMessage !== undefined ? statusText(rec, step.statusMessage) : rec.error.message;
   } else {
     rec.status = 'cancelled';
   }
-  if (step.statusMessage && rec.status !== 'failed') rec.statusMessage = step.statusMessage;
+  if (step.statusMessage && rec.status !== 'failed') rec.statusMessage = statusText(rec, step.statusMessage);
   rec.lastUpdatedAt = now;
 }
 
@@ -56,7 +61,7 @@ function enterStep(rec: TaskRecord, spec: TaskSpec, index: number, at: number): 
   rec.status = 'working';
   rec.inputRequests = undefined;
   const message = step.statusMessage ?? step.progress?.[0];
-  if (message !== undefined) rec.statusMessage = message;
+  if (message !== undefined) rec.statusMessage = statusText(rec, message);
   rec.lastUpdatedAt = at;
 }
 
@@ -105,7 +110,7 @@ export function settle(rec: TaskRecord, spec: TaskSpec, now: number, maxRunMs: n
           rec.inputRequests = waiting;
           rec.lastUpdatedAt = now;
         }
-        if (step.statusMessage) rec.statusMessage = step.statusMessage;
+        if (step.statusMessage) rec.statusMessage = statusText(rec, step.statusMessage);
         return rec;
       }
       const actions = Object.keys(out).map((k) => (rec.inputResponses[k] as { action?: string } | undefined)?.action);
@@ -144,8 +149,9 @@ export function settle(rec: TaskRecord, spec: TaskSpec, now: number, maxRunMs: n
     if (!forced && now < due) {
       if (step.progress && step.progress.length > 1 && Number.isFinite(delay) && delay > 0) {
         const i = Math.min(step.progress.length - 1, Math.floor(((now - rec.stepStartedAt) / delay) * step.progress.length));
-        if (rec.statusMessage !== step.progress[i]) {
-          rec.statusMessage = step.progress[i];
+        const message = statusText(rec, step.progress[i]);
+        if (rec.statusMessage !== message) {
+          rec.statusMessage = message;
           rec.lastUpdatedAt = now;
         }
       }
@@ -163,7 +169,7 @@ export function settle(rec: TaskRecord, spec: TaskSpec, now: number, maxRunMs: n
 }
 
 /** When the task next changes on its own (for timers), or undefined. */
-export function nextDue(rec: TaskRecord, spec: TaskSpec, maxRunMs: number): number | undefined {
+export function nextDue(rec: TaskRecord, spec: TaskSpec, maxRunMs: number, now: number): number | undefined {
   if (isTerminal(rec)) return undefined;
   const step = spec.steps[rec.stepIndex];
   const limit = rec.createdAt + (spec.maxRunMs ?? maxRunMs);
@@ -172,7 +178,7 @@ export function nextDue(rec: TaskRecord, spec: TaskSpec, maxRunMs: number): numb
   let due = Number.isFinite(delay) ? rec.stepStartedAt + delay : Infinity;
   if (step.progress && step.progress.length > 1 && Number.isFinite(delay) && delay > 0) {
     const slice = delay / step.progress.length;
-    const n = Math.floor((Date.now() - rec.stepStartedAt) / slice) + 1;
+    const n = Math.floor((now - rec.stepStartedAt) / slice) + 1;
     due = Math.min(due, rec.stepStartedAt + n * slice);
   }
   return Math.min(due, limit);

@@ -2,7 +2,7 @@ import { ERROR, EXT, declaresExtension } from '../protocol';
 import type { TaskSpec, ToolSpec } from '../scenario/schema';
 import type { TaskRecord } from '../store/types';
 import { fail, ok, type EngineCore, type Outcome, type RequestContext } from './context';
-import { checkTaskResponses, forceOutcome, isTerminal, nextDue, settle } from './task-script';
+import { checkTaskResponses, forceOutcome, isTerminal, nextDue, settle, statusText } from './task-script';
 
 /**
  * The tasks extension: creation (persisted before the reply), tasks/get, tasks/update,
@@ -55,7 +55,7 @@ export function createTaskManager(core: EngineCore): TaskManager {
     timers.delete(rec.taskId);
     const spec = specOf(rec);
     if (!spec) return;
-    const due = nextDue(rec, spec, maxRun());
+    const due = nextDue(rec, spec, maxRun(), core.clock.now());
     if (due === undefined || !Number.isFinite(due)) return;
     const delay = Math.max(0, due - core.clock.now());
     timers.set(rec.taskId, core.clock.setTimeout(() => {
@@ -148,6 +148,7 @@ export function createTaskManager(core: EngineCore): TaskManager {
         data: Object.keys(inputs).length ? { inputs } : undefined,
         revision: 0,
       };
+      if (rec.statusMessage !== undefined) rec.statusMessage = statusText(rec, rec.statusMessage);
       settle(rec, spec, now, maxRun());
       if (rec.statusMessage === undefined) delete rec.statusMessage;
       core.stores.tasks.create(rec);

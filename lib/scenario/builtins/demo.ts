@@ -1,8 +1,192 @@
 import type { ScenarioInput } from '../schema';
 
-/** Placeholder replaced below. */
+/**
+ * The built-in `demo` scenario, served on `POST /mcp`. It reproduces seed 000: a report task
+ * that asks for approval mid-flight, a destructive delete confirmed through MRTR with a
+ * one-time nonce, an idempotent charge on a durable ledger and a workspace read whose scope
+ * travels in an argument. Settings are the seed's defaults (spelled out so the file documents them).
+ */
+
+const obj = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties, required, additionalProperties: false });
+const text = (t: string) => ({ type: 'text', text: t });
+
+const NOTES = [
+  { id: 'note-1', title: 'Quarterly planning', body: 'Agree on the three goals for next quarter and who owns each.', createdAt: '2026-07-01T09:00:00.000Z' },
+  { id: 'note-2', title: 'Release checklist', body: 'Tag, changelog, publish, announce. Check the conformance suite first.', createdAt: '2026-07-03T14:30:00.000Z' },
+  { id: 'note-3', title: 'Tasks extension questions', body: 'Which capabilities apply to input requests of a long-running task?', createdAt: '2026-07-08T11:15:00.000Z' },
+  { id: 'note-4', title: 'Grocery list', body: 'Coffee, oat milk, rye bread, lemons.', createdAt: '2026-07-12T18:45:00.000Z' },
+  { id: 'note-5', title: 'Retro notes', body: 'Polling every 100 ms was too aggressive; honour pollIntervalMs.', createdAt: '2026-07-20T16:00:00.000Z' },
+];
+
+const NOTES_INDEX = ['# Notes', '', ...NOTES.map((n) => `- **${n.id}** ${n.title} (${n.createdAt.slice(0, 10)})`), ''].join('\n');
+
+const INSTRUCTIONS = [
+  'Loupe demo server: a small notes app that exercises MCP 2026-07-28 features.',
+  '- search_notes lists the notes (optionally filtered by a query); read-only.',
+  '- delete_note deletes a note after the user confirms in a form (the call answers input_required first; retry it with the answer and the same requestState).',
+  '- generate_report runs only as a task: declare the io.modelcontextprotocol/tasks extension, poll tasks/get, and answer approve_outline with tasks/update.',
+  '- charge charges an account; always send an idempotencyKey so that a retry never charges twice.',
+  '- workspace_read reads a file: pass the workspace as workspaceUri (file:///workspace/demo) and a relative path.',
+  '- echo returns its text.',
+].join('\n');
+
 export const demoScenario: ScenarioInput = {
   id: 'demo',
-  server: { name: 'loupe-demo', version: '0.1.0' },
-  tools: [{ name: 'echo', description: 'Echo', inputSchema: { type: 'object' }, result: { content: [{ type: 'text', text: 'hi' }] } }],
+  name: 'Loupe demo',
+  description: 'Seed 000: tasks with elicitation, MRTR confirmation with a one-time nonce, an idempotent charge and explicit workspace scope.',
+  server: { name: 'loupe-demo', version: '0.1.0', title: 'Loupe demo', instructions: INSTRUCTIONS },
+  supportedVersions: ['2026-07-28', '2025-11-25'],
+  settings: {
+    discoverTtlMs: 300_000,
+    discoverCacheScope: 'public',
+    listTtlMs: 60_000,
+    toolOrder: 'name',
+    taskTtlMs: 900_000,
+    pollIntervalMs: 1_000,
+    requestStateTtlSeconds: 300,
+    replayStoreMaxEntries: 1_000,
+  },
+  tools: [
+    {
+      name: 'generate_report',
+      title: 'Generate report',
+      description:
+        'Writes a report about the notes. Runs only as a task (declare the io.modelcontextprotocol/tasks extension; without it the call fails with -32021). ' +
+        'The task drafts an outline, then waits in input_required for approve_outline (a form with one boolean, "approved"): ' +
+        'accept continues, whatever the checkbox says, and the report records the answer; decline completes with a refusal and no report; cancel keeps the task waiting. ' +
+        'Then it writes three sections and completes with the report.',
+      inputSchema: obj({ size: { type: 'string', enum: ['small', 'medium', 'large'], description: 'How long the report should be' } }, ['size']),
+      annotations: { title: 'Generate report', readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      task: {
+        mode: 'required',
+        steps: [
+          { status: 'working', statusMessage: 'Drafting outline for a {{args.size}} report', delayMs: 1_500 },
+          {
+            status: 'input_required',
+            statusMessage: 'Waiting for the outline to be approved',
+            inputRequests: {
+              approve_outline: {
+                method: 'elicitation/create',
+                params: {
+                  mode: 'form',
+                  message: 'The outline for the {{args.size}} report is ready: 1. Highlights, 2. Open questions, 3. Next steps. Approve it to start writing.',
+                  requestedSchema: { type: 'object', properties: { approved: { type: 'boolean', title: 'Approve the outline?' } }, required: ['approved'] },
+                },
+              },
+            },
+            onDecline: 'complete',
+            declineResult: { content: [text('Report not generated: the outline was declined.')], structuredContent: { generated: false, reason: 'declined' } },
+            onCancel: 'wait',
+          },
+          { status: 'working', progress: ['Writing section 1 of 3', 'Writing section 2 of 3', 'Writing section 3 of 3'], delayMs: 1_500 },
+          {
+            statusMessage: 'Report ready',
+            result: {
+              content: [text('Report ready: "Notes report ({{args.size}})" with 3 sections: Highlights, Open questions, Next steps. Outline approved: {{inputs.approve_outline.content.approved}}.')],
+              structuredContent: { generated: true, title: 'Notes report ({{args.size}})', size: '{{args.size}}', sections: 3 },
+            },
+          },
+        ],
+      },
+    },
+    {
+      name: 'delete_note',
+      title: 'Delete note',
+      description:
+        'Deletes a note permanently. The first call answers input_required with a form asking the user to confirm (needs the elicitation form capability); ' +
+        'retry with the answer and the requestState exactly as received. accept with confirm=true deletes; decline (or confirm=false) deletes nothing; ' +
+        'cancel deletes nothing and the same confirmation can be answered again until it expires (300 s). A confirmation is spent once: a replay is refused.',
+      inputSchema: obj({ noteId: { type: 'string', description: 'Id of the note, e.g. note-1 (see search_notes)' } }, ['noteId']),
+      annotations: { title: 'Delete note', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      handler: 'delete_note',
+    },
+    {
+      name: 'charge',
+      title: 'Charge account',
+      description:
+        'Charges an account an amount in cents. Side-effecting: send an idempotencyKey and every retry with that key returns the original receipt without charging again ' +
+        '(a key reused for a different account or amount is refused). Without a key each call charges again, so it is not safe to retry.',
+      inputSchema: obj(
+        {
+          account: { type: 'string', description: 'Account to charge, e.g. acct-7' },
+          amountCents: { type: 'integer', minimum: 1, description: 'Amount in cents (at least 1)' },
+          idempotencyKey: { type: 'string', description: 'Unique key for this charge; reuse it only to retry the same charge' },
+        },
+        ['account', 'amountCents'],
+      ),
+      annotations: { title: 'Charge account', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+      handler: 'charge',
+    },
+    {
+      name: 'workspace_read',
+      title: 'Read workspace file',
+      description:
+        'Reads a text file from a workspace. Pass the workspace in workspaceUri (file:///workspace/demo) and a path relative to it (e.g. notes/plan.md). ' +
+        'Absolute paths, ".." segments, encoded separators and anything outside the workspace are refused.',
+      inputSchema: obj(
+        {
+          workspaceUri: { type: 'string', format: 'uri', description: 'file: URI of the workspace, e.g. file:///workspace/demo' },
+          path: { type: 'string', description: 'Path relative to the workspace, e.g. README.md' },
+        },
+        ['workspaceUri', 'path'],
+      ),
+      annotations: { title: 'Read workspace file', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      handler: 'workspace_read',
+      options: { allowedWorkspaces: ['file:///workspace/demo'] },
+    },
+    {
+      name: 'search_notes',
+      title: 'Search notes',
+      description: 'Lists the notes, newest state included (deleted notes disappear). An optional query filters by title and body, case-insensitively.',
+      inputSchema: obj({ query: { type: 'string', description: 'Text to look for in titles and bodies' } }),
+      annotations: { title: 'Search notes', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      handler: 'list_notes',
+    },
+    {
+      name: 'echo',
+      title: 'Echo',
+      description: 'Returns the text it is given. Useful to check a connection.',
+      inputSchema: obj({ text: { type: 'string', description: 'Text to echo back' } }, ['text']),
+      annotations: { title: 'Echo', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      result: { content: [text('{{args.text}}')] },
+    },
+  ],
+  resources: [
+    { uri: 'notes://index', name: 'notes-index', title: 'Notes index', description: 'The demo notes as they are when the scenario starts or is reset.', mimeType: 'text/markdown', text: NOTES_INDEX },
+    {
+      uri: 'notes://about',
+      name: 'notes-about',
+      title: 'About the demo',
+      description: 'What the demo server shows and how to drive it.',
+      mimeType: 'text/plain',
+      text: INSTRUCTIONS,
+    },
+  ],
+  prompts: [
+    {
+      name: 'summarize_notes',
+      title: 'Summarize notes',
+      description: 'Asks the model to summarize the notes, optionally in a given style.',
+      arguments: [{ name: 'style', description: 'How to write the summary, e.g. "bullet points" or "one paragraph"', required: false }],
+      messages: [
+        { role: 'user', content: { type: 'resource', resource: { uri: 'notes://index', mimeType: 'text/markdown', text: NOTES_INDEX } } },
+        { role: 'user', content: { type: 'text', text: 'Summarize the notes above in this style: {{args.style}} (when no style is given, use short bullet points).' } },
+      ],
+    },
+  ],
+  completions: [{ ref: { type: 'ref/prompt', name: 'summarize_notes' }, argument: 'style', values: ['bullet points', 'one paragraph', 'executive summary'] }],
+  state: {
+    notes: NOTES,
+    workspaces: {
+      'file:///workspace/demo': {
+        'README.md': '# Demo workspace\n\nFiles the workspace_read tool may read. See notes/plan.md.\n',
+        'notes/plan.md': '# Plan\n\n1. Ship the demo scenario.\n2. Record a session.\n3. Share the recording.\n',
+      },
+      // A sibling whose name extends the demo workspace's: it exists but is never granted, so a
+      // string-prefix check ("starts with file:///workspace/demo") would be the bug that leaks it.
+      'file:///workspace/demo-private': {
+        'secret.txt': 'This file must never be readable through file:///workspace/demo.\n',
+      },
+    },
+  },
 };

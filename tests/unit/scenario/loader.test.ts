@@ -186,6 +186,12 @@ tools:
     expect(errors[0]).toMatchObject({ line: 1, column: 9 });
   });
 
+  it('refuses alias expansion past the cap instead of building a huge object', () => {
+    let text = 'a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n';
+    for (let i = 1; i < 9; i++) text += `a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]\n`;
+    expect(errorsOf(text)[0].message).toMatch(/alias/i);
+  });
+
   it('reports an empty document as a whole-file error', () => {
     const errors = errorsOf('');
     expect(errors[0]).toMatchObject({ line: 1, column: 1, path: '' });

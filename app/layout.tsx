@@ -1,0 +1,17 @@
+import type { Metadata } from 'next';
+import type { ReactNode } from 'react';
+import './globals.css';
+
+export const metadata: Metadata = {
+  title: 'Loupe',
+  description: 'Inspector and scriptable mock server for MCP 2026-07-28.',
+  referrer: 'no-referrer',
+};
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body className="min-h-screen bg-background font-sans text-foreground antialiased">{children}</body>
+    </html>
+  );
+}

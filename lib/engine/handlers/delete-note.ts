@@ -1,0 +1,132 @@
+import { ERROR, REPLAY_STORE_FULL } from '../../protocol';
+import type { InputRequestSpec } from '../../scenario/schema';
+import { fail, ok, type EngineCore, type Outcome, type RequestContext } from '../context';
+import { canAsk, capabilityFor, checkResponse, requestDigest } from '../mrtr';
+import type { StatePayload } from '../request-state';
+import type { Handler } from './index';
+import { notesOf, setNotes } from './list-notes';
+import { toolError, toolResult } from './result';
+
+/**
+ * `delete_note`: a destructive tool confirmed through MRTR with a one-time nonce carried in the
+ * integrity-protected requestState (seed 000's table):
+ *
+ * | answer  | server action              | nonce                 | retry later       | result           |
+ * | accept  | validate content, delete   | consumed with delete  | no                | deleted: true    |
+ * | decline | complete refusal result    | consumed, no delete   | no                | deleted: false   |
+ * | cancel  | stop safely                | not consumed          | yes, until expiry | deleted: false   |
+ *
+ * Accept with `confirm: false` is a refusal and is handled like decline. A retry that carries
+ * the requestState but no answer is asked again with the very same requestState (same nonce,
+ * same expiry), so asking again can never extend a confirmation's lifetime.
+ */
+
+const KEY = 'confirm_delete';
+
+function confirmRequest(title: string): InputRequestSpec {
+  return {
+    method: 'elicitation/create',
+    params: {
+      mode: 'form',
+      message: `Delete note "${title}"? This cannot be undone.`,
+      requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean', title: 'Delete it' } }, required: ['confirm'] },
+    },
+  };
+}
+
+function askAgain(request: InputRequestSpec, requestState: string): Outcome {
+  return ok({ resultType: 'input_required', inputRequests: { [KEY]: request }, requestState });
+}
+
+const replayRefused = () => fail(ERROR.invalidParams, 'Invalid requestState: requestState already used (replay refused)');
+
+/**
+ * Spend the nonce: the scenario's own bound is checked first because a SQLite store is shared by
+ * every scenario of the process and may be configured with a larger bound.
+ */
+function consumeNonce(core: EngineCore, payload: StatePayload, now: number): Outcome | undefined {
+  const scope = core.scenario.id;
+  const limit = Math.min(core.scenario.settings.replayStoreMaxEntries, core.stores.replay.maxEntries);
+  const full = () =>
+    fail(REPLAY_STORE_FULL, `Replay store is full (max ${limit} entries): no confirmation can be spent now; retry after the oldest entries expire (${core.scenario.settings.requestStateTtlSeconds} s after they were issued)`, {
+      maxEntries: limit,
+    });
+  if (core.stores.replay.size(now) >= core.scenario.settings.replayStoreMaxEntries) return full();
+  const verdict = core.stores.replay.consume(scope, payload.n!, payload.e, now);
+  if (verdict === 'replayed') return replayRefused();
+  if (verdict === 'full') return full();
+  return undefined;
+}
+
+/** The first round: check the note, then ask for confirmation with a fresh nonce. */
+async function firstRound(core: EngineCore, ctx: RequestContext, noteId: string, now: number): Promise<Outcome> {
+  const note = notesOf(core).find((n) => n.id === noteId);
+  if (!note) return toolError(`No note with id "${noteId}".`, { deleted: false, noteId, reason: 'not_found' });
+  const request = confirmRequest(note.title);
+  if (!canAsk(request, ctx.caps)) {
+    return fail(ERROR.missingRequiredClientCapability, 'Missing required client capability: delete_note asks for confirmation with a form elicitation; declare elicitation form mode', {
+      requiredCapabilities: capabilityFor(request),
+    });
+  }
+  const requestState = await core.codec.sign({
+    p: ctx.principal,
+    m: ctx.method,
+    d: await requestDigest(ctx),
+    e: now + core.scenario.settings.requestStateTtlSeconds * 1000,
+    r: 0,
+    a: {},
+    n: core.ids.nonce(),
+    x: { noteId },
+  });
+  return askAgain(request, requestState);
+}
+
+/** `delete_note` handler. */
+export const deleteNote: Handler = async (core, ctx, _tool, args): Promise<Outcome> => {
+  const noteId = args.noteId;
+  if (typeof noteId !== 'string' || !noteId) return fail(ERROR.invalidParams, 'Invalid params for delete_note: noteId must be a non-empty string');
+  const now = core.clock.now();
+  const rawState = ctx.params.requestState;
+  if (rawState === undefined) return firstRound(core, ctx, noteId, now);
+
+  const verified = await core.codec.verify(rawState, { principal: ctx.principal, method: ctx.method, digest: await requestDigest(ctx), now });
+  if (!verified.ok) return fail(ERROR.invalidParams, `Invalid requestState: ${verified.reason}`);
+  const payload = verified.payload;
+  if (typeof payload.n !== 'string' || payload.x?.noteId !== noteId) return fail(ERROR.invalidParams, 'Invalid requestState: it was not issued by delete_note for this note');
+  // Everything below is synchronous up to the delete: no await between the nonce check and its use.
+  if (core.stores.replay.has(core.scenario.id, payload.n, now)) return replayRefused();
+
+  const note = notesOf(core).find((n) => n.id === noteId);
+  const request = confirmRequest(note?.title ?? noteId);
+  const responses = ctx.params.inputResponses;
+  if (responses !== undefined && (typeof responses !== 'object' || responses === null || Array.isArray(responses))) {
+    return fail(ERROR.invalidParams, 'Invalid params: inputResponses must be an object keyed by input request');
+  }
+  const answer = (responses as Record<string, unknown> | undefined)?.[KEY];
+  if (answer === undefined) {
+    if (!note) return toolError(`No note with id "${noteId}": it no longer exists.`, { deleted: false, noteId, reason: 'not_found' });
+    return askAgain(request, rawState as string);
+  }
+  const problem = checkResponse(KEY, request, answer, true);
+  if (problem) return fail(ERROR.invalidParams, `Invalid params: ${problem}`);
+
+  const { action, content } = answer as { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> };
+  if (action === 'cancel') {
+    // Dismissed without a choice: stop safely and keep the nonce, so this requestState still works until it expires.
+    return toolResult(`Nothing was deleted: the confirmation was dismissed. The same confirmation can be answered again until ${new Date(payload.e).toISOString()}.`, {
+      deleted: false,
+      noteId,
+      reason: 'cancelled',
+      retryUntil: new Date(payload.e).toISOString(),
+    });
+  }
+  const refusal = consumeNonce(core, payload, now);
+  if (refusal) return refusal;
+  if (action === 'decline' || content?.confirm !== true) {
+    return toolResult(`Note "${noteId}" was not deleted: the user declined.`, { deleted: false, noteId, reason: 'declined' });
+  }
+  if (!note) return toolError(`No note with id "${noteId}": it no longer exists.`, { deleted: false, noteId, reason: 'not_found' });
+  setNotes(core, notesOf(core).filter((n) => n.id !== noteId));
+  core.emit('note:deleted', { scenarioId: core.scenario.id, noteId });
+  return toolResult(`Deleted note "${note.title}" (${noteId}).`, { deleted: true, noteId });
+};

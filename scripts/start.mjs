@@ -1,0 +1,137 @@
+// `npm start`: make a fresh clone runnable (dependencies, CLI bundle, Next build), then serve
+// Loupe with `next start` on loopback and print the URL carrying this launch's access token.
+// Plain ESM with no dependencies, because it must run before `npm install` has.
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const started = Date.now();
+
+function fail(message) {
+  process.stderr.write(`loupe: ${message}\n`);
+  process.exit(1);
+}
+
+function flag(name) {
+  const args = process.argv.slice(2);
+  const i = args.findIndex((a) => a === name || a.startsWith(`${name}=`));
+  if (i < 0) return undefined;
+  return args[i].includes('=') ? args[i].slice(name.length + 1) : args[i + 1];
+}
+
+/** Run a command in the project root with inherited output; exit when it fails. */
+function run(what, command, args, env = process.env) {
+  process.stdout.write(`loupe: ${what}…\n`);
+  const t0 = Date.now();
+  const r = spawnSync(command, args, { cwd: root, stdio: 'inherit', env, shell: process.platform === 'win32' && command === 'npm' });
+  if (r.status !== 0) fail(`${what} failed (${r.error?.message ?? `exit code ${r.status ?? r.signal}`})`);
+  process.stdout.write(`loupe: ${what} took ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+}
+
+/** Whether any file under `entries` was modified after `since` (ms). */
+function newerThan(since, entries) {
+  const stack = entries.map((e) => path.join(root, e));
+  while (stack.length) {
+    const p = stack.pop();
+    let st;
+    try {
+      st = fs.statSync(p);
+    } catch {
+      continue;
+    }
+    if (st.isDirectory()) {
+      for (const name of fs.readdirSync(p)) if (name !== 'node_modules' && !name.startsWith('.')) stack.push(path.join(p, name));
+    } else if (st.mtimeMs > since) {
+      return path.relative(root, p);
+    }
+  }
+  return undefined;
+}
+
+const LOOPBACK = /^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|\[::1\])$/i;
+const host = flag('--host') ?? process.env.HOST ?? '127.0.0.1';
+const port = Number(flag('--port') ?? process.env.PORT ?? 3000);
+const allowRemote = process.argv.includes('--allow-remote') || process.env.LOUPE_ALLOW_REMOTE === '1';
+if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`PORT must be an integer from 0 to 65535, got "${flag('--port') ?? process.env.PORT}"`);
+if (!LOOPBACK.test(host) && !allowRemote) {
+  fail(`refusing to listen on ${host}: Loupe serves a mock server and a token-gated control API, so it binds loopback only. ` +
+    'Pass --allow-remote (or set LOUPE_ALLOW_REMOTE=1) if you really want that, and list the names clients use in LOUPE_ALLOWED_HOSTS.');
+}
+
+const buildEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
+const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
+
+// (a) Dependencies.
+if (!fs.existsSync(path.join(root, 'node_modules', 'next', 'package.json'))) {
+  const npmCli = process.env.npm_execpath;
+  if (npmCli && /npm-cli\.[cm]?js$/.test(npmCli)) run('installing dependencies (npm install)', process.execPath, [npmCli, 'install'], buildEnv);
+  else run('installing dependencies (npm install)', 'npm', ['install'], buildEnv);
+}
+
+// (b) The CLI bundle.
+if (!fs.existsSync(path.join(root, 'dist', 'cli.mjs'))) run('building the CLI bundle', process.execPath, [path.join(root, 'scripts', 'build-cli.mjs')], buildEnv);
+
+// (c) The Next build, when missing or older than a source file.
+const buildIdFile = path.join(root, '.next', 'BUILD_ID');
+const builtAt = fs.existsSync(buildIdFile) ? fs.statSync(buildIdFile).mtimeMs : undefined;
+const changed = builtAt === undefined ? undefined : newerThan(builtAt, ['app', 'components', 'lib', 'public', 'next.config.ts', 'proxy.ts', 'postcss.config.mjs']);
+if (builtAt === undefined || changed) {
+  run(builtAt === undefined ? 'building the web app (next build)' : `rebuilding the web app (${changed} changed)`, process.execPath, [nextBin, 'build'], buildEnv);
+}
+
+// (e) One random token for this launch.
+const token = randomBytes(24).toString('base64url');
+
+// (f) Serve.
+const browseHost = LOOPBACK.test(host) ? (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host) : '127.0.0.1';
+const spawnedAt = Date.now();
+const child = spawn(process.execPath, [nextBin, 'start', '-H', host, '-p', String(port)], {
+  cwd: root,
+  stdio: ['ignore', 'inherit', 'inherit'],
+  env: { ...buildEnv, LOUPE_TOKEN: token },
+});
+
+let stopping = false;
+function stop(signal) {
+  if (stopping) {
+    child.kill('SIGKILL');
+    return;
+  }
+  stopping = true;
+  child.kill(signal);
+  setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+}
+process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));
+child.on('exit', (code, signal) => {
+  if (!stopping && code !== 0) process.stderr.write(`loupe: next start exited (${signal ?? `code ${code}`})\n`);
+  process.exit(code ?? (stopping ? 0 : 1));
+});
+
+/** Poll a cheap route until the server answers anything at all. */
+async function waitUntilReady() {
+  const probe = `http://${browseHost}:${port}/mcp`;
+  for (let i = 0; i < 600 && !stopping; i++) {
+    try {
+      await fetch(probe, { signal: AbortSignal.timeout(1000) });
+      return true;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return false;
+}
+
+if (port === 0) {
+  process.stdout.write('loupe: PORT=0 is passed to next start; read the port it chose above.\n');
+} else if (await waitUntilReady()) {
+  const now = Date.now();
+  process.stdout.write(`loupe: ready in ${now - spawnedAt} ms after next start (${((now - started) / 1000).toFixed(1)} s since npm start)\n`);
+  process.stdout.write(`Loupe is running: http://${browseHost}:${port}/?token=${token}\n`);
+} else if (!stopping) {
+  process.stderr.write('loupe: the server did not answer within 60 s\n');
+  stop('SIGTERM');
+}
