@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startNext, type Started } from '../helpers/processes';
+import { launchChromium } from './browser';
+
+/** The home page under `next start`, in headless Chromium: connected to the demo mock. */
+describe('home page', () => {
+  let server: Started;
+  let browser: Browser;
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-e2e-home-'));
+    server = await startNext(dataDir);
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('swaps the launch token for an HttpOnly cookie and drops it from the URL', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const base = `http://127.0.0.1:${server.port}`;
+    await page.goto(`${base}/?token=${server.token}`);
+    expect(new URL(page.url()).searchParams.get('token')).toBeNull();
+    const cookie = (await context.cookies()).find((c) => c.name === 'loupe_token');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+    expect(await page.content()).not.toContain(server.token!);
+    await context.close();
+  });
+
+  it('shows the demo server connected, with its tools', async () => {
+    const page = await browser.newPage();
+    await page.goto(`http://127.0.0.1:${server.port}/`);
+    await page.waitForSelector('[data-testid="connection-status"][data-state="connected"]', { timeout: 15_000 });
+    const table = await page.textContent('[data-testid="tools-table"]');
+    for (const tool of ['generate_report', 'delete_note', 'charge', 'workspace_read']) expect(table).toContain(tool);
+    await page.close();
+  });
+});
