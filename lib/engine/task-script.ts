@@ -86,7 +86,7 @@ export function settle(rec: TaskRecord, spec: TaskSpec, now: number, maxRunMs: n
       break;
     }
     if (rec.cancelRequestedAt !== undefined && spec.cancel.policy !== 'finish') {
-      if (spec.cancel.policy === 'honour' || rec.pollsSinceCancel >= spec.cancel.ignorePolls) {
+      if (spec.cancel.policy === 'honour' || rec.pollsSinceCancel > spec.cancel.ignorePolls) {
         applyTerminal(rec, { cancelled: true, statusMessage: 'Cancelled at the client\'s request' } as TaskStep, now);
         break;
       }
