@@ -1,0 +1,92 @@
+// `npm run bench`: every figure in one run so the ratios hold on a noisy machine.
+// Prints a table and writes bench-results.json at the repository root.
+import { build as esbuild } from 'esbuild';
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { coldStart } from './cold-start.mjs';
+import { listenFanout } from './listen-fanout.mjs';
+import { startProcess, freePort } from './lib.mjs';
+import { tasksGet } from './tasks-get.mjs';
+import { runTarget, throughput } from './throughput.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const out = path.join(root, '.bench-build');
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-bench-'));
+const started = Date.now();
+const say = (m) => process.stdout.write(`[bench] ${m}\n`);
+
+fs.mkdirSync(out, { recursive: true });
+/** Bundle a TypeScript entry next to node_modules so its imports resolve. */
+const built = new Map();
+async function prepare(entry) {
+  const file = path.join(out, entry.replace(/[/\\]/g, '_').replace(/\.ts$/, '.mjs'));
+  await esbuild({ entryPoints: [path.join(root, 'tests/bench', entry)], outfile: file, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
+  built.set(entry, file);
+}
+await prepare('servers/bare.ts');
+await prepare('servers/sdk.ts');
+const build = (entry) => built.get(entry);
+
+execFileSync(process.execPath, [path.join(root, 'scripts/build-cli.mjs')], { cwd: root, stdio: 'inherit' });
+if (!fs.existsSync(path.join(root, '.next/BUILD_ID'))) execFileSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], { cwd: root, stdio: 'inherit' });
+
+const results = { startedAt: new Date().toISOString(), machine: { cpus: os.cpus().length, node: process.version } };
+
+say('throughput: tools/call on four servers');
+const tp = await throughput({ root, build, dataDir });
+{
+  const port = await freePort();
+  const next = await startProcess(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(port)], {
+    cwd: root,
+    env: { LOUPE_DATA_DIR: path.join(dataDir, 'next'), LOUPE_TOKEN: 'bench', NEXT_TELEMETRY_DISABLED: '1' },
+    readyPattern: /(Ready) in/,
+  });
+  try {
+    tp.push(await runTarget('Loupe under next start', `http://127.0.0.1:${port}/mcp/conformance`));
+  } finally {
+    await next.stop();
+  }
+}
+const by = Object.fromEntries(tp.map((t) => [t.name, t]));
+const cli = by['Loupe CLI mock'];
+results.throughput = tp;
+results.ratios = {
+  cliVsSdk: +(cli.rps / by['SDK v2 (@modelcontextprotocol/server)'].rps).toFixed(2),
+  cliVsBare: +(cli.rps / by['bare node:http'].rps).toFixed(2),
+  nextVsSdk: +(by['Loupe under next start'].rps / by['SDK v2 (@modelcontextprotocol/server)'].rps).toFixed(2),
+};
+
+say('tasks/get latency with 10,000 tasks in SQLite');
+results.tasksGet = await tasksGet({ root, dataDir });
+say('1,000 listen streams: fan-out of one status change');
+results.listenFanout = await listenFanout({ root, dataDir });
+say('CLI mock cold start');
+results.coldStart = await coldStart({ root, dataDir });
+
+say('property tests at 10,000 cases');
+const prop = spawnSync(process.execPath, [path.join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'unit', 'tests/unit/engine/property.test.ts'], { cwd: root, env: { ...process.env, LOUPE_PROPERTY_RUNS: '10000' }, encoding: 'utf8' });
+results.property = { runs: 10000, passed: prop.status === 0 };
+
+results.durationS = Math.round((Date.now() - started) / 1000);
+fs.writeFileSync(path.join(root, 'bench-results.json'), `${JSON.stringify(results, null, 2)}\n`);
+fs.rmSync(dataDir, { recursive: true, force: true });
+
+const pad = (s, n) => String(s).padEnd(n);
+const lines = [
+  '',
+  `${pad('tools/call throughput', 40)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}errors`,
+  ...tp.map((t) => `${pad(t.name, 40)}${pad(t.rps, 10)}${pad(t.p50, 9)}${pad(t.p99, 9)}${t.errors}`),
+  '',
+  `ratio CLI mock / SDK v2          ${results.ratios.cliVsSdk}   (target >= 1.5)`,
+  `ratio CLI mock / bare node:http  ${results.ratios.cliVsBare}   (target >= 0.5)`,
+  `ratio next start / SDK v2        ${results.ratios.nextVsSdk}`,
+  `tasks/get, ${results.tasksGet.tasks} tasks in SQLite: p50 ${results.tasksGet.p50} ms, p99 ${results.tasksGet.p99} ms   (target p99 < 5)`,
+  `listen fan-out to ${results.listenFanout.streams} streams: delivered ${results.listenFanout.delivered}, p50 ${results.listenFanout.p50} ms, p99 ${results.listenFanout.p99} ms   (target p99 < 100)`,
+  `mcp-loupe mock cold start: p50 ${results.coldStart.p50} ms, max ${results.coldStart.max} ms   (target < 500)`,
+  `property tests, 10,000 cases: ${results.property.passed ? 'passed' : 'FAILED'}`,
+  `total ${results.durationS} s; written to bench-results.json`,
+];
+process.stdout.write(`${lines.join('\n')}\n`);
