@@ -1,3 +1,4 @@
+import Link from 'next/link';
 import { DemoConnection } from '@/components/inspector/DemoConnection';
 
 export default function HomePage() {
@@ -11,6 +12,14 @@ export default function HomePage() {
           An inspector and a scriptable mock server for Model Context Protocol servers and clients: every request,
           response, header and SSE frame on one timeline, with tasks, elicitation and app views beside it.
         </p>
+        <nav className="flex gap-4 text-sm">
+          <Link href="/scenarios/demo" className="text-accent hover:underline">
+            Demo mock control room →
+          </Link>
+          <Link href="/scenarios" className="text-accent hover:underline">
+            All mock scenarios
+          </Link>
+        </nav>
       </header>
       <DemoConnection endpoint="/mcp" />
     </main>

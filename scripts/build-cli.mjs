@@ -23,5 +23,9 @@ await build({
 const libraries = Object.fromEntries(
   Object.entries({ engine: 'lib/engine/public.ts', msw: 'lib/adapters/msw.ts' }).filter(([, file]) => fs.existsSync(path.join(root, file))),
 );
-if (Object.keys(libraries).length) await build({ ...common, entryPoints: libraries, packages: 'external', platform: 'neutral', mainFields: ['module', 'main'] });
+if (Object.keys(libraries).length) {
+  // Shared code goes to dist/chunks, so importing both entries loads the engine once.
+  fs.rmSync(path.join(root, 'dist', 'chunks'), { recursive: true, force: true });
+  await build({ ...common, entryPoints: libraries, packages: 'external', platform: 'neutral', mainFields: ['module', 'main'], splitting: true, chunkNames: 'chunks/[name]-[hash]' });
+}
 process.stdout.write(`built dist/ in ${Date.now() - started} ms\n`);

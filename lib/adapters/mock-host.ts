@@ -1,23 +1,30 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { createMockEngine, type MockEngine } from '../engine';
+import { createMockEngine, type EngineEvent, type MockEngine } from '../engine';
 import { randomToken } from '../engine/runtime';
 import { getBuiltinScenario } from '../scenario/builtins';
 import type { Scenario } from '../scenario/schema';
 import { openSqliteStores } from '../store/sqlite/sqlite-stores';
 import type { Stores } from '../store/types';
+import { createScenarioFiles, isScenarioId, type SaveOutcome, type ScenarioFiles } from './scenario-files';
 
 /**
  * Hosts mock engines for a process: one SQLite file for every scenario's tasks, ledger and
  * replay store under the data directory, a stable requestState secret, and one engine per
- * scenario id created on first use.
+ * scenario id created on first use. Scenarios resolve as built-ins, then saved files
+ * (`<dataDir>/scenarios/<id>.yaml`); saving one replaces its running engine.
  */
+
+/** An engine event tagged with its scenario, or a host event (`scenario:replaced`, `scenario:deleted`). */
+export type HostEvent = EngineEvent & { scenarioId: string };
 
 export interface MockHostOptions {
   dataDir: string;
   /** Resolve scenarios that are not built in (saved files, a CLI argument). */
   resolve?: (id: string) => Scenario | undefined;
   allowedHosts?: string[];
+  /** Seed for every engine's faults (`--seed`), overriding the scenarios' own. */
+  seed?: number | string;
   /** Overrides applied to every scenario (e.g. --manual). */
   transform?: (s: Scenario) => Scenario;
   stores?: Stores;
@@ -28,6 +35,13 @@ export interface MockHost {
   engines(): MockEngine[];
   readonly stores: Stores;
   readonly dataDir: string;
+  readonly scenarios: ScenarioFiles;
+  /** Validate and save a scenario file; on success the running engine is replaced (tasks stay stored). */
+  saveScenario(id: string, text: string): SaveOutcome;
+  /** Delete a saved scenario and stop its engine. */
+  deleteScenario(id: string): ReturnType<ScenarioFiles['remove']>;
+  /** Events of every engine of this host, tagged with the scenario id. */
+  on(listener: (event: HostEvent) => void): () => void;
   close(): void;
 }
 
@@ -51,24 +65,66 @@ export function loadSecret(dataDir: string): string {
 export function createMockHost(options: MockHostOptions): MockHost {
   const stores = options.stores ?? openSqliteStores(options.dataDir);
   const secret = loadSecret(options.dataDir);
-  const engines = new Map<string, MockEngine>();
+  const scenarios = createScenarioFiles(options.dataDir);
+  const engines = new Map<string, { engine: MockEngine; off: () => void }>();
+  const listeners = new Set<(e: HostEvent) => void>();
+  const emit = (event: HostEvent) => {
+    for (const l of listeners) l(event);
+  };
+
+  function resolve(id: string): Scenario | undefined {
+    return options.resolve?.(id) ?? getBuiltinScenario(id) ?? (isScenarioId(id) ? scenarios.load(id) : undefined);
+  }
+
+  /** Stop the engine of `id` so the next request loads the scenario again. */
+  function retire(id: string): boolean {
+    const running = engines.get(id);
+    if (!running) return false;
+    engines.delete(id);
+    running.off();
+    running.engine.close();
+    return true;
+  }
+
   return {
     stores,
     dataDir: options.dataDir,
+    scenarios,
     engine(id) {
       const existing = engines.get(id);
-      if (existing) return existing;
-      let scenario = options.resolve?.(id) ?? getBuiltinScenario(id);
+      if (existing) return existing.engine;
+      let scenario = resolve(id);
       if (!scenario) return undefined;
       if (options.transform) scenario = options.transform(scenario);
-      const engine = createMockEngine({ scenario, stores, secret, allowedHosts: options.allowedHosts });
-      engines.set(id, engine);
+      const engine = createMockEngine({ scenario, stores, secret, allowedHosts: options.allowedHosts, seed: options.seed });
+      const off = engine.on((event) => emit({ ...event, scenarioId: id }));
+      engines.set(id, { engine, off });
       return engine;
     },
-    engines: () => [...engines.values()],
+    engines: () => [...engines.values()].map((e) => e.engine),
+    saveScenario(id, text) {
+      const saved = scenarios.save(id, text);
+      if (saved.ok) {
+        retire(id);
+        emit({ type: 'scenario:replaced', data: { id }, scenarioId: id });
+      }
+      return saved;
+    },
+    deleteScenario(id) {
+      const removed = scenarios.remove(id);
+      if (removed.ok) {
+        retire(id);
+        emit({ type: 'scenario:deleted', data: { id }, scenarioId: id });
+      }
+      return removed;
+    },
+    on(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     close() {
-      for (const e of engines.values()) e.close();
-      engines.clear();
+      for (const id of [...engines.keys()]) retire(id);
+      listeners.clear();
       stores.close();
     },
   };

@@ -1,5 +1,6 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import { DRIP_HEADER } from '../engine/fault-stream';
 
 /**
  * Wiring between node:http and a web fetch handler: the request becomes a `Request` whose
@@ -8,24 +9,50 @@ import { Readable } from 'node:stream';
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
-/** Convert an IncomingMessage into a web Request. */
-export function toWebRequest(req: IncomingMessage, res: ServerResponse): Request {
+/** Bodies larger than this are not buffered; the handler sees a stream and applies its own cap. */
+const BUFFER_LIMIT = 1024 * 1024;
+
+/** Headers and abort signal of a request; the signal aborts when the client goes away mid-answer. */
+function requestInit(req: IncomingMessage, res: ServerResponse): { headers: Headers; signal: AbortSignal; url: string } {
   const ac = new AbortController();
   res.on('close', () => {
     if (!res.writableFinished) ac.abort(new Error('client disconnected'));
   });
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
-  const host = req.headers.host ?? '127.0.0.1';
+  const host = (req.headers.host ?? '127.0.0.1').replace(/[^\w.:[\]-]/g, '') || '127.0.0.1';
+  return { headers, signal: ac.signal, url: `http://${host}${req.url ?? '/'}` };
+}
+
+/** Convert an IncomingMessage into a web Request whose body streams (large or unknown-length bodies). */
+export function toWebRequest(req: IncomingMessage, res: ServerResponse): Request {
+  const { headers, signal, url } = requestInit(req, res);
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-  return new Request(`http://${host.replace(/[^\w.:[\]-]/g, '') || '127.0.0.1'}${req.url ?? '/'}`, {
+  return new Request(url, {
     method: req.method,
     headers,
     body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
-    signal: ac.signal,
+    signal,
     // Required by undici for streamed request bodies.
     ...(hasBody ? { duplex: 'half' } : {}),
   } as RequestInit);
+}
+
+/**
+ * The fast path: a small body (declared Content-Length under the limit) is read in full with
+ * node streams and handed over as bytes, which avoids a web-stream bridge per request.
+ */
+async function toBufferedRequest(req: IncomingMessage, res: ServerResponse): Promise<Request> {
+  const { headers, signal, url } = requestInit(req, res);
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return new Request(url, { method: req.method, headers, body: Buffer.concat(chunks), signal });
+}
+
+function canBuffer(req: IncomingMessage): boolean {
+  if (req.method === 'GET' || req.method === 'HEAD') return false;
+  const length = Number(req.headers['content-length']);
+  return Number.isFinite(length) && length <= BUFFER_LIMIT;
 }
 
 /** Write a web Response to a ServerResponse, honouring back-pressure and client disconnects. */
@@ -37,12 +64,20 @@ export async function writeWebResponse(response: Response, res: ServerResponse):
   });
   const cookies = response.headers.getSetCookie?.() ?? [];
   if (cookies.length) headers['set-cookie'] = cookies;
-  res.writeHead(response.status, headers);
   if (!response.body) {
-    res.end();
+    res.writeHead(response.status, headers).end();
     return;
   }
-  if (response.headers.get('content-type')?.startsWith('text/event-stream')) res.flushHeaders();
+  // A dripped body is slow on purpose: stream it like SSE instead of buffering it.
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream') && !response.headers.has(DRIP_HEADER)) {
+    // A complete (JSON) body: one write with its length instead of chunked pieces.
+    const bytes = Buffer.from(await response.arrayBuffer());
+    headers['content-length'] = String(bytes.byteLength);
+    res.writeHead(response.status, headers).end(bytes);
+    return;
+  }
+  res.writeHead(response.status, headers);
+  res.flushHeaders();
   const reader = response.body.getReader();
   const onClose = () => void reader.cancel().catch(() => {});
   res.on('close', onClose);
@@ -54,8 +89,9 @@ export async function writeWebResponse(response: Response, res: ServerResponse):
       if (res.destroyed) break;
     }
   } catch {
-    /* the stream errored (a dropped-stream fault) or the client left */
-    res.destroy();
+    // The stream errored (a dropped-stream fault) or the client left. Node holds the last
+    // write until the next tick, so cut the connection after it has gone out.
+    setImmediate(() => res.destroy());
     return;
   } finally {
     res.off('close', onClose);
@@ -66,9 +102,9 @@ export async function writeWebResponse(response: Response, res: ServerResponse):
 /** A node:http request listener serving a fetch handler. */
 export function toNodeHandler(handler: FetchHandler): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    let request: Request;
+    let request: Promise<Request>;
     try {
-      request = toWebRequest(req, res);
+      request = canBuffer(req) ? toBufferedRequest(req, res) : Promise.resolve(toWebRequest(req, res));
     } catch (e) {
       res.writeHead(400, { 'content-type': 'text/plain' }).end(`Bad request: ${(e as Error).message}`);
       return;
@@ -78,7 +114,8 @@ export function toNodeHandler(handler: FetchHandler): (req: IncomingMessage, res
     res.once('finish', () => {
       if (!req.readableEnded) req.resume();
     });
-    handler(request)
+    request
+      .then(handler)
       .then((response) => writeWebResponse(response, res))
       .catch((e: unknown) => {
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });

@@ -2,6 +2,9 @@ import { Command } from 'commander';
 import { runMockCommand } from './mock-command';
 import { runValidateCommand } from './validate-command';
 import { registerTaskCommands } from './tasks-command';
+import { registerClientCommands } from './client-commands';
+import { registerConformanceClient } from './conformance-client';
+import { registerScenarioCommands } from './scenarios-command';
 
 /** The `mcp-loupe` command line. */
 export function buildProgram(): Command {
@@ -25,6 +28,9 @@ export function buildProgram(): Command {
     .argument('<file>')
     .action((file) => runValidateCommand(file));
   registerTaskCommands(program);
+  registerScenarioCommands(program);
+  registerClientCommands(program);
+  registerConformanceClient(program);
   return program;
 }
 

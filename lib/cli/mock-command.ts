@@ -57,6 +57,7 @@ export async function runMockCommand(scenarioArg: string | undefined, opts: Mock
     dataDir,
     resolve: (id) => (id === scenario.id ? scenario : undefined),
     transform: opts.manual ? manualSteps : undefined,
+    seed: opts.seed,
     allowedHosts: opts.allowedHost,
   });
   if (opts.stdio) {

@@ -4,7 +4,7 @@ import { createMemoryStores } from '../store/memory';
 import type { Stores, TaskRecord } from '../store/types';
 import type { EngineCore, Outcome, RequestContext } from './context';
 import { createDispatcher } from './dispatch';
-import { createHttpFront, type ExchangeRecord } from './http';
+import { createHttpFront } from './http';
 import { createLegacy } from './legacy';
 import { createListenHub } from './listen';
 import { createStateCodec } from './request-state';
@@ -12,6 +12,8 @@ import { createRandomIds, createSystemClock, randomToken, type Clock, type IdSou
 import { createTaskManager, type ControlAction } from './tasks';
 import { principalOf } from './principal';
 import { createJournal, type Journal } from './journal';
+import { createFaultInjector } from './faults';
+import { gradeClient, type ReportCard } from './report-card';
 
 /** Options of {@link createMockEngine}. Everything but the scenario has a default. */
 export interface MockEngineOptions {
@@ -26,6 +28,10 @@ export interface MockEngineOptions {
   allowedOrigins?: string[];
   /** Journal capacity (entries). */
   journalSize?: number;
+  /** Seed for fault probabilities, latencies and shuffles; overrides the scenario's `seed` (default: the scenario id). */
+  seed?: number | string;
+  /** Journal capacity (approximate characters across entries). */
+  journalBytes?: number;
 }
 
 /** Engine events, for the control room and tests. */
@@ -46,7 +52,10 @@ export interface MockEngine {
     get(taskId: string): TaskRecord | undefined;
     control(taskId: string, action: ControlAction): TaskRecord | undefined;
   };
+  /** Every exchange served over HTTP, bounded; `journal.subscribe` streams changes. */
   journal: Journal;
+  /** Grade the client's behaviour so far from the journal (see report-card.ts). */
+  reportCard(): ReportCard;
   on(listener: (event: EngineEvent) => void): () => void;
   /** Restore the scenario's initial state and drop its tasks, ledger and nonces. */
   reset(): void;
@@ -60,7 +69,7 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
   const clock = options.clock ?? createSystemClock();
   const listeners = new Set<(e: EngineEvent) => void>();
   const toolMap = new Map<string, ToolSpec>(scenario.tools.map((t) => [t.name, t]));
-  const journal = createJournal(options.journalSize ?? 2000, clock);
+  const journal = createJournal({ clock, capacity: options.journalSize, maxBytes: options.journalBytes });
 
   const core: EngineCore = {
     scenario,
@@ -90,7 +99,9 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
     return dispatcher.modern(req, base);
   }
 
+  const faults = createFaultInjector(scenario.faults, options.seed ?? scenario.seed ?? scenario.id);
   const httpFetch = createHttpFront({
+    faults,
     maxBodyBytes: scenario.settings.maxBodyBytes,
     keepAliveMs: scenario.settings.keepAliveMs,
     allowedHosts: options.allowedHosts ?? [],
@@ -110,12 +121,22 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
         headers: http.headers,
       }),
     onNotification: () => {},
-    onExchange: (entry: ExchangeRecord) => {
-      const e = journal.add(entry);
-      core.emit('journal:entry', e);
+    tap: {
+      open(start) {
+        const handle = journal.open(start);
+        void principalOf(scenario.id, start.requestHeaders.authorization ?? null).then((p) => handle.annotate({ principal: p }));
+        return handle;
+      },
     },
   });
 
+  // Live views subscribe to the journal itself; engine listeners get the same changes as events.
+  journal.subscribe((e) => {
+    if (e.type === 'entry') core.emit('journal:entry', e.entry);
+    else if (e.type === 'frame') core.emit('journal:frame', { seq: e.entry.seq, frame: e.frame });
+    else if (e.type === 'end') core.emit('journal:end', e.entry);
+    else core.emit('journal:clear', {});
+  });
   const inflight = new Map<string, AbortController>();
 
   return {
@@ -165,6 +186,7 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
       control: (taskId, action) => tasks.control(taskId, action),
     },
     journal,
+    reportCard: () => gradeClient(journal.entries(), scenario, { now: clock.now() }),
     on(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -174,6 +196,7 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
       stores.ledger.clear(scenario.id);
       stores.replay.clear(scenario.id);
       core.state = structuredClone(scenario.state);
+      faults.reset();
       journal.clear();
       core.emit('scenario:reset', { id: scenario.id });
     },

@@ -2,6 +2,9 @@ import { ERROR, httpStatusForError, errorResponse, JsonRpcRequestSchema, JsonRpc
 import { isAllowedHost, isAllowedOrigin } from './guards';
 import { SSE_HEADERS, createSseChannel } from './sse';
 import type { Outcome, RequestContext } from './context';
+import { tapChannel, type ExchangeHandle, type ExchangeTap } from './journal';
+import { dripResponse, faultReply, withStreamFaults } from './fault-stream';
+import type { FaultPlan, FaultRequest } from './faults';
 
 /**
  * The Streamable HTTP face of the engine: transport checks (Host, Origin, method, content type,
@@ -20,8 +23,10 @@ export interface HttpFrontOptions {
   run: (req: JsonRpcRequest, http: HttpRequestInfo, hooks: StreamHooks) => Promise<Outcome>;
   /** A notification POST (no id). */
   onNotification: (method: string, params: Record<string, unknown> | undefined, http: HttpRequestInfo) => void;
-  /** Observe the finished exchange (journal). */
-  onExchange?: (entry: ExchangeRecord) => void;
+  /** Journal every exchange from the moment its body is read (request, response, stream frames). */
+  tap?: ExchangeTap;
+  /** The scenario's faults: which fire on a request (each call counts it). */
+  faults?: { plan(request: FaultRequest): FaultPlan | undefined };
 }
 
 export interface HttpRequestInfo {
@@ -34,18 +39,6 @@ export interface StreamHooks {
   notify: RequestContext['notify'];
   openStream: RequestContext['openStream'];
   signal: AbortSignal;
-}
-
-export interface ExchangeRecord {
-  at: number;
-  method?: string;
-  id?: unknown;
-  requestHeaders: Record<string, string>;
-  requestBody: unknown;
-  status: number;
-  responseBody?: unknown;
-  streamed: boolean;
-  frames?: unknown[];
 }
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
@@ -123,18 +116,26 @@ export function createHttpFront(opts: HttpFrontOptions): (req: Request) => Promi
     try {
       body = JSON.parse(text);
     } catch (e) {
-      return json(400, errorResponse(null, { code: ERROR.parseError, message: `Parse error: ${(e as Error).message}` }));
+      const err = errorResponse(null, { code: ERROR.parseError, message: `Parse error: ${(e as Error).message}` });
+      opts.tap?.open({ requestHeaders: headerRecord(headers), requestBody: text }).respond(400, err);
+      return json(400, err);
     }
     const info: HttpRequestInfo = { headers, url: req.url, signal: req.signal };
-    const record = (status: number, responseBody: unknown, method?: string, id?: unknown, streamed = false, frames?: unknown[]) =>
-      opts.onExchange?.({ at: Date.now(), method, id, requestHeaders: headerRecord(headers), requestBody: body, status, responseBody, streamed, frames });
+    const fields = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+    const tap = opts.tap?.open({
+      method: typeof fields.method === 'string' ? fields.method : undefined,
+      id: fields.id,
+      requestHeaders: headerRecord(headers),
+      requestBody: body,
+    });
+    const record = (status: number, responseBody: unknown) => tap?.respond(status, responseBody);
 
     const asRequest = JsonRpcRequestSchema.safeParse(body);
     if (!asRequest.success) {
       const asNote = JsonRpcNotificationSchema.safeParse(body);
       if (asNote.success && !(body as Record<string, unknown>).hasOwnProperty('id')) {
         opts.onNotification(asNote.data.method, asNote.data.params, info);
-        record(202, undefined, asNote.data.method);
+        record(202, undefined);
         return new Response(null, { status: 202 });
       }
       const isResponse = !!body && typeof body === 'object' && ('result' in body || 'error' in body) && 'id' in body;
@@ -150,17 +151,28 @@ export function createHttpFront(opts: HttpFrontOptions): (req: Request) => Promi
       return json(400, err);
     }
     const rpc = asRequest.data;
-    return serve(rpc, info, record);
+    const tool = rpc.method === 'tools/call' ? (rpc.params as { name?: unknown } | undefined)?.name : undefined;
+    const plan = opts.faults?.plan({ method: rpc.method, tool: typeof tool === 'string' ? tool : undefined });
+    if (!plan) return serve(rpc, info, tap);
+    tap?.annotate({ fault: plan.names.join(', ') });
+    if (plan.delayMs > 0) await new Promise<void>((resolve) => opts.setTimer(resolve, plan.delayMs));
+    let response: Response;
+    if (plan.reply) {
+      const reply = faultReply(plan.reply, rpc.id);
+      tap?.respond(reply.status, reply.body);
+      response = reply.response;
+    } else response = await serve(rpc, info, tap, plan);
+    return plan.drip ? dripResponse(response, plan.drip, { setTimer: opts.setTimer }) : response;
   };
 
-  async function serve(rpc: JsonRpcRequest, info: HttpRequestInfo, record: (s: number, b: unknown, m?: string, id?: unknown, streamed?: boolean, frames?: unknown[]) => void): Promise<Response> {
+  async function serve(rpc: JsonRpcRequest, info: HttpRequestInfo, tap: ExchangeHandle | undefined, plan?: FaultPlan): Promise<Response> {
     const abort = new AbortController();
     const onAbort = () => abort.abort(info.signal.reason);
     if (info.signal.aborted) abort.abort();
     else info.signal.addEventListener('abort', onAbort, { once: true });
 
     const pending: { method: string; params: Record<string, unknown> }[] = [];
-    const frames: unknown[] = [];
+    let final: unknown;
     let channel: ReturnType<typeof createSseChannel> | undefined;
     let resolveStream: ((r: Response) => void) | undefined;
     const streamStarted = new Promise<Response>((r) => (resolveStream = r));
@@ -172,10 +184,14 @@ export function createHttpFront(opts: HttpFrontOptions): (req: Request) => Promi
         setTimer: opts.setTimer,
         clearTimer: opts.clearTimer,
         onClose: (reason) => {
-          if (reason === 'client') abort.abort(new Error('client closed the stream'));
+          tap?.close(reason === 'finished' ? 'complete' : reason === 'client' ? 'client-closed' : 'dropped', reason === 'finished' ? final : undefined);
+          if (reason !== 'finished') abort.abort(new Error(reason === 'client' ? 'client closed the stream' : 'the stream was dropped'));
           info.signal.removeEventListener('abort', onAbort);
         },
       });
+      channel = tapChannel(channel, tap);
+      if (plan?.stream.length) channel = withStreamFaults(channel, plan.stream, plan.random);
+      tap?.stream(200);
       for (const n of pending) channel.send({ jsonrpc: '2.0', method: n.method, params: n.params });
       resolveStream?.(new Response(channel.stream, { status: 200, headers: SSE_HEADERS }));
     };
@@ -184,7 +200,6 @@ export function createHttpFront(opts: HttpFrontOptions): (req: Request) => Promi
       notify(method, params) {
         if (abort.signal.aborted) return;
         const message = { jsonrpc: '2.0', method, params };
-        frames.push(message);
         // Intermediate task snapshots may be dropped for a slow reader; terminal ones never are.
         const droppable = method === 'notifications/tasks' && (params.status === 'working' || params.status === 'input_required');
         if (channel) channel.send(message, { droppable, key: droppable ? String(params.taskId) : undefined });
@@ -195,6 +210,8 @@ export function createHttpFront(opts: HttpFrontOptions): (req: Request) => Promi
       },
       openStream: startStream,
     };
+    // A stream fault needs a stream to damage, even where the answer would be plain JSON.
+    if (plan?.stream.length) startStream();
 
     const work = opts.run(rpc, info, hooks).then(
       (outcome) => outcome,
@@ -206,13 +223,13 @@ export function createHttpFront(opts: HttpFrontOptions): (req: Request) => Promi
       const o = first.o;
       const message = 'error' in o ? errorResponse(rpc.id, o.error) : { jsonrpc: '2.0' as const, id: rpc.id, result: o.result };
       const status = 'error' in o ? (o.httpStatus ?? httpStatusForError(o.error.code)) : 200;
-      record(status, message, rpc.method, rpc.id);
+      tap?.respond(status, message);
       return json(status, message);
     }
     const ch = channel!;
     void work.then((o) => {
       const message = 'error' in o ? errorResponse(rpc.id, o.error) : { jsonrpc: '2.0' as const, id: rpc.id, result: o.result };
-      record(200, message, rpc.method, rpc.id, true, frames);
+      final = message;
       if (abort.signal.aborted && ch.closed) return;
       ch.finish(message);
     });

@@ -1,35 +1,264 @@
 import type { Clock } from './runtime';
-import type { ExchangeRecord } from './http';
+import type { SseChannel } from './sse';
+import { boundPayload, DEFAULT_PAYLOAD_LIMITS, truncateString, type PayloadLimits } from './journal-bounds';
 
-/** One journal entry: an exchange with a sequence number. */
-export interface JournalEntry extends ExchangeRecord {
-  seq: number;
+/**
+ * The journal: every exchange the mock served, in arrival order, with what the report card
+ * needs to grade the client (request headers and body as sent, status, the final response,
+ * each SSE frame with its time). An entry opens when the request arrives, so open listen
+ * streams are visible while they run, and it is completed when the response or stream ends.
+ * Bounded by entry count and by bytes; oversized payloads keep their shape with markers.
+ */
+
+/** How a streamed response ended. */
+export type StreamEnd = 'complete' | 'client-closed' | 'dropped';
+
+/** One SSE frame the engine wrote on a streamed response. */
+export interface JournalFrame {
+  /** Injected-clock time it was written. */
+  at: number;
+  /** Position among every journal event (entries opening, frames, endings), to order across entries. */
+  order: number;
+  /** The JSON-RPC message, or the raw SSE text of a frame that was not one (an injected fault). */
+  message: unknown;
 }
+
+/** One exchange. Fields below `status` are filled as the exchange progresses. */
+export interface JournalEntry {
+  seq: number;
+  /** Injected-clock time the request arrived. */
+  at: number;
+  order: number;
+  /** JSON-RPC method (undefined for a POSTed response or a body that is not JSON-RPC). */
+  method?: string;
+  /** JSON-RPC id; undefined for notifications. */
+  id?: unknown;
+  /** Whose request this was (the engine's principal: bearer subject or token digest). */
+  principal?: string;
+  /** Request headers as received (lower-case names). */
+  requestHeaders: Record<string, string>;
+  /** Parsed JSON body, or the raw text when it did not parse. */
+  requestBody: unknown;
+  /** HTTP status; undefined until the response starts. */
+  status?: number;
+  /** The JSON response, or a stream's final response once written. */
+  responseBody?: unknown;
+  streamed: boolean;
+  frames: JournalFrame[];
+  /** Frames not kept because the entry reached its frame limit. */
+  framesOmitted?: number;
+  /** How a stream ended; undefined while open and for JSON answers. */
+  end?: StreamEnd;
+  endedAt?: number;
+  endOrder?: number;
+  /** Labels of the scenario faults that fired on this request. */
+  fault?: string;
+  /** True when some payload was shortened. */
+  truncated?: boolean;
+  /** Approximate size in characters, used for the byte bound. */
+  bytes: number;
+}
+
+/** What the HTTP front knows when a request arrives. */
+export interface ExchangeStart {
+  method?: string;
+  id?: unknown;
+  requestHeaders: Record<string, string>;
+  requestBody: unknown;
+}
+
+/** Progress of one exchange, reported by the HTTP front. */
+export interface ExchangeHandle {
+  readonly entry: JournalEntry;
+  /** A JSON (or empty) answer: completes the entry. */
+  respond(status: number, body?: unknown): void;
+  /** The response turned into an SSE stream. */
+  stream(status: number): void;
+  frame(message: unknown): void;
+  /** The stream closed; `final` is the final response when it was written. */
+  close(end: StreamEnd, final?: unknown): void;
+  annotate(fields: { principal?: string; fault?: string }): void;
+}
+
+/** Something that journals exchanges (the HTTP front calls it). */
+export interface ExchangeTap {
+  open(start: ExchangeStart): ExchangeHandle;
+}
+
+/** Journal change events for live views. */
+export type JournalEvent =
+  | { type: 'entry'; entry: JournalEntry }
+  | { type: 'frame'; entry: JournalEntry; frame: JournalFrame }
+  | { type: 'end'; entry: JournalEntry }
+  | { type: 'clear' };
 
 /** Bounded journal of every request the mock received and what it answered. */
-export interface Journal {
-  add(entry: ExchangeRecord): JournalEntry;
+export interface Journal extends ExchangeTap {
+  /** Entries with a sequence number above `sinceSeq`, oldest first. */
   entries(sinceSeq?: number): JournalEntry[];
+  get(seq: number): JournalEntry | undefined;
+  /** Listen to entries opening, frames and endings; returns the unsubscribe function. */
+  subscribe(listener: (event: JournalEvent) => void): () => void;
   clear(): void;
   readonly size: number;
+  /** Approximate characters held. */
+  readonly bytes: number;
 }
 
-export function createJournal(capacity: number, clock: Clock): Journal {
+/** Options of {@link createJournal}. */
+export interface JournalOptions {
+  clock: Clock;
+  /** Entries kept (oldest dropped first). Default 2000. */
+  capacity?: number;
+  /** Approximate characters kept across entries. Default 8 MiB. */
+  maxBytes?: number;
+  /** Frames kept per entry (a long listen stream keeps its first ones). Default 200. */
+  maxFrames?: number;
+  payload?: PayloadLimits;
+}
+
+const MAX_HEADER = 4096;
+
+export function createJournal(options: JournalOptions): Journal {
+  const { clock } = options;
+  const capacity = options.capacity ?? 2000;
+  const maxBytes = options.maxBytes ?? 8 * 1024 * 1024;
+  const maxFrames = options.maxFrames ?? 200;
+  const limits = options.payload ?? DEFAULT_PAYLOAD_LIMITS;
+  const listeners = new Set<(e: JournalEvent) => void>();
   let ring: JournalEntry[] = [];
+  const live = new Set<JournalEntry>();
   let seq = 0;
+  let order = 0;
+  let total = 0;
+
+  const emit = (e: JournalEvent) => {
+    for (const l of listeners) l(e);
+  };
+  const bound = (entry: JournalEntry, value: unknown): unknown => {
+    const b = boundPayload(value, limits);
+    if (b.truncated) entry.truncated = true;
+    grow(entry, b.chars);
+    return b.value;
+  };
+  const grow = (entry: JournalEntry, chars: number) => {
+    entry.bytes += chars;
+    if (live.has(entry)) total += chars;
+  };
+  const evict = () => {
+    while (ring.length > capacity || (total > maxBytes && ring.length > 1)) {
+      const old = ring.shift()!;
+      live.delete(old);
+      total -= old.bytes;
+    }
+  };
+
   return {
-    add(entry) {
-      const e = { ...entry, at: clock.now(), seq: ++seq };
-      ring.push(e);
-      if (ring.length > capacity) ring = ring.slice(ring.length - capacity);
-      return e;
+    open(start) {
+      const headers: Record<string, string> = {};
+      let headerChars = 0;
+      for (const [k, v] of Object.entries(start.requestHeaders)) {
+        headers[k] = v.length > MAX_HEADER ? truncateString(v, 256) : v;
+        headerChars += k.length + headers[k].length + 4;
+      }
+      const entry: JournalEntry = { seq: ++seq, at: clock.now(), order: ++order, requestHeaders: headers, requestBody: undefined, streamed: false, frames: [], bytes: headerChars + 200 };
+      if (start.method !== undefined) entry.method = start.method;
+      if (start.id !== undefined) entry.id = start.id;
+      entry.requestBody = bound(entry, start.requestBody);
+      ring.push(entry);
+      live.add(entry);
+      total += entry.bytes;
+      evict();
+      emit({ type: 'entry', entry });
+      let done = false;
+      const finish = () => {
+        done = true;
+        entry.endedAt = clock.now();
+        entry.endOrder = ++order;
+        evict();
+        emit({ type: 'end', entry });
+      };
+      return {
+        entry,
+        respond(status, body) {
+          if (done) return;
+          entry.status = status;
+          if (body !== undefined) entry.responseBody = bound(entry, body);
+          finish();
+        },
+        stream(status) {
+          entry.status = status;
+          entry.streamed = true;
+        },
+        frame(message) {
+          if (done) return;
+          if (entry.frames.length >= maxFrames) {
+            entry.framesOmitted = (entry.framesOmitted ?? 0) + 1;
+            return;
+          }
+          const frame: JournalFrame = { at: clock.now(), order: ++order, message: bound(entry, message) };
+          entry.frames.push(frame);
+          evict();
+          emit({ type: 'frame', entry, frame });
+        },
+        close(end, final) {
+          if (done) return;
+          entry.end = end;
+          if (final !== undefined) entry.responseBody = bound(entry, final);
+          finish();
+        },
+        annotate(fields) {
+          if (fields.principal !== undefined) entry.principal = fields.principal;
+          if (fields.fault !== undefined) entry.fault = fields.fault;
+        },
+      };
     },
     entries: (since = 0) => ring.filter((e) => e.seq > since),
+    get: (n) => ring.find((e) => e.seq === n),
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     clear() {
       ring = [];
+      live.clear();
+      total = 0;
+      emit({ type: 'clear' });
     },
     get size() {
       return ring.length;
+    },
+    get bytes() {
+      return total;
+    },
+  };
+}
+
+/**
+ * Journal what a stream really writes: wrap the channel that faces the wire, so injected faults
+ * (duplicates, reordering, garbage) wrapped around it show up as the client saw them.
+ */
+export function tapChannel(channel: SseChannel, handle: ExchangeHandle | undefined): SseChannel {
+  if (!handle) return channel;
+  return {
+    stream: channel.stream,
+    send(message, o) {
+      if (!channel.closed) handle.frame(message);
+      channel.send(message, o);
+    },
+    sendRaw(text) {
+      if (!channel.closed) handle.frame(text);
+      channel.sendRaw(text);
+    },
+    finish: (message) => channel.finish(message),
+    abort: () => channel.abort(),
+    drop: () => channel.drop(),
+    stall: () => channel.stall(),
+    get closed() {
+      return channel.closed;
+    },
+    get dropped() {
+      return channel.dropped;
     },
   };
 }

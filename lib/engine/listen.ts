@@ -31,9 +31,11 @@ export function createListenHub(core: EngineCore, tasks: TaskManager): ListenHub
   const tag = (s: Subscription) => ({ [META.subscriptionId]: s.id });
 
   tasks.onChange((rec: TaskRecord) => {
+    let snap: Record<string, unknown> | undefined;
     for (const s of subs) {
       if (s.principal !== rec.principal || !s.filter.taskIds?.includes(rec.taskId)) continue;
-      s.ctx.notify('notifications/tasks', { _meta: tag(s), ...tasks.snapshot(rec) });
+      snap ??= tasks.snapshot(rec);
+      s.ctx.notify('notifications/tasks', { _meta: tag(s), ...snap });
     }
   });
 

@@ -9,6 +9,12 @@ import { ScenarioSchema, type Scenario, type ScenarioInput } from '../scenario/s
 export { createMockEngine, getBuiltinScenario, builtinScenarioIds, ScenarioSchema };
 export type { MockEngine, MockEngineOptions, Scenario, ScenarioInput };
 export { createMemoryStores } from '../store/memory';
+export { createSystemClock, createRandomIds, type Clock, type IdSource } from './runtime';
+export { gradeClient, GRADE_IDS, ReportCardSchema, type ReportCard, type Grade, type GradeStatus } from './report-card';
+export type { Journal, JournalEntry, JournalFrame, JournalEvent, StreamEnd } from './journal';
+export type { EngineEvent } from './engine';
+export type { ControlAction } from './tasks';
+export type { Stores, TaskStore, MutationLedger, ReplayStore, TaskRecord } from '../store/types';
 
 /** Validate a scenario object (with defaults applied); throws with every problem listed. */
 export function defineScenario(input: ScenarioInput): Scenario {
@@ -18,7 +24,7 @@ export function defineScenario(input: ScenarioInput): Scenario {
 }
 
 /** A fetch handler for a built-in scenario id or a scenario object. */
-export function createScenarioHandler(scenario: string | ScenarioInput, options: Omit<MockEngineOptions, 'scenario'> = {}): MockEngine {
+export function createScenarioHandler(scenario: string | ScenarioInput | Scenario, options: Omit<MockEngineOptions, 'scenario'> = {}): MockEngine {
   const s = typeof scenario === 'string' ? getBuiltinScenario(scenario) : defineScenario(scenario);
   if (!s) throw new Error(`Failed to load scenario: no built-in scenario "${String(scenario)}"`);
   return createMockEngine({ ...options, scenario: s });

@@ -88,6 +88,10 @@ export interface SseChannel {
   finish(message?: unknown): void;
   /** Close without a final response (abrupt drop). */
   abort(): void;
+  /** Fault injection: write what is queued, then cut the stream abruptly (no final response). */
+  drop(): void;
+  /** Fault injection: write what is queued, then go silent (no keep-alives, no response) while staying open. */
+  stall(): void;
   readonly closed: boolean;
   readonly dropped: number;
 }
@@ -109,6 +113,8 @@ export function createSseChannel(opts: SseChannelOptions): SseChannel {
   let waiting = false;
   let closed = false;
   let finishing = false;
+  let stalled = false;
+  let dropping = false;
   let keepAlive: unknown;
 
   const close = (reason: 'client' | 'finished' | 'aborted') => {
@@ -118,20 +124,31 @@ export function createSseChannel(opts: SseChannelOptions): SseChannel {
     opts.onClose?.(reason);
   };
   const scheduleKeepAlive = () => {
-    if (!opts.keepAliveMs || closed) return;
+    if (!opts.keepAliveMs || closed || stalled) return;
     if (keepAlive !== undefined) opts.clearTimer(keepAlive);
     keepAlive = opts.setTimer(() => {
       keepAlive = undefined;
-      if (closed) return;
+      if (closed || stalled || dropping) return;
       buffer.push({ text: ': keep-alive\n\n', droppable: true, key: 'keep-alive' });
       flush();
       scheduleKeepAlive();
     }, opts.keepAliveMs);
   };
+  const cut = () => {
+    try {
+      controller.error(new Error('stream dropped'));
+    } catch {
+      /* already closed */
+    }
+    close('aborted');
+  };
   const flush = () => {
     if (closed || !waiting) return;
     const frame = buffer.shift();
-    if (!frame) return;
+    if (!frame) {
+      if (dropping) cut();
+      return;
+    }
     waiting = false;
     try {
       controller.enqueue(enc.encode(frame.text));
@@ -169,17 +186,17 @@ export function createSseChannel(opts: SseChannelOptions): SseChannel {
   return {
     stream,
     send(message, o) {
-      if (closed || finishing) return;
+      if (closed || finishing || stalled || dropping) return;
       buffer.push({ text: sseMessage(message), droppable: !!o?.droppable, key: o?.key });
       flush();
     },
     sendRaw(text) {
-      if (closed || finishing) return;
+      if (closed || finishing || stalled || dropping) return;
       buffer.push({ text, droppable: false });
       flush();
     },
     finish(message) {
-      if (closed || finishing) return;
+      if (closed || finishing || stalled || dropping) return;
       finishing = true;
       if (message !== undefined) buffer.pushFinal({ text: sseMessage(message), droppable: false });
       if (buffer.size === 0) {
@@ -192,13 +209,20 @@ export function createSseChannel(opts: SseChannelOptions): SseChannel {
       } else flush();
     },
     abort() {
-      if (closed) return;
-      try {
-        controller.error(new Error('stream dropped'));
-      } catch {
-        /* already closed */
-      }
-      close('aborted');
+      if (!closed) cut();
+    },
+    drop() {
+      if (closed || dropping) return;
+      dropping = true;
+      if (keepAlive !== undefined) opts.clearTimer(keepAlive);
+      keepAlive = undefined;
+      // Cut now when nothing is queued and the reader waits; otherwise on its next pull.
+      if (buffer.size === 0 && waiting) cut();
+    },
+    stall() {
+      stalled = true;
+      if (keepAlive !== undefined) opts.clearTimer(keepAlive);
+      keepAlive = undefined;
     },
     get closed() {
       return closed;

@@ -89,9 +89,21 @@ export function createTaskManager(core: EngineCore): TaskManager {
       core.stores.tasks.delete(taskId);
       return undefined;
     }
-    return mutate(taskId, (r, spec, t) => {
+    // Most polls change nothing: settle a copy first and only open a write transaction when the
+    // record would change (a due step, a cancel being counted down).
+    const spec = specOf(raw);
+    if (spec) {
+      const before = JSON.stringify(raw);
+      const probe = structuredClone(raw);
+      onRead?.(probe);
+      if (JSON.stringify(settle(probe, spec, now, maxRun())) === before) {
+        if (!timers.has(taskId)) schedule(raw);
+        return raw;
+      }
+    }
+    return mutate(taskId, (r, s2, t) => {
       onRead?.(r);
-      return settle(r, spec, t, maxRun());
+      return settle(r, s2, t, maxRun());
     });
   }
 

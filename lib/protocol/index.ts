@@ -9,3 +9,4 @@ export * from './results';
 export * from './mrtr';
 export * from './tasks';
 export * from './legacy';
+export * from './lints';

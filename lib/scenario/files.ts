@@ -23,6 +23,14 @@ export function loadScenarioFile(path: string): ScenarioParse {
 }
 
 /**
+ * Validates scenario text as though it were a file in `dir`: resource `file:` entries are read
+ * from inside that directory. Used to check a scenario before it is saved there.
+ */
+export function parseScenarioIn(text: string, source: string, dir: string): ScenarioParse {
+  return parseScenario(text, source, { readResourceFile: (file) => readBeside(dir, file) });
+}
+
+/**
  * Reads `file` from inside `base`. Scenarios can arrive through the control API, so a resource
  * may not reach outside the scenario's directory (by `..`, an absolute path or a symlink):
  * otherwise saving a scenario would publish any file the server can read.

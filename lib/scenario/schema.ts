@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FaultSchema, SeedSchema } from './fault-schema';
 
 /**
  * The scenario file format. A scenario is data: server identity, tools, resources, prompts,
@@ -213,7 +214,9 @@ export const ScenarioSchema = z.object({
   completions: z.array(CompletionSpecSchema).default([]),
   /** Initial per-scenario state for built-in handlers (e.g. notes, workspace files). */
   state: Json.default({}).describe('Initial per-scenario state for built-in handlers.'),
-  faults: z.array(Json).default([]).describe('Faults injected on matching requests (JSON-RPC errors, HTTP statuses, delays, stream faults).'),
+  /** Seed for fault probabilities, latency distributions and shuffles; default: derived from the id. */
+  seed: SeedSchema.optional(),
+  faults: z.array(FaultSchema).default([]).describe('Faults injected on matching requests (JSON-RPC errors, HTTP statuses, delays, stream faults).'),
 });
 /** A validated scenario with defaults applied. */
 export type Scenario = z.infer<typeof ScenarioSchema>;

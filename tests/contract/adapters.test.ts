@@ -8,6 +8,8 @@ import { getBuiltinScenario } from '../../lib/scenario/builtins';
 import { createMockHost, type MockHost } from '../../lib/adapters/mock-host';
 import { createMockRouter } from '../../lib/adapters/mock-router';
 import { listen } from '../../lib/adapters/node-http';
+import { createMswHandlers } from '../../lib/adapters/msw';
+import { setupServer } from 'msw/node';
 import { contractSuite, type RawRequest, type RawResponse, type Send } from './contract-suite';
 
 /** Read a web Response; for SSE, stop after the first event so open streams do not hang the test. */
@@ -96,4 +98,20 @@ describe('contract: Next route handlers', () => {
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
   contractSuite(() => async (r) => readResponse(await routes[r.method ?? 'POST'](toRequest('http://127.0.0.1:3000', r))));
+});
+
+describe('contract: MSW handlers (mcp-loupe/msw) behind fetch', () => {
+  const { handlers, engine } = createMswHandlers('demo', { url: 'http://localhost:3000/mcp' });
+  const server = setupServer(...handlers);
+  beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
+  afterAll(() => {
+    server.close();
+    engine.close();
+  });
+  // Through the global fetch that MSW intercepts, as a client under test would send it.
+  const send: Send = async (r) => {
+    const body = r.method === 'GET' || r.method === 'DELETE' ? undefined : r.body;
+    return readResponse(await fetch(`http://localhost:3000${r.path ?? '/mcp'}`, { method: r.method ?? 'POST', headers: r.headers, body }));
+  };
+  contractSuite(() => send, { forgeableHost: false });
 });

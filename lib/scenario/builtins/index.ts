@@ -1,11 +1,21 @@
 import { ScenarioSchema, type Scenario, type ScenarioInput } from '../schema';
+import { cancelResistantScenario } from './cancel-resistant';
 import { conformanceScenario } from './conformance';
 import { demoScenario } from './demo';
+import { droppedListenScenario } from './dropped-listen';
+import { flakyNetworkScenario } from './flaky-network';
+import { legacyServerScenario } from './legacy-server';
+import { slowApprovalsScenario } from './slow-approvals';
 
 /** Built-in scenarios by id; each is validated once on first use. */
 const INPUTS: Record<string, ScenarioInput> = {
   demo: demoScenario,
   conformance: conformanceScenario,
+  'flaky-network': flakyNetworkScenario,
+  'slow-approvals': slowApprovalsScenario,
+  'cancel-resistant': cancelResistantScenario,
+  'dropped-listen': droppedListenScenario,
+  'legacy-server': legacyServerScenario,
 };
 
 const cache = new Map<string, Scenario>();

@@ -1,0 +1,13 @@
+import { ScenarioList } from '@/components/scenario/ScenarioList';
+import { hasLaunchCookie } from '@/lib/adapters/next-session';
+
+export const metadata = { title: 'Scenarios · Loupe' };
+
+export default async function ScenariosPage() {
+  return (
+    <main className="mx-auto max-w-4xl space-y-4 px-6 py-8">
+      <h1 className="text-xl font-semibold tracking-tight">Mock scenarios</h1>
+      <ScenarioList authenticated={await hasLaunchCookie()} />
+    </main>
+  );
+}

@@ -1,0 +1,70 @@
+'use client';
+
+import Link from 'next/link';
+import type { FeedStatus } from '@/lib/state/control-room-store';
+import { ControlRoomProvider } from './ControlRoomProvider';
+import { JournalPanel } from './JournalPanel';
+import { MissingToken } from './MissingToken';
+import { ReportCardPanel } from './ReportCardPanel';
+import { ScenarioEditor } from './ScenarioEditor';
+import { TasksPanel } from './TasksPanel';
+import { useControlRoom } from './use-control-room';
+import { useScenarioEvents } from './use-scenario-events';
+
+const FEED: Record<FeedStatus, { label: string; tone: string }> = {
+  connecting: { label: 'Connecting…', tone: 'bg-surface-muted text-muted' },
+  live: { label: 'Live', tone: 'bg-success/15 text-success' },
+  reconnecting: { label: 'Reconnecting…', tone: 'bg-surface-muted text-muted' },
+  unauthorized: { label: 'Token rejected', tone: 'bg-danger/15 text-danger' },
+  gone: { label: 'Not running', tone: 'bg-danger/15 text-danger' },
+};
+
+function Room({ scenarioId }: { scenarioId: string }) {
+  useScenarioEvents();
+  const feed = useControlRoom((s) => s.feed);
+  return (
+    <div className="space-y-4">
+      <header className="flex flex-wrap items-center gap-3">
+        <Link href="/scenarios" className="text-sm text-muted hover:text-foreground">
+          ← Scenarios
+        </Link>
+        <h1 className="text-xl font-semibold tracking-tight">
+          Control room <code className="ml-1 font-mono text-base">{scenarioId}</code>
+        </h1>
+        <code className="font-mono text-xs text-muted">POST /mcp/{scenarioId}</code>
+        <span data-testid="feed-status" data-state={feed} className={`ml-auto rounded-full px-2.5 py-0.5 text-xs font-medium ${FEED[feed].tone}`}>
+          {FEED[feed].label}
+        </span>
+      </header>
+      {feed === 'unauthorized' ? <MissingToken /> : null}
+      {feed === 'gone' ? (
+        <p role="alert" className="rounded-md border border-danger/40 bg-danger/10 p-3 text-sm">
+          This scenario is not running: it does not exist, or its file does not validate. Fix the file and save it, or pick another scenario.
+        </p>
+      ) : null}
+      <div className="grid gap-4 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <ScenarioEditor />
+        <div className="flex min-w-0 flex-col gap-4">
+          <TasksPanel />
+          <ReportCardPanel />
+        </div>
+      </div>
+      <JournalPanel />
+    </div>
+  );
+}
+
+/** The control room of one scenario: its file, live tasks, report card and journal. */
+export function ControlRoom({ scenarioId, authenticated }: { scenarioId: string; authenticated: boolean }) {
+  return (
+    <main className="mx-auto max-w-[96rem] px-6 py-6">
+      {authenticated ? (
+        <ControlRoomProvider key={scenarioId} scenarioId={scenarioId}>
+          <Room scenarioId={scenarioId} />
+        </ControlRoomProvider>
+      ) : (
+        <MissingToken />
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,65 @@
+'use client';
+
+import { useState } from 'react';
+import type { ActionNote } from './use-scenario-source';
+
+const BUTTON = 'rounded-md border border-border px-3 py-1.5 text-sm font-medium hover:bg-surface-muted disabled:cursor-not-allowed disabled:opacity-50';
+const PRIMARY = 'rounded-md bg-accent px-3 py-1.5 text-sm font-medium text-white hover:opacity-90 disabled:cursor-not-allowed disabled:opacity-50';
+const NOTE_TONE = { ok: 'text-success', error: 'text-danger', busy: 'text-muted' } as const;
+
+export interface EditorToolbarProps {
+  scenarioId: string;
+  builtin: boolean;
+  dirty: boolean;
+  errorCount: number;
+  note: ActionNote;
+  onSave: () => void;
+  onReset: () => void;
+  onDuplicate: (newId: string) => void;
+}
+
+/** Save, reset and duplicate, with the outcome of the last action. */
+export function EditorToolbar({ scenarioId, builtin, dirty, errorCount, note, onSave, onReset, onDuplicate }: EditorToolbarProps) {
+  const [newId, setNewId] = useState(`${scenarioId}-copy`);
+  const saveTitle = builtin ? 'Built-in scenarios are read-only: duplicate to edit' : errorCount ? `Fix ${errorCount} error(s) first` : 'Save and restart the mock with this file';
+  return (
+    <div className="space-y-2">
+      <div className="flex flex-wrap items-center gap-2">
+        <button type="button" data-testid="save-scenario" className={PRIMARY} disabled={builtin || errorCount > 0} title={saveTitle} onClick={onSave}>
+          Save{dirty && !builtin ? ' *' : ''}
+        </button>
+        <button type="button" data-testid="reset-scenario" className={BUTTON} title="Drop tasks, ledger, nonces and journal; restore the initial state" onClick={onReset}>
+          Reset
+        </button>
+        <form
+          className="ml-auto flex items-center gap-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            onDuplicate(newId.trim());
+          }}
+        >
+          <label htmlFor="duplicate-id" className="text-xs text-muted">
+            Copy as
+          </label>
+          <input
+            id="duplicate-id"
+            data-testid="duplicate-id"
+            value={newId}
+            onChange={(e) => setNewId(e.target.value)}
+            pattern="[a-z0-9][a-z0-9\-]{0,63}"
+            title="Lowercase letters, digits and dashes"
+            className="w-40 rounded-md border border-border bg-surface px-2 py-1 font-mono text-sm"
+          />
+          <button type="submit" data-testid="duplicate-scenario" className={BUTTON}>
+            Duplicate
+          </button>
+        </form>
+      </div>
+      {note ? (
+        <p data-testid="editor-note" data-tone={note.tone} role={note.tone === 'error' ? 'alert' : 'status'} className={`text-xs ${NOTE_TONE[note.tone]}`}>
+          {note.text}
+        </p>
+      ) : null}
+    </div>
+  );
+}

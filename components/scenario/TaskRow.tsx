@@ -1,0 +1,68 @@
+'use client';
+
+import type { TaskAction } from '@/lib/client/control-client';
+import type { TaskRow as Task } from '@/lib/state/control-room-store';
+import { clockTime } from './JournalEntryRow';
+
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+
+const STATUS_TONE: Record<string, string> = {
+  working: 'bg-accent/15 text-accent',
+  input_required: 'bg-amber-500/15 text-amber-600 dark:text-amber-400',
+  completed: 'bg-success/15 text-success',
+  failed: 'bg-danger/15 text-danger',
+  cancelled: 'bg-surface-muted text-muted',
+  expired: 'bg-surface-muted text-muted',
+};
+
+const CONTROLS: { action: TaskAction; label: string; title: string }[] = [
+  { action: 'advance', label: 'Advance', title: 'Finish the current step now (a manual or timed step)' },
+  { action: 'require-input', label: 'Require input', title: 'Move to input_required with an operator question' },
+  { action: 'complete', label: 'Complete', title: 'Complete with a canned result' },
+  { action: 'fail', label: 'Fail', title: 'Fail with an internal error' },
+  { action: 'expire', label: 'Expire', title: 'Delete the task as if its TTL had run out' },
+];
+
+/** Task ids are bearer tokens: lists show an 8-character fingerprint. */
+export const fingerprint = (taskId: string) => taskId.slice(0, 8);
+
+/** One live task with its status, status message and the operator's controls. */
+export function TaskRow({ task, pending, onAct }: { task: Task; pending?: string; onAct: (action: TaskAction) => void }) {
+  const status = task.expired ? 'expired' : task.status;
+  const done = task.expired || TERMINAL.has(task.status);
+  return (
+    <li data-testid="task-row" data-fingerprint={fingerprint(task.taskId)} data-status={status} className="space-y-2 border-t border-border px-4 py-3 first:border-t-0">
+      <div className="flex flex-wrap items-center gap-2 text-xs">
+        <code className="font-mono text-muted" title="Task id fingerprint">
+          {fingerprint(task.taskId)}…
+        </code>
+        <span className="font-mono font-semibold">{task.toolName}</span>
+        <span data-testid="task-status" className={`rounded-full px-2 py-0.5 font-medium ${STATUS_TONE[status] ?? STATUS_TONE.cancelled}`}>
+          {status}
+        </span>
+        <span className="ml-auto text-muted">
+          {clockTime(task.createdAt)}
+          {task.pollIntervalMs !== undefined ? ` · poll ${task.pollIntervalMs} ms` : ''}
+        </span>
+      </div>
+      <p data-testid="task-status-message" className="text-sm">
+        {task.statusMessage ?? <span className="text-muted">No status message</span>}
+      </p>
+      <div className="flex flex-wrap gap-1.5">
+        {CONTROLS.map((c) => (
+          <button
+            key={c.action}
+            type="button"
+            data-testid={`task-${c.action}`}
+            title={c.title}
+            disabled={done || pending !== undefined}
+            onClick={() => onAct(c.action)}
+            className="rounded border border-border px-2 py-0.5 text-xs hover:bg-surface-muted disabled:cursor-not-allowed disabled:opacity-40"
+          >
+            {pending === c.action ? '…' : c.label}
+          </button>
+        ))}
+      </div>
+    </li>
+  );
+}

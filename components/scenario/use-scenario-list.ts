@@ -1,0 +1,24 @@
+'use client';
+
+import { useEffect, useState } from 'react';
+import { createControlClient, type ScenarioSummary } from '@/lib/client/control-client';
+
+export type ScenarioListState = { status: 'loading' } | { status: 'ready'; scenarios: ScenarioSummary[] } | { status: 'error'; message: string; unauthorized: boolean };
+
+/** Built-in and saved scenarios, from the control API. */
+export function useScenarioList(): ScenarioListState {
+  const [state, setState] = useState<ScenarioListState>({ status: 'loading' });
+  useEffect(() => {
+    let cancelled = false;
+    void createControlClient()
+      .list()
+      .then((reply) => {
+        if (cancelled) return;
+        setState(reply.ok ? { status: 'ready', scenarios: reply.data.scenarios } : { status: 'error', message: reply.error, unauthorized: reply.status === 401 });
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+  return state;
+}

@@ -1,0 +1,151 @@
+import type { ControlAction, MockEngine } from '../engine';
+import { checkControlAccess } from './control-auth';
+import { publicEntry, scenarioEventStream, snapshotOf } from './control-events';
+import type { MockHost } from './mock-host';
+import { isScenarioId, MAX_SCENARIO_BYTES, type FileRefusal } from './scenario-files';
+
+/**
+ * The control API under `/api/`, behind {@link checkControlAccess}:
+ *
+ *   GET    /api/scenarios                          list (id, name, description, builtin, valid)
+ *   POST   /api/scenarios/validate                 body: scenario text → { ok, errors, warnings }
+ *   GET    /api/scenarios/<id>                     summary of the running scenario
+ *   DELETE /api/scenarios/<id>                     delete a saved scenario
+ *   GET    /api/scenarios/<id>/source              YAML text
+ *   PUT    /api/scenarios/<id>/source              save (422 with the issues when invalid)
+ *   POST   /api/scenarios/<id>/duplicate           { newId } → copy under a new id
+ *   POST   /api/scenarios/<id>/reset               reset state, tasks, ledger, nonces, journal
+ *   GET    /api/scenarios/<id>/journal?since=N     journal entries after seq N
+ *   GET    /api/scenarios/<id>/events              SSE: snapshot, journal:entry, task:*, scenario:*
+ *   GET    /api/scenarios/<id>/report-card         the client report card
+ *   GET    /api/scenarios/<id>/tasks[/<taskId>]    live tasks
+ *   POST   /api/scenarios/<id>/tasks/<taskId>/<advance|complete|fail|cancel|expire|require-input>
+ */
+
+export interface ControlApiOptions {
+  token: string;
+  allowedHosts?: string[];
+  keepAliveMs?: number;
+}
+
+/** Handles `/api/<parts...>` (parts already decoded). */
+export type ControlApi = (req: Request, parts: string[]) => Promise<Response>;
+
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });
+
+const ACTIONS = new Set(['advance', 'complete', 'fail', 'cancel', 'expire', 'require-input']);
+
+const REFUSAL_STATUS: Record<FileRefusal['reason'], number> = { 'invalid-id': 400, builtin: 409, exists: 409, 'not-found': 404, 'too-large': 413, invalid: 422 };
+
+const refusal = (r: FileRefusal) => json(REFUSAL_STATUS[r.reason], { error: r.message, ...(r.issues ? { issues: r.issues } : {}) });
+
+/** Read a request body as text, refusing more than `max` bytes. */
+async function readText(req: Request, max: number): Promise<string | undefined> {
+  const declared = Number(req.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > max) return undefined;
+  const buffer = await req.arrayBuffer();
+  return buffer.byteLength > max ? undefined : new TextDecoder().decode(buffer);
+}
+
+async function readJson(req: Request): Promise<Record<string, unknown> | undefined> {
+  const text = await readText(req, 64 * 1024);
+  if (text === undefined) return undefined;
+  try {
+    const body = text ? (JSON.parse(text) as unknown) : {};
+    return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The report card when the engine has one (it is computed from the journal on demand). */
+type WithReportCard = MockEngine & { reportCard?: () => unknown };
+
+/** Create the control API handler for a host. */
+export function createControlApi(host: MockHost, options: ControlApiOptions): ControlApi {
+  async function scenarioRoutes(req: Request, id: string, rest: string[]): Promise<Response> {
+    const route = rest[0] ?? '';
+    if (route === 'source' && rest.length === 1) {
+      if (req.method === 'GET') {
+        const source = host.scenarios.source(id);
+        if (!source) return json(404, { error: `Unknown scenario: ${id}` });
+        return new Response(source.text, { status: 200, headers: { 'Content-Type': 'application/yaml; charset=utf-8', 'Cache-Control': 'no-store', 'X-Loupe-Builtin': String(source.builtin) } });
+      }
+      if (req.method === 'PUT') {
+        const text = await readText(req, MAX_SCENARIO_BYTES);
+        if (text === undefined) return json(413, { error: `Scenario is larger than ${MAX_SCENARIO_BYTES} bytes` });
+        const saved = host.saveScenario(id, text);
+        return saved.ok ? json(200, { saved: id, warnings: saved.warnings }) : refusal(saved);
+      }
+    }
+    if (route === 'duplicate' && rest.length === 1 && req.method === 'POST') {
+      const body = await readJson(req);
+      if (!body || typeof body.newId !== 'string') return json(400, { error: 'Body must be JSON: {"newId": "my-copy"}' });
+      const copied = host.scenarios.duplicate(id, body.newId);
+      return copied.ok ? json(201, { id: copied.id, warnings: copied.warnings }) : refusal(copied);
+    }
+    if (route === '' && req.method === 'DELETE') {
+      const removed = host.deleteScenario(id);
+      return removed.ok ? json(200, { deleted: id }) : refusal(removed);
+    }
+    const engine = host.engine(id) as WithReportCard | undefined;
+    if (!engine) {
+      const exists = host.scenarios.source(id) !== undefined;
+      return json(404, { error: exists ? `Scenario ${id} does not validate; fix its file to run it` : `Unknown scenario: ${id}` });
+    }
+    if (route === '' && req.method === 'GET') {
+      const s = engine.scenario;
+      return json(200, { id: s.id, name: s.name, description: s.description, tools: s.tools.map((t) => t.name), ledgerExecutions: host.stores.ledger.executions(s.id) });
+    }
+    if (route === 'reset' && req.method === 'POST') {
+      engine.reset();
+      return json(200, { reset: engine.scenario.id });
+    }
+    if (route === 'journal' && req.method === 'GET') {
+      const since = Number(new URL(req.url).searchParams.get('since') ?? 0);
+      return json(200, { entries: engine.journal.entries(Number.isFinite(since) ? since : 0).map(publicEntry) });
+    }
+    if (route === 'snapshot' && req.method === 'GET') return json(200, snapshotOf(engine));
+    if (route === 'events' && req.method === 'GET') return scenarioEventStream(host, id, req.signal, { keepAliveMs: options.keepAliveMs });
+    if (route === 'report-card' && req.method === 'GET') {
+      if (typeof engine.reportCard !== 'function') return json(501, { error: 'The report card is not available in this build' });
+      return json(200, engine.reportCard());
+    }
+    if (route === 'tasks') return taskRoutes(req, engine, rest.slice(1));
+    return json(404, { error: `No control route ${req.method} /api/scenarios/${id}/${rest.join('/')}` });
+  }
+
+  async function taskRoutes(req: Request, engine: MockEngine, rest: string[]): Promise<Response> {
+    if (rest.length === 0 && req.method === 'GET') return json(200, { tasks: engine.tasks.list() });
+    const taskId = rest[0];
+    if (rest.length === 1 && req.method === 'GET') {
+      const t = engine.tasks.get(taskId);
+      return t ? json(200, { task: t }) : json(404, { error: 'Unknown task' });
+    }
+    const action = rest[1];
+    if (rest.length === 2 && req.method === 'POST' && ACTIONS.has(action)) {
+      const body = await readJson(req);
+      if (!body) return json(400, { error: 'Body must be a JSON object' });
+      const act = { kind: action, ...(body.result ? { result: body.result } : {}), ...(body.error ? { error: body.error } : {}), ...(body.inputRequests ? { inputRequests: body.inputRequests } : {}) } as ControlAction;
+      const rec = engine.tasks.control(taskId, act);
+      return rec ? json(200, { task: rec }) : json(404, { error: 'Unknown task' });
+    }
+    return json(404, { error: `No control route ${req.method} /api/scenarios/${engine.scenario.id}/tasks/${rest.join('/')}` });
+  }
+
+  return async (req, parts) => {
+    const denied = checkControlAccess(req, options.token, options.allowedHosts);
+    if (denied) return json(denied.status, { error: denied.error });
+    if (parts[0] !== 'scenarios') return json(404, { error: `No control route /api/${parts.join('/')}` });
+    if (parts.length === 1 && req.method === 'GET') return json(200, { scenarios: host.scenarios.list() });
+    if (parts.length === 2 && parts[1] === 'validate' && req.method === 'POST') {
+      const text = await readText(req, MAX_SCENARIO_BYTES);
+      if (text === undefined) return json(413, { error: `Scenario is larger than ${MAX_SCENARIO_BYTES} bytes` });
+      return json(200, host.scenarios.validate(text, new URL(req.url).searchParams.get('source') ?? 'scenario.yaml'));
+    }
+    const id = parts[1];
+    if (id === undefined) return json(404, { error: `No control route ${req.method} /api/scenarios` });
+    if (!isScenarioId(id)) return json(400, { error: `Invalid scenario id "${id}": use lowercase letters, digits and dashes` });
+    return scenarioRoutes(req, id, parts.slice(2));
+  };
+}

@@ -1,0 +1,82 @@
+import type { JournalEntry, MockEngine } from '../engine';
+import { redactHeaders } from './control-auth';
+import type { HostEvent, MockHost } from './mock-host';
+
+/**
+ * `GET /api/scenarios/<id>/events`: the control room's live feed as server-sent events. It opens
+ * with `scenario:snapshot` (journal and tasks as they are), then relays the scenario's engine
+ * events (`journal:entry|frame|end|clear`, `task:*`, `scenario:reset`) and, when the scenario is saved, a
+ * `scenario:replaced` followed by a fresh snapshot of the new engine. Comments keep proxies from
+ * timing the stream out; the subscription ends when the client goes away.
+ */
+
+export interface EventStreamOptions {
+  keepAliveMs?: number;
+  /** A reader this many events behind is cut off (it reconnects and gets a fresh snapshot). */
+  maxQueued?: number;
+}
+
+/** `no-transform` keeps compression middleware (Next's included) from buffering events. */
+const SSE_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' };
+
+/** A journal entry as the control API publishes it (launch token redacted). */
+export function publicEntry(entry: JournalEntry): JournalEntry {
+  return { ...entry, requestHeaders: redactHeaders(entry.requestHeaders) };
+}
+
+/** Journal and tasks of an engine, as the first event of a stream and the JSON of the snapshot route. */
+export function snapshotOf(engine: MockEngine): { scenarioId: string; entries: JournalEntry[]; tasks: unknown[] } {
+  return { scenarioId: engine.scenario.id, entries: engine.journal.entries(0).map(publicEntry), tasks: engine.tasks.list() };
+}
+
+const FORWARDED = /^(journal:(entry|frame|end|clear)|task:[a-z-]+|scenario:(reset|replaced|deleted))$/;
+
+/** The SSE response for one scenario of a host. */
+export function scenarioEventStream(host: MockHost, id: string, signal: AbortSignal, options: EventStreamOptions = {}): Response {
+  const encoder = new TextEncoder();
+  const maxQueued = options.maxQueued ?? 1000;
+  let stop = () => {};
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      let closed = false;
+      const write = (text: string) => {
+        if (closed) return;
+        if ((controller.desiredSize ?? 0) < -maxQueued) return void finish();
+        controller.enqueue(encoder.encode(text));
+      };
+      const send = (type: string, data: unknown) => write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
+      const snapshot = () => {
+        const engine = host.engine(id);
+        if (engine) send('scenario:snapshot', snapshotOf(engine));
+      };
+      const off = host.on((event: HostEvent) => {
+        if (event.scenarioId !== id || !FORWARDED.test(event.type)) return;
+        const isEntry = event.type === 'journal:entry' || event.type === 'journal:end';
+        send(event.type, isEntry ? publicEntry(event.data as JournalEntry) : event.data);
+        if (event.type === 'scenario:replaced') snapshot();
+      });
+      const timer = setInterval(() => write(': keep-alive\n\n'), options.keepAliveMs ?? 15_000);
+      const finish = () => {
+        if (closed) return;
+        closed = true;
+        off();
+        clearInterval(timer);
+        signal.removeEventListener('abort', finish);
+        try {
+          controller.close();
+        } catch {
+          /* already cancelled by the reader */
+        }
+      };
+      stop = finish;
+      signal.addEventListener('abort', finish, { once: true });
+      write('retry: 1000\n\n');
+      snapshot();
+      if (signal.aborted) finish();
+    },
+    cancel() {
+      stop();
+    },
+  });
+  return new Response(stream, { status: 200, headers: SSE_HEADERS });
+}

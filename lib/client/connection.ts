@@ -1,0 +1,291 @@
+import {
+  ERROR,
+  LEGACY_VERSION,
+  LEGACY_VERSIONS,
+  META,
+  MODERN_VERSION,
+  UnsupportedVersionDataSchema,
+  type ClientCapabilities,
+  type HeaderBinding,
+  type Implementation,
+  type JsonRpcNotification,
+  type LoggingLevel,
+  type RequestId,
+} from '../protocol';
+import { createSystemClock, sleep, type Clock } from './clock';
+import { runExchange, type ExchangeResult } from './exchange';
+import { buildNotification, buildRequest, withTasksExtension, type Era } from './request-builder';
+import { classifyResult, classifyRetry, type Outcome } from './results';
+import { retryDelayMs } from './reconnect';
+import type { Transport } from './transport';
+
+/**
+ * The connection-level core of the client: era (modern 2026-07-28, legacy 2025-11-25, or
+ * detected), version negotiation (a -32022 is retried once with a mutually supported
+ * version), request ids, per-request `_meta` and headers, deadlines, and the rule that a
+ * request that was in flight when the connection dropped is re-sent only when that is safe.
+ * Higher-level operations (tools, MRTR, tasks, listen) live in their own modules and use
+ * `request`.
+ */
+
+export interface ConnectionOptions {
+  transport: Transport;
+  /** `auto` probes with server/discover and falls back to initialize (spec §1.4). Default auto. */
+  era?: Era | 'auto';
+  /** Capabilities declared on every request (the tasks extension is added per request). */
+  capabilities?: ClientCapabilities;
+  clientInfo?: Implementation;
+  /** Version to try first (default 2026-07-28, or 2025-11-25 for the legacy era). */
+  protocolVersion?: string;
+  /** Versions this client can speak, in preference order. */
+  supportedVersions?: string[];
+  logLevel?: LoggingLevel;
+  clock?: Clock;
+  /** Idle deadline per request, reset by its progress (default 60 s; 0 = none). */
+  timeoutMs?: number;
+  /** Absolute deadline per request that progress never extends (default 10 min; 0 = none). */
+  maxTimeoutMs?: number;
+  /** Every notification seen on any request stream. */
+  onNotification?: (n: JsonRpcNotification) => void;
+  /** Non-fatal problems (dropped tools, invalid snapshots, era fallbacks). */
+  onWarning?: (text: string) => void;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Declare the tasks extension on this request. */
+  declareTasks?: boolean;
+  conversationId?: string;
+  timeoutMs?: number;
+  maxTimeoutMs?: number;
+  /** Send a progressToken and receive progress here. */
+  onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
+  onNotification?: (n: JsonRpcNotification) => void;
+  /** Header bindings of the tool (tools/call). */
+  bindings?: HeaderBinding[];
+  /** Whether re-sending after a dropped connection is safe (default: by method). */
+  retry?: 'safe' | 'unsafe' | 'never';
+  /** Called with the JSON-RPC id of each attempt (a listen's subscription id). */
+  onId?: (id: RequestId) => void;
+}
+
+export interface Connection {
+  readonly transport: Transport;
+  readonly clock: Clock;
+  /** Resolved era, once known. */
+  readonly era: Era | undefined;
+  readonly protocolVersion: string;
+  readonly capabilities: ClientCapabilities;
+  /** The server's discover or initialize result, once seen. */
+  readonly server: { info?: Implementation; capabilities?: Record<string, unknown>; supportedVersions?: string[]; instructions?: string } | undefined;
+  /** Resolve the era (probe or handshake). Idempotent. */
+  connect(signal?: AbortSignal): Promise<Outcome>;
+  request(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<Outcome>;
+  /** Requests now waiting for an answer, and whether re-sending each would be safe. */
+  inFlight(): { method: string; safe: boolean }[];
+  warn(text: string): void;
+}
+
+const DEFAULT_CLIENT: Implementation = { name: 'mcp-loupe', version: '0.1.0' };
+const MODERN_ERRORS = new Set<number>([ERROR.headerMismatch, ERROR.missingRequiredClientCapability, ERROR.unsupportedProtocolVersion]);
+
+function legacyCapabilities(caps: ClientCapabilities): Record<string, unknown> {
+  const { extensions: _e, ...rest } = caps;
+  return rest;
+}
+
+/** Create the connection core over a transport. */
+export function createConnection(options: ConnectionOptions): Connection {
+  const clock = options.clock ?? createSystemClock();
+  const supported = options.supportedVersions ?? [MODERN_VERSION, ...LEGACY_VERSIONS];
+  const caps = options.capabilities ?? {};
+  const clientInfo = options.clientInfo ?? DEFAULT_CLIENT;
+  const warn = (t: string) => options.onWarning?.(t);
+  let era: Era | undefined = options.era === 'modern' ? 'modern' : undefined;
+  let version = options.protocolVersion ?? (options.era === 'legacy' ? LEGACY_VERSION : MODERN_VERSION);
+  let sessionId: string | undefined;
+  let server: Connection['server'];
+  let nextId = 1;
+  let connecting: Promise<Outcome> | undefined;
+  const pending = new Set<{ method: string; safe: boolean }>();
+
+  async function send(method: string, params: Record<string, unknown> | undefined, o: RequestOptions, asEra: Era): Promise<{ ex: ExchangeResult; id: RequestId; declaredTasks: boolean }> {
+    const id = nextId++;
+    o.onId?.(id);
+    const declaredTasks = asEra === 'modern' && !!o.declareTasks;
+    const progressToken = o.onProgress ? `p${id}` : undefined;
+    const built = buildRequest({
+      id,
+      method,
+      params,
+      era: asEra,
+      protocolVersion: version,
+      capabilities: declaredTasks ? withTasksExtension(caps) : caps,
+      clientInfo,
+      logLevel: options.logLevel,
+      progressToken,
+      bindings: o.bindings,
+      sessionId,
+    });
+    const ex = await runExchange(options.transport, clock, built.message, built.headers, {
+      signal: o.signal,
+      conversationId: o.conversationId,
+      timeoutMs: o.timeoutMs ?? options.timeoutMs ?? 60_000,
+      maxTimeoutMs: o.maxTimeoutMs ?? options.maxTimeoutMs ?? 600_000,
+      progressToken,
+      onNotification: (n) => {
+        if (n.method === 'notifications/progress' && progressToken !== undefined && n.params?.progressToken === progressToken) {
+          const p = n.params as { progress: number; total?: number; message?: string };
+          o.onProgress?.({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) });
+        }
+        o.onNotification?.(n);
+        options.onNotification?.(n);
+      },
+    });
+    return { ex, id, declaredTasks };
+  }
+
+  /** Pick the version to retry with after a -32022, or undefined when there is none. */
+  function negotiate(data: unknown): string | undefined {
+    const d = UnsupportedVersionDataSchema.safeParse(data);
+    if (!d.success) return undefined;
+    return supported.find((v) => d.data.supported.includes(v));
+  }
+
+  async function request(method: string, params: Record<string, unknown> | undefined = undefined, o: RequestOptions = {}): Promise<Outcome> {
+    if (!era && method !== 'initialize') {
+      const first = !connecting;
+      const c = await connect(o.signal);
+      if (!era) return c.type === 'failure' ? c : { type: 'failure', reason: 'local', message: `Failed to connect: ${describeOutcome(c)}` };
+      // The probe was this very request: do not send server/discover twice.
+      if (first && method === 'server/discover' && era === 'modern') return c;
+    }
+    const entry = { method, safe: (o.retry ?? classifyRetry(method)) === 'safe' };
+    pending.add(entry);
+    try {
+      return await requestAs(method, params, o, era ?? 'legacy');
+    } finally {
+      pending.delete(entry);
+    }
+  }
+
+  async function requestAs(method: string, params: Record<string, unknown> | undefined, o: RequestOptions, asEra: Era): Promise<Outcome> {
+    let negotiated = false;
+    for (let attempt = 0; ; attempt++) {
+      const { ex, declaredTasks } = await send(method, params, o, asEra);
+      if (asEra === 'legacy' && ex.headers?.['mcp-session-id'] && method === 'initialize') sessionId = ex.headers['mcp-session-id'];
+      const res = ex.response;
+      if (res && 'error' in res) {
+        if (res.error.code === ERROR.unsupportedProtocolVersion && asEra === 'modern' && !negotiated) {
+          const next = negotiate(res.error.data);
+          if (next && !(LEGACY_VERSIONS as readonly string[]).includes(next)) {
+            negotiated = true;
+            version = next;
+            continue;
+          }
+        }
+        return { type: 'error', error: res.error, ...(ex.status !== undefined ? { httpStatus: ex.status } : {}) };
+      }
+      if (res && 'result' in res) {
+        const out = classifyResult(res.result, { method, declaredTasks, era: asEra });
+        if (method === 'server/discover' && out.type === 'complete') rememberDiscover(out.result);
+        return out;
+      }
+      if (!ex.failure) {
+        const body = ex.rawBody ? `: ${ex.rawBody.slice(0, 200)}` : '';
+        return { type: 'invalid', reason: `HTTP ${ex.status ?? '?'} without a JSON-RPC response${body}`, ...(ex.status !== undefined ? { httpStatus: ex.status } : {}) };
+      }
+      const f = ex.failure;
+      if (f.reason !== 'network' && f.reason !== 'dropped') return { type: 'failure', reason: f.reason, message: f.message };
+      const safety = o.retry ?? classifyRetry(method);
+      if (safety === 'safe' && attempt < 2) {
+        const wait = sleep(clock, retryDelayMs(attempt), o.signal);
+        if (!(await wait.done)) return { type: 'failure', reason: 'aborted', message: 'cancelled by the client' };
+        continue;
+      }
+      if (safety === 'unsafe') return { type: 'failure', reason: 'unsafe-not-retried', message: `${f.message}; ${method} may already have taken effect, so it was not re-sent` };
+      return { type: 'failure', reason: f.reason, message: f.message };
+    }
+  }
+
+  function rememberDiscover(result: Record<string, unknown>) {
+    const r = result as { supportedVersions?: string[]; capabilities?: Record<string, unknown>; instructions?: string; _meta?: Record<string, unknown>; serverInfo?: Implementation };
+    // serverInfo moved to the result's _meta; some servers still put it in the body.
+    const info = (r._meta?.[META.serverInfo] as Implementation | undefined) ?? r.serverInfo;
+    server = { info, capabilities: r.capabilities, supportedVersions: r.supportedVersions, instructions: r.instructions };
+  }
+
+  async function initialize(signal?: AbortSignal): Promise<Outcome> {
+    const init = await requestAs('initialize', { protocolVersion: version, capabilities: legacyCapabilities(caps), clientInfo }, { signal }, 'legacy');
+    if (init.type !== 'complete') return init;
+    const r = init.result as { protocolVersion?: string; serverInfo?: Implementation; capabilities?: Record<string, unknown>; instructions?: string };
+    if (typeof r.protocolVersion === 'string') {
+      if (!supported.includes(r.protocolVersion)) return { type: 'invalid', reason: `the server chose protocol ${r.protocolVersion}, which this client does not speak`, result: r };
+      version = r.protocolVersion;
+    }
+    era = 'legacy';
+    server = { info: r.serverInfo, capabilities: r.capabilities, instructions: r.instructions, supportedVersions: [version] };
+    const note = buildNotification('notifications/initialized', undefined, 'legacy', version, sessionId);
+    for await (const _ of options.transport.send(note.message, { headers: note.headers, signal })) void _;
+    return init;
+  }
+
+  async function probe(signal?: AbortSignal): Promise<Outcome> {
+    const out = await requestAs('server/discover', undefined, { signal }, 'modern');
+    if (out.type === 'complete') {
+      era = 'modern';
+      return out;
+    }
+    if (out.type === 'failure') return out;
+    // A recognised modern error means a modern server: fix and retry, never fall back.
+    if (out.type === 'error' && (MODERN_ERRORS.has(out.error.code) || (out.error.code === ERROR.methodNotFound && out.httpStatus === 404))) {
+      era = 'modern';
+      return out;
+    }
+    warn(`server/discover was not understood (${describeOutcome(out)}); falling back to the 2025-11-25 handshake`);
+    version = LEGACY_VERSION;
+    return initialize(signal);
+  }
+
+  function connect(signal?: AbortSignal): Promise<Outcome> {
+    if (era === 'modern' && !connecting) return Promise.resolve({ type: 'complete', result: {} });
+    connecting ??= (options.era === 'legacy' ? initialize(signal) : probe(signal)).then((o) => {
+      if (!era) connecting = undefined;
+      return o;
+    });
+    return connecting;
+  }
+
+  return {
+    transport: options.transport,
+    clock,
+    get era() {
+      return era;
+    },
+    get protocolVersion() {
+      return version;
+    },
+    capabilities: caps,
+    get server() {
+      return server;
+    },
+    connect,
+    request,
+    inFlight: () => [...pending].filter((p) => p.method !== 'subscriptions/listen'),
+    warn,
+  };
+}
+
+/** One line describing an outcome, for messages and logs. */
+export function describeOutcome(o: Outcome): string {
+  switch (o.type) {
+    case 'error':
+      return `error ${o.error.code}: ${o.error.message}`;
+    case 'invalid':
+      return `invalid response: ${o.reason}`;
+    case 'failure':
+      return `${o.reason}: ${o.message}`;
+    default:
+      return o.type;
+  }
+}

@@ -1,0 +1,198 @@
+import { secretHint, type ElicitResult } from '../protocol';
+
+/**
+ * Form-mode elicitation, pure: turn a `requestedSchema` into fields, pre-fill defaults, validate
+ * what the user typed and build the `ElicitResult`. The UI keeps raw input (text for numbers,
+ * '' for "nothing chosen") so it can say what is wrong rather than silently coercing.
+ */
+
+export type FieldKind = 'text' | 'number' | 'boolean' | 'select' | 'multi';
+export type TextFormat = 'email' | 'uri' | 'date' | 'date-time';
+
+export interface FieldOption {
+  value: string;
+  label: string;
+}
+
+/** One form field derived from a `PrimitiveSchemaDefinition`. */
+export interface FormField {
+  key: string;
+  kind: FieldKind;
+  label: string;
+  description?: string;
+  required: boolean;
+  format?: TextFormat;
+  minLength?: number;
+  maxLength?: number;
+  integer?: boolean;
+  minimum?: number;
+  maximum?: number;
+  options?: FieldOption[];
+  minItems?: number;
+  maxItems?: number;
+  /** Why this field looks like a secret (servers must not ask for one in form mode). */
+  secret?: string;
+  default?: string | number | boolean | string[];
+}
+
+/** Raw UI state of a field: text and numbers as typed, the chosen option ('' = none), a checkbox, a set. */
+export type FieldValue = string | boolean | string[];
+export type FormValues = Record<string, FieldValue>;
+export type FormErrors = Record<string, string>;
+export type ElicitContent = NonNullable<ElicitResult['content']>;
+
+const FORMATS: readonly TextFormat[] = ['email', 'uri', 'date', 'date-time'];
+type Raw = Record<string, unknown>;
+const obj = (v: unknown): Raw | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Raw) : undefined);
+const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
+function optionsOf(p: Raw): FieldOption[] | undefined {
+  if (Array.isArray(p.oneOf)) return p.oneOf.flatMap((o) => (obj(o) && typeof obj(o)!.const === 'string' ? [{ value: obj(o)!.const as string, label: str(obj(o)!.title) ?? (obj(o)!.const as string) }] : []));
+  if (Array.isArray(p.anyOf)) return optionsOf({ oneOf: p.anyOf });
+  if (Array.isArray(p.enum)) {
+    const names = Array.isArray(p.enumNames) ? p.enumNames : [];
+    return p.enum.filter((v): v is string => typeof v === 'string').map((v, i) => ({ value: v, label: str(names[i]) ?? v }));
+  }
+  return undefined;
+}
+
+function fieldOf(key: string, p: Raw, required: boolean): FormField | undefined {
+  const base = { key, label: str(p.title) ?? key, description: str(p.description), required, secret: secretHint(key, p) };
+  if (p.type === 'string') {
+    const options = optionsOf(p);
+    if (options) return { ...base, kind: 'select', options, default: str(p.default) };
+    const format = FORMATS.find((f) => f === p.format);
+    return { ...base, kind: 'text', format, minLength: num(p.minLength), maxLength: num(p.maxLength), default: str(p.default) };
+  }
+  if (p.type === 'number' || p.type === 'integer') return { ...base, kind: 'number', integer: p.type === 'integer', minimum: num(p.minimum), maximum: num(p.maximum), default: num(p.default) };
+  if (p.type === 'boolean') return { ...base, kind: 'boolean', default: typeof p.default === 'boolean' ? p.default : undefined };
+  if (p.type === 'array') {
+    const options = optionsOf(obj(p.items) ?? {});
+    if (!options) return undefined;
+    const d = Array.isArray(p.default) ? p.default.filter((v): v is string => typeof v === 'string') : undefined;
+    return { ...base, kind: 'multi', options, minItems: num(p.minItems), maxItems: num(p.maxItems), default: d };
+  }
+  return undefined;
+}
+
+/** Fields of a requested schema, in property order; unsupported properties are named in `problems`. */
+export function describeForm(requestedSchema: unknown): { fields: FormField[]; problems: string[] } {
+  const schema = obj(requestedSchema);
+  const props = obj(schema?.properties);
+  if (!props) return { fields: [], problems: ['The server sent no usable requestedSchema (an object with properties).'] };
+  const required = new Set(Array.isArray(schema!.required) ? schema!.required.filter((k): k is string => typeof k === 'string') : []);
+  const fields: FormField[] = [];
+  const problems: string[] = [];
+  for (const [key, prop] of Object.entries(props)) {
+    const field = obj(prop) ? fieldOf(key, obj(prop)!, required.has(key)) : undefined;
+    if (field) fields.push(field);
+    else problems.push(`Field "${key}" uses a schema a form cannot show (only flat strings, numbers, booleans and enums are allowed); it is left out.`);
+  }
+  return { fields, problems };
+}
+
+/** Initial values: defaults pre-filled, otherwise empty (checkboxes unchecked). */
+export function initialValues(fields: FormField[]): FormValues {
+  const values: FormValues = {};
+  for (const f of fields) {
+    if (f.kind === 'boolean') values[f.key] = typeof f.default === 'boolean' ? f.default : false;
+    else if (f.kind === 'multi') values[f.key] = Array.isArray(f.default) ? [...f.default] : [];
+    else if (f.kind === 'select') values[f.key] = typeof f.default === 'string' && f.options?.some((o) => o.value === f.default) ? f.default : '';
+    else values[f.key] = f.default === undefined ? '' : String(f.default);
+  }
+  return values;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/i;
+const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+function validDate(text: string): boolean {
+  const m = DATE.exec(text);
+  if (!m) return false;
+  const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
+  return d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3];
+}
+
+function textProblem(f: FormField, text: string): string | undefined {
+  if (f.format === 'email' && !EMAIL.test(text)) return 'Enter an email address like name@example.com';
+  if (f.format === 'uri') {
+    try {
+      new URL(text);
+    } catch {
+      return 'Enter an absolute URI like https://example.com';
+    }
+  }
+  if (f.format === 'date' && !validDate(text)) return 'Enter a date as YYYY-MM-DD';
+  if (f.format === 'date-time') {
+    const m = DATE_TIME.exec(text);
+    if (!m || !validDate(m[1])) return 'Enter a date and time like 2026-07-28T14:30:00Z';
+  }
+  const length = [...text].length;
+  if (f.minLength !== undefined && length < f.minLength) return `Enter at least ${f.minLength} characters`;
+  if (f.maxLength !== undefined && length > f.maxLength) return `Enter at most ${f.maxLength} characters`;
+  return undefined;
+}
+
+/** What is wrong with one field's value, or undefined when it is acceptable. */
+export function validateField(f: FormField, value: FieldValue | undefined): string | undefined {
+  if (f.kind === 'boolean') return undefined;
+  if (f.kind === 'multi') {
+    const chosen = Array.isArray(value) ? value : [];
+    if (chosen.some((v) => !f.options?.some((o) => o.value === v))) return 'Choose only from the listed options';
+    if (f.minItems !== undefined && chosen.length < f.minItems) return `Choose at least ${f.minItems}`;
+    if (f.maxItems !== undefined && chosen.length > f.maxItems) return `Choose at most ${f.maxItems}`;
+    return undefined;
+  }
+  const text = typeof value === 'string' ? value : '';
+  if (text.trim() === '') return f.required ? 'Required' : undefined;
+  if (f.kind === 'select') return f.options?.some((o) => o.value === text) ? undefined : 'Choose one of the options';
+  if (f.kind === 'number') {
+    const t = text.trim();
+    if (!NUMBER.test(t)) return f.integer ? 'Enter a whole number' : 'Enter a number';
+    const n = Number(t);
+    if (f.integer && !Number.isSafeInteger(n)) return 'Enter a whole number';
+    if (f.minimum !== undefined && n < f.minimum) return `Must be at least ${f.minimum}`;
+    if (f.maximum !== undefined && n > f.maximum) return `Must be at most ${f.maximum}`;
+    return undefined;
+  }
+  return textProblem(f, text);
+}
+
+/** Errors of every field, keyed by field. */
+export function validateForm(fields: FormField[], values: FormValues): FormErrors {
+  const errors: FormErrors = {};
+  for (const f of fields) {
+    const problem = validateField(f, values[f.key]);
+    if (problem) errors[f.key] = problem;
+  }
+  return errors;
+}
+
+/** Typed content for `accept`: numbers as numbers, empty optional fields left out. */
+export function formContent(fields: FormField[], values: FormValues): ElicitContent {
+  const content: ElicitContent = {};
+  for (const f of fields) {
+    const v = values[f.key];
+    if (f.kind === 'boolean') content[f.key] = v === true;
+    else if (f.kind === 'multi') {
+      const chosen = Array.isArray(v) ? v : [];
+      if (chosen.length || f.required) content[f.key] = chosen;
+    } else if (typeof v === 'string' && v.trim() !== '') content[f.key] = f.kind === 'number' ? Number(v.trim()) : v;
+  }
+  return content;
+}
+
+/** Submit: either the `accept` result or the errors that block it. */
+export function submitForm(fields: FormField[], values: FormValues): { ok: true; result: ElicitResult } | { ok: false; errors: FormErrors } {
+  const errors = validateForm(fields, values);
+  if (Object.keys(errors).length) return { ok: false, errors };
+  return { ok: true, result: { action: 'accept', content: formContent(fields, values) } };
+}
+
+/** The user refused explicitly. */
+export const DECLINE: ElicitResult = { action: 'decline' };
+/** The user dismissed the request without choosing. */
+export const CANCEL: ElicitResult = { action: 'cancel' };

@@ -1,0 +1,100 @@
+import type { JsonRpcNotification, JsonRpcResponse, RequestId } from '../protocol';
+import type { Clock } from './clock';
+import type { Transport, TransportRequestOptions } from './transport';
+
+/**
+ * One request over a transport, with deadlines: an idle timeout that progress notifications
+ * for this request reset, and an absolute maximum that nothing extends (a server that keeps
+ * sending progress cannot hold a request open forever). Returns what happened as data.
+ */
+
+export interface ExchangeOptions {
+  signal?: AbortSignal;
+  conversationId?: string;
+  /** Idle timeout in ms, reset by matching progress; 0 = none. */
+  timeoutMs: number;
+  /** Absolute deadline in ms from the start; 0 = none. */
+  maxTimeoutMs: number;
+  /** progressToken sent with the request (progress for other tokens does not count). */
+  progressToken?: string | number;
+  /** Notifications on this request's stream, in order. */
+  onNotification?: (n: JsonRpcNotification) => void;
+}
+
+export interface ExchangeResult {
+  /** HTTP status, when the server answered at all. */
+  status?: number;
+  headers?: Record<string, string>;
+  /** Whether the answer was an SSE stream. */
+  stream: boolean;
+  /** The JSON-RPC response to this request, if one arrived. */
+  response?: JsonRpcResponse;
+  /** A non-JSON or non-response body (error pages, legacy 400 texts). */
+  rawBody?: string;
+  /** How it ended when no response arrived. */
+  failure?: { reason: 'timeout' | 'aborted' | 'network' | 'dropped' | 'proxy'; message: string };
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** Send `message` (a request with `id`) and collect its answer. */
+export async function runExchange(transport: Transport, clock: Clock, message: { id: RequestId }, headers: Record<string, string>, o: ExchangeOptions): Promise<ExchangeResult> {
+  const ac = new AbortController();
+  let timedOut: string | undefined;
+  const onAbort = () => ac.abort(o.signal?.reason);
+  if (o.signal?.aborted) ac.abort(o.signal.reason);
+  else o.signal?.addEventListener('abort', onAbort, { once: true });
+  const expire = (why: string) => () => {
+    timedOut = why;
+    ac.abort(new Error(why));
+  };
+  let idle: unknown;
+  const armIdle = () => {
+    if (!o.timeoutMs) return;
+    if (idle !== undefined) clock.clearTimeout(idle);
+    idle = clock.setTimeout(expire(`timeout: no response within ${o.timeoutMs} ms`), o.timeoutMs);
+  };
+  const absolute = o.maxTimeoutMs ? clock.setTimeout(expire(`timeout: the request exceeded its maximum of ${o.maxTimeoutMs} ms`), o.maxTimeoutMs) : undefined;
+  armIdle();
+
+  const out: ExchangeResult = { stream: false };
+  const req: TransportRequestOptions = { headers, signal: ac.signal, ...(o.conversationId ? { conversationId: o.conversationId } : {}) };
+  try {
+    for await (const ev of transport.send(message, req)) {
+      if (ev.type === 'response') {
+        out.status = ev.status;
+        out.headers = ev.headers;
+        out.stream = ev.stream;
+      } else if (ev.type === 'message') {
+        const m = ev.message;
+        if (!isObj(m)) {
+          if (!ev.sse) out.rawBody = ev.raw;
+          continue;
+        }
+        const isResponse = 'result' in m || 'error' in m;
+        // A JSON error body whose id could not be read (parse errors) still answers us.
+        if (isResponse && (m.id === message.id || (!ev.sse && m.id === null))) {
+          out.response = m as unknown as JsonRpcResponse;
+          continue;
+        }
+        if (typeof m.method === 'string' && !('id' in m)) {
+          const n = m as unknown as JsonRpcNotification;
+          if (n.method === 'notifications/progress' && o.progressToken !== undefined && (n.params as Record<string, unknown> | undefined)?.progressToken === o.progressToken) armIdle();
+          o.onNotification?.(n);
+        } else if (!ev.sse) out.rawBody = ev.raw;
+      } else if (ev.type === 'error') {
+        out.failure = { reason: ev.cause === 'proxy' ? 'proxy' : 'network', message: ev.message };
+      } else if (ev.type === 'close') {
+        if (out.response) break;
+        if (ev.cause === 'aborted') out.failure = { reason: timedOut ? 'timeout' : 'aborted', message: timedOut ?? ev.detail ?? 'cancelled by the client' };
+        else if (ev.cause === 'dropped') out.failure ??= { reason: 'network', message: ev.detail ?? 'the connection failed' };
+        else if (out.stream) out.failure ??= { reason: 'dropped', message: 'the server closed the stream without a response' };
+      }
+    }
+  } finally {
+    if (idle !== undefined) clock.clearTimeout(idle);
+    if (absolute !== undefined) clock.clearTimeout(absolute);
+    o.signal?.removeEventListener('abort', onAbort);
+  }
+  return out;
+}

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+
+/**
+ * The Frame: one observable event of a connection, the unit every inspector view reads
+ * (timeline, streams panel, tasks panel, lints) and the unit recordings persist.
+ *
+ * How frames relate:
+ * - `connectionId` names the connection (one transport); `seq` orders frames within it and is
+ *   strictly increasing; `at` is wall-clock milliseconds (from the injected clock).
+ * - `exchangeId` groups everything one HTTP exchange produced (one POST: its request, the
+ *   response head, a JSON body or every SSE frame, the close). For message transports
+ *   (stdio, in-memory pairs) it groups a request with the messages that answer it.
+ * - `streamId` is set on `sse-*` frames. In 2026-07-28 each SSE stream belongs to exactly one
+ *   POST, so it equals the exchangeId; it is a separate field so other transports can differ.
+ * - `rpcId` is the JSON-RPC id of the request the frame belongs to (also on the notifications
+ *   carried by that request's stream). `method` is the frame's own method when it is a
+ *   request or notification, else the method of the request it answers, so a method filter
+ *   catches the whole exchange.
+ * - `taskId` is set whenever the frame names a task: `params.taskId` of tasks/* requests and
+ *   `notifications/tasks`, `result.taskId` of a CreateTaskResult or tasks/get snapshot, and
+ *   legacy `result.task.taskId`. It is the real id: views show `fingerprint(taskId)`, and
+ *   recordings redact it on export.
+ * - `conversationId` ties the frames of one logical operation across exchanges: every round
+ *   of an MRTR conversation (new JSON-RPC id each retry) and every listen re-open after a drop.
+ *
+ * Kinds:
+ * | kind | dir | carries |
+ * | `http-request` | out | `headers`, `body` (the JSON-RPC message), `raw`, `bytes` |
+ * | `http-response` | in | `httpStatus`, `headers`, `durationMs` (time to response head) |
+ * | `message` | in/out | a JSON-RPC message outside SSE: a JSON response body, a stdio line |
+ * | `sse-open` | in | the start of a response stream (`streamId`) |
+ * | `sse-frame` | in | one SSE `data:` event: `body` (parsed) or only `raw` when not JSON |
+ * | `sse-comment` | in | a `:` comment line (keep-alive); `raw` is its text |
+ * | `sse-close` | in | the end of a stream: `closeReason`, `durationMs` (stream lifetime) |
+ * | `error` | in | a transport failure (network, proxy refusal, unparsable body): `errorText` |
+ * | `bridge` | in/out | an MCP Apps bridge message (postMessage), `body` |
+ *
+ * Frames are unredacted: header views mask `Mcp-Name` and exports redact; the model keeps
+ * what went over the wire. `bytes` is the UTF-8 size of the payload the frame stands for
+ * (`raw`), 0 when it has none, so a byte-bounded store can budget without re-encoding.
+ */
+
+export const FRAME_KINDS = ['http-request', 'http-response', 'message', 'sse-open', 'sse-frame', 'sse-comment', 'sse-close', 'error', 'bridge'] as const;
+export const FrameKindSchema = z.enum(FRAME_KINDS);
+export type FrameKind = z.infer<typeof FrameKindSchema>;
+
+/**
+ * Why a stream or exchange ended:
+ * `complete` (the server closed it after the response), `server-closed` (the server closed it
+ * without a response: an unexpected disconnect), `client-closed` (the client closed it: a
+ * cancel, a timeout or closing a listen stream), `network-error` (the stream failed mid-way).
+ */
+export const CloseReasonSchema = z.enum(['complete', 'server-closed', 'client-closed', 'network-error']);
+export type CloseReason = z.infer<typeof CloseReasonSchema>;
+
+export const FrameSchema = z.object({
+  seq: z.number().int().min(0),
+  at: z.number(),
+  connectionId: z.string(),
+  direction: z.enum(['out', 'in']),
+  kind: FrameKindSchema,
+  exchangeId: z.string(),
+  streamId: z.string().optional(),
+  conversationId: z.string().optional(),
+  rpcId: z.union([z.string(), z.number()]).optional(),
+  method: z.string().optional(),
+  taskId: z.string().optional(),
+  httpStatus: z.number().int().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  body: z.unknown().optional(),
+  raw: z.string().optional(),
+  bytes: z.number().int().min(0),
+  durationMs: z.number().min(0).optional(),
+  closeReason: CloseReasonSchema.optional(),
+  /** Human-readable detail of an `error` frame or of a close (e.g. "timeout after 30000 ms"). */
+  errorText: z.string().optional(),
+});
+export type Frame = z.infer<typeof FrameSchema>;
+
+/** Where the tracking decorator reports frames (the timeline store, a recorder, a test array). */
+export type FrameSink = (frame: Frame) => void;
+
+const encoder = new TextEncoder();
+
+/** UTF-8 byte length of a string. */
+export function utf8Bytes(text: string | undefined): number {
+  return text ? encoder.encode(text).byteLength : 0;
+}
+
+/** Header names lower-cased, values as sent, for a frame. */
+export function headerRecord(headers: Headers | Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!headers) return out;
+  if (headers instanceof Headers) headers.forEach((v, k) => (out[k.toLowerCase()] = v));
+  else for (const [k, v] of Object.entries(headers)) out[k.toLowerCase()] = v;
+  return out;
+}
+
+const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+
+/** The task a JSON-RPC message names, if any (request params, result, legacy result.task). */
+export function taskIdOf(message: unknown): string | undefined {
+  const m = obj(message);
+  if (!m) return undefined;
+  const params = obj(m.params);
+  if (typeof params?.taskId === 'string') return params.taskId;
+  const result = obj(m.result);
+  if (typeof result?.taskId === 'string') return result.taskId;
+  const legacy = obj(result?.task);
+  if (typeof legacy?.taskId === 'string') return legacy.taskId;
+  return undefined;
+}
+
+/** `method` and `id` of a JSON-RPC message, when present. */
+export function rpcFields(message: unknown): { method?: string; id?: string | number } {
+  const m = obj(message);
+  if (!m) return {};
+  const method = typeof m.method === 'string' ? m.method : undefined;
+  const id = typeof m.id === 'string' || typeof m.id === 'number' ? m.id : undefined;
+  return { ...(method ? { method } : {}), ...(id !== undefined ? { id } : {}) };
+}

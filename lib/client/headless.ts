@@ -1,0 +1,84 @@
+import { LEGACY_VERSIONS, MODERN_VERSION, type ClientCapabilities, type InputRequests, type InputResponses } from '../protocol';
+import type { Frame } from './frames';
+import { createHttpTransport } from './http-transport';
+import type { Era } from './request-builder';
+import { createClientSession, type ClientSession } from './session';
+import { createTrackingTransport } from './tracking';
+
+/**
+ * The headless entry the CLI and the conformance adapter use: an HTTP transport (with the
+ * user's extra headers), the tracking decorator when frames are wanted, a session, and
+ * answerers built from stub values instead of a UI.
+ */
+
+export interface HeadlessOptions {
+  url: string;
+  headers?: Record<string, string>;
+  era?: Era | 'auto';
+  protocolVersion?: string;
+  capabilities?: ClientCapabilities;
+  clientInfo?: { name: string; version: string };
+  timeoutMs?: number;
+  maxTimeoutMs?: number;
+  /** Receives every frame (e.g. for --record). */
+  onFrame?: (frame: Frame) => void;
+  onWarning?: (text: string) => void;
+  fetch?: (input: string, init: RequestInit) => Promise<Response>;
+}
+
+/** A session over Streamable HTTP for scripts. */
+export function createHeadlessSession(o: HeadlessOptions): ClientSession {
+  const http = createHttpTransport({ url: o.url, headers: o.headers, fetch: o.fetch });
+  const transport = o.onFrame ? createTrackingTransport(http, { sink: o.onFrame }) : http;
+  return createClientSession({
+    transport,
+    era: o.era ?? 'auto',
+    protocolVersion: o.protocolVersion,
+    // The chosen version first; the others stay available for a -32022 retry.
+    ...(o.protocolVersion ? { supportedVersions: [o.protocolVersion, ...[MODERN_VERSION, ...LEGACY_VERSIONS].filter((v) => v !== o.protocolVersion)] } : {}),
+    capabilities: o.capabilities,
+    clientInfo: o.clientInfo,
+    timeoutMs: o.timeoutMs,
+    maxTimeoutMs: o.maxTimeoutMs,
+    onWarning: o.onWarning,
+  });
+}
+
+/** Stub answers for input requests, as given on a command line. */
+export interface InputStubs {
+  /** Form content to accept with, or a full ElicitResult (`{ action, content? }`). */
+  elicit?: Record<string, unknown>;
+  /** Sampled text, or a full CreateMessageResult. */
+  sampling?: string | Record<string, unknown>;
+  /** Roots to answer roots/list with. */
+  roots?: { uri: string; name?: string }[];
+}
+
+/** The capabilities a client with these stubs can honestly declare. */
+export function capabilitiesForStubs(stubs: InputStubs): ClientCapabilities {
+  return {
+    ...(stubs.elicit ? { elicitation: { form: {} } } : {}),
+    ...(stubs.sampling !== undefined ? { sampling: {} } : {}),
+    ...(stubs.roots ? { roots: {} } : {}),
+  };
+}
+
+/** Answer each input request a stub covers; keys without a stub are left out. */
+export function answerWithStubs(requests: InputRequests, stubs: InputStubs): InputResponses {
+  const out: InputResponses = {};
+  for (const [key, req] of Object.entries(requests)) {
+    if (req.method === 'elicitation/create' && stubs.elicit) {
+      const s = stubs.elicit;
+      const isUrl = (req.params as { mode?: string }).mode === 'url';
+      if (typeof s.action === 'string') out[key] = s;
+      // URL mode: accept means consent to open the URL, so it carries no content.
+      else out[key] = isUrl ? { action: 'accept' } : { action: 'accept', content: s };
+    } else if (req.method === 'sampling/createMessage' && stubs.sampling !== undefined) {
+      const s = stubs.sampling;
+      out[key] = typeof s === 'string' ? { role: 'assistant', content: { type: 'text', text: s }, model: 'mcp-loupe-stub', stopReason: 'endTurn' } : s;
+    } else if (req.method === 'roots/list' && stubs.roots) {
+      out[key] = { roots: stubs.roots };
+    }
+  }
+  return out;
+}

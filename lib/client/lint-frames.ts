@@ -1,0 +1,74 @@
+import { HEADER, LEGACY_VERSIONS, META, lintAll, type Exchange, type Lint, type LintContext } from '../protocol';
+import type { Frame } from './frames';
+
+/**
+ * Live lints over tracked frames: regroup the frames of each exchange (request, response head,
+ * JSON body or SSE frames) into the `Exchange` the lints read, lint the session in order, and
+ * key the findings by `exchangeId` so the timeline can show them on the right entries.
+ */
+
+/** The exchange rebuilt from the frames of one exchangeId. */
+export interface FrameExchange {
+  exchangeId: string;
+  exchange: Exchange;
+}
+
+const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+
+/** Era of a request as sent: a legacy version header or a handshake without modern `_meta` means 2025-11-25. */
+function eraOf(body: Record<string, unknown> | undefined, headers: Record<string, string> | undefined): Exchange['era'] {
+  const version = Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === HEADER.protocolVersion.toLowerCase())?.[1]?.trim();
+  if (version && (LEGACY_VERSIONS as readonly string[]).includes(version)) return 'legacy';
+  const meta = obj(obj(body?.params)?._meta);
+  if (meta && META.protocolVersion in meta) return 'modern';
+  return body?.method === 'initialize' || (headers && Object.keys(headers).some((k) => k.toLowerCase() === HEADER.sessionId.toLowerCase())) ? 'legacy' : 'modern';
+}
+
+/** Group frames into exchanges, in the order their first frame appears. Bridge frames are not MCP exchanges. */
+export function exchangesFromFrames(frames: readonly Frame[]): FrameExchange[] {
+  const groups = new Map<string, Frame[]>();
+  for (const f of frames) {
+    if (f.kind === 'bridge') continue;
+    const g = groups.get(f.exchangeId);
+    if (g) g.push(f);
+    else groups.set(f.exchangeId, [f]);
+  }
+  const out: FrameExchange[] = [];
+  for (const [exchangeId, group] of groups) {
+    const sent = group.find((f) => f.direction === 'out' && (f.kind === 'http-request' || f.kind === 'message'));
+    if (!sent) continue;
+    const body = obj(sent.body);
+    const head = group.find((f) => f.kind === 'http-response');
+    const id = body?.id;
+    let response: unknown;
+    const streamed: unknown[] = [];
+    for (const f of group) {
+      if (f.direction !== 'in' || (f.kind !== 'message' && f.kind !== 'sse-frame')) continue;
+      const m = f.body !== undefined ? obj(f.body) : undefined;
+      if (m && ('result' in m || 'error' in m) && (m.id === id || (f.kind === 'message' && m.id === null))) response = m;
+      else if (f.kind === 'sse-frame' || f.body !== undefined) streamed.push(f.body ?? f.raw);
+    }
+    const http = sent.kind === 'http-request';
+    const exchange: Exchange = {
+      method: typeof body?.method === 'string' ? body.method : (sent.method ?? ''),
+      request: { body: sent.body, ...(sent.headers ? { headers: sent.headers } : {}) },
+      ...(head || response !== undefined ? { response: { ...(head?.httpStatus !== undefined ? { status: head.httpStatus } : {}), ...(head?.headers ? { headers: head.headers } : {}), ...(response !== undefined ? { body: response } : {}) } } : {}),
+      frames: streamed,
+      era: eraOf(body, sent.headers),
+      transport: http ? 'http' : 'stdio',
+      at: sent.at,
+    };
+    out.push({ exchangeId, exchange });
+  }
+  return out;
+}
+
+/** Lint a tracked session; the result maps each exchangeId to its lints (empty lists included). */
+export function lintFrames(frames: readonly Frame[], context?: LintContext): Map<string, Lint[]> {
+  const grouped = exchangesFromFrames(frames);
+  const lints = lintAll(
+    grouped.map((g) => g.exchange),
+    context,
+  );
+  return new Map(grouped.map((g, i) => [g.exchangeId, lints[i]]));
+}

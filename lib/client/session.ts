@@ -1,0 +1,63 @@
+import type { SubscriptionFilter, Task } from '../protocol';
+import { createConnection, type Connection, type ConnectionOptions } from './connection';
+import { listen, type ListenHandle, type ListenHandlers, type ListenOptions } from './listen';
+import { callWithInput, type CallWithInputOptions, type InputAnswerer, type MrtrOutcome } from './mrtr';
+import { createTaskApi, type TaskApi, type TaskSnapshot } from './task-api';
+import { followTask, type FollowOptions, type TaskFollower } from './task-follower';
+import { createToolApi, type ToolApi } from './tools';
+
+/**
+ * The inspector's client, one object per connection:
+ *
+ *   const session = createClientSession({ transport, era: 'auto', capabilities: { elicitation: {} } });
+ *   await session.discover();                         // era detected on the first request
+ *   const { tools } = await session.listTools();      // invalid x-mcp-header tools dropped
+ *   const out = await session.callTool('generate_report', { size: 'small' }, { task: true });
+ *   if (out.type === 'task') await session.followTask(out.task, { answer }).done;
+ *
+ * Every method returns what happened as a value (`Outcome`): results, JSON-RPC errors,
+ * invalid responses and transport failures alike. Nothing is thrown for the wire.
+ */
+
+export type ClientSessionOptions = ConnectionOptions;
+
+export interface ClientSession extends ToolApi, TaskApi {
+  readonly connection: Connection;
+  readonly era: Connection['era'];
+  readonly protocolVersion: string;
+  readonly server: Connection['server'];
+  connect: Connection['connect'];
+  request: Connection['request'];
+  /** tools/call with the MRTR loop: answer input requests until the call completes. */
+  callWithInput(name: string, args: Record<string, unknown>, answer: InputAnswerer, options?: CallWithInputOptions): Promise<MrtrOutcome>;
+  /** Follow a task (from a `task` outcome or a snapshot) to its end. */
+  followTask(task: Task | TaskSnapshot, options?: FollowOptions): TaskFollower;
+  /** subscriptions/listen with the reconnect plan. */
+  listen(filter: SubscriptionFilter, handlers?: ListenHandlers, options?: ListenOptions): ListenHandle;
+}
+
+/** Create a client session over a transport. */
+export function createClientSession(options: ClientSessionOptions): ClientSession {
+  const connection = createConnection(options);
+  const tools = createToolApi(connection);
+  const tasks = createTaskApi(connection);
+  return {
+    connection,
+    get era() {
+      return connection.era;
+    },
+    get protocolVersion() {
+      return connection.protocolVersion;
+    },
+    get server() {
+      return connection.server;
+    },
+    connect: connection.connect,
+    request: connection.request,
+    ...tools,
+    ...tasks,
+    callWithInput: (name, args, answer, o) => callWithInput(tools, connection.clock, name, args, answer, o),
+    followTask: (task, o) => followTask(connection, tasks, task as TaskSnapshot, o),
+    listen: (filter, handlers, o) => listen(connection, filter, handlers, o),
+  };
+}

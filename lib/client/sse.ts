@@ -1,0 +1,57 @@
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+
+/** Reading a `text/event-stream` body into events and comments with eventsource-parser. */
+
+export type SseItem = { type: 'event'; event: EventSourceMessage } | { type: 'comment'; text: string };
+
+/** Largest partial line or event buffered before the stream is treated as broken. */
+export const MAX_SSE_BUFFER = 8 * 1024 * 1024;
+
+/**
+ * Yield the events and comments of an SSE body as they arrive. Throws when the body fails
+ * mid-way (a dropped connection) or an event exceeds the buffer cap. Stopping the iteration
+ * cancels the body.
+ */
+export async function* readSse(body: ReadableStream<Uint8Array>, maxBufferSize = MAX_SSE_BUFFER): AsyncGenerator<SseItem> {
+  const queue: SseItem[] = [];
+  let failure: Error | undefined;
+  const parser = createParser({
+    maxBufferSize,
+    onEvent: (event) => queue.push({ type: 'event', event }),
+    onComment: (text) => queue.push({ type: 'comment', text }),
+    onError: (e) => {
+      // Unknown fields and bad retry values are ignorable; an oversized buffer is not.
+      if (e.type === 'max-buffer-size-exceeded') failure = new Error(`SSE event larger than ${maxBufferSize} characters`);
+    },
+  });
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let finished = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) {
+        parser.feed(decoder.decode());
+        parser.reset({ consume: true });
+      } else parser.feed(decoder.decode(value, { stream: true }));
+      while (queue.length) yield queue.shift()!;
+      if (failure) throw failure;
+      if (done) {
+        finished = true;
+        return;
+      }
+    }
+  } finally {
+    if (!finished) await reader.cancel().catch(() => {});
+    else reader.releaseLock();
+  }
+}
+
+/** Parse SSE text completely (tests, recordings): the data of each event and each comment. */
+export function parseSseText(text: string): SseItem[] {
+  const out: SseItem[] = [];
+  const parser = createParser({ onEvent: (event) => out.push({ type: 'event', event }), onComment: (t) => out.push({ type: 'comment', text: t }) });
+  parser.feed(text);
+  parser.reset({ consume: true });
+  return out;
+}

@@ -1,0 +1,195 @@
+import { TERMINAL_STATUSES, type InputRequests, type InputResponses } from '../protocol';
+import { sleep } from './clock';
+import type { Connection } from './connection';
+import { listen, type ListenHandle } from './listen';
+import { retryDelayMs } from './reconnect';
+import type { Outcome } from './results';
+import { readSnapshot, type TaskApi, type TaskSnapshot } from './task-api';
+
+/**
+ * Follows a task to its end the way the spec and seed 000 ask: poll `tasks/get` no faster
+ * than `pollIntervalMs`; optionally listen for `notifications/tasks` (they only wake the
+ * follower early, they never shorten the poll cadence); answer each input request key once
+ * with `tasks/update`; stop at a terminal status; give up when `createdAt + ttlMs` passes
+ * (the server may purge the task then) or the caller's wait bound runs out. A cancel is only
+ * a request: after `tasks/cancel` the follower keeps polling until the status is terminal,
+ * because the ack is not final and the task may still complete or fail.
+ */
+
+export type FollowEnd =
+  | { kind: 'terminal'; task: TaskSnapshot }
+  | { kind: 'expired'; task: TaskSnapshot }
+  | { kind: 'timeout'; task: TaskSnapshot }
+  | { kind: 'aborted'; task: TaskSnapshot }
+  | { kind: 'needs-input'; task: TaskSnapshot }
+  | { kind: 'error'; task: TaskSnapshot; outcome: Outcome };
+
+export type FollowEvent =
+  | { type: 'poll'; task: TaskSnapshot }
+  | { type: 'notification'; task: TaskSnapshot }
+  | { type: 'answered'; keys: string[]; outcome: Outcome }
+  | { type: 'cancel-requested'; outcome: Outcome }
+  | { type: 'poll-failed'; outcome: Outcome }
+  | { type: 'listen-dropped'; reason: string; delayMs: number }
+  | { type: 'resynced' };
+
+export interface FollowOptions {
+  /** Answers new input request keys; `undefined` leaves them pending (the user answers later). */
+  answer?: (inputRequests: InputRequests, task: TaskSnapshot) => Promise<InputResponses | undefined>;
+  /** What to do at input_required when `answer` gives nothing: keep waiting (UI) or stop (CLI). */
+  onUnanswered?: 'wait' | 'stop';
+  /** Also subscribe to notifications/tasks (2026-07-28). */
+  listen?: boolean;
+  onUpdate?: (task: TaskSnapshot) => void;
+  onEvent?: (event: FollowEvent) => void;
+  signal?: AbortSignal;
+  /** Stop waiting after this many ms (0 = unbounded). */
+  waitMs?: number;
+  /** Poll interval when the server suggests none (default 1000 ms). */
+  defaultPollMs?: number;
+}
+
+export interface TaskFollower {
+  readonly task: TaskSnapshot;
+  readonly done: Promise<FollowEnd>;
+  /** Send tasks/cancel and keep following until a terminal status. */
+  cancel(): Promise<Outcome>;
+  /** Poll now (a refresh button, a resync after a dropped listen). */
+  refresh(): void;
+  stop(): void;
+}
+
+const isTerminal = (t: TaskSnapshot) => (TERMINAL_STATUSES as readonly string[]).includes(t.status);
+
+/** Follow a task from its creation result (or a snapshot). */
+export function followTask(conn: Connection, tasks: TaskApi, initial: TaskSnapshot, options: FollowOptions = {}): TaskFollower {
+  const clock = conn.clock;
+  const taskId = initial.taskId;
+  const startedAt = clock.now();
+  const stopper = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stopper.signal]) : stopper.signal;
+  let latest = initial;
+  let cancelRequested = false;
+  let forcePoll = false;
+  let wake: (() => void) | undefined;
+  const answered = new Set<string>();
+  let sub: ListenHandle | undefined;
+  const emit = (e: FollowEvent) => options.onEvent?.(e);
+
+  const apply = (t: TaskSnapshot) => {
+    // A snapshot never moves a task out of a terminal status; ignore stale ones that would.
+    if (isTerminal(latest) && !isTerminal(t)) return;
+    latest = t;
+    options.onUpdate?.(t);
+  };
+
+  if (options.listen && conn.era === 'modern') {
+    sub = listen(conn, { taskIds: [taskId] }, {
+      onNotification: (n) => {
+        if (n.method !== 'notifications/tasks' || n.params?.taskId !== taskId) return;
+        const read = readSnapshot(n.params as Record<string, unknown>, 'extension');
+        if ('invalid' in read) return conn.warn(`notifications/tasks: ${read.invalid}`);
+        emit({ type: 'notification', task: read.task });
+        apply(read.task);
+        wake?.();
+      },
+      onDrop: ({ reason, plan }) => emit({ type: 'listen-dropped', reason, delayMs: plan.delayMs }),
+      onResync: () => {
+        emit({ type: 'resynced' });
+        forcePoll = true;
+        wake?.();
+      },
+    }, { signal });
+  }
+
+  async function answerInput(t: TaskSnapshot): Promise<'answered' | 'pending' | 'stop'> {
+    const fresh = Object.fromEntries(Object.entries(t.inputRequests ?? {}).filter(([k]) => !answered.has(k)));
+    if (!Object.keys(fresh).length || cancelRequested) return 'pending';
+    const responses = options.answer ? await options.answer(fresh, t) : undefined;
+    if (!responses || !Object.keys(responses).length) return options.onUnanswered === 'stop' ? 'stop' : 'pending';
+    const out = await tasks.updateTask(taskId, responses, { signal });
+    emit({ type: 'answered', keys: Object.keys(responses), outcome: out });
+    // A lost update is asked again on the next poll; an acknowledged key is never asked twice.
+    if (out.type === 'complete') for (const k of Object.keys(responses)) answered.add(k);
+    return 'answered';
+  }
+
+  async function fillLegacyResult(t: TaskSnapshot): Promise<TaskSnapshot> {
+    if (conn.era !== 'legacy' || (t.status !== 'completed' && t.status !== 'failed') || t.result || t.error) return t;
+    const out = await tasks.taskResult(taskId, { signal });
+    if (out.type === 'complete') return { ...t, result: out.result };
+    if (out.type === 'error') return { ...t, error: out.error };
+    return t;
+  }
+
+  async function run(): Promise<FollowEnd> {
+    let lastPoll: number | undefined = undefined;
+    let failures = 0;
+    for (;;) {
+      if (isTerminal(latest)) return { kind: 'terminal', task: await fillLegacyResult(latest) };
+      if (signal.aborted) return { kind: 'aborted', task: latest };
+      if (latest.status === 'input_required') {
+        const r = await answerInput(latest);
+        if (r === 'stop') return { kind: 'needs-input', task: latest };
+      }
+      const now = clock.now();
+      const ttlEnd = latest.ttlMs !== null && latest.ttlMs !== undefined ? Date.parse(latest.createdAt) + latest.ttlMs : Infinity;
+      if (now >= ttlEnd) return { kind: 'expired', task: latest };
+      const waitEnd = options.waitMs ? startedAt + options.waitMs : Infinity;
+      if (now >= waitEnd) return { kind: 'timeout', task: latest };
+      const interval = Math.max(latest.pollIntervalMs ?? options.defaultPollMs ?? 1_000, failures ? retryDelayMs(failures - 1) : 0);
+      const due = lastPoll === undefined ? startedAt + interval : lastPoll + interval;
+      if (!forcePoll && now < due) {
+        const s = sleep(clock, Math.min(due, ttlEnd, waitEnd) - now, signal);
+        wake = s.wake;
+        await s.done;
+        wake = undefined;
+        continue;
+      }
+      forcePoll = false;
+      const r = await tasks.getTask(taskId, { signal });
+      lastPoll = clock.now();
+      if (r.type === 'snapshot') {
+        failures = 0;
+        emit({ type: 'poll', task: r.task });
+        apply(r.task);
+      } else if (r.type === 'failure') {
+        if (r.reason === 'aborted') return { kind: 'aborted', task: latest };
+        failures++;
+        emit({ type: 'poll-failed', outcome: r });
+      } else {
+        // The server answered but not with the task (unknown or purged id, invalid snapshot).
+        emit({ type: 'poll-failed', outcome: r });
+        return { kind: 'error', task: latest, outcome: r };
+      }
+    }
+  }
+
+  const done = run().finally(() => sub?.close());
+  return {
+    get task() {
+      return latest;
+    },
+    done,
+    async cancel() {
+      cancelRequested = true;
+      const out = await tasks.cancelTask(taskId, { signal });
+      emit({ type: 'cancel-requested', outcome: out });
+      // 2025-11-25 answers with the task itself, already cancelled.
+      if (out.type === 'complete' && conn.era === 'legacy') {
+        const read = readSnapshot(out.result, 'legacy');
+        if (!('invalid' in read)) apply(read.task);
+      }
+      // No early poll: the cadence stays at pollIntervalMs; the ack itself decides nothing.
+      wake?.();
+      return out;
+    },
+    refresh() {
+      forcePoll = true;
+      wake?.();
+    },
+    stop() {
+      stopper.abort(new Error('follower stopped'));
+    },
+  };
+}

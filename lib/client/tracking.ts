@@ -1,0 +1,140 @@
+import { rpcFields, taskIdOf, utf8Bytes, type CloseReason, type Frame, type FrameKind, type FrameSink } from './frames';
+import type { Transport, TransportEvent, TransportRequestOptions } from './transport';
+
+/**
+ * A Transport decorator that reports every frame of every exchange to a sink, with timings,
+ * and passes the events through unchanged. The timeline store, the recorder and the CLI's
+ * `--record` all listen here; nothing else in the client produces frames.
+ */
+
+export interface TrackingOptions {
+  /** Receives each frame as it happens; must not throw (errors are swallowed). */
+  sink: FrameSink;
+  /** Names the connection in every frame (default: a random id). */
+  connectionId?: string;
+  /** Wall clock in ms (default Date.now); injected so recordings and tests are exact. */
+  now?: () => number;
+}
+
+/** A tracked transport also exposes the connection id its frames carry. */
+export interface TrackedTransport extends Transport {
+  readonly connectionId: string;
+  /**
+   * Report a frame that did not come through `send` (an MCP Apps bridge message, a note from
+   * the UI) in the same sequence; `seq`, `connectionId` and `at` are filled in.
+   */
+  record(frame: Omit<Frame, 'seq' | 'connectionId' | 'at' | 'bytes'> & { at?: number; bytes?: number }): void;
+}
+
+let connections = 0;
+
+/** Wrap a transport so every exchange is reported frame by frame. */
+export function createTrackingTransport(inner: Transport, options: TrackingOptions): TrackedTransport {
+  const connectionId = options.connectionId ?? `c${Date.now().toString(36)}${(connections++).toString(36)}`;
+  const now = options.now ?? (() => Date.now());
+  let seq = 0;
+  let exchanges = 0;
+
+  const emit = (frame: Omit<Frame, 'seq' | 'connectionId'>) => {
+    try {
+      options.sink({ seq: seq++, connectionId, ...frame });
+    } catch {
+      /* a broken sink must not break the connection */
+    }
+  };
+
+  async function* send(message: unknown, req: TransportRequestOptions = {}): AsyncGenerator<TransportEvent> {
+    const exchangeId = `${connectionId}:${++exchanges}`;
+    const { method: reqMethod, id: rpcId } = rpcFields(message);
+    const common = {
+      exchangeId,
+      ...(req.conversationId ? { conversationId: req.conversationId } : {}),
+      ...(rpcId !== undefined ? { rpcId } : {}),
+    };
+    const started = now();
+    let streamStart: number | undefined;
+    let responded = false;
+    let closed = false;
+    let errored = false;
+
+    const frame = (kind: FrameKind, direction: 'in' | 'out', extra: Partial<Frame>) => {
+      const body = extra.body;
+      const own = rpcFields(body);
+      const taskId = taskIdOf(body) ?? (kind === 'http-request' ? undefined : taskIdOf(message));
+      emit({
+        at: now(),
+        direction,
+        kind,
+        ...common,
+        ...(own.method ?? reqMethod ? { method: own.method ?? reqMethod } : {}),
+        ...(taskId ? { taskId } : {}),
+        bytes: utf8Bytes(extra.raw),
+        ...extra,
+      });
+    };
+
+    const close = (reason: CloseReason, detail?: string) => {
+      closed = true;
+      if (streamStart === undefined) return;
+      frame('sse-close', 'in', { streamId: exchangeId, closeReason: reason, durationMs: now() - streamStart, ...(detail ? { errorText: detail } : {}) });
+    };
+
+    try {
+      for await (const ev of inner.send(message, req)) {
+        switch (ev.type) {
+          case 'sent':
+            frame('http-request', 'out', { headers: lower(ev.headers), body: ev.message, raw: ev.raw });
+            break;
+          case 'response':
+            frame('http-response', 'in', { httpStatus: ev.status, headers: ev.headers, durationMs: now() - started });
+            if (ev.stream) {
+              streamStart = now();
+              frame('sse-open', 'in', { streamId: exchangeId });
+            }
+            break;
+          case 'message': {
+            const isResponse = !!ev.message && typeof ev.message === 'object' && rpcFields(ev.message).id === rpcId && ('result' in ev.message || 'error' in ev.message);
+            if (isResponse) responded = true;
+            const parsed = ev.message !== undefined ? { body: ev.message } : {};
+            if (ev.sse) frame('sse-frame', 'in', { streamId: exchangeId, raw: ev.raw, ...parsed, ...(ev.parseError ? { errorText: `not JSON: ${ev.parseError}` } : {}) });
+            else frame('message', 'in', { raw: ev.raw, ...parsed, ...(ev.parseError ? { errorText: `not JSON: ${ev.parseError}` } : {}) });
+            break;
+          }
+          case 'comment':
+            frame('sse-comment', 'in', { streamId: exchangeId, raw: ev.text });
+            break;
+          case 'error':
+            errored = true;
+            frame('error', 'in', { errorText: ev.message });
+            break;
+          case 'close':
+            if (ev.cause === 'aborted') close('client-closed', ev.detail);
+            else if (ev.cause === 'dropped') {
+              if (streamStart === undefined && !errored) frame('error', 'in', { errorText: ev.detail ?? 'the connection failed' });
+              close('network-error', ev.detail);
+            } else close(responded ? 'complete' : 'server-closed', ev.detail);
+            break;
+        }
+        yield ev;
+      }
+    } finally {
+      // The consumer stopped reading before the end: it closed the stream itself.
+      if (!closed) close('client-closed', 'closed by the client');
+    }
+  }
+
+  return {
+    kind: inner.kind,
+    target: inner.target,
+    connectionId,
+    send,
+    close: inner.close?.bind(inner),
+    record: (f) => emit({ ...f, at: f.at ?? now(), bytes: f.bytes ?? utf8Bytes(f.raw) }),
+  };
+}
+
+function lower(h: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) out[k.toLowerCase()] = v;
+  return out;
+}

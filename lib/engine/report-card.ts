@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import type { Scenario } from '../scenario/schema';
+import type { JournalEntry } from './journal';
+import { gradeCancelAck, gradeExtensionDeclared, gradeMcpName, gradePollCadence, gradeStopsAtTerminal } from './report-tasks';
+import { gradeIdempotencyKeys, gradeRelisten, gradeRequestState } from './report-requests';
+import { taskSightings, toExchanges, type Exchange, type TaskSighting } from './report-view';
+
+/**
+ * The client report card: grades a client's behaviour against MCP 2026-07-28 from the mock's
+ * journal alone. Each grade passes, fails or was not observed (the session never exercised
+ * it), and links the journal entries (by `seq`) that prove it. Pure: same journal, same card.
+ */
+
+export const GradeStatusSchema = z.enum(['pass', 'fail', 'not-observed']);
+export type GradeStatus = z.infer<typeof GradeStatusSchema>;
+
+export const GradeSchema = z.object({
+  /** Stable id, e.g. `poll-cadence`. */
+  id: z.string(),
+  title: z.string(),
+  status: GradeStatusSchema,
+  /** One or two sentences a person can act on. */
+  detail: z.string(),
+  /** Journal seqs that prove the grade (the offending entries when it fails). */
+  evidence: z.array(z.number().int()),
+  /** Where the rule comes from. */
+  specRef: z.string(),
+});
+export type Grade = z.infer<typeof GradeSchema>;
+
+export const ReportCardSchema = z.object({
+  generatedAt: z.string(),
+  grades: z.array(GradeSchema),
+});
+export type ReportCard = z.infer<typeof ReportCardSchema>;
+
+/** What every grader reads. */
+export interface GradeContext {
+  xs: Exchange[];
+  sightings: TaskSighting[];
+  scenario: Scenario;
+  /** Grading time: waits (a poll after a cancel ack, a re-listen) are judged against it. */
+  now: number;
+}
+
+/** Options of {@link gradeClient}. */
+export interface GradeOptions {
+  /** Grading time (default: the latest journal time). */
+  now?: number;
+}
+
+/** Grade ids in the order they are reported. */
+export const GRADE_IDS = [
+  'poll-cadence',
+  'mcp-name',
+  'extension-declared',
+  'stops-at-terminal',
+  'cancel-ack-not-final',
+  'relisten-without-last-event-id',
+  'idempotency-keys',
+  'request-state-echo',
+] as const;
+
+const GRADERS: ((ctx: GradeContext) => Grade)[] = [
+  gradePollCadence,
+  gradeMcpName,
+  gradeExtensionDeclared,
+  gradeStopsAtTerminal,
+  gradeCancelAck,
+  gradeRelisten,
+  gradeIdempotencyKeys,
+  gradeRequestState,
+];
+
+/** Grade a client from journal entries of one scenario's endpoint. */
+export function gradeClient(entries: readonly JournalEntry[], scenario: Scenario, options: GradeOptions = {}): ReportCard {
+  const latest = entries.reduce((t, e) => Math.max(t, e.endedAt ?? e.at, ...e.frames.map((f) => f.at)), -Infinity);
+  const now = options.now ?? (Number.isFinite(latest) ? latest : Date.now());
+  const xs = toExchanges(entries);
+  const ctx: GradeContext = { xs, sightings: taskSightings(xs), scenario, now };
+  return { generatedAt: new Date(now).toISOString(), grades: GRADERS.map((g) => g(ctx)) };
+}

@@ -1,0 +1,158 @@
+import { decodeHeaderValue, HEADER } from '../protocol';
+import type { Scenario } from '../scenario/schema';
+import type { Grade, GradeContext } from './report-card';
+import { declaresTasks, fingerprint, plural, seqs, TASK_METHODS, taskIdOf, TERMINAL, type Exchange, type TaskSighting } from './report-view';
+
+/** Grades about the tasks extension: cadence, Mcp-Name, extension declared, terminal stop, cancel ack. */
+
+/** Polls may come this much earlier than `pollIntervalMs` (timer jitter). */
+export const POLL_JITTER = 0.1;
+/** A poll that races a pushed terminal notification by less than this is not held against the client. */
+const PUSH_RACE_MS = 100;
+
+const SPEC = {
+  poll: 'MCP 2026-07-28 tasks extension: tasks/get (clients SHOULD respect pollIntervalMs)',
+  name: 'MCP 2026-07-28 Streamable HTTP request headers: Mcp-Name mirrors params.taskId on tasks/get, tasks/update, tasks/cancel',
+  ext: 'MCP 2026-07-28 tasks extension: negotiation (declare io.modelcontextprotocol/tasks per request; -32021 otherwise)',
+  terminal: 'MCP 2026-07-28 tasks extension: Task status machine (terminal is final; poll until terminal)',
+  cancel: 'MCP 2026-07-28 tasks extension: tasks/cancel (the ack is not final: cooperative and eventually consistent)',
+};
+
+const pollsOf = (xs: readonly Exchange[], taskId: string) => xs.filter((x) => x.method === 'tasks/get' && taskIdOf(x) === taskId);
+const lastBefore = (sightings: readonly TaskSighting[], taskId: string, order: number) => {
+  let last: TaskSighting | undefined;
+  for (const s of sightings) if (s.taskId === taskId && s.order < order) last = s;
+  return last;
+};
+const taskIds = (xs: readonly Exchange[], sightings: readonly TaskSighting[]) => new Set([...sightings.map((s) => s.taskId), ...xs.map(taskIdOf).filter((t): t is string => !!t)]);
+
+/** tasks/get no faster than the pollIntervalMs of the last snapshot the client saw. */
+export function gradePollCadence({ xs, sightings }: GradeContext): Grade {
+  const base = { id: 'poll-cadence', title: 'Poll cadence honours pollIntervalMs', specRef: SPEC.poll };
+  const checked: number[] = [];
+  const bad: { prev: Exchange; poll: Exchange; gap: number; interval: number }[] = [];
+  for (const taskId of taskIds(xs, sightings)) {
+    let prev: Exchange | undefined;
+    for (const poll of pollsOf(xs, taskId)) {
+      const seen = lastBefore(sightings, taskId, poll.order);
+      // A tasks/update or tasks/cancel changes the task, so one prompt poll after it is expected.
+      const reset = xs.some((x) => (x.method === 'tasks/update' || x.method === 'tasks/cancel') && taskIdOf(x) === taskId && prev && x.order > prev.order && x.order < poll.order);
+      if (prev && seen && !TERMINAL.has(seen.status) && seen.pollIntervalMs !== undefined && !reset) {
+        const gap = poll.at - prev.at;
+        checked.push(prev.seq, poll.seq);
+        if (gap < seen.pollIntervalMs * (1 - POLL_JITTER)) bad.push({ prev, poll, gap, interval: seen.pollIntervalMs });
+      }
+      prev = poll;
+    }
+  }
+  if (bad.length) {
+    const w = bad[0];
+    const detail = `${plural(bad.length, 'poll')} came faster than pollIntervalMs; e.g. tasks/get #${w.poll.seq} for task ${fingerprint(taskIdOf(w.poll)!)} came ${w.gap} ms after #${w.prev.seq} while pollIntervalMs was ${w.interval}.`;
+    return { ...base, status: 'fail', detail, evidence: seqs(bad.flatMap((b) => [b.prev.seq, b.poll.seq])) };
+  }
+  if (!checked.length) return { ...base, status: 'not-observed', detail: 'No two consecutive tasks/get polls of an unfinished task were seen.', evidence: [] };
+  return { ...base, status: 'pass', detail: `Every consecutive poll was at least ${Math.round((1 - POLL_JITTER) * 100)}% of pollIntervalMs apart (${plural(new Set(checked).size, 'poll')} checked).`, evidence: seqs(checked) };
+}
+
+/** Every tasks/* request carried Mcp-Name equal to params.taskId (rejected requests included). */
+export function gradeMcpName({ xs }: GradeContext): Grade {
+  const base = { id: 'mcp-name', title: 'Mcp-Name on tasks requests', specRef: SPEC.name };
+  const tasks = xs.filter((x) => x.modern && TASK_METHODS.has(x.method));
+  if (!tasks.length) return { ...base, status: 'not-observed', detail: 'No tasks/get, tasks/update or tasks/cancel request was seen.', evidence: [] };
+  const bad = tasks.filter((x) => {
+    const raw = x.headers[HEADER.name.toLowerCase()];
+    if (raw === undefined) return true;
+    const decoded = decodeHeaderValue(raw);
+    return !decoded.ok || decoded.value !== taskIdOf(x);
+  });
+  if (bad.length) {
+    const missing = bad.filter((x) => x.headers[HEADER.name.toLowerCase()] === undefined).length;
+    const detail = `${plural(bad.length, 'tasks request')} of ${tasks.length} had ${missing === bad.length ? 'no' : missing ? 'a missing or wrong' : 'a wrong'} Mcp-Name header (first: ${bad[0].method} #${bad[0].seq}).`;
+    return { ...base, status: 'fail', detail, evidence: seqs(bad.map((x) => x.seq)) };
+  }
+  return { ...base, status: 'pass', detail: `All ${plural(tasks.length, 'tasks request')} carried Mcp-Name equal to params.taskId.`, evidence: seqs(tasks.map((x) => x.seq)) };
+}
+
+function needsTasks(x: Exchange, scenario: Scenario): boolean {
+  if (!x.modern) return false;
+  if (TASK_METHODS.has(x.method)) return true;
+  if (x.method === 'subscriptions/listen') {
+    const n = x.params.notifications as { taskIds?: unknown } | undefined;
+    return Array.isArray(n?.taskIds);
+  }
+  if (x.method !== 'tools/call') return false;
+  return scenario.tools.find((t) => t.name === x.params.name)?.task?.mode === 'required';
+}
+
+/**
+ * Requests that need the tasks extension declared it. Nothing in tools/list says a tool runs
+ * only as a task, so a -32021 answer followed by the same call with the extension declared counts
+ * as handled correctly; a -32021 the client never recovered from fails.
+ */
+export function gradeExtensionDeclared({ xs, scenario }: GradeContext): Grade {
+  const base = { id: 'extension-declared', title: 'Tasks extension declared where a task is expected', specRef: SPEC.ext };
+  const need = xs.filter((x) => needsTasks(x, scenario));
+  if (!need.length) return { ...base, status: 'not-observed', detail: 'No call of a task-only tool, tasks/* request or task listen was seen.', evidence: [] };
+  const sameTarget = (a: Exchange, b: Exchange) => a.method === b.method && a.principal === b.principal && (a.params.name ?? a.params.taskId) === (b.params.name ?? b.params.taskId);
+  const undeclared = need.filter((x) => !declaresTasks(x));
+  const recovered = undeclared.filter((x) => need.some((y) => y.order > x.order && declaresTasks(y) && sameTarget(x, y)));
+  const failed = undeclared.filter((x) => !recovered.includes(x));
+  if (failed.length) {
+    const x = failed[0];
+    return { ...base, status: 'fail', detail: `${plural(failed.length, 'request')} needed the tasks extension without declaring it and were never retried with it (first: ${x.method}${typeof x.params.name === 'string' ? ` ${x.params.name}` : ''} #${x.seq}).`, evidence: seqs(failed.map((x) => x.seq)) };
+  }
+  const note = recovered.length ? ` (${plural(recovered.length, 'call')} answered -32021 first, then retried with the extension)` : '';
+  return { ...base, status: 'pass', detail: `${plural(need.length, 'request')} needing the tasks extension declared it${note}.`, evidence: seqs(need.map((x) => x.seq)) };
+}
+
+/** No tasks/get for a task after the client was shown a terminal status for it. */
+export function gradeStopsAtTerminal({ xs, sightings }: GradeContext): Grade {
+  const base = { id: 'stops-at-terminal', title: 'Polling stops at a terminal status', specRef: SPEC.terminal };
+  const evidence: number[] = [];
+  const bad: { terminal: TaskSighting; polls: Exchange[] }[] = [];
+  let finished = 0;
+  for (const taskId of taskIds(xs, sightings)) {
+    const terminal = sightings.find((s) => s.taskId === taskId && TERMINAL.has(s.status));
+    if (!terminal) continue;
+    finished++;
+    const late = pollsOf(xs, taskId).filter((p) => p.order > terminal.order && !(terminal.via === 'notification' && p.at - terminal.at < PUSH_RACE_MS));
+    evidence.push(terminal.seq);
+    if (late.length) bad.push({ terminal, polls: late });
+  }
+  if (bad.length) {
+    const b = bad[0];
+    const detail = `${plural(bad.reduce((n, x) => n + x.polls.length, 0), 'tasks/get')} after a terminal status; e.g. task ${fingerprint(b.terminal.taskId)} was shown ${b.terminal.status} in #${b.terminal.seq} and polled again in #${b.polls[0].seq}.`;
+    return { ...base, status: 'fail', detail, evidence: seqs(bad.flatMap((x) => [x.terminal.seq, ...x.polls.map((p) => p.seq)])) };
+  }
+  if (!finished) return { ...base, status: 'not-observed', detail: 'The client was not shown a terminal task status.', evidence: [] };
+  return { ...base, status: 'pass', detail: `Polling stopped after the terminal status of ${plural(finished, 'task')}.`, evidence: seqs(evidence) };
+}
+
+/** After a tasks/cancel ack the client looked again (poll or task listen) instead of taking the ack as final. */
+export function gradeCancelAck({ xs, sightings, now, scenario }: GradeContext): Grade {
+  const base = { id: 'cancel-ack-not-final', title: 'Cancel ack not taken as final', specRef: SPEC.cancel };
+  const acks = xs.filter((x) => x.method === 'tasks/cancel' && x.result && taskIdOf(x));
+  const bad: Exchange[] = [];
+  const good: number[] = [];
+  let waiting = 0;
+  for (const ack of acks) {
+    const taskId = taskIdOf(ack)!;
+    const seen = lastBefore(sightings, taskId, ack.order);
+    if (seen && TERMINAL.has(seen.status)) continue;
+    const poll = pollsOf(xs, taskId).find((p) => p.order > ack.doneOrder);
+    const listen = xs.find((l) => l.method === 'subscriptions/listen' && l.doneOrder > ack.doneOrder && ((l.params.notifications as { taskIds?: unknown[] })?.taskIds ?? []).includes(taskId));
+    if (poll || listen) {
+      good.push(ack.seq, (poll ?? listen)!.seq);
+      continue;
+    }
+    const grace = 3 * (seen?.pollIntervalMs ?? scenario.settings.pollIntervalMs);
+    if (now - (ack.endedAt ?? ack.at) < grace) waiting++;
+    else bad.push(ack);
+  }
+  if (bad.length) {
+    const x = bad[0];
+    return { ...base, status: 'fail', detail: `After the tasks/cancel ack #${x.seq} for task ${fingerprint(taskIdOf(x)!)} the client never polled or listened for that task again: it took the ack as final.`, evidence: seqs(bad.map((b) => b.seq)) };
+  }
+  if (!good.length) return { ...base, status: 'not-observed', detail: waiting ? 'Waiting for the client to look at the task after its tasks/cancel ack.' : 'No tasks/cancel ack for an unfinished task was seen.', evidence: [] };
+  return { ...base, status: 'pass', detail: `After ${plural(good.length / 2, 'cancel ack')} the client kept following the task.`, evidence: seqs(good) };
+}

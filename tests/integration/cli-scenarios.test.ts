@@ -1,0 +1,58 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, startCliMock, type Started } from '../helpers/processes';
+import { CAPS, callTool } from '../helpers/rpc';
+import { controlApi, httpTarget } from './http-target';
+
+/** `mcp-loupe scenarios reset|list` against a running `mcp-loupe mock`. */
+
+const run = promisify(execFile);
+const cli = (args: string[]) => run(process.execPath, [join(ROOT, 'bin', 'mcp-loupe.mjs'), ...args], { cwd: ROOT }).then(
+  (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+  (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+);
+
+describe('mcp-loupe scenarios', () => {
+  let mock: Started;
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'loupe-cli-scenarios-'));
+    mock = await startCliMock(['demo', '--data-dir', dataDir]);
+  });
+  afterAll(async () => {
+    await mock?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('reset drops the running tasks and the journal', async () => {
+    const target = httpTarget(mock.url);
+    const started = await callTool(target, 'generate_report', { size: 'small' }, target.opts({ caps: CAPS.formAndTasks }));
+    expect(started.body.result.status).toBe('working');
+    expect(((await controlApi(mock.url, mock.token!, '/api/scenarios/demo/tasks', 'GET')).json.tasks as unknown[]).length).toBe(1);
+    const r = await cli(['scenarios', 'reset', 'demo', '--url', mock.url, '--token', mock.token!]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('scenario "demo" is back to its initial state');
+    expect((await controlApi(mock.url, mock.token!, '/api/scenarios/demo/tasks', 'GET')).json.tasks).toEqual([]);
+    expect((await controlApi(mock.url, mock.token!, '/api/scenarios/demo/journal', 'GET')).json.entries).toEqual([]);
+  });
+
+  it('list prints built-in scenarios', async () => {
+    const r = await cli(['scenarios', 'list', '--url', mock.url, '--token', mock.token!]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^demo\tbuilt-in\tLoupe demo$/m);
+  });
+
+  it('fails with the reason when the token is wrong or the scenario unknown', async () => {
+    const bad = await cli(['scenarios', 'reset', 'demo', '--url', mock.url, '--token', 'nope']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/Failed to reset scenario demo: A valid Loupe token is required/);
+    const unknown = await cli(['scenarios', 'reset', 'missing', '--url', mock.url, '--token', mock.token!]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('Unknown scenario: missing');
+  });
+});
