@@ -19,7 +19,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
-          include: ['tests/integration/**/*.test.ts', 'tests/conformance/**/*.test.ts'],
+          include: ['tests/integration/**/*.test.ts', 'tests/conformance/**/*.test.ts', 'tests/hardening/**/*.test.ts'],
           testTimeout: 180_000,
           hookTimeout: 180_000,
           fileParallelism: false,

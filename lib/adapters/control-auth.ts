@@ -49,6 +49,12 @@ export function checkControlAccess(req: Request, token: string, allowedHosts: re
   const origin = req.headers.get('origin');
   if (origin !== null && !isSameOrigin(origin, host!)) return { status: 403, error: 'Origin is not allowed: the control API answers only pages of this origin' };
   if (!sameToken(presentedToken(req), token)) return { status: 401, error: 'A valid Loupe token is required (Authorization: Bearer <token>, or open the URL printed at start)' };
+  // The cookie is an ambient credential: a state-changing call that relies on it must say where
+  // it comes from (browsers always send Origin on POST/PUT/DELETE), so a forged request cannot ride it.
+  const explicit = req.headers.has('authorization') || req.headers.has('x-loupe-token');
+  if (origin === null && !explicit && req.method !== 'GET' && req.method !== 'HEAD') {
+    return { status: 403, error: 'A state-changing request authenticated by cookie must carry an Origin header' };
+  }
   return undefined;
 }
 

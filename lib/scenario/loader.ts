@@ -33,6 +33,26 @@ export interface ParseScenarioOptions {
 /** Cap on alias expansion, so a small file cannot expand into a huge object ("billion laughs"). */
 const MAX_ALIAS_COUNT = 100;
 
+/** Deepest bracket nesting accepted; deeper documents would exhaust the parser's stack. */
+export const MAX_NESTING = 256;
+
+/** Offset where flow-collection nesting first exceeds {@link MAX_NESTING}, ignoring brackets in strings. */
+function tooDeepAt(text: string): number | undefined {
+  let depth = 0;
+  let quote: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote) quote = undefined;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '[' || c === '{') {
+      if (++depth > MAX_NESTING) return i;
+    } else if (c === ']' || c === '}') depth = Math.max(0, depth - 1);
+  }
+  return undefined;
+}
+
 /**
  * Parses and validates a scenario. `source` names the text in issues (usually its file name).
  * Text starting with `{` is read as JSON, anything else as YAML; both go through the YAML
@@ -40,6 +60,13 @@ const MAX_ALIAS_COUNT = 100;
  */
 export function parseScenario(text: string, source: string, options: ParseScenarioOptions = {}): ScenarioParse {
   const lineCounter = new LineCounter();
+  const deep = tooDeepAt(text);
+  if (deep !== undefined) {
+    const before = text.slice(0, deep);
+    const line = before.split('\n').length;
+    const column = deep - before.lastIndexOf('\n');
+    return { ok: false, errors: [{ source, line, column, path: '', message: `The document is nested more than ${MAX_NESTING} levels deep; scenarios never need that` }] };
+  }
   const json = /^\s*\{/.test(text);
   // The json schema refuses unquoted scalars, so `{"id": x}` is an error rather than a string.
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, schema: json ? 'json' : 'core', uniqueKeys: true });

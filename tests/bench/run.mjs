@@ -67,8 +67,11 @@ say('CLI mock cold start');
 results.coldStart = await coldStart({ root, dataDir });
 
 say('property tests at 10,000 cases');
-const prop = spawnSync(process.execPath, [path.join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'unit', 'tests/unit/engine/property.test.ts'], { cwd: root, env: { ...process.env, LOUPE_PROPERTY_RUNS: '10000' }, encoding: 'utf8' });
-results.property = { runs: 10000, passed: prop.status === 0 };
+const vitest = path.join(root, 'node_modules/vitest/vitest.mjs');
+const propEnv = { ...process.env, LOUPE_PROPERTY_RUNS: '10000' };
+const propMcp = spawnSync(process.execPath, [vitest, 'run', '--project', 'unit', 'tests/unit/engine/property.test.ts'], { cwd: root, env: propEnv, encoding: 'utf8' });
+const propEndpoints = spawnSync(process.execPath, [vitest, 'run', '--project', 'integration', 'tests/hardening/endpoint-property.test.ts'], { cwd: root, env: propEnv, encoding: 'utf8' });
+results.property = { runs: 10000, mcpEndpoint: propMcp.status === 0, allEndpoints: propEndpoints.status === 0, passed: propMcp.status === 0 && propEndpoints.status === 0 };
 
 results.durationS = Math.round((Date.now() - started) / 1000);
 fs.writeFileSync(path.join(root, 'bench-results.json'), `${JSON.stringify(results, null, 2)}\n`);
@@ -86,7 +89,7 @@ const lines = [
   `tasks/get, ${results.tasksGet.tasks} tasks in SQLite: p50 ${results.tasksGet.p50} ms, p99 ${results.tasksGet.p99} ms   (target p99 < 5)`,
   `listen fan-out to ${results.listenFanout.streams} streams: delivered ${results.listenFanout.delivered}, p50 ${results.listenFanout.p50} ms, p99 ${results.listenFanout.p99} ms   (target p99 < 100)`,
   `mcp-loupe mock cold start: p50 ${results.coldStart.p50} ms, max ${results.coldStart.max} ms   (target < 500)`,
-  `property tests, 10,000 cases: ${results.property.passed ? 'passed' : 'FAILED'}`,
+  `property tests, 10,000 cases: MCP endpoint ${results.property.mcpEndpoint ? 'passed' : 'FAILED'}, every endpoint ${results.property.allEndpoints ? 'passed' : 'FAILED'}`,
   `total ${results.durationS} s; written to bench-results.json`,
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
