@@ -3,6 +3,7 @@ import { createControlApi } from './control-api';
 import { checkControlAccess } from './control-auth';
 import { createProxyHandler } from './proxy';
 import type { MockHost } from './mock-host';
+import type { MockEngine } from '../engine';
 
 /**
  * One fetch handler for a process: `/mcp` (the default scenario), `/mcp/<id>`, and the
@@ -14,6 +15,8 @@ export { presentedToken, sameToken } from './control-auth';
 
 export interface MockRouter {
   fetch(request: Request): Promise<Response>;
+  /** The engine behind an MCP path (`/mcp`, `/mcp/<id>`), for hosts that call `engine.handle` directly. */
+  engineFor(pathname: string): MockEngine | undefined;
   /** The per-launch control token. */
   readonly token: string;
 }
@@ -43,6 +46,11 @@ export function createMockRouter(host: MockHost, defaultScenario: string, option
 
   return {
     token,
+    engineFor(pathname) {
+      const parts = segments(pathname);
+      if (!parts || parts[0] !== 'mcp' || parts.length > 2) return undefined;
+      return host.engine(parts[1] ?? defaultScenario);
+    },
     async fetch(req) {
       const url = new URL(req.url);
       const parts = segments(url.pathname);

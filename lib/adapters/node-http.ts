@@ -1,5 +1,6 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import type { HeaderBag, HttpInput, HttpOutput } from '../engine/http-types';
 import { DRIP_HEADER } from '../engine/fault-stream';
 
 /**
@@ -13,13 +14,13 @@ export type FetchHandler = (request: Request) => Promise<Response>;
 const BUFFER_LIMIT = 1024 * 1024;
 
 /** Headers and abort signal of a request; the signal aborts when the client goes away mid-answer. */
-function requestInit(req: IncomingMessage, res: ServerResponse): { headers: Headers; signal: AbortSignal; url: string } {
+function requestInit(req: IncomingMessage, res: ServerResponse, withHeaders = true): { headers: Headers; signal: AbortSignal; url: string } {
   const ac = new AbortController();
   res.on('close', () => {
     if (!res.writableFinished) ac.abort(new Error('client disconnected'));
   });
   const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
+  if (withHeaders) for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
   const host = (req.headers.host ?? '127.0.0.1').replace(/[^\w.:[\]-]/g, '') || '127.0.0.1';
   return { headers, signal: ac.signal, url: `http://${host}${req.url ?? '/'}` };
 }
@@ -99,9 +100,62 @@ export async function writeWebResponse(response: Response, res: ServerResponse):
   res.end();
 }
 
-/** A node:http request listener serving a fetch handler. */
-export function toNodeHandler(handler: FetchHandler): (req: IncomingMessage, res: ServerResponse) => void {
+/** Where a request can skip web Request/Response objects: a function for its path, or undefined. */
+export type FastPath = (pathname: string) => ((input: HttpInput) => Promise<HttpOutput>) | undefined;
+
+/** Case-insensitive access to node's already-lowercased headers. */
+function headerBag(req: IncomingMessage): HeaderBag {
+  return {
+    get(name) {
+      const v = req.headers[name.toLowerCase()];
+      return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+    },
+    forEach(callback) {
+      for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) callback(Array.isArray(v) ? v.join(', ') : v, k);
+    },
+  };
+}
+
+/** Serve a request through an engine's transport-neutral face (no web stream bridges). */
+async function serveFast(handle: (input: HttpInput) => Promise<HttpOutput>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { signal, url } = requestInit(req, res, false);
+  const input: HttpInput = {
+    method: req.method ?? 'GET',
+    url,
+    headers: headerBag(req),
+    signal,
+    async readBody(max) {
+      const chunks: Buffer[] = [];
+      let total = 0;
+      for await (const chunk of req) {
+        total += (chunk as Buffer).byteLength;
+        if (total > max) return undefined;
+        chunks.push(chunk as Buffer);
+      }
+      return Buffer.concat(chunks).toString('utf8');
+    },
+  };
+  const out = await handle(input);
+  if (out.stream) return writeWebResponse(new Response(out.stream, { status: out.status, headers: out.headers }), res);
+  // A string body lets node send headers and body in one write.
+  const body = out.body;
+  res.writeHead(out.status, body !== undefined ? { ...out.headers, 'content-length': String(Buffer.byteLength(body)) } : out.headers).end(body);
+}
+
+/** A node:http request listener serving a fetch handler (with an optional fast path for MCP routes). */
+export function toNodeHandler(handler: FetchHandler, fast?: FastPath): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
+    const direct = fast?.((req.url ?? '/').split('?')[0]);
+    if (direct) {
+      res.once('finish', () => {
+        if (!req.readableEnded) req.resume();
+      });
+      serveFast(direct, req, res).catch((e: unknown) => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message: `Internal error: ${(e as Error).message}` } }));
+      });
+      return;
+    }
     let request: Promise<Request>;
     try {
       request = canBuffer(req) ? toBufferedRequest(req, res) : Promise.resolve(toWebRequest(req, res));
@@ -125,8 +179,8 @@ export function toNodeHandler(handler: FetchHandler): (req: IncomingMessage, res
 }
 
 /** Start an HTTP server; resolves with the bound port once it listens. */
-export function listen(handler: FetchHandler, host: string, port: number): Promise<{ server: http.Server; port: number; close: () => Promise<void> }> {
-  const server = http.createServer(toNodeHandler(handler));
+export function listen(handler: FetchHandler, host: string, port: number, fast?: FastPath): Promise<{ server: http.Server; port: number; close: () => Promise<void> }> {
+  const server = http.createServer(toNodeHandler(handler, fast));
   server.keepAliveTimeout = 5_000;
   return new Promise((resolve, reject) => {
     server.once('error', reject);

@@ -1,3 +1,4 @@
+import type { HeaderBag } from './http-types';
 import {
   ERROR,
   HEADER,
@@ -52,7 +53,7 @@ export function checkMeta(params: Record<string, unknown> | undefined, supported
 }
 
 /** Validate the standard and custom headers against the body (HTTP only). */
-export function checkHeaders(headers: Headers, method: string, params: Record<string, unknown> | undefined, tool: ToolSpec | undefined): Outcome | undefined {
+export function checkHeaders(headers: HeaderBag, method: string, params: Record<string, unknown> | undefined, tool: ToolSpec | undefined): Outcome | undefined {
   const rawMethod = headers.get(HEADER.method);
   if (rawMethod === null) return fail(ERROR.headerMismatch, `Header mismatch: ${HEADER.method} header is required`);
   if (rawMethod.trim() !== method) return fail(ERROR.headerMismatch, `Header mismatch: ${HEADER.method} header "${rawMethod.trim()}" does not match body method "${method}"`);
@@ -74,7 +75,7 @@ export function checkHeaders(headers: Headers, method: string, params: Record<st
   return undefined;
 }
 
-function checkParamHeaders(headers: Headers, args: unknown, tool: ToolSpec): Outcome | undefined {
+function checkParamHeaders(headers: HeaderBag, args: unknown, tool: ToolSpec): Outcome | undefined {
   const scan = scanHeaderBindings(tool.inputSchema);
   if (!scan.ok) return undefined;
   for (const b of scan.bindings) {

@@ -1,3 +1,4 @@
+import type { HeaderBag } from './http-types';
 import type { ClientCapabilities, JsonRpcErrorObject, RequestId } from '../protocol';
 import type { Scenario, ToolSpec } from '../scenario/schema';
 import type { Stores } from '../store/types';
@@ -20,7 +21,7 @@ export interface RequestContext {
   notify(method: string, params: Record<string, unknown>): void;
   /** Keep the stream open (listen): the HTTP layer answers with SSE even before the first frame. */
   openStream(): void;
-  headers?: Headers;
+  headers?: HeaderBag;
 }
 
 /** A dispatch outcome: wire errors are values, never exceptions. */

@@ -1,3 +1,4 @@
+import type { HeaderBag } from './http-types';
 import { ERROR, HEADER, LEGACY_VERSIONS, META, MODERN_METHODS, REMOVED_METHODS, TASK_METHODS } from '../protocol';
 import type { JsonRpcRequest } from '../protocol';
 import { fail, ok, type EngineCore, type Outcome, type RequestContext } from './context';
@@ -13,7 +14,7 @@ import type { ListenHub } from './listen';
 
 export interface Dispatcher {
   /** Era of a request: legacy when it carries a legacy version header or is a handshake without modern `_meta`. */
-  eraOf(req: JsonRpcRequest, headers?: Headers): 'modern' | 'legacy';
+  eraOf(req: JsonRpcRequest, headers?: HeaderBag): 'modern' | 'legacy';
   /** Run the modern checks and the method. `base` lacks caps (filled from `_meta`). */
   modern(req: JsonRpcRequest, base: Omit<RequestContext, 'caps' | 'era'>): Promise<Outcome>;
 }

@@ -5,6 +5,7 @@ import type { Stores, TaskRecord } from '../store/types';
 import type { EngineCore, Outcome, RequestContext } from './context';
 import { createDispatcher } from './dispatch';
 import { createHttpFront } from './http';
+import type { HttpInput, HttpOutput } from './http-types';
 import { createLegacy } from './legacy';
 import { createListenHub } from './listen';
 import { createStateCodec } from './request-state';
@@ -42,6 +43,8 @@ export interface MockEngine {
   readonly scenario: Scenario;
   /** Streamable HTTP face: a web-standard fetch handler. */
   fetch(request: Request): Promise<Response>;
+  /** The same face without web Request/Response objects, for hosts that speak node:http. */
+  handle(input: HttpInput): Promise<HttpOutput>;
   /**
    * Message face for stdio and in-memory transports: handles one parsed message and sends
    * responses and notifications through `send`. notifications/cancelled aborts a request.
@@ -100,7 +103,7 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
   }
 
   const faults = createFaultInjector(scenario.faults, options.seed ?? scenario.seed ?? scenario.id);
-  const httpFetch = createHttpFront({
+  const http = createHttpFront({
     faults,
     maxBodyBytes: scenario.settings.maxBodyBytes,
     keepAliveMs: scenario.settings.keepAliveMs,
@@ -141,7 +144,8 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
 
   return {
     scenario,
-    fetch: httpFetch,
+    fetch: http.fetch,
+    handle: http.handle,
     async handleMessage(message, send) {
       const req = JsonRpcRequestSchema.safeParse(message);
       if (!req.success) {

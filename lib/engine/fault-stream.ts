@@ -1,6 +1,7 @@
 import { errorResponse, httpStatusForError, type RequestId } from '../protocol';
 import { shuffled, type DripFault, type ReplyFault, type StreamFault } from './faults';
 import type { SseChannel } from './sse';
+import type { HttpOutput } from './http-types';
 
 /**
  * Applying faults to the wire: replies that stand in for the server, an SSE channel decorator
@@ -10,7 +11,7 @@ import type { SseChannel } from './sse';
 
 /** A fault's stand-in answer: the HTTP response and what the journal records of it. */
 export interface FaultReply {
-  response: Response;
+  output: HttpOutput;
   status: number;
   /** The body as the journal shows it (parsed JSON or text). */
   body: unknown;
@@ -23,7 +24,7 @@ export function faultReply(fault: ReplyFault, id: RequestId): FaultReply {
   if (fault.kind === 'rpc-error') {
     const body = errorResponse(id, { code: fault.code, message: fault.message, ...(fault.data !== undefined ? { data: fault.data } : {}) });
     const status = fault.status ?? httpStatusForError(fault.code);
-    return { status, body, response: new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }) };
+    return { status, body, output: { status, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) } };
   }
   const headers: Record<string, string> = {};
   if (fault.retryAfter !== undefined) headers['Retry-After'] = String(fault.retryAfter);
@@ -31,7 +32,7 @@ export function faultReply(fault: ReplyFault, id: RequestId): FaultReply {
   const text: string = typeof fault.body === 'object' ? JSON.stringify(fault.body) : (fault.body ?? STATUS_TEXT[fault.status] ?? `HTTP ${fault.status}`);
   headers['Content-Type'] = isJson ? 'application/json' : 'text/plain; charset=utf-8';
   const empty = fault.status === 204 || fault.status === 205 || fault.status === 304;
-  return { status: fault.status, body: fault.body ?? text, response: new Response(empty ? null : text, { status: fault.status, headers }) };
+  return { status: fault.status, body: fault.body ?? text, output: { status: fault.status, headers, body: empty ? undefined : text } };
 }
 
 /** An SSE `message` event whose data is not JSON. */
@@ -120,8 +121,9 @@ export interface DripTimers {
 }
 
 /** Re-emit a response body in chunks of `bytesPerChunk`, pausing `intervalMs` between them. */
-export function dripResponse(response: Response, drip: DripFault, timers: DripTimers): Response {
-  if (!response.body) return response;
+export function dripResponse(output: HttpOutput, drip: DripFault, timers: DripTimers): HttpOutput {
+  const source = output.stream ?? (output.body !== undefined ? new Response(output.body).body : null);
+  if (!source) return output;
   const wait = () => new Promise<void>((resolve) => timers.setTimer(resolve, drip.intervalMs));
   let first = true;
   const slow = new TransformStream<Uint8Array, Uint8Array>(
@@ -137,8 +139,8 @@ export function dripResponse(response: Response, drip: DripFault, timers: DripTi
     undefined,
     { highWaterMark: 0 },
   );
-  const headers = new Headers(response.headers);
-  headers.delete('content-length');
-  headers.set(DRIP_HEADER, 'drip');
-  return new Response(response.body.pipeThrough(slow), { status: response.status, headers });
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(output.headers)) if (k.toLowerCase() !== 'content-length') headers[k] = v;
+  headers[DRIP_HEADER] = 'drip';
+  return { status: output.status, headers, stream: source.pipeThrough(slow) };
 }

@@ -5,6 +5,7 @@ import type { Outcome, RequestContext } from './context';
 import { tapChannel, type ExchangeHandle, type ExchangeTap } from './journal';
 import { dripResponse, faultReply, withStreamFaults } from './fault-stream';
 import type { FaultPlan, FaultRequest } from './faults';
+import { toHttpInput, toResponse, type HeaderBag, type HttpInput, type HttpOutput } from './http-types';
 
 /**
  * The Streamable HTTP face of the engine: transport checks (Host, Origin, method, content type,
@@ -30,7 +31,7 @@ export interface HttpFrontOptions {
 }
 
 export interface HttpRequestInfo {
-  headers: Headers;
+  headers: HeaderBag;
   url: string;
   signal: AbortSignal;
 }
@@ -43,11 +44,11 @@ export interface StreamHooks {
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
 
-function json(status: number, body: unknown, extra: Record<string, string> = {}): Response {
-  return new Response(body === undefined ? null : JSON.stringify(body), { status, headers: body === undefined ? extra : { ...JSON_HEADERS, ...extra } });
+function json(status: number, body: unknown, extra: Record<string, string> = {}): HttpOutput {
+  return body === undefined ? { status, headers: extra } : { status, headers: { ...JSON_HEADERS, ...extra }, body: JSON.stringify(body) };
 }
 
-function headerRecord(h: Headers): Record<string, string> {
+function headerRecord(h: HeaderBag): Record<string, string> {
   const out: Record<string, string> = {};
   h.forEach((v, k) => (out[k] = v));
   return out;
@@ -61,36 +62,15 @@ function safeHost(url: string): string | null {
   }
 }
 
-/** Read a body with a byte cap; returns undefined when the cap is exceeded. */
-async function readCapped(req: Request, max: number): Promise<string | undefined> {
-  const declared = Number(req.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > max) return undefined;
-  if (!req.body) return '';
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(total);
-  let off = 0;
-  for (const c of chunks) {
-    all.set(c, off);
-    off += c.byteLength;
-  }
-  return new TextDecoder().decode(all);
+/** The web fetch face over the core. */
+export function createHttpFront(opts: HttpFrontOptions): { fetch: (req: Request) => Promise<Response>; handle: (input: HttpInput) => Promise<HttpOutput> } {
+  const handle = createHttpCore(opts);
+  return { handle, fetch: async (req) => toResponse(await handle(toHttpInput(req))) };
 }
 
-/** Create the fetch handler. */
-export function createHttpFront(opts: HttpFrontOptions): (req: Request) => Promise<Response> {
-  return async function handle(req: Request): Promise<Response> {
+/** Create the transport-neutral handler. */
+export function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<HttpOutput> {
+  return async function handle(req: HttpInput): Promise<HttpOutput> {
     const headers = req.headers;
     // A Request built by fetch() in-process (MSW, unit tests) has no Host header; use the URL's.
     const host = headers.get('host') ?? safeHost(req.url);
@@ -107,7 +87,7 @@ export function createHttpFront(opts: HttpFrontOptions): (req: Request) => Promi
     if (ctype !== 'application/json') {
       return json(415, errorResponse(null, { code: ERROR.invalidRequest, message: `Unsupported Media Type: Content-Type must be application/json, got "${ctype || 'none'}"` }));
     }
-    const text = await readCapped(req, opts.maxBodyBytes).catch(() => undefined);
+    const text = await req.readBody(opts.maxBodyBytes);
     if (text === undefined) {
       // The rest of the body is never read, so the connection cannot be reused.
       return json(413, errorResponse(null, { code: ERROR.invalidRequest, message: `Payload Too Large: the body exceeds ${opts.maxBodyBytes} bytes` }), { Connection: 'close' });
@@ -136,12 +116,12 @@ export function createHttpFront(opts: HttpFrontOptions): (req: Request) => Promi
       if (asNote.success && !(body as Record<string, unknown>).hasOwnProperty('id')) {
         opts.onNotification(asNote.data.method, asNote.data.params, info);
         record(202, undefined);
-        return new Response(null, { status: 202 });
+        return { status: 202, headers: {} };
       }
       const isResponse = !!body && typeof body === 'object' && ('result' in body || 'error' in body) && 'id' in body;
       if (isResponse) {
         record(202, undefined);
-        return new Response(null, { status: 202 });
+        return { status: 202, headers: {} };
       }
       const rawId = body && typeof body === 'object' ? (body as Record<string, unknown>).id : undefined;
       const id = typeof rawId === 'string' || (typeof rawId === 'number' && Number.isInteger(rawId)) ? rawId : null;
@@ -156,16 +136,16 @@ export function createHttpFront(opts: HttpFrontOptions): (req: Request) => Promi
     if (!plan) return serve(rpc, info, tap);
     tap?.annotate({ fault: plan.names.join(', ') });
     if (plan.delayMs > 0) await new Promise<void>((resolve) => opts.setTimer(resolve, plan.delayMs));
-    let response: Response;
+    let response: HttpOutput;
     if (plan.reply) {
       const reply = faultReply(plan.reply, rpc.id);
       tap?.respond(reply.status, reply.body);
-      response = reply.response;
+      response = reply.output;
     } else response = await serve(rpc, info, tap, plan);
     return plan.drip ? dripResponse(response, plan.drip, { setTimer: opts.setTimer }) : response;
   };
 
-  async function serve(rpc: JsonRpcRequest, info: HttpRequestInfo, tap: ExchangeHandle | undefined, plan?: FaultPlan): Promise<Response> {
+  async function serve(rpc: JsonRpcRequest, info: HttpRequestInfo, tap: ExchangeHandle | undefined, plan?: FaultPlan): Promise<HttpOutput> {
     const abort = new AbortController();
     const onAbort = () => abort.abort(info.signal.reason);
     if (info.signal.aborted) abort.abort();
@@ -174,8 +154,8 @@ export function createHttpFront(opts: HttpFrontOptions): (req: Request) => Promi
     const pending: { method: string; params: Record<string, unknown> }[] = [];
     let final: unknown;
     let channel: ReturnType<typeof createSseChannel> | undefined;
-    let resolveStream: ((r: Response) => void) | undefined;
-    const streamStarted = new Promise<Response>((r) => (resolveStream = r));
+    let resolveStream: ((r: HttpOutput) => void) | undefined;
+    const streamStarted = new Promise<HttpOutput>((r) => (resolveStream = r));
 
     const startStream = () => {
       if (channel) return;
@@ -193,7 +173,7 @@ export function createHttpFront(opts: HttpFrontOptions): (req: Request) => Promi
       if (plan?.stream.length) channel = withStreamFaults(channel, plan.stream, plan.random);
       tap?.stream(200);
       for (const n of pending) channel.send({ jsonrpc: '2.0', method: n.method, params: n.params });
-      resolveStream?.(new Response(channel.stream, { status: 200, headers: SSE_HEADERS }));
+      resolveStream?.({ status: 200, headers: { ...SSE_HEADERS }, stream: channel.stream });
     };
     const hooks: StreamHooks = {
       signal: abort.signal,

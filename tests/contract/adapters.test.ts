@@ -75,7 +75,9 @@ describe('contract: node:http adapter (CLI server)', () => {
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-contract-'));
     host = createMockHost({ dataDir: dir });
-    const server = await listen(createMockRouter(host, 'demo').fetch, '127.0.0.1', 0);
+    const router = createMockRouter(host, 'demo');
+    // Wired exactly as the CLI does: MCP routes take the engine's node fast path.
+    const server = await listen(router.fetch, '127.0.0.1', 0, (pathname) => router.engineFor(pathname)?.handle);
     port = server.port;
     close = server.close;
   });

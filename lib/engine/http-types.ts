@@ -1,0 +1,66 @@
+/**
+ * The transport-neutral HTTP exchange the engine core works on. Hosts that already hold web
+ * `Request`/`Response` objects go through {@link toHttpInput}/{@link toResponse}; the node:http
+ * adapter builds these directly, which avoids a web-stream bridge per request on the hot path.
+ */
+
+/** Read-only, case-insensitive header access (a `Headers` object satisfies it). */
+export interface HeaderBag {
+  get(name: string): string | null;
+  forEach(callback: (value: string, key: string) => void): void;
+}
+
+export interface HttpInput {
+  method: string;
+  url: string;
+  headers: HeaderBag;
+  /** Aborts when the client goes away. */
+  signal: AbortSignal;
+  /** The body as text, or undefined when it exceeds `max` bytes. */
+  readBody(max: number): Promise<string | undefined>;
+}
+
+/** A complete answer (`body`) or a streamed one (`stream`, for SSE and dripped bodies). */
+export interface HttpOutput {
+  status: number;
+  headers: Record<string, string>;
+  body?: string;
+  stream?: ReadableStream<Uint8Array>;
+}
+
+/** Read a web body with a byte cap; undefined when the cap is exceeded. */
+export async function readCapped(req: Request, max: number): Promise<string | undefined> {
+  const declared = Number(req.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > max) return undefined;
+  if (!req.body) return '';
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(total);
+  let off = 0;
+  for (const c of chunks) {
+    all.set(c, off);
+    off += c.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}
+
+/** Adapt a web Request. */
+export function toHttpInput(req: Request): HttpInput {
+  return { method: req.method, url: req.url, headers: req.headers, signal: req.signal, readBody: (max) => readCapped(req, max).catch(() => undefined) };
+}
+
+/** Adapt an output to a web Response. */
+export function toResponse(out: HttpOutput): Response {
+  return new Response(out.stream ?? out.body ?? null, { status: out.status, headers: out.headers });
+}
