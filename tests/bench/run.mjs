@@ -10,6 +10,7 @@ import { coldStart } from './cold-start.mjs';
 import { listenFanout } from './listen-fanout.mjs';
 import { startProcess, freePort } from './lib.mjs';
 import { tasksGet } from './tasks-get.mjs';
+import { proxyOverhead } from './proxy-overhead.mjs';
 import { runTarget, throughput } from './throughput.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -63,6 +64,8 @@ say('tasks/get latency with 10,000 tasks in SQLite');
 results.tasksGet = await tasksGet({ root, dataDir });
 say('1,000 listen streams: fan-out of one status change');
 results.listenFanout = await listenFanout({ root, dataDir });
+say('proxy overhead against a direct call');
+results.proxy = await proxyOverhead({ root, dataDir });
 say('CLI mock cold start');
 results.coldStart = await coldStart({ root, dataDir });
 
@@ -88,6 +91,7 @@ const lines = [
   `ratio next start / SDK v2        ${results.ratios.nextVsSdk}`,
   `tasks/get, ${results.tasksGet.tasks} tasks in SQLite: p50 ${results.tasksGet.p50} ms, p99 ${results.tasksGet.p99} ms   (target p99 < 5)`,
   `listen fan-out to ${results.listenFanout.streams} streams: delivered ${results.listenFanout.delivered}, p50 ${results.listenFanout.p50} ms, p99 ${results.listenFanout.p99} ms   (target p99 < 100)`,
+  `proxy (/api/proxy under next start): direct p50 ${results.proxy.directP50} ms, via proxy p50 ${results.proxy.proxyP50} ms, overhead ${results.proxy.overheadP50} ms   (target < 2)`,
   `mcp-loupe mock cold start: p50 ${results.coldStart.p50} ms, max ${results.coldStart.max} ms   (target < 500)`,
   `property tests, 10,000 cases: MCP endpoint ${results.property.mcpEndpoint ? 'passed' : 'FAILED'}, every endpoint ${results.property.allEndpoints ? 'passed' : 'FAILED'}`,
   `total ${results.durationS} s; written to bench-results.json`,

@@ -1,0 +1,66 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/processes';
+
+/** `mcp-loupe mock --stdio`: newline-delimited JSON-RPC, cancellation by notifications/cancelled. */
+
+const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+let child: ChildProcess | undefined;
+let dataDir: string | undefined;
+afterEach(() => {
+  child?.kill('SIGKILL');
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+function start(scenario: string) {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-stdio-'));
+  child = spawn(process.execPath, [path.join(ROOT, 'bin/mcp-loupe.mjs'), 'mock', scenario, '--stdio', '--data-dir', dataDir], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const messages: Record<string, any>[] = [];
+  const waiters: (() => void)[] = [];
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    messages.push(JSON.parse(line));
+    waiters.splice(0).forEach((w) => w());
+  });
+  const send = (m: unknown) => child!.stdin!.write(`${JSON.stringify(m)}\n`);
+  const until = async (pred: (m: Record<string, any>) => boolean, ms = 10_000) => {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const found = messages.find(pred);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`no matching message; got ${JSON.stringify(messages)}`);
+      await new Promise<void>((r) => {
+        waiters.push(r);
+        setTimeout(r, 100);
+      });
+    }
+  };
+  return { send, until, messages };
+}
+
+describe('stdio transport', () => {
+  it('answers requests line by line, and a malformed line with -32700 without stopping', async () => {
+    const s = start('demo');
+    s.send({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } });
+    expect((await s.until((m) => m.id === 1)).result).toMatchObject({ resultType: 'complete', ttlMs: 300000 });
+    child!.stdin!.write('{not json\n');
+    expect((await s.until((m) => m.error?.code === -32700)).id).toBeNull();
+    s.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { _meta: META, name: 'echo', arguments: { text: 'still here' } } });
+    expect((await s.until((m) => m.id === 2)).result.content[0].text).toBe('still here');
+  });
+
+  it('stops a request on notifications/cancelled and never answers it', async () => {
+    const s = start('conformance');
+    s.send({ jsonrpc: '2.0', id: 'slow', method: 'tools/call', params: { _meta: { ...META, progressToken: 'p1' }, name: 'test_tool_with_progress', arguments: {} } });
+    await s.until((m) => m.method === 'notifications/progress');
+    s.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'slow', reason: 'user pressed stop' } });
+    s.send({ jsonrpc: '2.0', id: 'after', method: 'tools/list', params: { _meta: META } });
+    await s.until((m) => m.id === 'after');
+    await new Promise((r) => setTimeout(r, 400));
+    expect(s.messages.some((m) => m.id === 'slow')).toBe(false);
+    expect(s.messages.filter((m) => m.method === 'notifications/progress').length).toBeLessThan(3);
+  });
+});
