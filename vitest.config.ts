@@ -10,6 +10,8 @@ export default defineConfig({
   oxc: { jsx: { runtime: 'automatic' } },
   test: {
     setupFiles: ['tests/node20-polyfills.ts'],
+    // Generates the bundled app views the built-in scenarios import (a no-op when up to date).
+    globalSetup: ['tests/build-apps.global.ts'],
     projects: [
       {
         extends: true,

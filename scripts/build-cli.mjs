@@ -1,4 +1,4 @@
-// Bundles the CLI and the library entry points with esbuild.
+// Bundles the CLI and the library entry points with esbuild (after the app views, see build-apps.mjs).
 // - dist/cli.mjs bundles its dependencies (all but the native better-sqlite3): one file loads
 //   much faster than hundreds of modules, which keeps `mcp-loupe mock` start-up short.
 // - dist/engine.mjs and dist/msw.mjs keep dependencies external: the consuming project
@@ -7,9 +7,12 @@ import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import fs from 'node:fs';
+import { buildApps } from './build-apps.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const started = Date.now();
+// The built-in scenarios import the bundled app views: generate them first.
+await buildApps();
 const common = { absWorkingDir: root, bundle: true, format: 'esm', platform: 'node', target: 'node20', sourcemap: true, logLevel: 'warning', outExtension: { '.js': '.mjs' }, outdir: 'dist' };
 
 await build({

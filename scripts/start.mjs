@@ -74,6 +74,13 @@ if (!fs.existsSync(path.join(root, 'node_modules', 'next', 'package.json'))) {
 // (b) The CLI bundle.
 if (!fs.existsSync(path.join(root, 'dist', 'cli.mjs'))) run('building the CLI bundle', process.execPath, [path.join(root, 'scripts', 'build-cli.mjs')], buildEnv);
 
+// (b2) The app views of the built-in scenarios, when missing or older than their sources.
+const views = path.join(root, 'lib', 'scenario', 'builtins', 'views');
+const generated = path.join(root, 'lib', 'scenario', 'builtins', 'generated', 'notes-timeline-html.ts');
+if (!fs.existsSync(generated) || newerThan(fs.statSync(generated).mtimeMs, [path.relative(root, views)])) {
+  run('building the app views', process.execPath, [path.join(root, 'scripts', 'build-apps.mjs')], buildEnv);
+}
+
 // (c) The Next build, when missing or older than a source file.
 const buildIdFile = path.join(root, '.next', 'BUILD_ID');
 const builtAt = fs.existsSync(buildIdFile) ? fs.statSync(buildIdFile).mtimeMs : undefined;

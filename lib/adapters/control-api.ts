@@ -2,6 +2,7 @@ import type { ControlAction, MockEngine } from '../engine';
 import { checkControlAccess } from './control-auth';
 import { publicEntry, scenarioEventStream, snapshotOf } from './control-events';
 import type { MockHost } from './mock-host';
+import { recordingRoutes } from './recording-routes';
 import { isScenarioId, MAX_SCENARIO_BYTES, type FileRefusal } from './scenario-files';
 
 /**
@@ -20,6 +21,7 @@ import { isScenarioId, MAX_SCENARIO_BYTES, type FileRefusal } from './scenario-f
  *   GET    /api/scenarios/<id>/report-card         the client report card
  *   GET    /api/scenarios/<id>/tasks[/<taskId>]    live tasks
  *   POST   /api/scenarios/<id>/tasks/<taskId>/<advance|complete|fail|cancel|expire|require-input>
+ *   GET|PUT /api/recordings[/<name>], POST /api/recordings/replay   recordings (see recording-routes.ts)
  */
 
 export interface ControlApiOptions {
@@ -136,6 +138,7 @@ export function createControlApi(host: MockHost, options: ControlApiOptions): Co
   return async (req, parts) => {
     const denied = checkControlAccess(req, options.token, options.allowedHosts);
     if (denied) return json(denied.status, { error: denied.error });
+    if (parts[0] === 'recordings') return recordingRoutes(req, host, parts.slice(1), options.allowedHosts);
     if (parts[0] !== 'scenarios') return json(404, { error: `No control route /api/${parts.join('/')}` });
     if (parts.length === 1 && req.method === 'GET') return json(200, { scenarios: host.scenarios.list() });
     if (parts.length === 2 && parts[1] === 'validate' && req.method === 'POST') {

@@ -2,6 +2,7 @@ import { randomToken } from '../engine/runtime';
 import { createControlApi } from './control-api';
 import { checkControlAccess } from './control-auth';
 import { createProxyHandler } from './proxy';
+import { replaysOf } from './replay-registry';
 import type { MockHost } from './mock-host';
 import type { MockEngine } from '../engine';
 
@@ -59,6 +60,10 @@ export function createMockRouter(host: MockHost, defaultScenario: string, option
         const engine = host.engine(parts[1] ?? defaultScenario);
         if (!engine) return json(404, { jsonrpc: '2.0', id: null, error: { code: -32601, message: `Unknown scenario: ${parts[1]}` } });
         return engine.fetch(req);
+      }
+      if (parts[0] === 'mcp' && parts[1] === 'replay' && parts.length === 3) {
+        const replayed = replaysOf(host, options.allowedHosts).fetch(parts[2], req);
+        return replayed ?? json(404, { jsonrpc: '2.0', id: null, error: { code: -32601, message: `Unknown replay: ${parts[2]}` } });
       }
       if (parts[0] === 'api' && parts[1] === 'proxy' && parts.length === 2) {
         const denied = checkControlAccess(req, token, options.allowedHosts);

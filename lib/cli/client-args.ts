@@ -21,7 +21,8 @@ export interface ConnectionFlags {
   elicitStub?: string;
   samplingStub?: string;
   rootsStub?: string;
-  record?: string;
+  /** `--record FILE`, or `true` for a bare `--record` (autosave). */
+  record?: string | boolean;
   revealIds?: boolean;
   listen?: boolean;
 }

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import type { Command } from 'commander';
 import { answerWithStubs, capabilitiesForStubs, createHeadlessSession, type InputStubs } from '../client/headless';
 import type { Frame } from '../client/frames';
@@ -8,6 +7,7 @@ import type { TaskSnapshot } from '../client/task-api';
 import type { InputRequests, InputResponses } from '../protocol';
 import { eraOf, parseHeaders, stubsOf, timeoutOf, UsageError, type ConnectionFlags } from './client-args';
 import { err, formatError, formatTask, formatToolResult, out, printJson, taskLabel } from './client-output';
+import { writeSessionRecording } from './record-file';
 
 /**
  * What every client command shares: the connection flags, a headless session built from
@@ -29,7 +29,7 @@ export function connectionOptions(cmd: Command): Command {
     .option('--roots-stub <json>', 'answer roots/list with these roots, e.g. [{"uri":"file:///work"}]')
     .option('--reveal-ids', 'show full task ids in human output (they may be bearer tokens)')
     .option('--listen', 'while waiting on a task, also subscribe to notifications/tasks')
-    .option('--record <file>', 'save every frame of the session to a file');
+    .option('--record [file]', 'record the session (appends to an existing recording; without FILE: .loupe/recordings/<time>.loupe.json)');
 }
 
 export interface ClientContext {
@@ -82,10 +82,22 @@ export function clientContext(flags: ConnectionFlags): ClientContext {
     label: (id) => taskLabel(id, !!flags.revealIds),
     finish() {
       if (!flags.record) return;
-      // TODO(recordings): hand the frames to lib/recording's recorder once it exists; until
-      // then the file holds the raw frames (FrameSchema), which the recorder can import.
-      fs.writeFileSync(flags.record, JSON.stringify({ kind: 'mcp-loupe-frames', frames }, null, 2));
-      err(`recorded ${frames.length} frames to ${flags.record}`);
+      const headers = parseHeaders(flags.header);
+      const saved = writeSessionRecording(flags.record, frames, {
+        target: url.toString(),
+        transport: 'http',
+        era: session.era ?? 'auto',
+        protocolVersion: session.protocolVersion,
+        clientInfo: { name: 'mcp-loupe', version: '0.1.0' },
+        ...(session.server?.info ? { serverInfo: session.server.info } : {}),
+        headers,
+      });
+      if (!saved.ok) {
+        err(`mcp-loupe: ${saved.message}`);
+        if (!process.exitCode) process.exitCode = 1;
+        return;
+      }
+      err(saved.appended ? `recorded ${saved.frames} frames, appended to ${saved.file} (${saved.total} frames in all)` : `recorded ${saved.frames} frames to ${saved.file}`);
     },
   };
 }

@@ -5,6 +5,7 @@ import { registerTaskCommands } from './tasks-command';
 import { registerClientCommands } from './client-commands';
 import { registerConformanceClient } from './conformance-client';
 import { registerScenarioCommands } from './scenarios-command';
+import { registerRecordingCommands } from './recording-commands';
 
 /** The `mcp-loupe` command line. */
 export function buildProgram(): Command {
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
   registerScenarioCommands(program);
   registerClientCommands(program);
   registerConformanceClient(program);
+  registerRecordingCommands(program);
   return program;
 }
 

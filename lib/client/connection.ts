@@ -157,8 +157,9 @@ export function createConnection(options: ConnectionOptions): Connection {
       const first = !connecting;
       const c = await connect(o.signal);
       if (!era) return c.type === 'failure' ? c : { type: 'failure', reason: 'local', message: `Failed to connect: ${describeOutcome(c)}` };
-      // The probe was this very request: do not send server/discover twice.
-      if (first && method === 'server/discover' && era === 'modern') return c;
+      // The probe was this very request: do not send server/discover twice. On a legacy server
+      // the initialize handshake it fell back to is the answer (server/discover does not exist there).
+      if (first && method === 'server/discover') return c;
     }
     const entry = { method, safe: (o.retry ?? classifyRetry(method)) === 'safe' };
     pending.add(entry);
@@ -237,6 +238,15 @@ export function createConnection(options: ConnectionOptions): Connection {
       return out;
     }
     if (out.type === 'failure') return out;
+    // A -32022 naming only 2025-era versions is a dual-era answer pointing at the handshake.
+    if (out.type === 'error' && out.error.code === ERROR.unsupportedProtocolVersion) {
+      const d = UnsupportedVersionDataSchema.safeParse(out.error.data);
+      const legacy = d.success && !d.data.supported.some((v) => !(LEGACY_VERSIONS as readonly string[]).includes(v)) ? supported.find((v) => d.data.supported.includes(v)) : undefined;
+      if (legacy) {
+        version = legacy;
+        return initialize(signal);
+      }
+    }
     // A recognised modern error means a modern server: fix and retry, never fall back.
     if (out.type === 'error' && (MODERN_ERRORS.has(out.error.code) || (out.error.code === ERROR.methodNotFound && out.httpStatus === 404))) {
       era = 'modern';

@@ -1,5 +1,5 @@
-import { ERROR, EXT, META, declaresExtension, type ClientCapabilities } from '../protocol';
-import type { ResourceTemplateSpec, Scenario, ToolSpec } from '../scenario/schema';
+import { APP_MIME_TYPE, ERROR, EXT, META, declaresExtension, type ClientCapabilities } from '../protocol';
+import type { ResourceSpec, ResourceTemplateSpec, Scenario, ToolSpec } from '../scenario/schema';
 import { fail, ok, type EngineCore, type Outcome, type RequestContext } from './context';
 import { fillTemplate } from './template';
 
@@ -77,8 +77,34 @@ export function listTools(core: EngineCore, ctx: RequestContext): Outcome {
   return cacheable(core, 'tools', tools, core.scenario.settings.listTtlMs, ctx.params.cursor);
 }
 
+const isUi = (r: ResourceSpec) => r.uri.startsWith('ui://') || r.ui !== undefined;
+
+/**
+ * The `_meta` a resource is served with. A UI resource always carries `_meta.ui.csp` with the
+ * four domain lists, empty unless the scenario declares domains: hosts then allow nothing external.
+ */
+function resourceMeta(r: ResourceSpec): Record<string, unknown> | undefined {
+  const meta: Record<string, unknown> = { ...(r._meta ?? {}) };
+  if (isUi(r)) {
+    const fromMeta = (meta.ui && typeof meta.ui === 'object' ? meta.ui : {}) as Record<string, unknown>;
+    const csp = { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [], ...(fromMeta.csp as object), ...r.ui?.csp };
+    meta.ui = { ...fromMeta, ...r.ui, csp };
+  }
+  return Object.keys(meta).length ? meta : undefined;
+}
+
+/** The MIME type a resource is served with; a UI resource defaults to the MCP Apps type. */
+function resourceMime(r: ResourceSpec): string | undefined {
+  return r.mimeType ?? (isUi(r) ? APP_MIME_TYPE : undefined);
+}
+
 export function listResources(core: EngineCore, ctx: RequestContext): Outcome {
-  const items = core.scenario.resources.map(({ text: _t, blob: _b, file: _f, mrtr: _m, ...r }) => r);
+  const items = core.scenario.resources.map((spec) => {
+    const { text: _t, blob: _b, file: _f, mrtr: _m, ui: _u, _meta: _x, mimeType: _y, ...r } = spec;
+    const meta = resourceMeta(spec);
+    const mimeType = resourceMime(spec);
+    return { ...r, ...(mimeType ? { mimeType } : {}), ...(meta ? { _meta: meta } : {}) };
+  });
   return cacheable(core, 'resources', items, core.scenario.settings.listTtlMs, ctx.params.cursor);
 }
 
@@ -110,8 +136,10 @@ export function matchTemplate(template: string, uri: string): Record<string, str
 export function resourceContents(core: EngineCore, uri: string): Record<string, unknown>[] | undefined {
   const r = core.scenario.resources.find((x) => x.uri === uri);
   if (r) {
-    const base: Record<string, unknown> = { uri, ...(r.mimeType ? { mimeType: r.mimeType } : {}) };
-    if (r._meta) base._meta = r._meta;
+    const mimeType = resourceMime(r);
+    const meta = resourceMeta(r);
+    const base: Record<string, unknown> = { uri, ...(mimeType ? { mimeType } : {}) };
+    if (meta) base._meta = meta;
     return [r.blob !== undefined ? { ...base, blob: r.blob } : { ...base, text: r.text ?? '' }];
   }
   for (const t of core.scenario.resourceTemplates as ResourceTemplateSpec[]) {

@@ -142,11 +142,22 @@ export function createSseChannel(opts: SseChannelOptions): SseChannel {
     }
     close('aborted');
   };
+  // A drop ends the body without the final response. It closes rather than errors the stream:
+  // an error makes a host (Next) discard frames it has not written out yet, and the client must
+  // still see every frame sent before the cut.
+  const cutSoon = () => {
+    try {
+      controller.close();
+    } catch {
+      /* already closed */
+    }
+    close('aborted');
+  };
   const flush = () => {
     if (closed || !waiting) return;
     const frame = buffer.shift();
     if (!frame) {
-      if (dropping) cut();
+      if (dropping) cutSoon();
       return;
     }
     waiting = false;
@@ -216,8 +227,8 @@ export function createSseChannel(opts: SseChannelOptions): SseChannel {
       dropping = true;
       if (keepAlive !== undefined) opts.clearTimer(keepAlive);
       keepAlive = undefined;
-      // Cut now when nothing is queued and the reader waits; otherwise on its next pull.
-      if (buffer.size === 0 && waiting) cut();
+      // Cut when nothing is queued and the reader waits; otherwise on its next pull.
+      if (buffer.size === 0 && waiting) cutSoon();
     },
     stall() {
       stalled = true;

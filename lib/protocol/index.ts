@@ -10,3 +10,5 @@ export * from './mrtr';
 export * from './tasks';
 export * from './legacy';
 export * from './lints';
+export * from './apps';
+export * from './app-csp';

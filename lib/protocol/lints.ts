@@ -14,7 +14,7 @@ export type { Exchange, Lint, LintContext, LintSeverity, PreviousInputRequired }
 export { LINT_RULES, specUrl, type LintId, type LintRule } from './lints/rules';
 export { secretHint } from './lints/elicitation';
 export { undeclaredNeed } from './lints/mrtr';
-export { lintAll } from './lints/sequence';
+export { createLintSession, lintAll, type LintSession } from './lints/sequence';
 export { lintExchange } from './lints/exchange';
 
 /** Lint one elicitation/create input request on its own (for the elicitation panel). */

@@ -136,6 +136,28 @@ export const ToolSpecSchema = z
   .extend(ToolBehaviorSchema.shape);
 export type ToolSpec = z.infer<typeof ToolSpecSchema>;
 
+/** MCP Apps metadata of a `ui://` resource, served as its `_meta.ui` (domain lists default to empty). */
+export const ResourceUiSpecSchema = z
+  .object({
+    csp: z
+      .object({
+        connectDomains: z.array(z.string()).optional(),
+        resourceDomains: z.array(z.string()).optional(),
+        frameDomains: z.array(z.string()).optional(),
+        baseUriDomains: z.array(z.string()).optional(),
+      })
+      .optional()
+      .describe('Origins the view may reach: connectDomains (fetch/WebSocket), resourceDomains (scripts, styles, images, fonts, media), frameDomains, baseUriDomains.'),
+    permissions: z
+      .object({ camera: z.object({}).optional(), microphone: z.object({}).optional(), geolocation: z.object({}).optional(), clipboardWrite: z.object({}).optional() })
+      .optional()
+      .describe('Browser features the view asks for, e.g. { camera: {} }.'),
+    domain: z.string().optional(),
+    prefersBorder: z.boolean().optional(),
+  })
+  .describe('MCP Apps: CSP domains and permissions of this ui:// resource.');
+export type ResourceUiSpec = z.infer<typeof ResourceUiSpecSchema>;
+
 export const ResourceSpecSchema = z.looseObject({
   uri: z.string().min(1),
   name: z.string(),
@@ -147,6 +169,8 @@ export const ResourceSpecSchema = z.looseObject({
   /** Load the text from a file next to the scenario (CLI and server only). */
   file: z.string().optional(),
   _meta: Json.optional(),
+  /** MCP Apps: for a `ui://` resource, its CSP domains and permissions (`_meta.ui`). */
+  ui: ResourceUiSpecSchema.optional(),
   mrtr: z.object({ rounds: z.array(MrtrRoundSchema).min(1) }).optional(),
 });
 export type ResourceSpec = z.infer<typeof ResourceSpecSchema>;

@@ -11,6 +11,8 @@ import { listenFanout } from './listen-fanout.mjs';
 import { startProcess, freePort } from './lib.mjs';
 import { tasksGet } from './tasks-get.mjs';
 import { proxyOverhead } from './proxy-overhead.mjs';
+import { recordingOpen } from './recording-open.mjs';
+import { browserRecording } from './browser-recording.mjs';
 import { runTarget, throughput } from './throughput.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -66,6 +68,10 @@ say('1,000 listen streams: fan-out of one status change');
 results.listenFanout = await listenFanout({ root, dataDir });
 say('proxy overhead against a direct call');
 results.proxy = await proxyOverhead({ root, dataDir });
+say('opening a 100,000-frame recording (parse, migrate, validate), then in headless Chromium');
+const recordingFile = path.join(dataDir, 'bench-100k.loupe.json');
+results.recordingOpen = await recordingOpen({ root, writeTo: recordingFile });
+results.browser = await browserRecording({ root, dataDir, file: recordingFile }).catch((e) => ({ error: e.message }));
 say('CLI mock cold start');
 results.coldStart = await coldStart({ root, dataDir });
 
@@ -92,6 +98,8 @@ const lines = [
   `tasks/get, ${results.tasksGet.tasks} tasks in SQLite: p50 ${results.tasksGet.p50} ms, p99 ${results.tasksGet.p99} ms   (target p99 < 5)`,
   `listen fan-out to ${results.listenFanout.streams} streams: delivered ${results.listenFanout.delivered}, p50 ${results.listenFanout.p50} ms, p99 ${results.listenFanout.p99} ms   (target p99 < 100)`,
   `proxy (/api/proxy under next start): direct p50 ${results.proxy.directP50} ms, via proxy p50 ${results.proxy.proxyP50} ms, overhead ${results.proxy.overheadP50} ms   (target < 2)`,
+  `100,000-frame recording: parse+migrate+validate ${results.recordingOpen.ms} ms (format 1), ${results.recordingOpen.msCurrent} ms (current), ${results.recordingOpen.mb} MB   (target < 2000)`,
+  results.browser.error ? `browser: ${results.browser.error}` : `in Chromium: open to first rows ${results.browser.openMs} ms; scrolling frame interval p50 ${results.browser.p50} ms, p95 ${results.browser.p95} ms, max ${results.browser.max} ms over ${results.browser.frames} frames   (targets < 2000 ms, < 16 ms)`,
   `mcp-loupe mock cold start: p50 ${results.coldStart.p50} ms, max ${results.coldStart.max} ms   (target < 500)`,
   `property tests, 10,000 cases: MCP endpoint ${results.property.mcpEndpoint ? 'passed' : 'FAILED'}, every endpoint ${results.property.allEndpoints ? 'passed' : 'FAILED'}`,
   `total ${results.durationS} s; written to bench-results.json`,

@@ -62,7 +62,7 @@ describe('mcp-loupe client commands', () => {
     const t = await cli(['tools', '--url', demo.url, '--json']);
     expect(t.code).toBe(0);
     const tools = JSON.parse(t.stdout) as { tools: { name: string }[]; dropped: unknown[] };
-    expect(tools.tools.map((x) => x.name)).toEqual(['charge', 'delete_note', 'echo', 'generate_report', 'search_notes', 'workspace_read']);
+    expect(tools.tools.map((x) => x.name)).toEqual(['charge', 'delete_note', 'echo', 'generate_report', 'notes_timeline', 'search_notes', 'workspace_read']);
     expect(tools.dropped).toEqual([]);
   });
 

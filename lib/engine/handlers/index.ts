@@ -3,6 +3,7 @@ import type { EngineCore, Outcome, RequestContext } from '../context';
 import { charge } from './charge';
 import { deleteNote } from './delete-note';
 import { listNotes } from './list-notes';
+import { noteDetail, notesTimeline } from './notes-timeline';
 import { workspaceRead } from './workspace-read';
 
 /** A built-in tool behaviour a scenario can name with `handler:`. */
@@ -13,5 +14,7 @@ export const HANDLERS: Record<string, Handler> = {
   charge,
   delete_note: deleteNote,
   list_notes: listNotes,
+  notes_timeline: notesTimeline,
+  note_detail: noteDetail,
   workspace_read: workspaceRead,
 };

@@ -162,34 +162,62 @@ function trackPages(s: SessionState, v: View, report: Report): void {
   s.pages.set(v.method, { nextCursor: r.nextCursor, cacheScope: r.cacheScope });
 }
 
+/** A session being linted exchange by exchange (what `lintAll` walks), for live use. */
+export interface LintSession {
+  /** Lint the next exchange of the session: its own lints and the sequence findings on it. */
+  lint(ex: Exchange): Lint[];
+}
+
+/** Tasks, requests and conversations a live session remembers; the oldest are forgotten first. */
+const SESSION_MEMORY = 1000;
+
+function forgetOldest<K, V>(map: Map<K, V>): void {
+  if (map.size > SESSION_MEMORY) map.delete(map.keys().next().value as K);
+}
+
+/**
+ * Start linting a session whose exchanges arrive one at a time. It remembers what the sequence
+ * rules need (at most the last 1,000 tasks and open conversations), so a long session costs
+ * constant time and memory per exchange.
+ */
+export function createLintSession(base: LintContext = {}): LintSession {
+  const { previousInputRequired: _ignored, ...rest } = base;
+  const s: SessionState = { ctx: rest, conversations: [], tasks: new Map(), taskRequests: new Map(), pages: new Map() };
+  return {
+    lint(ex) {
+      const out: Lint[] = [];
+      const report = createReporter(out);
+      const plain = viewOf(ex, s.ctx);
+      let continued: Conversation | undefined;
+      const carries = plain.params.requestState !== undefined || plain.params.inputResponses !== undefined;
+      if (plain.modern && plain.isRequest && carries && (MRTR_METHODS as readonly string[]).includes(plain.method)) {
+        continued = findConversation(s, plain);
+        if (!continued) report('mrtr-state-unsolicited', `${plain.method} carries requestState/inputResponses but answers no earlier input_required (they apply only to the retry of that request)`, 'request.body.params');
+      }
+      const ctx: LintContext = continued ? { ...s.ctx, previousInputRequired: continued.prev } : s.ctx;
+      const v = viewOf(ex, ctx);
+      out.unshift(...lintExchange(ex, ctx));
+      if (v.modern) {
+        trackMrtr(s, v, continued);
+        trackTasks(s, v, ex.at, report);
+        trackCancelled(s, v, report);
+        trackListenFrames(v, report);
+        trackPages(s, v, report);
+      }
+      learnContext(s, v);
+      forgetOldest(s.tasks);
+      forgetOldest(s.taskRequests);
+      if (s.conversations.length > SESSION_MEMORY) s.conversations.shift();
+      return out;
+    },
+  };
+}
+
 /**
  * Lint a session in order. Returns one list per exchange (same order), holding that exchange's
  * own lints and the sequence findings that surfaced on it.
  */
 export function lintAll(exchanges: Exchange[], base: LintContext = {}): Lint[][] {
-  const { previousInputRequired: _ignored, ...rest } = base;
-  const s: SessionState = { ctx: rest, conversations: [], tasks: new Map(), taskRequests: new Map(), pages: new Map() };
-  return exchanges.map((ex) => {
-    const out: Lint[] = [];
-    const report = createReporter(out);
-    const plain = viewOf(ex, s.ctx);
-    let continued: Conversation | undefined;
-    const carries = plain.params.requestState !== undefined || plain.params.inputResponses !== undefined;
-    if (plain.modern && plain.isRequest && carries && (MRTR_METHODS as readonly string[]).includes(plain.method)) {
-      continued = findConversation(s, plain);
-      if (!continued) report('mrtr-state-unsolicited', `${plain.method} carries requestState/inputResponses but answers no earlier input_required (they apply only to the retry of that request)`, 'request.body.params');
-    }
-    const ctx: LintContext = continued ? { ...s.ctx, previousInputRequired: continued.prev } : s.ctx;
-    const v = viewOf(ex, ctx);
-    out.unshift(...lintExchange(ex, ctx));
-    if (v.modern) {
-      trackMrtr(s, v, continued);
-      trackTasks(s, v, ex.at, report);
-      trackCancelled(s, v, report);
-      trackListenFrames(v, report);
-      trackPages(s, v, report);
-    }
-    learnContext(s, v);
-    return out;
-  });
+  const session = createLintSession(base);
+  return exchanges.map((ex) => session.lint(ex));
 }

@@ -1,4 +1,5 @@
 import type { ScenarioInput } from '../schema';
+import { NOTES_TIMELINE_HTML } from './generated/notes-timeline-html';
 
 /**
  * The built-in `demo` scenario, served on `POST /mcp`. It reproduces seed 000: a report task
@@ -18,6 +19,8 @@ const NOTES = [
   { id: 'note-5', title: 'Retro notes', body: 'Polling every 100 ms was too aggressive; honour pollIntervalMs.', createdAt: '2026-07-20T16:00:00.000Z' },
 ];
 
+const TIMELINE_URI = 'ui://notes/timeline.html';
+
 const NOTES_INDEX = ['# Notes', '', ...NOTES.map((n) => `- **${n.id}** ${n.title} (${n.createdAt.slice(0, 10)})`), ''].join('\n');
 
 const INSTRUCTIONS = [
@@ -27,13 +30,15 @@ const INSTRUCTIONS = [
   '- generate_report runs only as a task: declare the io.modelcontextprotocol/tasks extension, poll tasks/get, and answer approve_outline with tasks/update.',
   '- charge charges an account; always send an idempotencyKey so that a retry never charges twice.',
   '- workspace_read reads a file: pass the workspace as workspaceUri (file:///workspace/demo) and a relative path.',
+  '- notes_timeline shows the notes on a timeline: an MCP App (ui://notes/timeline.html) for hosts that declare the io.modelcontextprotocol/ui extension, plain text for the others.',
+  '- notes_detail returns one note with its body; app-only (visibility ["app"]): the timeline view calls it.',
   '- echo returns its text.',
 ].join('\n');
 
 export const demoScenario: ScenarioInput = {
   id: 'demo',
   name: 'Loupe demo',
-  description: 'Seed 000: tasks with elicitation, MRTR confirmation with a one-time nonce, an idempotent charge and explicit workspace scope.',
+  description: 'Seed 000: tasks with elicitation, MRTR confirmation with a one-time nonce, an idempotent charge, explicit workspace scope and the notes timeline MCP App.',
   server: { name: 'loupe-demo', version: '0.1.0', title: 'Loupe demo', instructions: INSTRUCTIONS },
   supportedVersions: ['2026-07-28', '2025-11-25'],
   settings: {
@@ -143,6 +148,26 @@ export const demoScenario: ScenarioInput = {
       handler: 'list_notes',
     },
     {
+      name: 'notes_timeline',
+      title: 'Notes timeline',
+      description:
+        'Shows the notes on a timeline, oldest first; an optional query filters by title and body. An MCP App: a host that declares the io.modelcontextprotocol/ui ' +
+        'extension renders ui://notes/timeline.html with the result (structuredContent.notes), where opening a note calls notes_detail; any other client gets the timeline as text.',
+      inputSchema: obj({ query: { type: 'string', description: 'Text to look for in titles and bodies' } }),
+      annotations: { title: 'Notes timeline', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      ui: { resourceUri: TIMELINE_URI },
+      handler: 'notes_timeline',
+    },
+    {
+      name: 'notes_detail',
+      title: 'Note detail',
+      description: 'Returns one note with its body. App-only (visibility ["app"]): the notes timeline view calls it; hosts do not offer it to the model.',
+      inputSchema: obj({ noteId: { type: 'string', description: 'Id of the note, e.g. note-1' } }, ['noteId']),
+      annotations: { title: 'Note detail', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      ui: { resourceUri: TIMELINE_URI, visibility: ['app'] },
+      handler: 'note_detail',
+    },
+    {
       name: 'echo',
       title: 'Echo',
       description: 'Returns the text it is given. Useful to check a connection.',
@@ -160,6 +185,15 @@ export const demoScenario: ScenarioInput = {
       description: 'What the demo server shows and how to drive it.',
       mimeType: 'text/plain',
       text: INSTRUCTIONS,
+    },
+    {
+      uri: TIMELINE_URI,
+      name: 'notes-timeline',
+      title: 'Notes timeline view',
+      description: 'The MCP App of notes_timeline: a self-contained page (ext-apps App class) that needs no external origin.',
+      mimeType: 'text/html;profile=mcp-app',
+      text: NOTES_TIMELINE_HTML,
+      ui: { csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] }, prefersBorder: true },
     },
   ],
   prompts: [

@@ -30,6 +30,16 @@ function recorder(handle: (body: Body, headers: Headers) => Response) {
 }
 
 describe('era and version', () => {
+  it('falls back to the 2025-11-25 handshake when -32022 names only legacy versions', async () => {
+    const engine = createMockEngine({ scenario: getBuiltinScenario('legacy-server')! });
+    engines.push(engine);
+    const session = createClientSession({ transport: createMemoryTransport(engine), era: 'auto' });
+    const tools = await session.request('tools/list');
+    expect(session.era).toBe('legacy');
+    expect(session.protocolVersion).toBe('2025-11-25');
+    expect(tools.type).toBe('complete');
+  });
+
   it('auto-detects a modern server with one server/discover and remembers who it is', async () => {
     const engine = createMockEngine({ scenario: getBuiltinScenario('demo')! });
     engines.push(engine);

@@ -59,7 +59,7 @@ describe('demo scenario', () => {
     expect(r.body.result).toMatchObject({ resultType: 'complete', ttlMs: 60_000, cacheScope: 'public' });
     const tools = r.body.result.tools as Record<string, unknown>[];
     const names = tools.map((t) => t.name);
-    expect(names).toEqual(['charge', 'delete_note', 'echo', 'generate_report', 'search_notes', 'workspace_read']);
+    expect(names).toEqual(['charge', 'delete_note', 'echo', 'generate_report', 'notes_timeline', 'search_notes', 'workspace_read']);
     for (const t of tools) {
       expect(t.title, String(t.name)).toEqual(expect.any(String));
       expect(t.description, String(t.name)).toEqual(expect.any(String));
@@ -108,7 +108,7 @@ describe('demo scenario', () => {
   it('serves the notes resources and the summarize_notes prompt', async () => {
     setup();
     const list = await rpc(engine, 'resources/list');
-    expect(list.body.result.resources.map((r: { uri: string }) => r.uri)).toEqual(['notes://index', 'notes://about']);
+    expect(list.body.result.resources.map((r: { uri: string }) => r.uri)).toEqual(['notes://index', 'notes://about', 'ui://notes/timeline.html']);
     const index = await rpc(engine, 'resources/read', { uri: 'notes://index' });
     expect(index.body.result.contents[0]).toMatchObject({ uri: 'notes://index', mimeType: 'text/markdown', text: expect.stringContaining('**note-1** Quarterly planning') });
 

@@ -1,0 +1,9 @@
+import { sandboxProxyResponse } from '@/lib/adapters/sandbox-proxy';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+/** The MCP Apps sandbox proxy page, served on the inspector's other loopback name. */
+export function GET(request: Request): Response {
+  return sandboxProxyResponse(request);
+}

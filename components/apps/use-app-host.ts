@@ -1,0 +1,172 @@
+'use client';
+
+import { useEffect, useRef, useState, type RefObject } from 'react';
+import type { BridgeFrame } from '@/lib/client/app-bridge-transport';
+import { createAppHost, type AppHost } from '@/lib/client/app-host';
+import type { AppResource } from '@/lib/client/app-resource';
+import type { Outcome } from '@/lib/client/results';
+import type { Tool } from '@/lib/protocol';
+
+/**
+ * Runs one view's host side while the component is mounted: creates the AppBridge host for the
+ * loaded resource, points the sandbox frame at the proxy page, feeds it the call's input and
+ * outcome, follows theme and container size, and tears the view down on unmount.
+ */
+
+/** The outcome of the inspector's own call, as the tools panel has it (MRTR may end abandoned). */
+export type AppCallOutcome = Outcome | { type: 'abandoned' };
+
+/** A bridge frame as the bridge log shows it. */
+export type LoggedFrame = BridgeFrame & { at: number; n: number };
+
+export interface AppHostDeps {
+  tool: Tool;
+  tools: readonly Tool[];
+  input: Record<string, unknown>;
+  outcome?: AppCallOutcome;
+  callTool(name: string, args: Record<string, unknown>): Promise<Outcome>;
+  readResource(uri: string): Promise<Outcome>;
+  onBridgeMessage?(frame: BridgeFrame): void;
+}
+
+export interface AppHostView {
+  initialized: boolean;
+  app?: { name?: string; version?: string };
+  height: number;
+  displayMode: 'inline' | 'fullscreen';
+  frames: LoggedFrame[];
+  modelContext?: unknown;
+  messages: unknown[];
+  /** A link the view asked to open, waiting for the user's answer. */
+  consent?: { url: string; answer(ok: boolean): void };
+  setDisplayMode(mode: 'inline' | 'fullscreen'): void;
+  /** Torn down (ui/resource-teardown answered or timed out): the frame is gone. */
+  closed: boolean;
+  /** Tear the view down the proper way: ui/resource-teardown, wait for the answer, then remove it. */
+  close(): void;
+}
+
+const MAX_LOG = 300;
+const MIN_HEIGHT = 120;
+/** Tallest an inline view may grow (the `maxHeight` of its container dimensions). */
+export const MAX_INLINE_HEIGHT = 720;
+let views = 0;
+
+const theme = (): 'light' | 'dark' => (typeof matchMedia !== 'undefined' && matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
+
+/** Host one view in `frame` (inside `container`) once its resource and the sandbox URL are known. */
+export function useAppHost(frame: RefObject<HTMLIFrameElement | null>, container: RefObject<HTMLElement | null>, resource: AppResource | undefined, target: { sandboxOrigin?: string; proxyUrl?: string }, deps: AppHostDeps): AppHostView {
+  const latest = useRef(deps);
+  latest.current = deps;
+  const host = useRef<AppHost | undefined>(undefined);
+  const [initialized, setInitialized] = useState(false);
+  const [app, setApp] = useState<AppHostView['app']>();
+  const [height, setHeight] = useState(240);
+  const [displayMode, setMode] = useState<'inline' | 'fullscreen'>('inline');
+  const [frames, setFrames] = useState<LoggedFrame[]>([]);
+  const [modelContext, setModelContext] = useState<unknown>();
+  const [messages, setMessages] = useState<unknown[]>([]);
+  const [consent, setConsent] = useState<AppHostView['consent']>();
+  const [closed, setClosed] = useState(false);
+  const close = () => void host.current?.teardown().then(() => setClosed(true));
+  const { sandboxOrigin, proxyUrl } = target;
+
+  useEffect(() => {
+    const el = frame.current;
+    if (!resource || !el || !sandboxOrigin || !proxyUrl) return;
+    const viewId = `v${++views}-${resource.digest.slice(0, 8)}`;
+    let n = 0;
+    const record = (f: BridgeFrame) => {
+      setFrames((all) => [...all, { ...f, at: Date.now(), n: n++ }].slice(-MAX_LOG));
+      latest.current.onBridgeMessage?.(f);
+    };
+    const width = container.current?.clientWidth;
+    const h = createAppHost({
+      frame: el,
+      sandboxOrigin,
+      viewId,
+      tool: latest.current.tool,
+      serverTools: () => latest.current.tools,
+      resource,
+      hostContext: {
+        theme: theme(),
+        displayMode: 'inline',
+        platform: 'web',
+        userAgent: 'mcp-loupe',
+        locale: navigator.language,
+        timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+        toolInfo: { tool: latest.current.tool as never },
+        containerDimensions: { ...(width ? { width } : { maxWidth: 1200 }), maxHeight: MAX_INLINE_HEIGHT },
+      },
+      callTool: (name, args) => latest.current.callTool(name, args),
+      readResource: (uri) => latest.current.readResource(uri),
+      record,
+      onInitialized: (info) => {
+        setInitialized(true);
+        setApp(info);
+      },
+      onSize: ({ height: hh }) => hh !== undefined && setHeight(Math.min(Math.max(Math.ceil(hh), MIN_HEIGHT), MAX_INLINE_HEIGHT)),
+      onDisplayMode: setMode,
+      confirmOpenLink: (url) => new Promise<boolean>((resolve) => setConsent({ url, answer: (ok) => (setConsent(undefined), resolve(ok)) })),
+      onMessage: (p) => setMessages((m) => [...m, p].slice(-20)),
+      onModelContext: setModelContext,
+      onRequestTeardown: () => void h.teardown().then(() => setClosed(true)),
+    });
+    host.current = h;
+    let live = true;
+    void h.connect().then(() => {
+      if (!live) return;
+      el.src = proxyUrl;
+      h.input(latest.current.input);
+      if (latest.current.outcome) h.outcome(latest.current.outcome);
+    });
+    return () => {
+      live = false;
+      host.current = undefined;
+      // Unmounting removes the frame at once: the teardown is sent, but its answer cannot be awaited.
+      void h.teardown();
+      el.src = 'about:blank';
+      setInitialized(false);
+    };
+  }, [frame, container, resource, sandboxOrigin, proxyUrl]);
+
+  useEffect(() => {
+    if (deps.outcome) host.current?.outcome(deps.outcome);
+  }, [deps.outcome]);
+
+  useEffect(() => {
+    if (typeof matchMedia === 'undefined') return;
+    const mq = matchMedia('(prefers-color-scheme: dark)');
+    const on = () => host.current?.updateContext({ theme: mq.matches ? 'dark' : 'light' });
+    mq.addEventListener('change', on);
+    return () => mq.removeEventListener('change', on);
+  }, []);
+
+  useEffect(() => {
+    const el = container.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(() => {
+      const dims = displayMode === 'fullscreen' ? { width: innerWidth, height: innerHeight } : { width: el.clientWidth, maxHeight: MAX_INLINE_HEIGHT };
+      host.current?.updateContext({ containerDimensions: dims });
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [container, displayMode]);
+
+  return {
+    initialized,
+    app,
+    height,
+    displayMode,
+    frames,
+    modelContext,
+    messages,
+    consent,
+    closed,
+    close,
+    setDisplayMode(mode) {
+      setMode(mode);
+      host.current?.updateContext({ displayMode: mode });
+    },
+  };
+}

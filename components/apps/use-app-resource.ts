@@ -1,0 +1,57 @@
+'use client';
+
+import { useEffect, useState } from 'react';
+import { createAppCache, type AppCacheKeyParts } from '@/lib/client/app-cache';
+import { readAppResource, type AppResource } from '@/lib/client/app-resource';
+import type { Outcome } from '@/lib/client/results';
+
+/**
+ * Loads the `ui://` resource of a view through the inspector's connection, or takes it from the
+ * cache shared by every view on the page (keyed by URI, server identity and version, and the
+ * principal for private resources; fresh for the server's ttlMs).
+ */
+
+/** One cache for the page: views of the same resource on the same server reuse a read. */
+export const appResourceCache = createAppCache({ maxEntries: 50 });
+
+export type AppResourceState =
+  | { phase: 'loading' }
+  | { phase: 'error'; problem: string }
+  | { phase: 'ready'; resource: AppResource; cacheHit: boolean; key: string };
+
+/** The resource for a `ui://` URI on this server, from the cache or a fresh resources/read. */
+export function useAppResource(uri: string | undefined, parts: Omit<AppCacheKeyParts, 'uri'>, readResource: (uri: string) => Promise<Outcome>): AppResourceState {
+  const [state, setState] = useState<AppResourceState>({ phase: 'loading' });
+  const { server, serverName, serverVersion, principal } = parts;
+  useEffect(() => {
+    let live = true;
+    if (!uri) {
+      setState({ phase: 'error', problem: 'The tool names no ui:// resource' });
+      return;
+    }
+    const key = { uri, server, serverName, serverVersion, principal };
+    const hit = appResourceCache.get(key);
+    if (hit) {
+      setState({ phase: 'ready', resource: hit.resource, cacheHit: true, key: hit.key });
+      return;
+    }
+    setState({ phase: 'loading' });
+    readResource(uri)
+      .then((outcome) => readAppResource(outcome, uri))
+      .then(
+        (load) => {
+          if (!live) return;
+          if (!load.ok) return setState({ phase: 'error', problem: load.problem });
+          const entry = appResourceCache.put(key, load.resource);
+          setState({ phase: 'ready', resource: load.resource, cacheHit: false, key: entry.key });
+        },
+        (e: unknown) => live && setState({ phase: 'error', problem: `Failed to read ${uri}: ${e instanceof Error ? e.message : String(e)}` }),
+      );
+    return () => {
+      live = false;
+    };
+    // readResource is the connection's: a new function identity alone is not a new resource.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [uri, server, serverName, serverVersion, principal]);
+  return state;
+}

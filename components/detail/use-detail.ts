@@ -1,0 +1,100 @@
+'use client';
+
+import { useMemo } from 'react';
+import type { Lint } from '@/lib/protocol';
+import { headerRows, type HeaderRowView } from '@/lib/state/header-mask';
+import { lineDiff, snapshotText, type DiffLine } from '@/lib/state/line-diff';
+import { lintsForEntry, selectBuffer, selectLintVersion, selectReveal, selectSelectedId, selectVersion } from '@/lib/state/selectors';
+import type { TimelineBuffer } from '@/lib/state/timeline-buffer';
+import type { TimelineEntry } from '@/lib/state/timeline-types';
+import { useInspector } from '@/components/inspector/use-inspector';
+
+/**
+ * What the detail pane shows for the selected entry: its payload pretty-printed (the full
+ * body when still kept), the exchange's request and response headers with secrets masked
+ * unless revealed, a line diff against the same task's previous snapshot, and its lints.
+ */
+
+/** Above this, JSON is shown as sent rather than re-indented (parsing it would stall the page). */
+const PRETTY_LIMIT = 4 * 1024 * 1024;
+const HEAD_SCAN = 64;
+
+export interface DetailHeaders {
+  title: string;
+  rows: HeaderRowView[];
+}
+
+export type DetailDiff = { kind: 'none' } | { kind: 'first'; taskFp?: string } | { kind: 'too-large' } | { kind: 'diff'; lines: DiffLine[]; previousId: number };
+
+/** Pretty JSON of a payload, or the text as is (not JSON, cut short, or too large). */
+export function prettyJson(text: string | undefined): string {
+  if (text === undefined) return '';
+  if (text.length > PRETTY_LIMIT) return text;
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+/** The request and response-head entries of an exchange (scanning from its first entry). */
+function exchangeEnds(buffer: TimelineBuffer, e: TimelineEntry): { request?: TimelineEntry; head?: TimelineEntry } {
+  const span = buffer.span(`exchange:${e.exchangeId}`);
+  if (!span) return {};
+  let request: TimelineEntry | undefined;
+  let head: TimelineEntry | undefined;
+  for (let id = span.firstId; id <= span.lastId && id < span.firstId + HEAD_SCAN && !(request && head); id++) {
+    const x = buffer.get(id);
+    if (!x || x.exchangeId !== e.exchangeId) continue;
+    if (x.kind === 'http-request') request = x;
+    if (x.kind === 'http-response') head = x;
+  }
+  return { request, head };
+}
+
+function diffOf(buffer: TimelineBuffer, e: TimelineEntry): DetailDiff {
+  if (!e.snapshot) return { kind: 'none' };
+  const prev = buffer.previousSnapshot(e.id);
+  if (!prev) return { kind: 'first', taskFp: e.taskFp };
+  const lines = lineDiff(snapshotText(buffer.text(prev.id)) ?? '', snapshotText(buffer.text(e.id)) ?? '');
+  return lines ? { kind: 'diff', lines, previousId: prev.id } : { kind: 'too-large' };
+}
+
+export interface Detail {
+  entry?: TimelineEntry;
+  selectedId?: number;
+  json: string;
+  /** The payload shown is the preview only (the full body was evicted or never kept). */
+  partial: boolean;
+  headers: DetailHeaders[];
+  lints: readonly Lint[];
+  /** Lints of the same exchange shown on its other entries. */
+  otherLints: number;
+  diff: DetailDiff;
+  reveal: boolean;
+}
+
+export function useDetail(): Detail {
+  const selectedId = useInspector(selectSelectedId);
+  const buffer = useInspector(selectBuffer);
+  const version = useInspector(selectVersion);
+  const lintVersion = useInspector(selectLintVersion);
+  const reveal = useInspector(selectReveal);
+  const entry = selectedId === undefined ? undefined : buffer.get(selectedId);
+  const full = entry ? buffer.fullBody(entry.id) : undefined;
+  const json = useMemo(() => prettyJson(full ?? entry?.preview), [entry, full]);
+  const headers = useMemo(() => {
+    if (!entry) return [];
+    const { request, head } = exchangeEnds(buffer, entry);
+    const method = request?.method ?? entry.method;
+    const out: DetailHeaders[] = [];
+    if (request?.headers) out.push({ title: 'Request headers', rows: headerRows(request.headers, method, reveal) });
+    if (head?.headers) out.push({ title: `Response headers · HTTP ${head.httpStatus ?? '?'}`, rows: headerRows(head.headers, method, reveal) });
+    if (!request && !head && entry.headers) out.push({ title: 'Headers', rows: headerRows(entry.headers, method, reveal) });
+    return out;
+  }, [buffer, entry, reveal, version]);
+  const lints = useMemo(() => (entry ? lintsForEntry(buffer, entry) : []), [buffer, entry, lintVersion]);
+  const otherLints = entry ? (buffer.lintsOf(entry.exchangeId)?.length ?? 0) - lints.length : 0;
+  const diff = useMemo(() => (entry ? diffOf(buffer, entry) : ({ kind: 'none' } as const)), [buffer, entry]);
+  return { entry, selectedId, json, partial: !!entry?.truncated && full === undefined, headers, lints, otherLints, diff, reveal };
+}

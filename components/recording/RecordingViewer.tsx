@@ -1,0 +1,101 @@
+'use client';
+
+import Link from 'next/link';
+import { useState, type ReactNode } from 'react';
+import { DetailPane } from '@/components/detail/DetailPane';
+import { InspectorProvider } from '@/components/inspector/InspectorProvider';
+import { StreamsPanel, TasksPanel } from '@/components/inspector/panels';
+import { Timeline } from '@/components/timeline/Timeline';
+import { OpenRecording } from './OpenRecording';
+import { RecordedApp } from './RecordedApp';
+import { RecordingActions } from './RecordingActions';
+import { ReviewDialog } from './ReviewDialog';
+import { Scrubber } from './Scrubber';
+import { useRecordingViewer } from './use-recording-viewer';
+
+/**
+ * The recording viewer: open a recording (file picker, drag and drop, share link), then read
+ * it like a live session (timeline, detail, tasks, streams, the app view) with no server, and
+ * scrub to any moment. From here it can be re-shared, converted into a scenario or replayed.
+ */
+export function RecordingViewer() {
+  const v = useRecordingViewer();
+  const [reviewing, setReviewing] = useState(false);
+  const r = v.loaded?.recording;
+  return (
+    <main className="flex min-h-screen flex-col gap-3 p-3" data-testid="recording-viewer" data-state={r ? (v.store ? 'ready' : 'loading') : 'empty'}>
+      <header className="flex flex-wrap items-center gap-4">
+        <h1 className="text-lg font-semibold tracking-tight">
+          Loupe <span className="align-middle text-xs font-normal text-muted">recording</span>
+        </h1>
+        {r ? (
+          <p data-testid="recording-info" className="truncate font-mono text-xs text-muted">
+            {v.loaded?.name} · {r.connection.serverInfo ? `${r.connection.serverInfo.name} v${r.connection.serverInfo.version} · ` : ''}
+            {r.connection.target || 'unknown server'} · {r.frames.length} frames · recorded {r.createdAt}
+            {r.redaction ? ' · secrets replaced by pseudonyms' : ''}
+            {v.loaded?.migratedFrom ? ` · upgraded from format ${v.loaded.migratedFrom}` : ''}
+            {v.loaded?.har ? ` · HAR: ${v.loaded.har.imported} MCP exchanges (${v.loaded.har.skipped} other entries skipped)` : ''}
+          </p>
+        ) : null}
+        <nav className="ml-auto flex gap-4 text-sm">
+          <Link href="/" className="text-accent hover:underline">
+            Inspector →
+          </Link>
+        </nav>
+      </header>
+      {!r ? (
+        <OpenRecording onOpen={v.openText} error={v.error} />
+      ) : (
+        <>
+          <div className="flex flex-wrap items-start justify-between gap-3">
+            <RecordingActions recording={r} />
+            <div className="flex items-center gap-3">
+              <button type="button" data-testid="export-recording" onClick={() => setReviewing(true)} className="rounded-md border border-border px-2 py-1 text-sm hover:bg-surface-muted">
+                Export / share
+              </button>
+              <OpenRecording onOpen={v.openText} error={v.error} compact />
+            </div>
+          </div>
+          {v.range && v.at !== undefined ? <Scrubber start={v.range.start} end={v.range.end} at={v.at} builtAt={v.builtAt} onScrub={v.scrub} /> : null}
+          {v.store ? (
+            <InspectorProvider key={v.storeKey} store={v.store}>
+              <div className="grid min-h-0 flex-1 grid-cols-1 gap-3 xl:grid-cols-[minmax(0,1fr)_30rem]">
+                <div className="flex min-h-[28rem] flex-col gap-3">
+                  <Timeline />
+                  <div className="max-h-[45vh] min-h-0 overflow-auto">
+                    <DetailPane />
+                  </div>
+                </div>
+                <aside className="min-h-0 space-y-3 overflow-auto" aria-label="Panels" data-testid="panels">
+                  <Panel id="app" title="App view">
+                    {v.at !== undefined ? <RecordedApp recording={r} at={v.builtAt ?? v.at} /> : null}
+                  </Panel>
+                  <Panel id="tasks" title="Tasks">
+                    <TasksPanel />
+                  </Panel>
+                  <Panel id="streams" title="Streams">
+                    <StreamsPanel />
+                  </Panel>
+                </aside>
+              </div>
+            </InspectorProvider>
+          ) : (
+            <p className="text-sm text-muted">Opening the recording…</p>
+          )}
+          {reviewing ? <ReviewDialog recording={r} onClose={() => setReviewing(false)} /> : null}
+        </>
+      )}
+    </main>
+  );
+}
+
+function Panel({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <details open className="rounded-xl border border-border bg-surface p-3" data-panel={id}>
+      <summary className="cursor-pointer text-xs font-semibold uppercase tracking-wide text-muted">{title}</summary>
+      <div className="mt-2">{children}</div>
+    </details>
+  );
+}
+
+export default RecordingViewer;

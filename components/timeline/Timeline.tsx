@@ -1,0 +1,64 @@
+'use client';
+
+import { barOf } from '@/lib/state/timeline-lanes';
+import { TimeAxis } from './TimeAxis';
+import { TimelineRow } from './TimelineRow';
+import { TimelineToolbar } from './TimelineToolbar';
+import { useTimeline } from './use-timeline';
+
+/**
+ * The timeline: every frame of the connection on a time axis, virtualized. Long spans (a task
+ * with its polls, an MRTR conversation, a listen stream, an app's bridge) run as lanes on the
+ * left; each row's exchange is a bar on the right. Click or arrow keys select an entry for
+ * the detail pane.
+ */
+export function Timeline() {
+  const t = useTimeline();
+  const { visible, items, lanes, buffer } = t;
+  const kindKey = lanes.kinds.join(',');
+  return (
+    <section className="flex min-h-0 flex-1 flex-col rounded-xl border border-border bg-surface" aria-label="Timeline" data-testid="timeline">
+      <TimelineToolbar methods={visible.methods} shown={visible.ids.length} />
+      <TimeAxis lanes={lanes} />
+      <div
+        ref={t.scrollRef}
+        onScroll={t.onScroll}
+        onKeyDown={t.onKeyDown}
+        tabIndex={0}
+        role="grid"
+        aria-rowcount={visible.ids.length}
+        data-testid="timeline-list"
+        className="relative min-h-0 flex-1 overflow-auto outline-none focus-visible:ring-2 focus-visible:ring-accent/40"
+      >
+        <div style={{ height: t.virtualizer.getTotalSize(), position: 'relative' }}>
+          {items.map((item) => {
+            const id = visible.ids[item.index];
+            const entry = id === undefined ? undefined : buffer.get(id);
+            if (!entry) return null;
+            return (
+              <TimelineRow
+                key={id}
+                entry={entry}
+                buffer={buffer}
+                glyphs={lanes.glyphs.get(id) ?? ''}
+                kinds={kindKey}
+                bar={barOf(buffer, entry, lanes.from, lanes.to)}
+                lintVersion={t.lintVersion}
+                selected={t.selectedId === id}
+                top={item.start}
+                onSelect={t.select}
+              />
+            );
+          })}
+        </div>
+        {visible.ids.length === 0 ? (
+          <p className="p-6 text-center text-sm text-muted" data-testid="timeline-empty">
+            {visible.total ? 'No entry matches the filters.' : 'Nothing yet: frames appear here as the inspector talks to the server.'}
+          </p>
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
+export default Timeline;

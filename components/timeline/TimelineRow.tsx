@@ -1,0 +1,133 @@
+'use client';
+
+import { memo, useMemo } from 'react';
+import type { TimelineBuffer } from '@/lib/state/timeline-buffer';
+import type { SpanKind, TimelineEntry } from '@/lib/state/timeline-types';
+import { lintsForEntry, worstSeverity } from '@/lib/state/selectors';
+
+/** Colours of the span lanes, by kind. */
+export const LANE_COLOR: Record<SpanKind, string> = {
+  exchange: 'bg-muted',
+  task: 'bg-amber-500',
+  conversation: 'bg-violet-500',
+  listen: 'bg-sky-500',
+  bridge: 'bg-emerald-500',
+};
+
+const KIND_TAG: Record<TimelineEntry['kind'], string> = {
+  'http-request': 'POST',
+  'http-response': 'HEAD',
+  message: 'MSG',
+  'sse-open': 'SSE+',
+  'sse-frame': 'SSE',
+  'sse-comment': '···',
+  'sse-close': 'END',
+  error: 'ERR',
+  bridge: 'APP',
+};
+
+const SEVERITY_STYLE = { error: 'bg-danger/15 text-danger', warning: 'bg-amber-500/15 text-amber-600', info: 'bg-accent/10 text-accent' } as const;
+export const LANE_WIDTH = 10;
+
+function clock(at: number): string {
+  const d = new Date(at);
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}`;
+}
+
+/** Short JSON-RPC id for the row (ids can be long strings). */
+function shortId(id: TimelineEntry['rpcId']): string {
+  if (id === undefined) return '';
+  const s = String(id);
+  return `#${s.length > 6 ? `${s.slice(0, 5)}…` : s}`;
+}
+
+function Lanes({ glyphs, kinds }: { glyphs: string; kinds: readonly SpanKind[] }) {
+  return (
+    <span className="relative h-full shrink-0" style={{ width: kinds.length * LANE_WIDTH }} aria-hidden>
+      {[...glyphs].map((g, i) =>
+        g === ' ' ? null : (
+          <span key={i} className="absolute inset-y-0" style={{ left: i * LANE_WIDTH + 3, width: 4 }}>
+            <span className={`absolute left-[1.5px] w-px ${LANE_COLOR[kinds[i]]} ${g === 's' ? 'top-1/2 bottom-0' : g === 'e' ? 'top-0 bottom-1/2' : 'inset-y-0'}`} />
+            {g !== '|' ? <span className={`absolute top-1/2 left-0 size-1 -translate-y-1/2 rounded-full ${LANE_COLOR[kinds[i]]}`} /> : null}
+          </span>
+        ),
+      )}
+    </span>
+  );
+}
+
+function Bar({ bar, error }: { bar: string; error: boolean }) {
+  const [start, width, tick] = bar.split(',').map(Number);
+  return (
+    <span className="relative h-full w-32 shrink-0 border-l border-border" aria-hidden>
+      {width > 0 ? <span className={`absolute top-1/2 h-1.5 -translate-y-1/2 rounded-sm ${error ? 'bg-danger/40' : 'bg-accent/30'}`} style={{ left: `${start / 10}%`, width: `max(2px, ${width / 10}%)` }} /> : null}
+      <span className={`absolute inset-y-1.5 w-0.5 ${error ? 'bg-danger' : 'bg-accent'}`} style={{ left: `${tick / 10}%` }} />
+    </span>
+  );
+}
+
+export interface TimelineRowProps {
+  entry: TimelineEntry;
+  buffer: TimelineBuffer;
+  /** Lane glyphs of this row (see lib/state/timeline-lanes.ts). */
+  glyphs: string;
+  /** Span kind of each lane, comma-separated (a string, so memo compares it by value). */
+  kinds: string;
+  /** Exchange bar "start,width,tick" on the window's time scale. */
+  bar: string;
+  lintVersion: number;
+  selected: boolean;
+  top: number;
+  onSelect(id: number): void;
+}
+
+/** One timeline entry; memoized, so a new frame re-renders only rows whose inputs changed. */
+export const TimelineRow = memo(function TimelineRow({ entry: e, buffer, glyphs, kinds, bar, lintVersion, selected, top, onSelect }: TimelineRowProps) {
+  const lints = useMemo(() => lintsForEntry(buffer, e), [buffer, e, lintVersion]);
+  const severity = worstSeverity(lints);
+  const label = e.kind === 'sse-comment' ? 'keep-alive' : (e.method ?? e.kind);
+  return (
+    <div
+      role="row"
+      aria-selected={selected}
+      data-testid="timeline-row"
+      data-id={e.id}
+      data-kind={e.kind}
+      data-method={e.method ?? ''}
+      data-direction={e.direction}
+      data-error={e.isError || undefined}
+      onClick={() => onSelect(e.id)}
+      className={`absolute inset-x-0 flex h-7 cursor-pointer items-center gap-2 border-b border-border/60 px-2 font-mono text-xs ${selected ? 'bg-accent/10' : 'hover:bg-surface-muted'} ${e.isError ? 'text-danger' : ''}`}
+      style={{ top }}
+    >
+      <span className="w-[86px] shrink-0 text-muted">{clock(e.at)}</span>
+      {kinds ? <Lanes glyphs={glyphs} kinds={kinds.split(',') as SpanKind[]} /> : null}
+      <span className={`w-3 shrink-0 text-center ${e.direction === 'out' ? 'text-accent' : 'text-success'}`} title={e.direction === 'out' ? 'sent' : 'received'}>
+        {e.direction === 'out' ? '→' : '←'}
+      </span>
+      <span className="w-9 shrink-0 text-[10px] text-muted">{KIND_TAG[e.kind]}</span>
+      <span className="min-w-0 flex-1 truncate" title={[label, e.target].filter(Boolean).join(' ')}>
+        {label}
+        {e.target && e.direction === 'out' ? <span className="text-muted"> {e.target}</span> : null}
+      </span>
+      <span className="w-28 shrink-0 truncate text-muted" data-testid="row-status">
+        {e.status ?? ''}
+      </span>
+      <span className="w-14 shrink-0 truncate text-muted" title={e.rpcId !== undefined ? `JSON-RPC id ${String(e.rpcId)}` : undefined}>
+        {shortId(e.rpcId)}
+      </span>
+      <span className="w-16 shrink-0 text-amber-600" data-testid={e.taskFp ? 'task-fp' : undefined} title={e.taskFp ? 'task fingerprint' : undefined}>
+        {e.taskFp ?? ''}
+      </span>
+      <span className="w-10 shrink-0">
+        {severity ? (
+          <span data-testid="lint-badge" data-severity={severity} title={lints.map((l) => l.message).join('\n')} className={`rounded px-1 ${SEVERITY_STYLE[severity]}`}>
+            ⚑{lints.length}
+          </span>
+        ) : null}
+      </span>
+      <Bar bar={bar} error={e.isError} />
+    </div>
+  );
+});

@@ -1,0 +1,65 @@
+'use client';
+
+import type { JsonRpcErrorObject } from '@/lib/protocol';
+
+/**
+ * A CallToolResult as a person reads it: the content blocks (text in full, other kinds
+ * summarised), structuredContent as JSON, and `isError: true` flagged as a tool error that is
+ * still a result (the call completed; the tool reports a failure), never as a protocol failure.
+ */
+
+const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+
+function Block({ block }: { block: unknown }) {
+  const b = obj(block) ?? {};
+  if (b.type === 'text' && typeof b.text === 'string') return <p className="whitespace-pre-wrap break-words text-sm">{b.text}</p>;
+  if (b.type === 'image' || b.type === 'audio') return <p className="text-xs text-muted">[{String(b.type)} {String(b.mimeType ?? '')}, {typeof b.data === 'string' ? `${b.data.length} base64 chars` : 'no data'}]</p>;
+  if (b.type === 'resource_link') return <p className="font-mono text-xs">→ {String(b.uri ?? '')}</p>;
+  if (b.type === 'resource') return <p className="font-mono text-xs">[embedded resource {String(obj(b.resource)?.uri ?? '')}]</p>;
+  return <pre className="overflow-x-auto text-xs">{JSON.stringify(block, null, 2)}</pre>;
+}
+
+/** A tool result (complete outcome, or a completed task's `result`). */
+export function ResultView({ result, testId = 'tool-result' }: { result: Record<string, unknown>; testId?: string }) {
+  const content = Array.isArray(result.content) ? result.content : undefined;
+  const isError = result.isError === true;
+  return (
+    <div data-testid={testId} data-outcome="complete" data-is-error={isError ? 'true' : 'false'} className={`space-y-2 rounded-md border p-3 ${isError ? 'border-danger/40 bg-danger/5' : 'border-border bg-surface'}`}>
+      {isError ? (
+        <p className="text-xs font-medium text-danger" data-testid="is-error">
+          Tool error (isError: true) — a result the tool returned, not a protocol failure
+        </p>
+      ) : null}
+      {content ? content.map((b, i) => <Block key={i} block={b} />) : <p className="text-xs text-danger">The result has no content array.</p>}
+      {result.structuredContent !== undefined ? (
+        <details className="text-xs">
+          <summary className="cursor-pointer text-muted">structuredContent</summary>
+          <pre className="mt-1 overflow-x-auto">{JSON.stringify(result.structuredContent, null, 2)}</pre>
+        </details>
+      ) : null}
+    </div>
+  );
+}
+
+/** A JSON-RPC error answer (or a failed task's error). */
+export function ErrorView({ error, testId = 'tool-result' }: { error: JsonRpcErrorObject; testId?: string }) {
+  return (
+    <div data-testid={testId} data-outcome="error" role="alert" className="space-y-1 rounded-md border border-danger/40 bg-danger/10 p-3 text-sm text-danger">
+      <p className="font-mono">
+        {error.code} {error.message}
+      </p>
+      {error.data !== undefined ? <pre className="overflow-x-auto text-xs">{JSON.stringify(error.data, null, 2)}</pre> : null}
+    </div>
+  );
+}
+
+/** No answer, an invalid one, or a local refusal. */
+export function ProblemView({ kind, text, testId = 'tool-result' }: { kind: string; text: string; testId?: string }) {
+  return (
+    <p data-testid={testId} data-outcome={kind} role="alert" className="rounded-md border border-danger/40 bg-danger/10 p-3 font-mono text-sm text-danger">
+      {kind}: {text}
+    </p>
+  );
+}
+
+export default ResultView;

@@ -1,0 +1,82 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { RECORDING_NAME } from '../recording/autosave';
+import { parseRecording } from '../recording/schema';
+
+/**
+ * Saved recordings (node only): `<dataDir>/recordings/<name>.loupe.json`. Every write is
+ * validated as a recording first and written atomically; names are restricted so a name can
+ * never leave the directory. Used by the control API (the browser's autosave) and the CLI.
+ */
+
+/** Largest recording accepted through the control API. */
+export const MAX_RECORDING_BYTES = 64 * 1024 * 1024;
+
+/** One row of the recordings list. */
+export interface RecordingFileSummary {
+  name: string;
+  bytes: number;
+  modifiedAt: string;
+}
+
+/** Outcome of saving a recording file. */
+export type RecordingSave = { ok: true; name: string; frames: number } | { ok: false; reason: 'invalid-name' | 'invalid'; message: string };
+
+/** The saved recordings of one data directory. */
+export interface RecordingFiles {
+  readonly dir: string;
+  save(name: string, text: string): RecordingSave;
+  list(): RecordingFileSummary[];
+  /** The text of a saved recording; undefined when the name is invalid or missing. */
+  read(name: string): string | undefined;
+}
+
+/** Whether `name` is an acceptable recording file name. */
+export function isRecordingName(name: unknown): name is string {
+  return typeof name === 'string' && RECORDING_NAME.test(name) && !name.includes('..');
+}
+
+/** Write a file atomically (a temp file renamed over the target). */
+export function writeAtomic(file: string, text: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  fs.writeFileSync(tmp, text, { mode: 0o600 });
+  fs.renameSync(tmp, file);
+}
+
+/** The recordings directory of a data directory. */
+export function createRecordingFiles(dataDir: string): RecordingFiles {
+  const dir = path.join(dataDir, 'recordings');
+  return {
+    dir,
+    save(name, text) {
+      if (!isRecordingName(name)) return { ok: false, reason: 'invalid-name', message: `Invalid recording name "${name}": use letters, digits, dots, dashes and underscores, ending in .loupe.json` };
+      const opened = parseRecording(text);
+      if (!opened.ok) return { ok: false, reason: 'invalid', message: opened.error };
+      writeAtomic(path.join(dir, name), text);
+      return { ok: true, name, frames: opened.recording.frames.length };
+    },
+    list() {
+      let names: string[];
+      try {
+        names = fs.readdirSync(dir).filter(isRecordingName);
+      } catch {
+        return [];
+      }
+      return names
+        .map((name) => {
+          const st = fs.statSync(path.join(dir, name));
+          return { name, bytes: st.size, modifiedAt: st.mtime.toISOString() };
+        })
+        .sort((a, b) => b.modifiedAt.localeCompare(a.modifiedAt));
+    },
+    read(name) {
+      if (!isRecordingName(name)) return undefined;
+      try {
+        return fs.readFileSync(path.join(dir, name), 'utf8');
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}

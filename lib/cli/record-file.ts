@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { writeAtomic } from '../adapters/recording-files';
+import type { Frame } from '../client/frames';
+import { autosaveName } from '../recording/autosave';
+import { describeConnection, type ConnectionInfo } from '../recording/connection';
+import { parseRecording, type Recording } from '../recording/schema';
+import { appendRecording, createRecorder } from '../recording/recorder';
+
+/**
+ * `--record [FILE]` of the client commands: the session's frames become a recording. With a
+ * FILE that already holds a recording, this command's session is appended to it, so a script
+ * of several commands records one session (and `mcp-loupe replay` serves all of it). Without a
+ * FILE the recording is autosaved under `<data dir>/recordings/<timestamp>.loupe.json`.
+ */
+
+/** Where a bare `--record` saves: `$LOUPE_DATA_DIR` or `.loupe` in the working directory. */
+export function autosavePath(now: Date = new Date()): string {
+  return path.join(path.resolve(process.env.LOUPE_DATA_DIR ?? '.loupe'), 'recordings', autosaveName(now));
+}
+
+/** Where the recording went (and how many frames it holds now), or why it was not written. */
+export type RecordOutcome = { ok: true; file: string; frames: number; total: number; appended: boolean } | { ok: false; message: string };
+
+/** Build the recording of a session and write (or append) it. */
+export function writeSessionRecording(target: string | true, frames: readonly Frame[], info: ConnectionInfo): RecordOutcome {
+  const file = target === true ? autosavePath() : path.resolve(target);
+  const recording = createRecorder({ connection: describeConnection(info), frames }).build();
+  let out: Recording = recording;
+  let appended = false;
+  if (fs.existsSync(file)) {
+    const text = fs.readFileSync(file, 'utf8');
+    const existing = text.trim() ? parseRecording(text) : undefined;
+    if (existing && !existing.ok) return { ok: false, message: `Not overwriting ${file}: it is not a Loupe recording (${existing.error}). Choose another --record file.` };
+    if (existing?.ok) {
+      out = appendRecording(existing.recording, recording);
+      appended = true;
+    }
+  }
+  writeAtomic(file, `${JSON.stringify(out)}\n`);
+  return { ok: true, file, frames: frames.length, total: out.frames.length, appended };
+}

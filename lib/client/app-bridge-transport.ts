@@ -1,0 +1,120 @@
+import { JsonRpcMessageSchema, type JsonRpcMessage } from '../protocol';
+import type { TrackedTransport } from './tracking';
+
+/**
+ * The postMessage transport between the inspector and one app's sandbox proxy frame, for
+ * ext-apps' `AppBridge`. Unlike the SDK's `PostMessageTransport` it checks both the sender
+ * (`event.source` is this frame's window) and the origin (the sandbox origin), posts with that
+ * exact target origin instead of `"*"`, and reports every message it passes, in and out, as a
+ * `bridge` frame so the timeline's app lane and the bridge log show the whole conversation.
+ */
+
+/** What `TrackedTransport.record()` takes: a frame without seq, connection and time. */
+export type BridgeFrame = Parameters<TrackedTransport['record']>[0];
+
+/** Who says what: `out` is host → view, `in` is view → host. */
+export type BridgeDirection = 'in' | 'out';
+
+export interface BridgeTransportOptions {
+  /** The sandbox proxy frame's window (the outer iframe's `contentWindow`). */
+  target: () => Window | null | undefined;
+  /** The sandbox origin: messages from anywhere else are ignored, and ours are sent only there. */
+  origin: string;
+  /** Groups this view's bridge frames on the timeline (one exchange per app view). */
+  exchangeId: string;
+  /** Receives each frame; must not throw. */
+  record?: (frame: BridgeFrame) => void;
+  /** Extra detail for a frame (e.g. "Refused: …" on an error answering a refused tools/call). */
+  annotate?: (message: JsonRpcMessage, direction: BridgeDirection) => string | undefined;
+  /** The window whose `message` events to watch (default: the global window). */
+  listenOn?: Pick<Window, 'addEventListener' | 'removeEventListener'>;
+}
+
+/** The SDK Transport shape AppBridge.connect() takes. */
+export interface BridgeTransport {
+  start(): Promise<void>;
+  send(message: JsonRpcMessage): Promise<void>;
+  close(): Promise<void>;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JsonRpcMessage) => void;
+  sessionId?: string;
+}
+
+const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+
+/** Create the checked transport for one sandbox frame. */
+export function createBridgeTransport(options: BridgeTransportOptions): BridgeTransport {
+  const listenOn = options.listenOn ?? globalThis.window;
+  // Method of each request by direction and id, so a response frame names what it answers.
+  const methods = new Map<string, string>();
+  let closed = false;
+
+  const record = (message: unknown, direction: BridgeDirection, errorText?: string) => {
+    if (!options.record) return;
+    const m = obj(message);
+    const id = m && (typeof m.id === 'string' || typeof m.id === 'number') ? m.id : undefined;
+    let method = typeof m?.method === 'string' ? m.method : undefined;
+    if (method && id !== undefined) methods.set(`${direction}:${id}`, method);
+    if (!method && id !== undefined) method = methods.get(`${direction === 'in' ? 'out' : 'in'}:${id}`);
+    const error = obj(m?.error);
+    const detail = errorText ?? (error ? `${String(error.code)} ${String(error.message)}` : undefined);
+    let raw: string | undefined;
+    try {
+      raw = JSON.stringify(message);
+    } catch {
+      raw = undefined;
+    }
+    try {
+      options.record({
+        kind: 'bridge',
+        direction,
+        exchangeId: options.exchangeId,
+        conversationId: options.exchangeId,
+        body: message,
+        ...(raw !== undefined ? { raw } : {}),
+        ...(id !== undefined ? { rpcId: id } : {}),
+        ...(method ? { method } : {}),
+        ...(detail ? { errorText: detail } : {}),
+      });
+    } catch {
+      /* a broken sink must not break the bridge */
+    }
+  };
+
+  const listener = (event: MessageEvent) => {
+    const target = options.target();
+    if (closed || !target || event.source !== target || event.origin !== options.origin) return;
+    const data: unknown = event.data;
+    if (obj(data)?.jsonrpc !== '2.0') return;
+    const parsed = JsonRpcMessageSchema.safeParse(data);
+    if (!parsed.success) {
+      record(data, 'in', `Invalid JSON-RPC message: ${parsed.error.issues[0]?.message ?? 'malformed'}`);
+      transport.onerror?.(new Error('Failed to read a bridge message: invalid JSON-RPC'));
+      return;
+    }
+    const message = data as JsonRpcMessage;
+    record(message, 'in', options.annotate?.(message, 'in'));
+    transport.onmessage?.(message);
+  };
+
+  const transport: BridgeTransport = {
+    async start() {
+      listenOn.addEventListener('message', listener as EventListener);
+    },
+    async send(message) {
+      if (closed) throw new Error('Failed to send a bridge message: the transport is closed');
+      const target = options.target();
+      if (!target) throw new Error('Failed to send a bridge message: the sandbox frame is gone');
+      record(message, 'out', options.annotate?.(message, 'out'));
+      target.postMessage(message, options.origin);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      listenOn.removeEventListener('message', listener as EventListener);
+      transport.onclose?.();
+    },
+  };
+  return transport;
+}

@@ -1,0 +1,112 @@
+import type { Recorder } from './recorder';
+
+/**
+ * Autosave of the current session: after each change (debounced) the recording is written
+ * under a name fixed when the session started, `<timestamp>.loupe.json`. The writer is
+ * injected: the browser writes through the control API (`PUT /api/recordings/<name>`), the
+ * node side writes the file under `.loupe/recordings/` directly. The browser's other call to the
+ * recordings API lives here too: asking the running Loupe to replay a recording as a mock.
+ */
+
+/** Recording file names: a timestamp or any safe name, always ending in `.loupe.json`. */
+export const RECORDING_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,120}\.loupe\.json$/;
+
+/** `2026-07-28T10-15-30-123Z.loupe.json` for a date (colons and dots are not portable in file names). */
+export function autosaveName(date: Date = new Date()): string {
+  return `${date.toISOString().replace(/[:.]/g, '-')}.loupe.json`;
+}
+
+/** Writes one recording document under a name. */
+export type RecordingWriter = (name: string, text: string) => Promise<void>;
+
+/** How and where {@link startAutosave} saves. */
+export interface AutosaveOptions {
+  write: RecordingWriter;
+  /** File name (default: the start time). */
+  name?: string;
+  /** Quiet period before a save (ms, default 2000). */
+  delayMs?: number;
+  /** Told about failed saves (the session goes on). */
+  onError?: (error: Error) => void;
+  setTimer?: (fn: () => void, ms: number) => unknown;
+  clearTimer?: (handle: unknown) => void;
+}
+
+/** A running autosave. */
+export interface Autosave {
+  readonly name: string;
+  /** Save now (e.g. before the page unloads). */
+  flush(): Promise<void>;
+  stop(): void;
+}
+
+/** Save the recorder's session whenever it changes, debounced. */
+export function startAutosave(recorder: Recorder, options: AutosaveOptions): Autosave {
+  const name = options.name ?? autosaveName();
+  const setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
+  const clearTimer = options.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
+  const delay = options.delayMs ?? 2_000;
+  let timer: unknown;
+  let saving: Promise<void> = Promise.resolve();
+  let dirty = false;
+
+  const save = (): Promise<void> => {
+    timer = undefined;
+    if (!dirty) return saving;
+    dirty = false;
+    const text = JSON.stringify(recorder.build());
+    saving = saving.then(() => options.write(name, text)).catch((e: unknown) => options.onError?.(e instanceof Error ? e : new Error(String(e))));
+    return saving;
+  };
+  const off = recorder.onChange(() => {
+    dirty = true;
+    if (timer === undefined) timer = setTimer(() => void save(), delay);
+  });
+  return {
+    name,
+    flush() {
+      if (timer !== undefined) clearTimer(timer);
+      return save();
+    },
+    stop() {
+      off();
+      if (timer !== undefined) clearTimer(timer);
+      timer = undefined;
+    },
+  };
+}
+
+/** A writer that saves through Loupe's control API (the page's cookie or an explicit token). */
+export function recordingsApiWriter(options: { base?: string; token?: string; fetch?: typeof fetch } = {}): RecordingWriter {
+  const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+  return async (name, text) => {
+    const res = await doFetch(`${options.base ?? ''}/api/recordings/${encodeURIComponent(name)}`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json', ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}) },
+      body: text,
+      credentials: 'same-origin',
+    });
+    if (!res.ok) throw new Error(`Failed to save recording ${name}: HTTP ${res.status} ${await res.text().catch(() => '')}`);
+  };
+}
+
+/** Where a recording replayed by the running Loupe is served, or why it is not. */
+export type ServerReplay = { ok: true; id: string; path: string; exchanges: number } | { ok: false; status: number; error: string };
+
+/** Ask the running Loupe to serve a recording as a mock (`POST /api/recordings/replay`, token-gated). */
+export async function startServerReplay(recordingText: string, options: { base?: string; token?: string; fetch?: typeof fetch } = {}): Promise<ServerReplay> {
+  const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+  try {
+    const res = await doFetch(`${options.base ?? ''}/api/recordings/replay`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}) },
+      body: recordingText,
+      credentials: 'same-origin',
+    });
+    const body = (await res.json().catch(() => ({}))) as { id?: string; path?: string; exchanges?: number; error?: string };
+    if (!res.ok || typeof body.path !== 'string') return { ok: false, status: res.status, error: body.error ?? `HTTP ${res.status}` };
+    return { ok: true, id: body.id ?? '', path: body.path, exchanges: body.exchanges ?? 0 };
+  } catch (e) {
+    return { ok: false, status: 0, error: `Cannot reach Loupe: ${(e as Error).message}` };
+  }
+}

@@ -1,0 +1,58 @@
+import type { ConnectionMeta } from './schema';
+
+/**
+ * What counts as a secret in a session, by where it appears (header names, query parameters,
+ * JSON keys), and the connection metadata built without any secret value: recordings keep
+ * the names of the user's custom headers but never their values.
+ */
+
+/** Headers whose whole value is a credential. */
+export const SECRET_HEADER = /^(authorization|proxy-authorization|x-api-key|api-key|apikey|x-auth-token|x-access-token|x-loupe-token|x-csrf-token)$|token|secret|password|api[-_]?key|credential/i;
+/** Cookie-carrying headers: each cookie value is a secret. */
+export const COOKIE_HEADER = /^(cookie|set-cookie)$/i;
+/** Session headers: an opaque id that authorizes the session. */
+export const SESSION_HEADER = /^mcp-session-id$/i;
+/** Query parameters that carry credentials (`?token=`, OAuth codes, signatures, API keys). */
+export const SECRET_QUERY = /^(token|loupe_token|access_token|id_token|refresh_token|api[_-]?key|apikey|key|code|sig|signature|secret|client_secret|password|auth)$/i;
+/** JSON object keys whose string value is a credential (not `progressToken`: it is an id). */
+export const SECRET_BODY_KEY = /^(api[_-]?key|apikey|access[_-]?token|refresh[_-]?token|id[_-]?token|token|secret|client[_-]?secret|password|authorization|bearer[_-]?token)$/i;
+
+/** The target with user info and credential query parameters removed. */
+export function stripTargetSecrets(target: string): string {
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    // Not a URL (a stdio command line): drop anything shaped like a credential assignment.
+    return target.replace(/((?:^|[\s?&])(?:token|access_token|api[_-]?key|password|secret)=)[^\s&]+/gi, '$1');
+  }
+  url.username = '';
+  url.password = '';
+  for (const name of [...url.searchParams.keys()]) if (SECRET_QUERY.test(name)) url.searchParams.delete(name);
+  return url.toString();
+}
+
+/** What a session knows about its connection, secrets included; only names survive. */
+export interface ConnectionInfo {
+  target: string;
+  transport?: ConnectionMeta['transport'];
+  era?: ConnectionMeta['era'];
+  protocolVersion?: string;
+  clientInfo?: { name: string; version: string };
+  serverInfo?: { name: string; version: string; [k: string]: unknown };
+  /** The custom headers the user configured; their values are dropped here. */
+  headers?: Record<string, string>;
+}
+
+/** Connection metadata with every secret value stripped. */
+export function describeConnection(info: ConnectionInfo): ConnectionMeta {
+  return {
+    target: stripTargetSecrets(info.target),
+    ...(info.transport ? { transport: info.transport } : {}),
+    ...(info.era ? { era: info.era } : {}),
+    ...(info.protocolVersion ? { protocolVersion: info.protocolVersion } : {}),
+    ...(info.clientInfo ? { clientInfo: { name: info.clientInfo.name, version: info.clientInfo.version } } : {}),
+    ...(info.serverInfo ? { serverInfo: info.serverInfo } : {}),
+    headerNames: Object.keys(info.headers ?? {}),
+  };
+}

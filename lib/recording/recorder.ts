@@ -1,0 +1,169 @@
+import type { Frame, FrameSink } from '../client/frames';
+import { sha256Hex } from '../client/fingerprint';
+import { lintFrames } from '../client/lint-frames';
+import type { ConnectionMeta, Recording, AppView } from './schema';
+import { RECORDING_FORMAT, RECORDING_VERSION } from './schema';
+import { deriveStreams } from './streams';
+
+/**
+ * The recorder: a FrameSink for the tracking decorator that keeps the session's frames, picks
+ * up app HTML as it is read (ui:// resources with the MCP Apps profile), and builds a
+ * {@link Recording} on demand, with streams and lints derived from the frames.
+ */
+
+/** Who wrote the recording. */
+export const LOUPE_APP = { name: 'mcp-loupe', version: '0.1.0' } as const;
+
+/** What a recorder starts with. */
+export interface RecorderOptions {
+  connection: ConnectionMeta;
+  /** Wall clock (ms); the recording's createdAt when no frame has arrived yet. */
+  now?: () => number;
+  /** Lint the frames when building (default true). */
+  lint?: boolean;
+  /** Frames to start from (an opened recording being extended). */
+  frames?: readonly Frame[];
+  /**
+   * Memory budget (approximate bytes of frames kept). Past it the oldest tenth of the frames is
+   * dropped, so a session left running for days keeps its recent part. Default: unbounded.
+   */
+  maxBytes?: number;
+}
+
+/** What a frame costs in memory, roughly: its payload plus the fixed fields. */
+const frameCost = (f: Frame) => f.bytes * 2 + 256;
+
+/** A session being recorded. */
+export interface Recorder {
+  /** Hand this to `createTrackingTransport({ sink })`. */
+  readonly sink: FrameSink;
+  /** Store an app's HTML (once per digest) and note that it was shown; returns the digest. */
+  addApp(html: string, view: { uri: string; at?: number; exchangeId?: string; toolName?: string }): string;
+  /** Update the connection metadata (era and server become known after the first exchange). */
+  setConnection(patch: Partial<ConnectionMeta>): void;
+  frames(): readonly Frame[];
+  readonly size: number;
+  /** Frames dropped from the start to stay within `maxBytes`. */
+  readonly dropped: number;
+  /** Called after every change (for autosave); returns the unsubscribe function. */
+  onChange(listener: () => void): () => void;
+  build(): Recording;
+}
+
+const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+
+/** The app resources (ui:// HTML with the MCP Apps profile) a frame's resources/read result carries. */
+export function appContentsOf(frame: Frame): { uri: string; html: string }[] {
+  if (frame.direction !== 'in' || frame.method !== 'resources/read') return [];
+  const contents = obj(obj(frame.body)?.result)?.contents;
+  if (!Array.isArray(contents)) return [];
+  const out: { uri: string; html: string }[] = [];
+  for (const c of contents) {
+    const item = obj(c);
+    if (typeof item?.uri !== 'string' || typeof item.text !== 'string' || !item.uri.startsWith('ui://')) continue;
+    if (typeof item.mimeType === 'string' && !item.mimeType.toLowerCase().startsWith('text/html')) continue;
+    out.push({ uri: item.uri, html: item.text });
+  }
+  return out;
+}
+
+/** Create a recorder for one connection. */
+export function createRecorder(options: RecorderOptions): Recorder {
+  const now = options.now ?? (() => Date.now());
+  const started = now();
+  const frames: Frame[] = [...(options.frames ?? [])];
+  let kept = frames.reduce((n, f) => n + frameCost(f), 0);
+  /** Frames dropped to stay within `maxBytes`. */
+  let dropped = 0;
+  const apps: Record<string, string> = {};
+  const views: AppView[] = [];
+  let connection: ConnectionMeta = { ...options.connection };
+  const listeners = new Set<() => void>();
+  const changed = () => {
+    for (const l of listeners) {
+      try {
+        l();
+      } catch {
+        /* a listener's failure must not stop recording */
+      }
+    }
+  };
+
+  function addApp(html: string, view: { uri: string; at?: number; exchangeId?: string; toolName?: string }): string {
+    const digest = sha256Hex(html);
+    apps[digest] = html;
+    const last = views[views.length - 1];
+    // The same HTML shown again for the same resource is one view, not a new one.
+    if (!(last && last.uri === view.uri && last.digest === digest && last.exchangeId === view.exchangeId)) {
+      views.push({ uri: view.uri, digest, at: view.at ?? now(), ...(view.exchangeId ? { exchangeId: view.exchangeId } : {}), ...(view.toolName ? { toolName: view.toolName } : {}) });
+    }
+    changed();
+    return digest;
+  }
+
+  const sink: FrameSink = (frame) => {
+    frames.push(frame);
+    kept += frameCost(frame);
+    if (options.maxBytes !== undefined && kept > options.maxBytes && frames.length > 10) {
+      const cut = frames.splice(0, Math.ceil(frames.length / 10));
+      dropped += cut.length;
+      kept -= cut.reduce((n, f) => n + frameCost(f), 0);
+    }
+    for (const app of appContentsOf(frame)) {
+      const digest = sha256Hex(app.html);
+      apps[digest] = app.html;
+    }
+    changed();
+  };
+
+  return {
+    sink,
+    addApp,
+    setConnection(patch) {
+      connection = { ...connection, ...patch };
+      changed();
+    },
+    frames: () => frames,
+    get size() {
+      return frames.length;
+    },
+    get dropped() {
+      return dropped;
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    build() {
+      const lints = options.lint === false ? {} : Object.fromEntries(lintFrames(frames));
+      return {
+        format: RECORDING_FORMAT,
+        version: RECORDING_VERSION,
+        createdAt: new Date(frames[0]?.at ?? started).toISOString(),
+        app: { ...LOUPE_APP },
+        connection,
+        frames: [...frames],
+        streams: deriveStreams(frames),
+        lints,
+        apps: { ...apps },
+        views: [...views],
+      };
+    },
+  };
+}
+
+/**
+ * Join a later session onto an earlier recording (the CLI's `--record` on an existing file):
+ * frames follow in time order, apps, views and lints are merged, the first connection stays.
+ */
+export function appendRecording(base: Recording, next: Recording): Recording {
+  const frames = [...base.frames, ...next.frames];
+  return {
+    ...base,
+    frames,
+    streams: deriveStreams(frames),
+    lints: { ...base.lints, ...next.lints },
+    apps: { ...base.apps, ...next.apps },
+    views: [...base.views, ...next.views],
+  };
+}

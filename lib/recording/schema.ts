@@ -1,0 +1,155 @@
+import { z } from 'zod';
+import { FrameSchema } from '../client/frames';
+import { LintSchema } from '../protocol';
+import { migrateV1, RecordingV1Schema } from './schema-v1';
+
+/**
+ * The recording format: a versioned JSON document holding one inspector session. Frames are
+ * the client's Frame model as it went over the wire (exports are redacted separately); the
+ * connection metadata never holds secret values (no Authorization or cookie values, no
+ * token query parameters). App HTML is stored once per SHA-256 digest and referenced by
+ * the app views. Older versions open through the ordered {@link migrations}.
+ */
+
+/** The format marker of every recording document. */
+export const RECORDING_FORMAT = 'mcp-loupe-recording';
+/** The version this build writes. */
+export const RECORDING_VERSION = 2;
+
+/** What the session talked to; values of secret headers are never stored, only their names. */
+export const ConnectionMetaSchema = z.object({
+  /** The endpoint (or command line), with credentials and token query parameters removed. */
+  target: z.string(),
+  transport: z.enum(['http', 'proxy', 'memory', 'stdio']).optional(),
+  era: z.enum(['modern', 'legacy', 'auto']).optional(),
+  protocolVersion: z.string().optional(),
+  clientInfo: z.looseObject({ name: z.string(), version: z.string() }).optional(),
+  serverInfo: z.looseObject({ name: z.string(), version: z.string() }).optional(),
+  /** Names of the custom headers the user configured (their values are not recorded). */
+  headerNames: z.array(z.string()).default([]),
+});
+export type ConnectionMeta = z.infer<typeof ConnectionMetaSchema>;
+
+/** One SSE stream of the session: its exchange, lifetime and how it ended. */
+export const StreamSummarySchema = z.object({
+  streamId: z.string(),
+  exchangeId: z.string(),
+  connectionId: z.string(),
+  method: z.string().optional(),
+  rpcId: z.union([z.string(), z.number()]).optional(),
+  openedAt: z.number(),
+  closedAt: z.number().optional(),
+  closeReason: z.enum(['complete', 'server-closed', 'client-closed', 'network-error']).optional(),
+  /** Number of `sse-frame` events the stream carried. */
+  frames: z.number().int().min(0),
+});
+export type StreamSummary = z.infer<typeof StreamSummarySchema>;
+
+/** An MCP App rendered during the session: which ui:// resource, which HTML, when. */
+export const AppViewSchema = z.object({
+  uri: z.string(),
+  digest: z.string().regex(/^[0-9a-f]{64}$/),
+  at: z.number(),
+  exchangeId: z.string().optional(),
+  toolName: z.string().optional(),
+});
+export type AppView = z.infer<typeof AppViewSchema>;
+
+/** Marks an export whose secrets were replaced by pseudonyms, and how many of each kind. */
+export const RedactionNoteSchema = z.object({
+  redactedAt: z.string(),
+  counts: z.record(z.string(), z.number().int().min(0)),
+});
+
+/** The current (version 2) recording document. */
+export const RecordingSchema = z.object({
+  format: z.literal(RECORDING_FORMAT),
+  version: z.literal(RECORDING_VERSION),
+  createdAt: z.string(),
+  /** The Loupe build that wrote the file. */
+  app: z.object({ name: z.string(), version: z.string() }),
+  connection: ConnectionMetaSchema,
+  frames: z.array(FrameSchema),
+  streams: z.array(StreamSummarySchema).default([]),
+  /** Lint findings keyed by exchangeId. */
+  lints: z.record(z.string(), z.array(LintSchema)).default({}),
+  /** App HTML keyed by the lower-case hex SHA-256 of the text. */
+  apps: z.record(z.string().regex(/^[0-9a-f]{64}$/), z.string()).default({}),
+  views: z.array(AppViewSchema).default([]),
+  redaction: RedactionNoteSchema.optional(),
+});
+export type Recording = z.infer<typeof RecordingSchema>;
+export type RecordingInput = z.input<typeof RecordingSchema>;
+
+/**
+ * One upgrade step. `migrate` receives a document that declares version `from` and returns one
+ * for `to`; it must not trust its input (the result is validated once, at the end, which keeps
+ * opening a large file fast), and `schema` names the old version's fields when it fails.
+ */
+export interface Migration {
+  from: number;
+  to: number;
+  schema: z.ZodType;
+  migrate(doc: unknown): unknown;
+}
+
+/** Every migration, in order: each version's document is upgraded step by step to the current one. */
+export const migrations: readonly Migration[] = [{ from: 1, to: 2, schema: RecordingV1Schema, migrate: (doc) => migrateV1(doc as z.infer<typeof RecordingV1Schema>) }];
+
+/** The outcome of opening a recording. `migratedFrom` is set when an older version was upgraded. */
+export type OpenResult = { ok: true; recording: Recording; migratedFrom?: number } | { ok: false; error: string };
+
+function describeIssues(error: z.ZodError, prefix: string): string {
+  const first = error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(document)'}: ${i.message}`);
+  const more = error.issues.length > 3 ? ` (and ${error.issues.length - 3} more)` : '';
+  return `${prefix}: ${first.join('; ')}${more}`;
+}
+
+/** The version a document declares, or undefined when it is not a recording at all. */
+export function versionOf(doc: unknown): number | undefined {
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return undefined;
+  const v = (doc as { version?: unknown }).version;
+  return typeof v === 'number' && Number.isInteger(v) ? v : undefined;
+}
+
+/**
+ * Open a recording document of any released version (already parsed JSON): migrate it step by
+ * step, then validate it against the current schema. Never throws for bad input.
+ */
+export function openRecording(doc: unknown): OpenResult {
+  const declared = versionOf(doc);
+  if (declared === undefined) return { ok: false, error: 'Not a Loupe recording: no numeric "version" field' };
+  let version: number = declared;
+  if (version > RECORDING_VERSION) return { ok: false, error: `This recording is version ${version}; this build of Loupe reads versions up to ${RECORDING_VERSION}. Update Loupe to open it.` };
+  const from = version;
+  let current = doc;
+  let failed = false;
+  while (version < RECORDING_VERSION && !failed) {
+    const step = migrations.find((m) => m.from === version);
+    if (!step) return { ok: false, error: `No migration from recording version ${version}` };
+    try {
+      current = step.migrate(current);
+      version = step.to;
+    } catch {
+      failed = true;
+    }
+  }
+  const parsed = failed ? undefined : RecordingSchema.safeParse(current);
+  if (parsed?.success) return { ok: true, recording: parsed.data, ...(from !== RECORDING_VERSION ? { migratedFrom: from } : {}) };
+  // Explain the failure in the terms of the version the file declares.
+  const old = migrations.find((m) => m.from === from);
+  const original = old?.schema.safeParse(doc);
+  if (original && !original.success) return { ok: false, error: describeIssues(original.error, `Invalid version ${from} recording`) };
+  return { ok: false, error: parsed ? describeIssues(parsed.error, 'Invalid recording') : `Failed to migrate the version ${from} recording` };
+}
+
+/** Parse recording text (JSON) and open it. */
+export function parseRecording(text: string): OpenResult {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, error: `Not JSON: ${(e as Error).message}` };
+  }
+  return openRecording(doc);
+}

@@ -1,0 +1,134 @@
+import type { Frame } from '../client/frames';
+import { COOKIE_HEADER, SECRET_BODY_KEY, SECRET_HEADER, SECRET_QUERY, SESSION_HEADER } from './connection';
+import type { Recording } from './schema';
+
+/**
+ * Finding the secrets of a recording: credentials in headers (Authorization, cookies, API
+ * keys, session ids), bearer tokens and `?token=`-style query parameters anywhere in text,
+ * credential-named JSON fields, and task ids (bearer tokens by the spec) wherever a message
+ * names them. Each distinct value gets one pseudonym of its kind, so the redacted recording
+ * still shows that two requests used the same task or the same credential.
+ */
+
+export const SECRET_KINDS = ['authorization', 'cookie', 'token', 'api-key', 'session-id', 'task-id'] as const;
+export type SecretKind = (typeof SECRET_KINDS)[number];
+
+/** A secret value and the pseudonym that replaces it. */
+export interface Secret {
+  kind: SecretKind;
+  value: string;
+  pseudonym: string;
+}
+
+const PREFIX: Record<SecretKind, (n: number) => string> = {
+  authorization: (n) => `redacted-credential-${n}`,
+  cookie: (n) => `redacted-cookie-${n}`,
+  token: (n) => `redacted-token-${n}`,
+  'api-key': (n) => `redacted-api-key-${n}`,
+  // At least 16 characters, like a real id, so the redacted session lints the same way.
+  'session-id': (n) => `session${String(n).padStart(4, '0')}-redacted`,
+  'task-id': (n) => `task${String(n).padStart(4, '0')}-redacted`,
+};
+
+const BEARER = /\bBearer\s+([A-Za-z0-9\-._~+/]+=*)/gi;
+const QUERY = /[?&#]([A-Za-z_][A-Za-z0-9_-]*)=([^&#\s"'<>\\]+)/g;
+
+const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+
+/** Collects secrets, giving each distinct value one pseudonym. */
+export interface SecretCollector {
+  add(kind: SecretKind, value: string | undefined): void;
+  /** Scan free text for bearer tokens and credential query parameters. */
+  scanText(text: string): void;
+  scanHeaders(headers: Record<string, string> | undefined): void;
+  /** Walk a JSON value: task ids, credential-named fields, and text. */
+  scanJson(value: unknown): void;
+  readonly secrets: Map<string, Secret>;
+}
+
+/** A collector that gives each distinct secret one pseudonym of its kind, in the order found. */
+export function createSecretCollector(): SecretCollector {
+  const secrets = new Map<string, Secret>();
+  const counters = new Map<SecretKind, number>();
+  const add = (kind: SecretKind, value: string | undefined) => {
+    if (!value || value.length < 3 || secrets.has(value)) return;
+    // Our own pseudonyms are not secrets (an export redacted twice keeps its names).
+    if (/^(redacted-[a-z-]+-\d+|(task|session)\d{4,}-redacted)$/.test(value)) return;
+    const n = (counters.get(kind) ?? 0) + 1;
+    counters.set(kind, n);
+    secrets.set(value, { kind, value, pseudonym: PREFIX[kind](n) });
+  };
+
+  function scanText(text: string): void {
+    if (text.length < 8) return;
+    for (const m of text.matchAll(BEARER)) add('authorization', m[1]);
+    if (!text.includes('=')) return;
+    for (const m of text.matchAll(QUERY)) {
+      if (!SECRET_QUERY.test(m[1])) continue;
+      const kind: SecretKind = /key/i.test(m[1]) ? 'api-key' : 'token';
+      add(kind, m[2]);
+      try {
+        const decoded = decodeURIComponent(m[2]);
+        if (decoded !== m[2]) add(kind, decoded);
+      } catch {
+        /* not percent-encoded */
+      }
+    }
+  }
+
+  function scanHeaders(headers: Record<string, string> | undefined): void {
+    for (const [name, value] of Object.entries(headers ?? {})) {
+      if (/^(proxy-)?authorization$/i.test(name)) {
+        const m = /^\s*([A-Za-z][\w-]*)\s+(\S.*)$/.exec(value);
+        add('authorization', m ? m[2].trim() : value.trim());
+      } else if (COOKIE_HEADER.test(name)) {
+        const pairs = /^set-cookie$/i.test(name) ? [value.split(';')[0]] : value.split(/;\s*/);
+        for (const pair of pairs) {
+          const i = pair.indexOf('=');
+          if (i <= 0) continue;
+          const cookieName = pair.slice(0, i).trim();
+          add(SECRET_QUERY.test(cookieName) ? 'token' : 'cookie', pair.slice(i + 1).trim());
+        }
+      } else if (SESSION_HEADER.test(name)) add('session-id', value.trim());
+      else if (SECRET_HEADER.test(name)) add(/key/i.test(name) ? 'api-key' : 'token', value.trim());
+      else scanText(value);
+    }
+  }
+
+  function scanJson(value: unknown, key?: string): void {
+    if (typeof value === 'string') {
+      if (key === 'taskId') add('task-id', value);
+      else if (key !== undefined && SECRET_BODY_KEY.test(key)) add(/key/i.test(key) ? 'api-key' : 'token', value);
+      else scanText(value);
+      return;
+    }
+    if (Array.isArray(value)) {
+      for (const v of value) scanJson(v);
+      return;
+    }
+    const o = obj(value);
+    if (!o) return;
+    for (const [k, v] of Object.entries(o)) scanJson(v, k);
+  }
+
+  return { add, scanText, scanHeaders, scanJson: (v) => scanJson(v), secrets };
+}
+
+/** Every secret of a frame. */
+export function scanFrame(c: SecretCollector, f: Frame): void {
+  if (f.taskId) c.add('task-id', f.taskId);
+  c.scanHeaders(f.headers);
+  if (f.body !== undefined) c.scanJson(f.body);
+  // Raw text that did not parse as JSON (or a comment) is scanned as text.
+  if (f.raw !== undefined && f.body === undefined) c.scanText(f.raw);
+  if (f.errorText) c.scanText(f.errorText);
+}
+
+/** Every secret of a recording, in the order first seen. */
+export function collectSecrets(recording: Recording): Secret[] {
+  const c = createSecretCollector();
+  for (const f of recording.frames) scanFrame(c, f);
+  c.scanText(recording.connection.target);
+  for (const html of Object.values(recording.apps)) c.scanText(html);
+  return [...c.secrets.values()];
+}

@@ -1,0 +1,9 @@
+/**
+ * The tiny contract slices are written against, so a slice does not need the type of the
+ * store that composes it: the functional form of zustand's `set` (any store whose state
+ * includes the slice satisfies it) and `get`.
+ *
+ *   createStore<A & B>()((set, get) => ({ ...createA(set, get), ...createB(set, get) }))
+ */
+export type SliceSet<S> = (update: (state: S) => Partial<S>) => void;
+export type SliceGet<S> = () => S;

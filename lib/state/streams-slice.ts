@@ -1,0 +1,293 @@
+import type { SubscriptionFilter } from '../protocol';
+import { fingerprint } from '../client/fingerprint';
+import type { Frame } from '../client/frames';
+import { BACKOFF_CAP_MS, reconnectPlan, type ReconnectPlan } from '../client/reconnect';
+import { classifyRetry } from '../client/results';
+import type { SliceGet, SliceSet } from './slice';
+import type { ListenDrop, ListenRecord, StreamFrameSummary, StreamRecord } from './streams-types';
+
+export * from './streams-types';
+
+/**
+ * The streams slice of the inspector store, built from frames: each SSE stream (one per POST
+ * in 2026-07-28) with its HTTP status, acknowledgement, frame and byte counts, keep-alives and
+ * close reason, and each `subscriptions/listen` as a whole across its re-opens (frames of one
+ * listen share a conversationId). When a listen stream drops, the slice records the reconnect
+ * plan lib/client follows (same filters, refetch the watched tasks, never Last-Event-ID, an
+ * in-flight side-effecting request reported rather than re-sent, 250 ms × 2ⁿ capped at 8 s);
+ * the listener's own plan replaces the derived one when it reports it (`noteListenDrop`).
+ * Labels carry task fingerprints, never task ids.
+ */
+
+/** The slice's state and actions, under `state.streams`. */
+export interface StreamsState {
+  byId: Record<string, StreamRecord>;
+  /** Stream ids, oldest first. */
+  order: string[];
+  listens: Record<string, ListenRecord>;
+  listenOrder: string[];
+  /** A frame of the connection (only SSE, listen requests and in-flight bookkeeping matter). */
+  ingest(frame: Frame): void;
+  /** Many frames in one store update (a batch from the timeline, a recording). */
+  ingestMany(frames: readonly Frame[]): void;
+  /** The listener reported a drop with its own plan (replaces the derived one). */
+  noteListenDrop(subscriptionId: string | number, info: { at: number; reason: string; attempt: number; plan: ReconnectPlan }): void;
+  /** The listener resynced after a re-open (refetch done or started). */
+  noteListenResync(subscriptionId: string | number, at: number): void;
+  /** The user closed the listen (perhaps while it waited to reconnect, when no frame says so). */
+  noteListenClosed(subscriptionId: string | number): void;
+  clear(): void;
+}
+
+export interface StreamsSlice {
+  streams: StreamsState;
+}
+
+export const MAX_STREAMS = 200;
+export const MAX_RECENT = 40;
+export const MAX_LISTENS = 50;
+export const MAX_DROPS = 50;
+
+const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+const isResponse = (body: Record<string, unknown> | undefined, rpcId: unknown) => !!body && ('result' in body || 'error' in body) && body.id === rpcId;
+
+function summarize(f: Frame): StreamFrameSummary {
+  const body = obj(f.body);
+  const label = f.kind === 'sse-comment' ? 'keep-alive' : !body ? 'not JSON' : 'error' in body ? 'error' : 'result' in body ? 'response' : typeof body.method === 'string' ? body.method : 'message';
+  return { seq: f.seq, at: f.at, kind: f.kind === 'sse-comment' ? 'keep-alive' : 'frame', label, ...(f.taskId ? { taskFp: fingerprint(f.taskId) } : {}), bytes: f.bytes };
+}
+
+/** Create the streams slice (pure: compose it into any store whose state includes `streams`). */
+export function createStreamsSlice(set: SliceSet<StreamsSlice>, _get?: SliceGet<StreamsSlice>): StreamsSlice {
+  // Bookkeeping that views never read: the latest HTTP status per exchange (until its stream
+  // opens) and the requests in flight, to tell whether a dropped listen left a mutation behind.
+  const statuses = new Map<string, number>();
+  const inFlight = new Map<string, { method: string; unsafe: boolean }>();
+  const settle = (exchangeId: string) => {
+    inFlight.delete(exchangeId);
+    statuses.delete(exchangeId);
+  };
+
+  // Every action runs against a working copy: read from `cur`, write through `own()`, which
+  // copies the maps and lists once per action or batch (never once per frame), so a batch of
+  // 100,000 frames costs one store update and no per-frame copies of the whole map.
+  let cur: StreamsState | undefined;
+  let owned = false;
+  // Stream records copied in this action: further frames of the same stream update them in place.
+  const fresh = new Set<string>();
+  const own = (): StreamsState => {
+    if (!owned) {
+      // Rebuilt from the order lists rather than spread: evictions leave the maps in V8's
+      // dictionary mode, whose spread costs ~100× more than this loop.
+      const c = cur!;
+      const byId: Record<string, StreamRecord> = {};
+      for (const id of c.order) byId[id] = c.byId[id];
+      const listens: Record<string, ListenRecord> = {};
+      for (const id of c.listenOrder) listens[id] = c.listens[id];
+      cur = { ...c, byId, order: c.order.slice(), listens, listenOrder: c.listenOrder.slice() };
+      owned = true;
+    }
+    return cur!;
+  };
+  function run(action: () => void) {
+    if (cur) return action();
+    set((s) => {
+      cur = s.streams;
+      owned = false;
+      try {
+        action();
+        return owned ? { streams: cur } : {};
+      } finally {
+        cur = undefined;
+        fresh.clear();
+      }
+    });
+  }
+  const putStream = (r: StreamRecord) => {
+    own().byId[r.streamId] = r;
+    fresh.add(r.streamId);
+  };
+  /** The stream's record, copied once per action so it can be updated in place. */
+  const draftStream = (id: string): StreamRecord | undefined => {
+    const r = cur!.byId[id];
+    if (!r || fresh.has(id)) return r;
+    const copy = { ...r, recent: r.recent.slice() };
+    putStream(copy);
+    return copy;
+  };
+  const putListen = (l: ListenRecord) => void (own().listens[l.listenId] = l);
+  const listenOf = (subscriptionId: string | number) => cur!.listenOrder.map((id) => cur!.listens[id]).find((l) => l.subscriptionIds.includes(subscriptionId));
+
+  function listenRequest(f: Frame) {
+    const listenId = f.conversationId ?? f.exchangeId;
+    const l = cur!.listens[listenId];
+    if (l) {
+      const drops = l.drops.slice();
+      const last = drops[drops.length - 1];
+      if (last && last.reopenedAt === undefined) drops[drops.length - 1] = { ...last, reopenedAt: f.at };
+      return putListen({ ...l, state: 'opening', drops, subscriptionIds: f.rpcId !== undefined ? [...l.subscriptionIds, f.rpcId] : l.subscriptionIds });
+    }
+    const filter = (obj(obj(obj(f.body)?.params)?.notifications) ?? {}) as SubscriptionFilter;
+    putListen({ listenId, connectionId: f.connectionId, filter, subscriptionIds: f.rpcId !== undefined ? [f.rpcId] : [], streamIds: [], state: 'opening', openedAt: f.at, attempt: 0, drops: [] });
+    const w = own();
+    w.listenOrder.push(listenId);
+    if (w.listenOrder.length > MAX_LISTENS) delete w.listens[w.listenOrder.shift()!];
+  }
+
+  /** A listen request ended without its final response: record a drop and the plan. */
+  function listenDropped(listenId: string, f: Frame, reason: string) {
+    const l = cur!.listens[listenId];
+    if (!l || l.state === 'closed' || l.state === 'ended' || l.state === 'refused') return;
+    const unsafe = [...inFlight.values()].some((r) => r.unsafe);
+    // Like the listener: a stream that stayed up past the cap earns a fresh backoff.
+    const attempt = l.lastAckAt !== undefined && f.at - l.lastAckAt >= BACKOFF_CAP_MS && l.state === 'live' ? 0 : l.drops.length ? l.attempt + 1 : 0;
+    const plan = reconnectPlan({ previousSubscriptionId: f.rpcId, filter: l.filter, attempt, unsafeMutationInFlight: unsafe });
+    const drop: ListenDrop = { at: f.at, reason, attempt, ...(f.rpcId !== undefined ? { subscriptionId: f.rpcId } : {}), plan, reported: false };
+    putListen({ ...l, state: 'reconnecting', attempt, drops: [...l.drops, drop].slice(-MAX_DROPS) });
+  }
+
+  function openStream(f: Frame) {
+    const id = f.streamId ?? f.exchangeId;
+    const status = statuses.get(f.exchangeId);
+    statuses.delete(f.exchangeId);
+    const listenId = f.method === 'subscriptions/listen' ? (f.conversationId ?? f.exchangeId) : undefined;
+    putStream({
+      streamId: id,
+      connectionId: f.connectionId,
+      ...(f.method ? { method: f.method } : {}),
+      ...(f.rpcId !== undefined ? { rpcId: f.rpcId } : {}),
+      ...(f.conversationId ? { conversationId: f.conversationId } : {}),
+      ...(listenId ? { listenId } : {}),
+      ...(f.taskId ? { taskFp: fingerprint(f.taskId) } : {}),
+      ...(status !== undefined ? { httpStatus: status } : {}),
+      openedAt: f.at,
+      frames: 0,
+      bytes: 0,
+      keepAlives: 0,
+      lastActivityAt: f.at,
+      responded: false,
+      recent: [],
+    });
+    const w = own();
+    w.order.push(id);
+    if (w.order.length > MAX_STREAMS) {
+      // Evict the oldest closed stream; open ones stay visible.
+      const i = Math.max(0, w.order.findIndex((sid) => w.byId[sid].closedAt !== undefined));
+      delete w.byId[w.order.splice(i, 1)[0]];
+    }
+    const l = listenId ? w.listens[listenId] : undefined;
+    if (l) putListen({ ...l, streamIds: [...l.streamIds, id].slice(-MAX_DROPS) });
+  }
+
+  function streamFrame(f: Frame) {
+    const body = obj(f.body);
+    const responded = isResponse(body, f.rpcId);
+    if (responded) settle(f.exchangeId);
+    const r = draftStream(f.streamId ?? f.exchangeId);
+    if (!r) return;
+    const ack = body?.method === 'notifications/subscriptions/acknowledged';
+    if (f.kind === 'sse-frame') r.frames++;
+    else r.keepAlives++;
+    r.bytes += f.bytes;
+    r.lastActivityAt = f.at;
+    r.recent.push(summarize(f));
+    if (r.recent.length > MAX_RECENT) r.recent.shift();
+    if (ack) r.ack = { at: f.at, agreed: (obj(body?.params)?.notifications ?? {}) as SubscriptionFilter };
+    if (responded) r.responded = true;
+    const l = r.listenId ? cur!.listens[r.listenId] : undefined;
+    if (l && ack) putListen({ ...l, state: 'live', lastAckAt: f.at });
+    else if (l && responded) putListen({ ...l, state: 'error' in body! ? 'refused' : 'ended' });
+  }
+
+  function closeStream(f: Frame) {
+    settle(f.exchangeId);
+    const r = draftStream(f.streamId ?? f.exchangeId);
+    if (!r) return;
+    r.closedAt = f.at;
+    if (f.closeReason) r.closeReason = f.closeReason;
+    if (f.errorText) r.closeDetail = f.errorText;
+    if (f.durationMs !== undefined) r.durationMs = f.durationMs;
+    const l = r.listenId ? cur!.listens[r.listenId] : undefined;
+    if (!l || r.responded) return;
+    if (f.closeReason === 'client-closed') putListen({ ...l, state: 'closed' });
+    else listenDropped(l.listenId, f, f.errorText ?? (f.closeReason === 'server-closed' ? 'the server closed the stream' : 'the stream failed'));
+  }
+
+  function ingestOne(f: Frame) {
+    switch (f.kind) {
+      case 'http-request':
+        if (f.method === 'subscriptions/listen') listenRequest(f);
+        else if (f.rpcId !== undefined && f.method) inFlight.set(f.exchangeId, { method: f.method, unsafe: classifyRetry(f.method, { idempotencyKey: typeof obj(obj(obj(f.body)?.params)?.arguments)?.idempotencyKey === 'string' ? 'key' : undefined }) === 'unsafe' });
+        return;
+      case 'http-response':
+        if (f.httpStatus !== undefined) statuses.set(f.exchangeId, f.httpStatus);
+        if (statuses.size > 256) statuses.delete(statuses.keys().next().value!);
+        return;
+      case 'message': {
+        if (f.direction !== 'in') return;
+        settle(f.exchangeId);
+        // A listen answered with a plain JSON body never streamed: refused (error) or ended.
+        const l = f.method === 'subscriptions/listen' ? cur!.listens[f.conversationId ?? f.exchangeId] : undefined;
+        if (l && isResponse(obj(f.body), f.rpcId)) putListen({ ...l, state: 'error' in obj(f.body)! ? 'refused' : 'ended' });
+        return;
+      }
+      case 'error':
+        settle(f.exchangeId);
+        // A listen (re-)open that never got a stream: the reconnect attempt failed.
+        if (f.method === 'subscriptions/listen') listenDropped(f.conversationId ?? f.exchangeId, f, f.errorText ?? 'network error');
+        return;
+      case 'sse-open':
+        return openStream(f);
+      case 'sse-frame':
+      case 'sse-comment':
+        return streamFrame(f);
+      case 'sse-close':
+        return closeStream(f);
+      default:
+        return;
+    }
+  }
+
+  const state: StreamsState = {
+    byId: {},
+    order: [],
+    listens: {},
+    listenOrder: [],
+    ingestMany: (frames) => run(() => frames.forEach(ingestOne)),
+    ingest: (f) => run(() => ingestOne(f)),
+    noteListenDrop(subscriptionId, info) {
+      run(() => {
+        const l = listenOf(subscriptionId);
+        if (!l) return;
+        const drops = l.drops.slice();
+        const i = drops.findLastIndex((d) => d.subscriptionId === subscriptionId && !d.reported);
+        const drop: ListenDrop = { at: info.at, reason: info.reason, attempt: info.attempt, subscriptionId, plan: info.plan, reported: true };
+        if (i >= 0) drops[i] = { ...drops[i], ...drop, at: drops[i].at };
+        else drops.push(drop);
+        putListen({ ...l, state: 'reconnecting', attempt: info.attempt, drops: drops.slice(-MAX_DROPS) });
+      });
+    },
+    noteListenResync(subscriptionId, at) {
+      run(() => {
+        const l = listenOf(subscriptionId);
+        const last = l?.drops[l.drops.length - 1];
+        if (l && last) putListen({ ...l, drops: [...l.drops.slice(0, -1), { ...last, resyncedAt: at }] });
+      });
+    },
+    noteListenClosed(subscriptionId) {
+      run(() => {
+        const l = listenOf(subscriptionId);
+        if (l) putListen({ ...l, state: 'closed' });
+      });
+    },
+    clear() {
+      statuses.clear();
+      inFlight.clear();
+      run(() => {
+        const w = own();
+        Object.assign(w, { byId: {}, order: [], listens: {}, listenOrder: [] });
+      });
+    },
+  };
+  return { streams: state };
+}

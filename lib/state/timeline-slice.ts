@@ -1,0 +1,151 @@
+import type { Frame } from '../client/frames';
+import type { InspectorStoreOptions } from './inspector-store';
+import type { SliceGet, SliceSet } from './slice';
+import { createTimelineBuffer, type TimelineBuffer } from './timeline-buffer';
+import { createIncrementalLinter } from './timeline-lints';
+import { DEFAULT_FILTERS, type LintMap, type TimelineFilters, type TimelineStats } from './timeline-types';
+
+/**
+ * The timeline slice: the reactive face of the byte-bounded buffer. Components subscribe to
+ * `version` (or to derived selectors) and read entries through `buffer`; one ingest is one
+ * store update, so a 100,000-frame recording opened with `appendMany` renders once.
+ * Lints run off the ingest path, in slices of a few milliseconds, as exchanges complete.
+ */
+
+/** Receives every ingested frame, unchanged (parsed body included), in arrival batches. */
+export type FrameListener = (frames: readonly Frame[]) => void;
+
+export interface TimelineState {
+  /** Grows on every change of the buffer (entries, bodies, lints). */
+  version: number;
+  /** Grows when lints were added. */
+  lintVersion: number;
+  stats: TimelineStats;
+  filters: TimelineFilters;
+  search: string;
+  selectedId?: number;
+  /** Keep the newest entry in view as frames arrive. */
+  follow: boolean;
+  /** The bounded memory itself: non-reactive reads (get, ids, fullBody, spans, lintsOf...). */
+  buffer: TimelineBuffer;
+  /** Ingest one frame now (one store update). */
+  append(frame: Frame): void;
+  /** Ingest many frames in one store update; `lints` (e.g. from a recording) skip re-linting them. */
+  appendMany(frames: readonly Frame[], options?: { lints?: LintMap }): void;
+  /** Ingest a live frame: frames of the same tick are batched into one update. */
+  enqueue(frame: Frame): void;
+  clear(): void;
+  setFilters(patch: Partial<TimelineFilters>): void;
+  setSearch(text: string): void;
+  select(id: number | undefined): void;
+  setFollow(follow: boolean): void;
+  /** Lint everything waiting, including exchanges that never completed (tests, export). */
+  flushLints(): void;
+  subscribeFrames(listener: FrameListener): () => void;
+}
+
+export interface TimelineSlice {
+  timeline: TimelineState;
+}
+
+const LINT_SLICE_MS = 8;
+const LINT_PRESSURE_BYTES = 8 * 1024 * 1024;
+
+/** The timeline slice of the inspector store. */
+export function createTimelineSlice(set: SliceSet<TimelineSlice>, get: SliceGet<TimelineSlice>, options: InspectorStoreOptions = {}): TimelineSlice {
+  const buffer = createTimelineBuffer(options.limits, options.spill);
+  const linter = options.lint === false ? undefined : createIncrementalLinter();
+  const schedule = options.scheduleLint ?? ((run: () => void) => void setTimeout(run, 0));
+  const listeners = new Set<FrameListener>();
+  let lintScheduled = false;
+  let queue: Frame[] = [];
+
+  const update = (patch: Partial<TimelineState>) => set((s) => ({ timeline: { ...s.timeline, ...patch } }));
+  const changed = (extra: Partial<TimelineState> = {}) => update({ version: get().timeline.version + 1, stats: buffer.stats(), ...extra });
+
+  function runLints() {
+    lintScheduled = false;
+    if (!linter) return;
+    const found = linter.drain(LINT_SLICE_MS);
+    if (found.size) {
+      buffer.setLints(found);
+      changed({ lintVersion: get().timeline.lintVersion + 1 });
+    }
+    if (linter.backlog) scheduleLints();
+  }
+  function scheduleLints() {
+    if (lintScheduled) return;
+    lintScheduled = true;
+    schedule(runLints);
+  }
+
+  /** `bulk`: the caller holds these frames anyway (a recording), so linting them may wait. */
+  function ingest(frames: readonly Frame[], lints?: LintMap, bulk = false) {
+    if (!frames.length) return;
+    buffer.push(frames);
+    if (lints) buffer.setLints(lints);
+    else if (linter) {
+      if (linter.observe(frames)) scheduleLints();
+      // Live frames wait for their exchange to complete; never let that hold much memory.
+      if (!bulk && linter.pendingBytes > LINT_PRESSURE_BYTES) {
+        buffer.setLints(linter.drain(Infinity));
+        if (linter.pendingBytes > LINT_PRESSURE_BYTES) buffer.setLints(linter.drain(Infinity, true));
+      }
+    }
+    for (const l of listeners) {
+      try {
+        l(frames);
+      } catch {
+        /* one broken listener must not break ingestion */
+      }
+    }
+  }
+
+  const state: TimelineState = {
+    version: 0,
+    lintVersion: 0,
+    stats: buffer.stats(),
+    filters: DEFAULT_FILTERS,
+    search: '',
+    follow: true,
+    buffer,
+    append(frame) {
+      ingest([frame]);
+      changed();
+    },
+    appendMany(frames, o = {}) {
+      ingest(frames, o.lints, true);
+      changed(o.lints ? { lintVersion: get().timeline.lintVersion + 1 } : {});
+    },
+    enqueue(frame) {
+      queue.push(frame);
+      if (queue.length > 1) return;
+      queueMicrotask(() => {
+        const batch = queue;
+        queue = [];
+        ingest(batch);
+        changed();
+      });
+    },
+    clear() {
+      buffer.clear();
+      linter?.clear();
+      changed({ selectedId: undefined });
+    },
+    setFilters: (patch) => update({ filters: { ...get().timeline.filters, ...patch } }),
+    setSearch: (search) => update({ search }),
+    select: (selectedId) => update({ selectedId, ...(selectedId !== undefined ? { follow: false } : {}) }),
+    setFollow: (follow) => update({ follow }),
+    flushLints() {
+      if (!linter) return;
+      const found = linter.drain(Infinity, true);
+      buffer.setLints(found);
+      changed({ lintVersion: get().timeline.lintVersion + 1 });
+    },
+    subscribeFrames(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+  return { timeline: state };
+}

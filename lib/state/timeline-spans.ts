@@ -1,0 +1,145 @@
+import type { Span, SpanKind, TimelineEntry } from './timeline-types';
+
+/**
+ * Spans derived from entries as they arrive, each drawn as one bar on the time axis:
+ * - `exchange`: a request and everything its HTTP exchange produced (response head, JSON body
+ *   or SSE stream, close), keyed by exchangeId; open until the stream closes or the body came.
+ * - `conversation`: an MRTR conversation, every round (new JSON-RPC id each retry), keyed by
+ *   conversationId.
+ * - `listen`: a subscriptions/listen stream and its re-opens after drops (the client gives them
+ *   one conversationId); replaces the conversation span for them.
+ * - `task`: every entry naming a task (the CreateTaskResult, its polls, updates, cancel,
+ *   notifications), starting at the request that created it; labelled by fingerprint.
+ * - `bridge`: an MCP Apps view's bridge messages (kind `bridge`), keyed by conversationId (the
+ *   app instance) or exchangeId.
+ * Spans are mutable records read on the timeline's `version`; `sweep` forgets those whose
+ * entries all left memory.
+ */
+
+export interface SpanIndex {
+  /** Add an entry to the spans it belongs to. */
+  add(entry: TimelineEntry): void;
+  get(key: string): Span | undefined;
+  /** Keys of the spans an entry belongs to (exchange first). */
+  keysOf(entry: TimelineEntry): string[];
+  /** All spans, in insertion order (first entry seen). */
+  all(): IterableIterator<Span>;
+  /** The spans other than exchanges (tasks, conversations, listens, bridges): far fewer, for the lanes. */
+  long(): IterableIterator<Span>;
+  readonly size: number;
+  /** Drop spans whose last entry is older than `firstId`; returns the keys dropped. */
+  sweep(firstId: number): string[];
+  clear(): void;
+}
+
+const isListen = (e: TimelineEntry) => e.method === 'subscriptions/listen' || (e.conversationId?.startsWith('listen-') ?? false);
+
+/** Span keys of an entry (pure: also used by views to find an entry's spans). */
+export function spanKeysOf(e: TimelineEntry): string[] {
+  if (e.kind === 'bridge') return [`bridge:${e.conversationId ?? e.exchangeId}`];
+  const keys = [`exchange:${e.exchangeId}`];
+  if (isListen(e)) keys.push(`listen:${e.conversationId ?? e.exchangeId}`);
+  else if (e.conversationId) keys.push(`conversation:${e.conversationId}`);
+  if (e.taskId) keys.push(`task:${e.taskId}`);
+  return keys;
+}
+
+function kindOf(key: string): SpanKind {
+  return key.slice(0, key.indexOf(':')) as SpanKind;
+}
+
+function labelOf(kind: SpanKind, e: TimelineEntry): string {
+  switch (kind) {
+    case 'task':
+      return `task ${e.taskFp ?? ''}`;
+    case 'listen':
+      return 'listen';
+    case 'bridge':
+      return 'app bridge';
+    case 'conversation':
+      return `MRTR ${e.target ?? e.method ?? ''}`.trim();
+    default:
+      return [e.method ?? e.kind, e.target].filter(Boolean).join(' ');
+  }
+}
+
+/** Whether this entry ends its exchange. */
+function endsExchange(e: TimelineEntry): boolean {
+  if (e.kind === 'sse-close' || e.kind === 'error') return true;
+  if (e.kind === 'message' && e.direction === 'in' && (e.rpcKind === 'result' || e.rpcKind === 'error')) return true;
+  if (e.kind === 'http-response') {
+    const streamed = (e.headers?.['content-type'] ?? '').toLowerCase().startsWith('text/event-stream');
+    return !streamed && (e.httpStatus === 202 || e.httpStatus === 204);
+  }
+  return false;
+}
+
+/** Create an empty span index. */
+export function createSpanIndex(): SpanIndex {
+  const spans = new Map<string, Span>();
+  const longSpans = new Map<string, Span>();
+  /** The first entry of each exchange, so a task span can start at the request that created it. */
+  const exchangeStart = (exchangeId: string) => spans.get(`exchange:${exchangeId}`);
+
+  function touch(key: string, e: TimelineEntry): Span {
+    let s = spans.get(key);
+    const kind = kindOf(key);
+    if (!s) {
+      const origin = kind === 'task' ? exchangeStart(e.exchangeId) : undefined;
+      s = {
+        key,
+        kind,
+        label: labelOf(kind, e),
+        firstId: origin?.firstId ?? e.id,
+        lastId: e.id,
+        startAt: origin?.startAt ?? e.at,
+        endAt: e.at,
+        count: 0,
+        errors: 0,
+        open: kind === 'exchange' || kind === 'listen',
+        ...(e.taskFp && kind === 'task' ? { taskFp: e.taskFp } : {}),
+      };
+      spans.set(key, s);
+      if (kind !== 'exchange') longSpans.set(key, s);
+    }
+    s.lastId = e.id;
+    s.endAt = Math.max(s.endAt, e.at);
+    s.count++;
+    if (e.isError) s.errors++;
+    if (kind === 'exchange') {
+      if (endsExchange(e)) s.open = false;
+      // A label learned late (the request frame was not the first one seen).
+      if (e.direction === 'out' && e.method) s.label = labelOf(kind, e);
+    } else if (kind === 'listen' && e.kind === 'sse-close') s.open = false;
+    else if (kind === 'listen' && e.kind === 'http-request') s.open = true;
+    return s;
+  }
+
+  return {
+    add(entry) {
+      for (const key of spanKeysOf(entry)) touch(key, entry);
+    },
+    get: (key) => spans.get(key),
+    keysOf: spanKeysOf,
+    all: () => spans.values(),
+    long: () => longSpans.values(),
+    get size() {
+      return spans.size;
+    },
+    sweep(firstId) {
+      const dropped: string[] = [];
+      for (const [key, s] of spans) {
+        if (s.lastId < firstId) {
+          spans.delete(key);
+          longSpans.delete(key);
+          dropped.push(key);
+        } else if (s.firstId < firstId) s.firstId = firstId;
+      }
+      return dropped;
+    },
+    clear: () => {
+      spans.clear();
+      longSpans.clear();
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../../helpers/processes';
+import { migrations, openRecording, parseRecording, RECORDING_VERSION, RecordingSchema } from '../../../lib/recording/schema';
+import { openRecordingText } from '../../../lib/recording/open';
+import { groupExchanges } from '../../../lib/recording/exchanges';
+
+/** The recording format: every released version opens, migrations run in order, bad input is a value. */
+
+const FIXTURES = path.join(ROOT, 'tests/fixtures/recordings');
+const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name), 'utf8');
+
+describe('recording format versions', () => {
+  it('has a fixture for every released version, and each one opens as the current version', () => {
+    const versions = Array.from({ length: RECORDING_VERSION }, (_, i) => i + 1);
+    for (const v of versions) {
+      const opened = parseRecording(fixture(`v${v}.json`));
+      expect(opened.ok, opened.ok ? '' : opened.error).toBe(true);
+      if (!opened.ok) continue;
+      expect(opened.recording.version).toBe(RECORDING_VERSION);
+      expect(opened.migratedFrom).toBe(v === RECORDING_VERSION ? undefined : v);
+      expect(RecordingSchema.safeParse(opened.recording).success).toBe(true);
+      expect(opened.recording.frames.length).toBeGreaterThan(10);
+    }
+  });
+
+  it('chains migrations from every old version up to the current one', () => {
+    let v = 1;
+    for (const m of migrations) {
+      expect(m.from).toBe(v);
+      expect(m.to).toBe(v + 1);
+      v = m.to;
+    }
+    expect(v).toBe(RECORDING_VERSION);
+  });
+
+  it('upgrades version 1 field by field: kinds, timings, bytes, streams, app HTML by digest, stripped target', () => {
+    const v1 = JSON.parse(fixture('v1.json'));
+    const opened = openRecording(v1);
+    if (!opened.ok) throw new Error(opened.error);
+    const r = opened.recording;
+    expect(r.frames).toHaveLength(v1.frames.length);
+    expect(r.frames[0]).toMatchObject({ seq: v1.frames[0].seq, at: v1.frames[0].time, kind: 'http-request', direction: 'out', method: 'server/discover' });
+    expect(r.frames[0].bytes).toBe(Buffer.byteLength(v1.frames[0].raw));
+    const sse = r.frames.filter((f) => f.kind === 'sse-frame');
+    expect(sse.length).toBeGreaterThan(0);
+    expect(r.streams.map((s) => s.method)).toContain('tools/call');
+    expect(r.streams[0]).toMatchObject({ frames: 3, closeReason: 'complete' });
+    const [digest] = Object.keys(r.apps);
+    expect(r.apps[digest]).toContain('recorded app');
+    expect(r.views).toEqual([{ uri: 'ui://test/view.html', digest, at: v1.recordedAt }]);
+    expect(r.connection.target).toBe('http://127.0.0.1:3001/mcp');
+    expect(JSON.stringify(r)).not.toContain('v1-fixture-launch-token');
+    expect(groupExchanges(r.frames).map((x) => x.method)).toContain('tools/call');
+  });
+
+  it('refuses what it cannot read, saying why, without throwing', () => {
+    expect(parseRecording('{not json')).toMatchObject({ ok: false, error: expect.stringContaining('Not JSON') });
+    expect(openRecording({ hello: 1 })).toMatchObject({ ok: false, error: expect.stringContaining('no numeric "version"') });
+    expect(openRecording({ version: 99 })).toMatchObject({ ok: false, error: expect.stringContaining('version 99') });
+    const broken = JSON.parse(fixture('v1.json'));
+    broken.frames[2].dir = 'sideways';
+    const bad = openRecording(broken);
+    expect(bad).toMatchObject({ ok: false, error: expect.stringContaining('Invalid version 1 recording: frames.2.dir') });
+    for (const garbage of [{ version: 1, recordedAt: 1, target: 'x', frames: [null] }, { version: 1, recordedAt: 1, target: 'x', frames: [], html: 'text' }, { version: 1, recordedAt: 'soon', target: 'x', frames: [] }]) {
+      expect(openRecording(garbage)).toMatchObject({ ok: false, error: expect.stringContaining('Invalid version 1 recording') });
+    }
+    const v2 = JSON.parse(fixture('v2.json'));
+    v2.frames[0].seq = -1;
+    expect(openRecording(v2)).toMatchObject({ ok: false, error: expect.stringContaining('frames.0.seq') });
+  });
+
+  it('opens every kind of file a user may drop: recordings, HARs and bare frame lists', () => {
+    const v2 = JSON.parse(fixture('v2.json'));
+    expect(openRecordingText(fixture('v2.json'))).toMatchObject({ ok: true, source: 'recording' });
+    expect(openRecordingText(JSON.stringify({ kind: 'mcp-loupe-frames', frames: v2.frames }))).toMatchObject({ ok: true, source: 'frames' });
+    expect(openRecordingText(fs.readFileSync(path.join(ROOT, 'tests/fixtures/har/chrome-devtools-mcp.har'), 'utf8'))).toMatchObject({ ok: true, source: 'har' });
+    expect(openRecordingText('[]', 'x.json')).toMatchObject({ ok: false, error: expect.stringContaining('Cannot open x.json') });
+  });
+});

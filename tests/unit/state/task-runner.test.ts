@@ -1,0 +1,121 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMockEngine, type MockEngine } from '../../../lib/engine';
+import { ScenarioSchema } from '../../../lib/scenario/schema';
+import { listen } from '../../../lib/adapters/node-http';
+import { createInspectorStore, type InspectorStore } from '../../../lib/state/inspector-store';
+import { createTaskRunner, type TaskRunner } from '../../../lib/state/task-runner';
+import { cancelPending, pollIntervals, visitedStatuses } from '../../../lib/state/tasks-slice';
+
+/**
+ * The task runner over the real inspector store, talking HTTP to a real mock engine: a task
+ * followed to completion with input answered by tasks/update at the server's cadence, a cancel
+ * the server ignores for a while followed to its terminal status, a listen whose stream drops
+ * re-opened with the plan (refetch included), and a new connection forgetting old tasks.
+ */
+
+const form = { method: 'elicitation/create', params: { mode: 'form', message: 'Approve?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } } };
+const text = (t: string) => ({ content: [{ type: 'text', text: t }] });
+
+const scenario = ScenarioSchema.parse({
+  id: 'runner',
+  server: { name: 'runner', version: '1' },
+  settings: { keepAliveMs: 100 },
+  tools: [
+    { name: 'report', inputSchema: { type: 'object' }, task: { mode: 'required', pollIntervalMs: 150, steps: [{ statusMessage: 'drafting', delayMs: 200 }, { status: 'input_required', inputRequests: { ok: form } }, { statusMessage: 'writing', delayMs: 200 }, { result: text('done') }] } },
+    { name: 'stubborn', inputSchema: { type: 'object' }, task: { mode: 'required', pollIntervalMs: 100, cancel: { policy: 'ignore', ignorePolls: 2 }, steps: [{ statusMessage: 'busy', manual: true }, { result: text('finished') }] } },
+    { name: 'slow', inputSchema: { type: 'object' }, task: { mode: 'required', pollIntervalMs: 2_000, steps: [{ statusMessage: 'one', delayMs: 400 }, { statusMessage: 'two', delayMs: 400 }, { result: text('slow done') }] } },
+  ],
+  faults: [{ name: 'cut-listen', match: { method: 'subscriptions/listen', nth: 1 }, action: { kind: 'drop', afterEvents: 2 } }],
+});
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function setup(): Promise<{ store: InspectorStore; runner: TaskRunner; engine: MockEngine; url: string }> {
+  const engine = createMockEngine({ scenario });
+  const server = await listen((req) => engine.fetch(req), '127.0.0.1', 0);
+  const url = `http://127.0.0.1:${server.port}/mcp`;
+  const store = createInspectorStore({ scheduleLint: () => {} });
+  const runner = createTaskRunner(store);
+  cleanups.push(() => engine.close(), () => server.close(), () => runner.dispose(), () => store.getState().connection.disconnect());
+  await store.getState().connection.connect({ url });
+  expect(store.getState().connection.status).toBe('connected');
+  return { store, runner, engine, url };
+}
+
+async function until(check: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function start(store: InspectorStore, runner: TaskRunner, tool: string): Promise<string> {
+  const out = await store.getState().connection.session!.callTool(tool, {}, { task: true });
+  if (out.type !== 'task') throw new Error(`expected a task, got ${out.type}`);
+  runner.adopt(out.task, { form: out.form, toolName: tool });
+  return out.task.taskId;
+}
+
+describe('task runner', () => {
+  it('follows a task through input_required to completed, answering with tasks/update, polling no faster than pollIntervalMs', async () => {
+    const { store, runner } = await setup();
+    const id = await start(store, runner, 'report');
+    const rec = () => store.getState().tasks.byId[id];
+    await until(() => rec().snapshot.status === 'input_required');
+    expect(Object.keys(rec().snapshot.inputRequests ?? {})).toEqual(['ok']);
+    const out = await runner.answer(id, { ok: { action: 'accept', content: { ok: true } } });
+    expect(out.type).toBe('complete');
+    expect(rec().answered).toHaveProperty('ok');
+    await until(() => rec().snapshot.status === 'completed');
+    await until(() => rec().end !== undefined);
+    expect(visitedStatuses(rec())).toEqual(['working', 'input_required', 'completed']);
+    expect(rec().snapshot.result).toMatchObject({ content: [{ text: 'done' }] });
+    expect(rec()).toMatchObject({ following: false, end: { kind: 'terminal' } });
+    for (const gap of pollIntervals(rec(), 100)) expect(gap).toBeGreaterThanOrEqual(150);
+  });
+
+  it('keeps polling after a cancel the server ignores, until the task is cancelled', async () => {
+    const { store, runner } = await setup();
+    const id = await start(store, runner, 'stubborn');
+    const rec = () => store.getState().tasks.byId[id];
+    const out = await runner.cancel(id);
+    expect(out.type).toBe('complete');
+    expect(rec().cancel).toMatchObject({ ack: 'acknowledged' });
+    // The ack is not final: the task is still working and still followed.
+    expect(rec().snapshot.status).toBe('working');
+    expect(cancelPending(rec())).toBe(true);
+    await until(() => rec().snapshot.status === 'cancelled');
+    expect(cancelPending(rec())).toBe(false);
+    expect(rec().pollCount).toBeGreaterThanOrEqual(3);
+    await until(() => !rec().following);
+  });
+
+  it('re-opens a dropped listen with the same filter, refetches the task, and records the plan', async () => {
+    const { store, runner } = await setup();
+    const id = await start(store, runner, 'slow');
+    runner.setListening(id, true);
+    const streams = () => store.getState().streams;
+    await until(() => streams().listenOrder.length === 1 && (streams().listens[streams().listenOrder[0]].drops[0]?.resyncedAt ?? 0) > 0);
+    const l = streams().listens[streams().listenOrder[0]];
+    expect(l.drops[0]).toMatchObject({ reported: true, attempt: 0, plan: { delayMs: 250, sendLastEventId: false, refetchTaskIds: [id], listen: { taskIds: [id] } } });
+    expect(l.subscriptionIds).toHaveLength(2);
+    const pollsBefore = store.getState().tasks.byId[id].pollCount;
+    // The resync refetches at once, well before the 2 s poll interval would.
+    await until(() => store.getState().tasks.byId[id].pollCount > pollsBefore || store.getState().tasks.byId[id].snapshot.status === 'completed', 1_500);
+    await until(() => store.getState().tasks.byId[id].snapshot.status === 'completed');
+    expect(store.getState().tasks.byId[id].notifications).toBeGreaterThan(0);
+    await until(() => !store.getState().tasks.byId[id].listening);
+  });
+
+  it('forgets the old connection’s tasks on a new connection', async () => {
+    const { store, runner, url } = await setup();
+    await start(store, runner, 'slow');
+    expect(store.getState().tasks.order).toHaveLength(1);
+    await store.getState().connection.connect({ url });
+    expect(store.getState().tasks.order).toHaveLength(0);
+  });
+});
