@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { readStreamCapped } from '../engine/http-types';
 
 /**
  * Loupe's server-side proxy (`POST /api/proxy`, token-gated by the router): the inspector in
@@ -73,30 +74,6 @@ export function isOwnControlRoute(target: URL, self: URL): boolean {
   return a === b || (LOOPBACK.test(a) && LOOPBACK.test(b));
 }
 
-async function readCapped(body: ReadableStream<Uint8Array> | null, max: number): Promise<Uint8Array | undefined> {
-  if (!body) return new Uint8Array();
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(total);
-  let off = 0;
-  for (const c of chunks) {
-    out.set(c, off);
-    off += c.byteLength;
-  }
-  return out;
-}
-
 /** Create the proxy handler; the router checks the token before calling it. */
 export function createProxyHandler(options: ProxyOptions = {}): (req: Request) => Promise<Response> {
   const maxRequest = options.maxRequestBytes ?? 1024 * 1024;
@@ -107,7 +84,7 @@ export function createProxyHandler(options: ProxyOptions = {}): (req: Request) =
 
   return async (req) => {
     if (req.method !== 'POST') return refuse(405, 'method', 'The proxy accepts POST with a JSON envelope { url, method, headers, body }');
-    const raw = await readCapped(req.body, maxRequest);
+    const raw = await readStreamCapped(req.body, maxRequest);
     if (!raw) return refuse(413, 'too-large', `The envelope exceeds ${maxRequest} bytes`);
     let parsed: unknown;
     try {
@@ -159,7 +136,7 @@ export function createProxyHandler(options: ProxyOptions = {}): (req: Request) =
     out.set('Cache-Control', 'no-store');
     const streamed = (res.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
     if (!streamed) {
-      const body = await readCapped(res.body, maxResponse).catch(() => undefined);
+      const body = await readStreamCapped(res.body, maxResponse).catch(() => undefined);
       clearTimeout(deadline);
       req.signal.removeEventListener('abort', onClientGone);
       if (!body) return refuse(upstream.signal.aborted ? 504 : 502, upstream.signal.aborted ? 'timeout' : 'too-large', upstream.signal.aborted ? `${target.origin} did not finish its answer within ${timeoutMs} ms` : `The upstream body exceeds ${maxResponse} bytes or failed`);

@@ -28,12 +28,10 @@ export interface HttpOutput {
   stream?: ReadableStream<Uint8Array>;
 }
 
-/** Read a web body with a byte cap; undefined when the cap is exceeded. */
-export async function readCapped(req: Request, max: number): Promise<string | undefined> {
-  const declared = Number(req.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > max) return undefined;
-  if (!req.body) return '';
-  const reader = req.body.getReader();
+/** Read a byte stream with a cap; undefined (and the stream cancelled) when it exceeds `max`. */
+export async function readStreamCapped(body: ReadableStream<Uint8Array> | null, max: number): Promise<Uint8Array | undefined> {
+  if (!body) return new Uint8Array();
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
@@ -52,7 +50,15 @@ export async function readCapped(req: Request, max: number): Promise<string | un
     all.set(c, off);
     off += c.byteLength;
   }
-  return new TextDecoder().decode(all);
+  return all;
+}
+
+/** Read a web Request body as text with a byte cap; undefined when the cap is exceeded. */
+export async function readCapped(req: Request, max: number): Promise<string | undefined> {
+  const declared = Number(req.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > max) return undefined;
+  const bytes = await readStreamCapped(req.body, max);
+  return bytes === undefined ? undefined : new TextDecoder().decode(bytes);
 }
 
 /** Adapt a web Request. */
