@@ -40,10 +40,11 @@ export function ConnectionBar() {
   return (
     <section className="space-y-2 rounded-xl border border-border bg-surface p-3" aria-label="Connection" data-testid="connection-bar">
       <form onSubmit={onSubmit} className="flex flex-wrap items-center gap-2">
-        <input value={f.draft.url} onChange={(e) => f.patch({ url: e.target.value })} aria-label="Server URL" placeholder="https://server.example/mcp" data-testid="url-input" className={`${field} min-w-64 flex-1 font-mono`} disabled={f.connected} />
+        <input value={f.draft.url} onChange={(e) => f.patch({ url: e.target.value })} aria-label={f.draft.mode === 'stdio' ? 'Command line' : 'Server URL'} placeholder={f.draft.mode === 'stdio' ? 'npx -y my-mcp-server --flag "quoted arg"' : 'https://server.example/mcp'} data-testid="url-input" className={`${field} min-w-64 flex-1 font-mono`} disabled={f.connected} />
         <select aria-label="Connection mode" data-testid="mode-select" value={f.draft.mode} onChange={(e) => f.patch({ mode: e.target.value as ConnectionMode })} className={field} disabled={f.connected}>
           <option value="direct">Direct (CORS)</option>
           <option value="proxy">Via Loupe proxy</option>
+          <option value="stdio">stdio (via proxy)</option>
         </select>
         <select aria-label="Protocol era" data-testid="era-select" value={f.draft.era} onChange={(e) => f.patch({ era: e.target.value as ConnectionConfig['era'] })} className={field} disabled={f.connected}>
           <option value="auto">Era: auto-detect</option>

@@ -2,6 +2,7 @@ import { randomToken } from '../engine/runtime';
 import { createControlApi } from './control-api';
 import { checkControlAccess } from './control-auth';
 import { createProxyHandler } from './proxy';
+import { createStdioProxy } from './proxy-stdio';
 import { replaysOf } from './replay-registry';
 import type { MockHost } from './mock-host';
 import type { MockEngine } from '../engine';
@@ -44,6 +45,7 @@ export function createMockRouter(host: MockHost, defaultScenario: string, option
   const token = options.token ?? randomToken(24);
   const control = createControlApi(host, { token, allowedHosts: options.allowedHosts, keepAliveMs: options.keepAliveMs });
   const proxy = createProxyHandler();
+  const stdio = createStdioProxy();
 
   return {
     token,
@@ -68,6 +70,10 @@ export function createMockRouter(host: MockHost, defaultScenario: string, option
       if (parts[0] === 'api' && parts[1] === 'proxy' && parts.length === 2) {
         const denied = checkControlAccess(req, token, options.allowedHosts);
         return denied ? json(denied.status, { error: denied.error }) : proxy(req);
+      }
+      if (parts[0] === 'api' && parts[1] === 'proxy' && parts[2] === 'stdio') {
+        const denied = checkControlAccess(req, token, options.allowedHosts);
+        return denied ? json(denied.status, { error: denied.error }) : stdio.handle(req, parts.slice(3));
       }
       if (parts[0] === 'api') return control(req, parts.slice(1));
       return json(404, { error: `Not found: ${url.pathname}` });

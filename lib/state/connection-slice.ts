@@ -1,4 +1,5 @@
 import { createHttpTransport } from '../client/http-transport';
+import { createStdioProxyTransport, splitCommandLine } from '../client/stdio-proxy-transport';
 import { describeOutcome } from '../client/connection';
 import type { Era } from '../client/request-builder';
 import { createClientSession, type ClientSession } from '../client/session';
@@ -15,7 +16,8 @@ import type { TimelineSlice } from './timeline-slice';
  * so anything a panel does through `session` shows up there.
  */
 
-export type ConnectionMode = 'direct' | 'proxy';
+/** `stdio`: `url` holds a command line the proxy spawns (split without a shell). */
+export type ConnectionMode = 'direct' | 'proxy' | 'stdio';
 export type ConnectionStatus = 'idle' | 'connecting' | 'connected' | 'error';
 
 /** A custom header row of the editor; disabled rows are kept but not sent. */
@@ -125,8 +127,18 @@ export function createConnectionSlice(set: SliceSet<ConnectionSlice>, get: Slice
     const config = { ...get().connection.config, ...patch };
     const ac = (abort = new AbortController());
     const headers = configHeaders(config);
+    let argv: string[] = [];
+    try {
+      if (config.mode === 'stdio') argv = splitCommandLine(config.url);
+      if (config.mode === 'stdio' && !argv.length) throw new Error('Failed to start: type a command line');
+    } catch (e) {
+      update({ config, status: 'error', error: (e as Error).message });
+      return;
+    }
     const inner =
-      config.mode === 'proxy'
+      config.mode === 'stdio'
+        ? createStdioProxyTransport({ command: argv[0], args: argv.slice(1), fetch: options.fetch })
+        : config.mode === 'proxy'
         ? createHttpTransport({ url: absoluteUrl(config.url), headers, proxy: { endpoint: options.proxyEndpoint ?? '/api/proxy' }, fetch: options.fetch })
         : createHttpTransport({ url: config.url, headers, fetch: options.fetch });
     const transport = createTrackingTransport(inner, { sink: (f) => get().timeline.enqueue(f), ...(options.now ? { now: options.now } : {}) });

@@ -1,0 +1,205 @@
+import { readSse } from './sse';
+import { abortDetail, type Transport, type TransportEvent, type TransportRequestOptions } from './transport';
+
+/**
+ * A stdio server reached through Loupe's proxy (`/api/proxy/stdio`, see
+ * lib/adapters/proxy-stdio.ts): the first send spawns the command and opens the session's SSE
+ * stream; every message is POSTed as one stdin line; stdout messages are demultiplexed to the
+ * request they answer by JSON-RPC id (progress by its token; other notifications and server
+ * requests go to every open request). Aborting a request sends `notifications/cancelled`, the
+ * stdio form of cancellation, and no response for it is reported afterwards.
+ */
+
+export interface StdioProxyTransportOptions {
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  /** The proxy's base, e.g. `http://127.0.0.1:4000/api/proxy/stdio` (default: same origin). */
+  endpoint?: string;
+  /** The launch token (a browser on Loupe's origin uses its cookie instead). */
+  token?: string;
+  fetch?: (input: string, init: RequestInit) => Promise<Response>;
+}
+
+interface Pending {
+  push(ev: TransportEvent): void;
+  id?: unknown;
+  progressToken?: unknown;
+}
+
+const isObj = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+function parse(raw: string): { message?: unknown; parseError?: string } {
+  try {
+    return { message: JSON.parse(raw) };
+  } catch (e) {
+    return { parseError: (e as Error).message };
+  }
+}
+
+/** Split a command line into words: whitespace separates, quotes and backslashes group. No shell. */
+export function splitCommandLine(line: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let inWord = false;
+  let quote: '"' | "'" | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quote) {
+      if (c === quote) quote = undefined;
+      else if (c === '\\' && quote === '"' && i + 1 < line.length) word += line[++i];
+      else word += c;
+    } else if (c === '"' || c === "'") {
+      quote = c;
+      inWord = true;
+    } else if (c === '\\' && i + 1 < line.length) {
+      word += line[++i];
+      inWord = true;
+    } else if (/\s/.test(c)) {
+      if (inWord) words.push(word);
+      word = '';
+      inWord = false;
+    } else {
+      word += c;
+      inWord = true;
+    }
+  }
+  if (quote) throw new Error(`Failed to split the command line: unclosed ${quote}`);
+  if (inWord) words.push(word);
+  return words;
+}
+
+/** Create a transport to a stdio server spawned by Loupe's proxy. */
+export function createStdioProxyTransport(options: StdioProxyTransportOptions): Transport {
+  const doFetch = options.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init));
+  const endpoint = options.endpoint ?? '/api/proxy/stdio';
+  const target = [options.command, ...(options.args ?? [])].join(' ');
+  const headers: Record<string, string> = options.token ? { Authorization: `Bearer ${options.token}` } : {};
+  const pending = new Set<Pending>();
+  let session: Promise<string> | undefined;
+  let streamAbort: AbortController | undefined;
+  let ended: string | undefined;
+
+  const call = (url: string, init: RequestInit) => doFetch(url, { credentials: 'same-origin', cache: 'no-store', ...init, headers: { ...headers, ...(init.headers as Record<string, string>) } });
+
+  function route(raw: string) {
+    const parsed = parse(raw);
+    const m = parsed.message;
+    const ev: TransportEvent = { type: 'message', raw, ...parsed, sse: {} };
+    if (isObj(m) && ('result' in m || 'error' in m) && m.id !== undefined && m.id !== null) {
+      for (const p of pending) if (p.id === m.id) p.push(ev);
+      return;
+    }
+    const token = isObj(m) && m.method === 'notifications/progress' ? m.params?.progressToken : undefined;
+    for (const p of pending) if (token === undefined || p.progressToken === token) p.push(ev);
+  }
+
+  async function pump(body: ReadableStream<Uint8Array>) {
+    let reason = 'the stdio stream ended';
+    try {
+      for await (const item of readSse(body)) {
+        if (item.type === 'comment') continue;
+        const { event, data } = item.event;
+        if (event === 'exit') reason = `the process exited: ${data}`;
+        else if (!event) route(data);
+      }
+    } catch (e) {
+      reason = `the stdio stream failed: ${(e as Error).message}`;
+    }
+    ended = reason;
+    for (const p of pending) p.push({ type: 'close', cause: 'dropped', detail: reason });
+  }
+
+  async function open(): Promise<string> {
+    const res = await call(endpoint, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ command: options.command, args: options.args ?? [], env: options.env, cwd: options.cwd }) });
+    const body = (await res.json().catch(() => ({}))) as { sessionId?: string; error?: string };
+    if (!res.ok || !body.sessionId) throw new Error(`Failed to start ${target}: ${body.error ?? `HTTP ${res.status}`}`);
+    streamAbort = new AbortController();
+    const stream = await call(`${endpoint}/${body.sessionId}`, { method: 'GET', signal: streamAbort.signal });
+    if (!stream.ok || !stream.body) throw new Error(`Failed to open the stdio stream: HTTP ${stream.status}`);
+    void pump(stream.body);
+    return body.sessionId;
+  }
+
+  async function* send(message: unknown, req: TransportRequestOptions = {}): AsyncGenerator<TransportEvent> {
+    const raw = JSON.stringify(message);
+    yield { type: 'sent', url: target, headers: req.headers ?? {}, raw, message, via: 'stdio' };
+    const signal = req.signal;
+    const id = isObj(message) && 'method' in message ? message.id : undefined;
+    const queue: TransportEvent[] = [];
+    let wake: (() => void) | undefined;
+    const me: Pending = { id, progressToken: isObj(message) ? message.params?._meta?.progressToken : undefined, push: (ev) => (queue.push(ev), wake?.()) };
+    let answered = false;
+    let sid = '';
+    try {
+      session ??= open().catch((e: unknown) => {
+        session = undefined;
+        throw e;
+      });
+      sid = await session;
+      if (ended) throw new Error(ended);
+      if (id !== undefined) pending.add(me);
+      const res = await call(`${endpoint}/${sid}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: raw, signal });
+      if (res.status !== 202) {
+        pending.delete(me);
+        yield { type: 'error', message: `Proxy refused the message: HTTP ${res.status} ${await res.text().catch(() => '')}`, cause: 'proxy' };
+        yield { type: 'close', cause: 'end' };
+        return;
+      }
+    } catch (e) {
+      pending.delete(me);
+      if (signal?.aborted) yield { type: 'close', cause: 'aborted', detail: abortDetail(signal) };
+      else {
+        yield { type: 'error', message: (e as Error).message, cause: 'network' };
+        yield { type: 'close', cause: 'dropped' };
+      }
+      return;
+    }
+    // A notification (or a response to a server request) is done once written.
+    yield { type: 'response', status: 202, headers: {}, stream: id !== undefined };
+    if (id === undefined) {
+      yield { type: 'close', cause: 'end' };
+      return;
+    }
+    const onAbort = () => wake?.();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      for (;;) {
+        while (queue.length) {
+          const ev = queue.shift()!;
+          yield ev;
+          if (ev.type === 'close') return;
+          if (ev.type === 'message' && isObj(ev.message) && ev.message.id === id && ('result' in ev.message || 'error' in ev.message)) {
+            answered = true;
+            yield { type: 'close', cause: 'end', detail: 'response received' };
+            return;
+          }
+        }
+        if (signal?.aborted) {
+          yield { type: 'close', cause: 'aborted', detail: abortDetail(signal) };
+          return;
+        }
+        await new Promise<void>((r) => (wake = r));
+        wake = undefined;
+      }
+    } finally {
+      pending.delete(me);
+      signal?.removeEventListener('abort', onAbort);
+      // Giving up on a request (abort, timeout, or the consumer stopping) cancels it on stdio.
+      if (!answered && !ended) {
+        const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: abortDetail(signal) ?? 'cancelled by the client' } };
+        void call(`${endpoint}/${sid}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(cancel) }).catch(() => {});
+      }
+    }
+  }
+
+  async function close() {
+    const sid = session ? await session.catch(() => undefined) : undefined;
+    session = undefined;
+    if (sid) await call(`${endpoint}/${sid}`, { method: 'DELETE' }).catch(() => {});
+    streamAbort?.abort();
+  }
+
+  return { kind: 'stdio', target, send, close };
+}

@@ -1,0 +1,129 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClientSession } from '../../lib/client/session';
+import { createStdioProxyTransport, splitCommandLine } from '../../lib/client/stdio-proxy-transport';
+import { ROOT, startCliMock, type Started } from '../helpers/processes';
+
+/** stdio servers through the CLI's /api/proxy/stdio: spawn, demux, cancel, gate, caps, kill. */
+
+let mock: Started;
+let endpoint: string;
+const dirs: string[] = [];
+beforeAll(async () => {
+  mock = await startCliMock(['demo']);
+  endpoint = new URL('/api/proxy/stdio', mock.url).href;
+}, 30_000);
+afterAll(async () => {
+  await mock?.stop();
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+function loupeArgs(scenario: string): string[] {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-pstdio-'));
+  dirs.push(dir);
+  return [path.join(ROOT, 'bin/mcp-loupe.mjs'), 'mock', scenario, '--stdio', '--data-dir', dir];
+}
+
+const auth = () => ({ Authorization: `Bearer ${mock.token}`, 'Content-Type': 'application/json' });
+const IDLE = ['-e', 'console.error("pid " + process.pid); setInterval(() => {}, 1000)'];
+
+async function spawnRaw(args = IDLE, headers: Record<string, string> = auth()) {
+  const res = await fetch(endpoint, { method: 'POST', headers, body: JSON.stringify({ command: process.execPath, args }) });
+  return { status: res.status, body: (await res.json()) as { sessionId?: string; error?: string } };
+}
+
+describe('stdio through the proxy', () => {
+  it('discovers and calls echo on a spawned `mcp-loupe mock demo --stdio`', async () => {
+    const transport = createStdioProxyTransport({ command: process.execPath, args: loupeArgs('demo'), endpoint, token: mock.token });
+    const session = createClientSession({ transport, era: 'auto' });
+    try {
+      const discovered = await session.discover();
+      expect(discovered.type).toBe('complete');
+      expect(session.era).toBe('modern');
+      const out = await session.callTool('echo', { text: 'over stdio' });
+      expect(out.type).toBe('complete');
+      expect((out as { result: { content: { text: string }[] } }).result.content[0].text).toBe('over stdio');
+    } finally {
+      await transport.close!();
+    }
+  }, 30_000);
+
+  it('cancels a slow call with notifications/cancelled, and no response for it ever arrives', async () => {
+    let seen = '';
+    // Tap the session's SSE stream to see every stdout line, routed or not.
+    const tap = async (input: string, init: RequestInit) => {
+      const res = await fetch(input, init);
+      if (init.method !== 'GET' || !res.body) return res;
+      const dec = new TextDecoder();
+      const body = res.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ transform(chunk, c) { seen += dec.decode(chunk, { stream: true }); c.enqueue(chunk); } }));
+      return new Response(body, { status: res.status, headers: res.headers });
+    };
+    const transport = createStdioProxyTransport({ command: process.execPath, args: loupeArgs('conformance'), endpoint, token: mock.token, fetch: tap });
+    const calls: unknown[] = [];
+    const send = transport.send.bind(transport);
+    const session = createClientSession({ transport: { ...transport, send: (m, o) => ((m as { method?: string }).method === 'tools/call' && calls.push((m as { id: unknown }).id), send(m, o)) }, era: 'auto' });
+    try {
+      expect((await session.discover()).type).toBe('complete');
+      const ac = new AbortController();
+      let progress = 0;
+      const out = await session.callTool('test_tool_with_progress', {}, { signal: ac.signal, onProgress: () => ++progress === 1 && ac.abort(new Error('user pressed stop')) });
+      expect(out).toMatchObject({ type: 'failure', reason: 'aborted' });
+      expect((await session.listTools()).tools.length).toBeGreaterThan(0);
+      await new Promise((r) => setTimeout(r, 600));
+      const responses = seen.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6))).filter((m) => 'result' in m || 'error' in m);
+      expect(calls).toHaveLength(1);
+      expect(responses.some((m) => m.id === calls[0])).toBe(false);
+      // Requests after the cancel are answered; the cancelled call never is.
+      expect(responses.length).toBeGreaterThanOrEqual(2);
+      expect(seen.split('notifications/progress').length - 1).toBeLessThan(3);
+    } finally {
+      await transport.close!();
+    }
+  }, 30_000);
+
+  it('refuses without the token (401) and from a foreign Origin (403)', async () => {
+    expect((await spawnRaw(IDLE, { 'Content-Type': 'application/json' })).status).toBe(401);
+    expect((await spawnRaw(IDLE, { ...auth(), Origin: 'http://evil.example' })).status).toBe(403);
+    // A cookie-authenticated POST without Origin is refused too (the ambient credential rule).
+    expect((await spawnRaw(IDLE, { Cookie: `loupe_token=${mock.token}`, 'Content-Type': 'application/json' })).status).toBe(403);
+  });
+
+  it('refuses a 9th live session, and DELETE kills the child (exit frame, pid gone)', async () => {
+    const ids: string[] = [];
+    try {
+      for (let i = 0; i < 8; i++) {
+        const r = await spawnRaw();
+        expect(r.status).toBe(201);
+        expect(r.body.sessionId!.length).toBeGreaterThanOrEqual(22);
+        ids.push(r.body.sessionId!);
+      }
+      const ninth = await spawnRaw();
+      expect(ninth.status).toBe(429);
+      const stream = await fetch(`${endpoint}/${ids[0]}`, { headers: auth() });
+      const reader = stream.body!.getReader();
+      let text = '';
+      const dec = new TextDecoder();
+      while (!/pid \d+/.test(text)) text += dec.decode((await reader.read()).value);
+      const pid = Number(/pid (\d+)/.exec(text)![1]);
+      expect((await fetch(`${endpoint}/${ids[0]}`, { method: 'DELETE', headers: auth() })).status).toBe(204);
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        text += dec.decode(value);
+      }
+      expect(text).toMatch(/event: exit\ndata: \{"code":null,"signal":"SIGTERM"\}/);
+      expect(() => process.kill(pid, 0)).toThrow();
+      const again = await spawnRaw();
+      expect(again.status).toBe(201);
+      ids.push(again.body.sessionId!);
+    } finally {
+      for (const id of ids) await fetch(`${endpoint}/${id}`, { method: 'DELETE', headers: auth() });
+    }
+  }, 30_000);
+
+  it('splits a command line without a shell', () => {
+    expect(splitCommandLine(`node "my server.js" --name='a b' x\\ y $HOME;rm`)).toEqual(['node', 'my server.js', '--name=a b', 'x y', '$HOME;rm']);
+  });
+});
