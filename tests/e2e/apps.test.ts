@@ -6,8 +6,8 @@ import { spawn } from 'node:child_process';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { controlApi } from '../integration/http-target';
-import { ROOT, freePort, startCliMock, startNext, type Started } from '../helpers/processes';
-import { launchChromium } from './browser';
+import { ROOT, freePort, startCliMock, type Started } from '../helpers/processes';
+import { startAppAndBrowser, stopAppAndBrowser } from './browser';
 
 /**
  * MCP Apps in the real inspector page under `next start`, in headless Chromium: the demo's
@@ -98,16 +98,9 @@ describe('MCP Apps in the inspector', () => {
   let base: string;
 
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-e2e-apps-'));
-    server = await startNext(dataDir);
-    base = `http://127.0.0.1:${server.port}`;
-    browser = await launchChromium();
+    ({ server, browser, dataDir, base } = await startAppAndBrowser('loupe-e2e-apps-'));
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => stopAppAndBrowser({ server, browser, dataDir }));
 
   /** The inspector, authenticated and connected (to the demo unless told otherwise). */
   async function openInspector(connect?: { url: string; mode: 'direct' | 'proxy'; noApps?: boolean }): Promise<{ page: Page; context: BrowserContext }> {

@@ -8,3 +8,29 @@ export function launchChromium(): Promise<Browser> {
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic', '--disable-dev-shm-usage'],
   });
 }
+
+/** A `next start` server on its own data directory plus a Chromium, for one e2e file. */
+export interface AppAndBrowser {
+  server: import('../helpers/processes').Started;
+  browser: Browser;
+  dataDir: string;
+  base: string;
+}
+
+/** Start both (in a beforeAll); `prefix` names the temporary data directory. */
+export async function startAppAndBrowser(prefix: string): Promise<AppAndBrowser> {
+  const { startNext } = await import('../helpers/processes');
+  const fs = await import('node:fs');
+  const os = await import('node:os');
+  const path = await import('node:path');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const server = await startNext(dataDir);
+  return { server, browser: await launchChromium(), dataDir, base: `http://127.0.0.1:${server.port}` };
+}
+
+/** Stop both and remove the data directory (in an afterAll); tolerates a failed start. */
+export async function stopAppAndBrowser(env: Partial<AppAndBrowser>): Promise<void> {
+  await env.browser?.close();
+  await env.server?.stop();
+  if (env.dataDir) (await import('node:fs')).rmSync(env.dataDir, { recursive: true, force: true });
+}

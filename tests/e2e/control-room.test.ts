@@ -1,12 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNext, type Started } from '../helpers/processes';
+import type { Started } from '../helpers/processes';
 import { CAPS, callTool, rpc } from '../helpers/rpc';
 import { httpTarget } from '../integration/http-target';
-import { launchChromium } from './browser';
+import { startAppAndBrowser, stopAppAndBrowser } from './browser';
 
 /**
  * The control room under `next start` in headless Chromium: copy the built-in demo scenario,
@@ -36,16 +35,9 @@ describe('control room', () => {
   let dataDir: string;
   let base: string;
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-e2e-control-'));
-    server = await startNext(dataDir);
-    base = `http://127.0.0.1:${server.port}`;
-    browser = await launchChromium();
+    ({ server, browser, dataDir, base } = await startAppAndBrowser('loupe-e2e-control-'));
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => stopAppAndBrowser({ server, browser, dataDir }));
 
   it('explains how to get the token when the cookie is missing', async () => {
     const page = await browser.newPage();

@@ -1,10 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNext, type Started } from '../helpers/processes';
-import { launchChromium } from './browser';
+import type { Started } from '../helpers/processes';
+import { startAppAndBrowser, stopAppAndBrowser } from './browser';
 
 /**
  * The inspector's timeline under `next start`, in headless Chromium: the home page connects to
@@ -47,16 +44,9 @@ describe('inspector timeline', () => {
   let dataDir: string;
   let base: string;
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-e2e-timeline-'));
-    server = await startNext(dataDir);
-    base = `http://127.0.0.1:${server.port}`;
-    browser = await launchChromium();
+    ({ server, browser, dataDir, base } = await startAppAndBrowser('loupe-e2e-timeline-'));
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => stopAppAndBrowser({ server, browser, dataDir }));
 
   it('connects to the demo on load and shows discover and tools/list on the timeline', async () => {
     const page = await browser.newPage();
