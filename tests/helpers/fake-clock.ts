@@ -48,3 +48,23 @@ export function createFakeClock(start = Date.UTC(2026, 6, 28, 12, 0, 0)): FakeCl
     pending: () => timers.size,
   };
 }
+
+/** Let pending promise callbacks and I/O callbacks run (a few macrotask turns). */
+export async function flushAsync(): Promise<void> {
+  for (let i = 0; i < 8; i++) await new Promise((r) => setImmediate(r));
+}
+
+/** Advance the fake clock in small steps until `p` settles; throws after `maxMs` of fake time. */
+export async function drive<T>(clock: FakeClock, p: Promise<T>, stepMs = 25, maxMs = 60_000): Promise<T> {
+  let settled = false;
+  let value!: T;
+  p.then((v) => ((settled = true), (value = v)));
+  for (let t = 0; t <= maxMs && !settled; t += stepMs) {
+    await flushAsync();
+    if (settled) break;
+    clock.advance(stepMs);
+  }
+  await flushAsync();
+  if (!settled) throw new Error(`did not settle within ${maxMs} ms of fake time`);
+  return value;
+}

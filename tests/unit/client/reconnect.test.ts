@@ -3,26 +3,11 @@ import { BACKOFF_CAP_MS, reconnectPlan, retryDelayMs } from '../../../lib/client
 import { createClientSession } from '../../../lib/client/session';
 import { createMemoryTransport } from '../../../lib/client/memory-transport';
 import type { TaskSnapshot } from '../../../lib/client/task-api';
-import { createFakeClock, type FakeClock } from '../../helpers/fake-clock';
+import { createFakeClock, drive, flushAsync as flush, type FakeClock } from '../../helpers/fake-clock';
 
 /** Backoff, the reconnect plan of a dropped listen, retry safety after a drop, and request deadlines. */
 
 const enc = new TextEncoder();
-const flush = async () => {
-  for (let i = 0; i < 8; i++) await new Promise((r) => setImmediate(r));
-};
-async function drive<T>(clock: FakeClock, p: Promise<T>, stepMs = 25, maxMs = 60_000): Promise<T> {
-  let settled = false;
-  let value!: T;
-  p.then((v) => ((settled = true), (value = v)));
-  for (let t = 0; t <= maxMs && !settled; t += stepMs) {
-    await flush();
-    if (!settled) clock.advance(stepMs);
-  }
-  await flush();
-  if (!settled) throw new Error('did not settle');
-  return value;
-}
 
 type Body = { jsonrpc: '2.0'; id: number; method: string; params: Record<string, unknown> };
 interface Stream {

@@ -8,7 +8,7 @@ import { createTrackingTransport } from '../../../lib/client/tracking';
 import type { Frame } from '../../../lib/client/frames';
 import type { FollowEvent } from '../../../lib/client/task-follower';
 import type { TaskSnapshot } from '../../../lib/client/task-api';
-import { createFakeClock, type FakeClock } from '../../helpers/fake-clock';
+import { createFakeClock, drive, flushAsync as flush, type FakeClock } from '../../helpers/fake-clock';
 
 /**
  * The task follower with a fake clock shared by the engine and the client: poll cadence,
@@ -51,24 +51,6 @@ function setup(): { clock: FakeClock; session: ClientSession; frames: Frame[]; g
   return { clock, session, frames, gets };
 }
 
-const flush = async () => {
-  for (let i = 0; i < 8; i++) await new Promise((r) => setImmediate(r));
-};
-
-/** Advance the fake clock in small steps until `p` settles. */
-async function drive<T>(clock: FakeClock, p: Promise<T>, stepMs = 25, maxMs = 60_000): Promise<T> {
-  let settled = false;
-  let value!: T;
-  p.then((v) => ((settled = true), (value = v)));
-  for (let t = 0; t <= maxMs && !settled; t += stepMs) {
-    await flush();
-    if (settled) break;
-    clock.advance(stepMs);
-  }
-  await flush();
-  if (!settled) throw new Error(`did not settle within ${maxMs} ms of fake time`);
-  return value;
-}
 
 async function start(s: ClientSession, clock: FakeClock, name: string): Promise<TaskSnapshot> {
   const out = await drive(clock, s.callTool(name, {}, { task: true }));

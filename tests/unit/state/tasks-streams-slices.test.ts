@@ -11,7 +11,7 @@ import { fingerprint } from '../../../lib/client/fingerprint';
 import type { TaskSnapshot } from '../../../lib/client/task-api';
 import { createTasksSlice, pendingInputRequests, visitedStatuses, cancelPending, pollIntervals, expiresAt, type TasksSlice } from '../../../lib/state/tasks-slice';
 import { createStreamsSlice, type StreamsSlice } from '../../../lib/state/streams-slice';
-import { createFakeClock, type FakeClock } from '../../helpers/fake-clock';
+import { createFakeClock, drive, type FakeClock } from '../../helpers/fake-clock';
 
 /**
  * The tasks and streams slices fed by a real client session against the real engine (frames
@@ -26,23 +26,6 @@ const newStore = () => createStore<State>()((set, get) => ({ ...createTasksSlice
 const engines: MockEngine[] = [];
 afterEach(() => engines.splice(0).forEach((e) => e.close()));
 
-const flush = async () => {
-  for (let i = 0; i < 8; i++) await new Promise((r) => setImmediate(r));
-};
-
-async function drive<T>(clock: FakeClock, p: Promise<T>, stepMs = 25, maxMs = 60_000): Promise<T> {
-  let settled = false;
-  let value!: T;
-  p.then((v) => ((settled = true), (value = v)));
-  for (let t = 0; t <= maxMs && !settled; t += stepMs) {
-    await flush();
-    if (settled) break;
-    clock.advance(stepMs);
-  }
-  await flush();
-  if (!settled) throw new Error(`did not settle within ${maxMs} ms of fake time`);
-  return value;
-}
 
 function setup(scenarioInput: unknown): { clock: FakeClock; session: ClientSession; store: ReturnType<typeof newStore> } {
   const clock = createFakeClock();
