@@ -23,7 +23,7 @@ export function RecordingViewer() {
   const [reviewing, setReviewing] = useState(false);
   const r = v.loaded?.recording;
   return (
-    <main className="flex min-h-screen flex-col gap-3 p-3" data-testid="recording-viewer" data-state={r ? (v.store ? 'ready' : 'loading') : 'empty'}>
+    <main className="flex h-screen flex-col gap-3 p-3" data-testid="recording-viewer" data-state={r ? (v.store ? 'ready' : 'loading') : 'empty'}>
       <header className="flex flex-wrap items-center gap-4">
         <h1 className="text-lg font-semibold tracking-tight">
           Loupe <span className="align-middle text-xs font-normal text-muted">recording</span>
@@ -60,7 +60,7 @@ export function RecordingViewer() {
           {v.store ? (
             <InspectorProvider key={v.storeKey} store={v.store}>
               <div className="grid min-h-0 flex-1 grid-cols-1 gap-3 xl:grid-cols-[minmax(0,1fr)_30rem]">
-                <div className="flex min-h-[28rem] flex-col gap-3">
+                <div className="flex min-h-[24rem] flex-col gap-3">
                   <Timeline />
                   <div className="max-h-[45vh] min-h-0 overflow-auto">
                     <DetailPane />

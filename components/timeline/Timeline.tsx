@@ -28,7 +28,7 @@ export function Timeline() {
         role="grid"
         aria-rowcount={visible.ids.length}
         data-testid="timeline-list"
-        className="relative min-h-0 flex-1 overflow-auto outline-none focus-visible:ring-2 focus-visible:ring-accent/40"
+        className="relative max-h-[85vh] min-h-0 flex-1 overflow-auto outline-none focus-visible:ring-2 focus-visible:ring-accent/40"
       >
         <div style={{ height: t.virtualizer.getTotalSize(), position: 'relative' }}>
           {items.map((item) => {

@@ -212,4 +212,31 @@ describe('recordings in the browser', () => {
     expect(await live.textContent('[data-testid="tools-table"]')).toContain('generate_report');
     await context.close();
   });
+
+  it('opens a long recording whole, renders only the rows in view, and scrolls to its last frame', async () => {
+    const frames = [];
+    for (let n = 1; frames.length < 30_000; n++) {
+      const request = { jsonrpc: '2.0', id: n, method: 'tasks/get', params: { taskId: 'long-task' } };
+      const answer = { jsonrpc: '2.0', id: n, result: { resultType: 'complete', taskId: 'long-task', status: 'working', statusMessage: `poll ${n}`, createdAt: '2026-07-28T10:00:00Z', lastUpdatedAt: '2026-07-28T10:00:00Z', ttlMs: 60_000 } };
+      const base = { connectionId: 'c1', exchangeId: `c1:${n}`, rpcId: n, method: 'tasks/get', taskId: 'long-task' };
+      frames.push({ ...base, seq: frames.length, at: 1_785_232_800_000 + frames.length, direction: 'out', kind: 'http-request', body: request, bytes: JSON.stringify(request).length });
+      frames.push({ ...base, seq: frames.length, at: 1_785_232_800_000 + frames.length, direction: 'in', kind: 'http-response', httpStatus: 200, headers: { 'content-type': 'application/json' }, bytes: 0 });
+      frames.push({ ...base, seq: frames.length, at: 1_785_232_800_000 + frames.length, direction: 'in', kind: 'message', body: answer, bytes: JSON.stringify(answer).length });
+    }
+    const file = path.join(tmp(), 'long.loupe.json');
+    fs.writeFileSync(file, JSON.stringify({ format: 'mcp-loupe-recording', version: 2, createdAt: '2026-07-28T10:00:00.000Z', app: { name: 'mcp-loupe', version: '0.1.0' }, connection: { target: 'http://127.0.0.1:9/mcp' }, frames }));
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    // Whichever server is up (this test also runs alone).
+    await page.goto(`http://127.0.0.1:${(second ?? first)!.port}/recording`);
+    await page.setInputFiles('[data-testid="recording-file"]', file);
+    await page.waitForSelector('[data-testid="timeline-row"]');
+    // Every frame is listed, but only the rows in view are in the page.
+    expect(await rowCount(page)).toBe(30_000);
+    expect(await page.locator('[data-testid="timeline-row"]').count()).toBeLessThan(150);
+    await page.$eval('[data-testid="timeline-list"]', (el) => (el.scrollTop = el.scrollHeight));
+    await page.waitForSelector('[data-testid="timeline-row"][data-id="29999"]');
+    expect(await page.locator('[data-testid="timeline-row"]').count()).toBeLessThan(150);
+    await context.close();
+  });
 });
