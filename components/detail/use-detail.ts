@@ -6,6 +6,7 @@ import { headerRows, type HeaderRowView } from '@/lib/state/header-mask';
 import { lineDiff, snapshotText, type DiffLine } from '@/lib/state/line-diff';
 import { lintsForEntry, selectBuffer, selectLintVersion, selectReveal, selectSelectedId, selectVersion } from '@/lib/state/selectors';
 import type { TimelineBuffer } from '@/lib/state/timeline-buffer';
+import { previewOf } from '@/lib/state/timeline-entry';
 import type { TimelineEntry } from '@/lib/state/timeline-types';
 import { useInspector } from '@/components/inspector/use-inspector';
 
@@ -82,7 +83,7 @@ export function useDetail(): Detail {
   const reveal = useInspector(selectReveal);
   const entry = selectedId === undefined ? undefined : buffer.get(selectedId);
   const full = entry ? buffer.fullBody(entry.id) : undefined;
-  const json = useMemo(() => prettyJson(full ?? entry?.preview), [entry, full]);
+  const json = useMemo(() => prettyJson(full ?? (entry && previewOf(entry))), [entry, full]);
   const headers = useMemo(() => {
     if (!entry) return [];
     const { request, head } = exchangeEnds(buffer, entry);

@@ -1,10 +1,10 @@
 'use client';
 
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import { AppView } from '@/components/apps/AppView';
 import { createMemoryTransport } from '@/lib/client/memory-transport';
 import type { Outcome } from '@/lib/client/results';
-import { createClientSession } from '@/lib/client/session';
+import { createClientSession, type ClientSession } from '@/lib/client/session';
 import type { Tool } from '@/lib/protocol';
 import { appAt, recordedAppCall } from '@/lib/recording/moment';
 import { createReplay } from '@/lib/recording/replay';
@@ -19,7 +19,15 @@ import { INSPECTOR_CAPABILITIES } from '@/lib/state/connection-slice';
 export function RecordedApp({ recording, at }: { recording: Recording; at: number }) {
   const app = useMemo(() => appAt(recording, at), [recording, at]);
   const call = useMemo(() => (app ? recordedAppCall(recording, app, at) : undefined), [recording, app, at]);
-  const replay = useMemo(() => createClientSession({ transport: createMemoryTransport(createReplay(recording)), era: recording.connection.era === 'legacy' ? 'legacy' : 'modern', capabilities: INSPECTOR_CAPABILITIES }), [recording]);
+  // The replay indexes every recorded exchange: build it when the view first calls a tool.
+  const replay = useRef<{ recording: Recording; session: ClientSession }>(undefined);
+  const replaySession = () => {
+    if (replay.current?.recording !== recording) {
+      const session = createClientSession({ transport: createMemoryTransport(createReplay(recording)), era: recording.connection.era === 'legacy' ? 'legacy' : 'modern', capabilities: INSPECTOR_CAPABILITIES });
+      replay.current = { recording, session };
+    }
+    return replay.current.session;
+  };
   if (!app) {
     return (
       <p data-testid="recorded-app-none" className="text-xs text-muted">
@@ -47,7 +55,7 @@ export function RecordedApp({ recording, at }: { recording: Recording; at: numbe
         outcome={outcome}
         server={{ id: `recording:${recording.createdAt}:${recording.connection.target}`, name: info?.name, version: info?.version }}
         readResource={async () => ({ type: 'complete', result: call.resource })}
-        callTool={(name, args) => replay.callTool(name, args)}
+        callTool={(name, args) => replaySession().callTool(name, args)}
       />
     </div>
   );

@@ -4,7 +4,7 @@ import { useMemo, useState } from 'react';
 import { groupExchanges } from '@/lib/recording/exchanges';
 import { toHar } from '@/lib/recording/har-export';
 import { redactRecording, type ReviewItem } from '@/lib/recording/redact';
-import type { Recording } from '@/lib/recording/schema';
+import { serializeRecording, type Recording } from '@/lib/recording/schema';
 import type { SecretKind } from '@/lib/recording/secrets';
 import { shareLink, type ShareOutcome } from '@/lib/recording/share';
 
@@ -42,7 +42,7 @@ export function useExport(recording: Recording) {
   const [keep, setKeep] = useState<SecretKind[]>([]);
   const [link, setLink] = useState<(ShareOutcome & { url?: string }) | undefined>();
   const { recording: redacted, items } = useMemo(() => redactRecording(recording, { keep }), [recording, keep]);
-  const text = useMemo(() => JSON.stringify(redacted), [redacted]);
+  const text = useMemo(() => serializeRecording(redacted), [redacted]);
   const summary: ExportSummary = useMemo(
     () => ({
       frames: redacted.frames.length,

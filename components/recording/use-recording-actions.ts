@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { createControlClient } from '@/lib/client/control-client';
 import { startServerReplay } from '@/lib/recording/autosave';
-import type { Recording } from '@/lib/recording/schema';
+import { serializeRecording, type Recording } from '@/lib/recording/schema';
 import { recordingToScenario, recordingToScenarioYaml } from '@/lib/recording/to-scenario';
 
 /**
@@ -38,7 +38,7 @@ export function useRecordingActions(recording: Recording) {
 
   async function serve() {
     setReplay({ phase: 'busy' });
-    const out = await startServerReplay(JSON.stringify(recording));
+    const out = await startServerReplay(serializeRecording(recording));
     setReplay(out.ok ? { phase: 'done', path: out.path, exchanges: out.exchanges } : { phase: 'error', message: explain(out.status, out.error) });
   }
 

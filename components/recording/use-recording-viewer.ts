@@ -18,12 +18,17 @@ export type LoadedRecording = Extract<OpenedFile, { ok: true }> & { name: string
 
 /** Rebuilds wait this long after the last scrub step. */
 const SCRUB_DEBOUNCE_MS = 120;
+/**
+ * The viewer's timeline holds a whole recording (a live session keeps its newest 32 MiB):
+ * the file is in memory anyway, and a 100,000-frame session needs about 80 MiB of entries.
+ */
+const VIEWER_LIMITS = { maxBytes: 256 * 1024 * 1024, maxBodyBytes: 64 * 1024 * 1024 };
 
 function storeFor(loaded: LoadedRecording, at: number): InspectorStore {
   const { recording } = loaded;
   const lints = Object.keys(recording.lints).length ? new Map(Object.entries(recording.lints)) : undefined;
   // Lints come with the recording; a store without them lints the frames itself.
-  const store = createInspectorStore({ lint: !lints });
+  const store = createInspectorStore({ lint: !lints, limits: VIEWER_LIMITS });
   const frames = framesUntil(recording, at);
   seedRecordedTasks(store, frames);
   store.getState().timeline.appendMany(frames, lints ? { lints } : {});

@@ -4,7 +4,7 @@ import { writeAtomic } from '../adapters/recording-files';
 import type { Frame } from '../client/frames';
 import { autosaveName } from '../recording/autosave';
 import { describeConnection, type ConnectionInfo } from '../recording/connection';
-import { parseRecording, type Recording } from '../recording/schema';
+import { parseRecording, serializeRecording, type Recording } from '../recording/schema';
 import { appendRecording, createRecorder } from '../recording/recorder';
 
 /**
@@ -37,6 +37,6 @@ export function writeSessionRecording(target: string | true, frames: readonly Fr
       appended = true;
     }
   }
-  writeAtomic(file, `${JSON.stringify(out)}\n`);
+  writeAtomic(file, `${serializeRecording(out)}\n`);
   return { ok: true, file, frames: frames.length, total: out.frames.length, appended };
 }

@@ -9,6 +9,7 @@ import { openRecordingText, type OpenedFile } from '../recording/open';
 import { redactRecording, type ReviewItem } from '../recording/redact';
 import { SECRET_KINDS, type SecretKind } from '../recording/secrets';
 import { recordingToScenarioYaml } from '../recording/to-scenario';
+import { serializeRecording } from '../recording/schema';
 
 /**
  * `mcp-loupe export FILE --out OUT [--har | --scenario] [--no-redact] [--keep KIND...]` and
@@ -64,7 +65,7 @@ function runExport(file: string, flags: ExportFlags): void {
     recording = redacted.recording;
     process.stderr.write(`What will be published:\n${formatReview(redacted.items)}\n`);
   } else process.stderr.write('warning: --no-redact: the export keeps every Authorization value, cookie, token and task id as recorded.\n');
-  const text = flags.har ? `${JSON.stringify(toHar(recording), null, 2)}\n` : flags.scenario ? recordingToScenarioYaml(recording, flags.id ? { id: flags.id } : {}) : `${JSON.stringify(recording)}\n`;
+  const text = flags.har ? `${JSON.stringify(toHar(recording), null, 2)}\n` : flags.scenario ? recordingToScenarioYaml(recording, flags.id ? { id: flags.id } : {}) : `${serializeRecording(recording)}\n`;
   if (flags.out === '-') process.stdout.write(text);
   else writeAtomic(path.resolve(flags.out), text);
   const what = flags.har ? 'HAR 1.2' : flags.scenario ? 'scenario' : `recording (format ${recording.version})`;

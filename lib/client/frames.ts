@@ -87,6 +87,25 @@ export function utf8Bytes(text: string | undefined): number {
   return text ? encoder.encode(text).byteLength : 0;
 }
 
+/**
+ * The payload text of a frame: `raw` as received or, when the frame has none (recordings drop
+ * `raw` where it is exactly `JSON.stringify(body)`, see {@link compactFrame}), the body's JSON.
+ */
+export function frameText(f: Pick<Frame, 'raw' | 'body'>): string | undefined {
+  return f.raw ?? (f.body !== undefined ? JSON.stringify(f.body) : undefined);
+}
+
+/**
+ * The frame as a recording stores it: without `raw` when `raw` is byte for byte
+ * `JSON.stringify(body)` (most JSON-RPC traffic), so a file holds each message once. Raw text
+ * that differs (whitespace, key order, duplicate keys, not JSON at all) is kept as received.
+ */
+export function compactFrame(f: Frame): Frame {
+  if (f.raw === undefined || f.body === undefined || f.raw !== JSON.stringify(f.body)) return f;
+  const { raw: _raw, ...rest } = f;
+  return rest;
+}
+
 /** Header names lower-cased, values as sent, for a frame. */
 export function headerRecord(headers: Headers | Record<string, string> | undefined): Record<string, string> {
   const out: Record<string, string> = {};

@@ -1,4 +1,5 @@
 import type { Recorder } from './recorder';
+import { serializeRecording } from './schema';
 
 /**
  * Autosave of the current session: after each change (debounced) the recording is written
@@ -54,7 +55,7 @@ export function startAutosave(recorder: Recorder, options: AutosaveOptions): Aut
     timer = undefined;
     if (!dirty) return saving;
     dirty = false;
-    const text = JSON.stringify(recorder.build());
+    const text = serializeRecording(recorder.build());
     saving = saving.then(() => options.write(name, text)).catch((e: unknown) => options.onError?.(e instanceof Error ? e : new Error(String(e))));
     return saving;
   };

@@ -1,4 +1,4 @@
-import type { Frame } from '../client/frames';
+import { frameText, type Frame } from '../client/frames';
 import { groupExchanges, type RecordedExchange } from './exchanges';
 import type { HarFrameMeta, HarHeader } from './har-schema';
 import type { Recording } from './schema';
@@ -18,7 +18,7 @@ const toHeaders = (h: Record<string, string> | undefined): HarHeader[] => Object
 export function sseText(frames: readonly Frame[]): string {
   let out = '';
   for (const f of frames) {
-    if (f.kind === 'sse-frame') out += `${(f.raw ?? '').split('\n').map((l) => `data: ${l}`).join('\n')}\n\n`;
+    if (f.kind === 'sse-frame') out += `${(frameText(f) ?? '').split('\n').map((l) => `data: ${l}`).join('\n')}\n\n`;
     else if (f.kind === 'sse-comment') out += `: ${f.raw ?? ''}\n\n`;
   }
   return out;
@@ -49,8 +49,9 @@ function cookiesOf(headers: Record<string, string> | undefined): { name: string;
 
 function entryOf(x: RecordedExchange, frames: readonly Frame[], url: string): Record<string, unknown> {
   const req = x.request;
+  const reqText = frameText(req);
   const head = x.head;
-  const body = x.streamed ? sseText(x.incoming) : x.incoming.filter((f) => f.kind === 'message').map((f) => f.raw ?? '').join('');
+  const body = x.streamed ? sseText(x.incoming) : x.incoming.filter((f) => f.kind === 'message').map((f) => frameText(f) ?? '').join('');
   const mime = head?.headers?.['content-type'] ?? (x.streamed ? 'text/event-stream' : 'application/json');
   const error = x.incoming.find((f) => f.kind === 'error')?.errorText;
   const reqBytes = req.bytes;
@@ -61,13 +62,13 @@ function entryOf(x: RecordedExchange, frames: readonly Frame[], url: string): Re
     startedDateTime: new Date(req.at).toISOString(),
     time: wait + receive,
     request: {
-      method: req.body === undefined && req.raw === undefined ? 'GET' : 'POST',
+      method: reqText === undefined ? 'GET' : 'POST',
       url,
       httpVersion: 'HTTP/1.1',
       cookies: cookiesOf(req.headers),
       headers: toHeaders(req.headers),
       queryString: queryString(url),
-      ...(req.raw !== undefined ? { postData: { mimeType: req.headers?.['content-type'] ?? 'application/json', text: req.raw } } : {}),
+      ...(reqText !== undefined ? { postData: { mimeType: req.headers?.['content-type'] ?? 'application/json', text: reqText } } : {}),
       headersSize: -1,
       bodySize: reqBytes,
     },

@@ -90,7 +90,10 @@ const uiUri = (tool: Record<string, unknown>) => rec(rec(tool._meta)?.ui)?.resou
 
 /** The recorded tool call behind an app view at `at`, or undefined when the recording cannot tell. */
 export function recordedAppCall(recording: Recording, app: MomentApp, at: number): RecordedAppCall | undefined {
-  const xs = groupExchanges(recording.frames);
+  // Only three methods matter: group their exchanges, not every poll of a long session.
+  const wanted = new Set<string>();
+  for (const f of recording.frames) if (f.direction === 'out' && (f.method === 'tools/list' || f.method === 'tools/call' || f.method === 'resources/read')) wanted.add(f.exchangeId);
+  const xs = groupExchanges(recording.frames.filter((f) => wanted.has(f.exchangeId)));
   const listed = xs.filter((x) => x.method === 'tools/list' && Array.isArray(rec(x.response?.result)?.tools));
   const tools = (listed.length ? (rec(listed[listed.length - 1].response?.result)!.tools as unknown[]) : []).filter((t): t is Record<string, unknown> & { name: string } => typeof rec(t)?.name === 'string');
   const by = Math.max(at, app.at);

@@ -140,7 +140,7 @@ function redactFrame(f: Frame, r: ReturnType<typeof createReplacer>): Frame {
     }
     out.raw = raw;
     out.bytes = utf8Bytes(raw);
-  }
+  } else if (out.body !== undefined && out.body !== f.body) out.bytes = utf8Bytes(JSON.stringify(out.body));
   return out;
 }
 

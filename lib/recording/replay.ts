@@ -1,4 +1,4 @@
-import type { Frame } from '../client/frames';
+import { frameText, type Frame } from '../client/frames';
 import { ERROR, httpStatusForError } from '../protocol';
 import { groupExchanges, type RecordedExchange } from './exchanges';
 import type { Recording } from './schema';
@@ -73,7 +73,7 @@ function progressTokenOf(params: unknown): unknown {
 /** The recorded JSON text of a frame with the incoming id (responses) and progress token (notifications) put in. */
 function rewrite(frame: Frame, recordedId: unknown, id: unknown, tokens: { from: unknown; to: unknown }): string {
   const body = obj(frame.body);
-  if (!body) return frame.raw ?? '';
+  if (!body) return frameText(frame) ?? '';
   if (('result' in body || 'error' in body) && body.id === recordedId && recordedId !== id) return JSON.stringify({ ...body, id });
   const params = obj(body.params);
   if (tokens.from !== undefined && tokens.to !== undefined && tokens.from !== tokens.to && params?.progressToken === tokens.from) {

@@ -1,5 +1,5 @@
 import { deflateSync, Inflate, strFromU8, strToU8 } from 'fflate';
-import { openRecording, type OpenResult, type Recording } from './schema';
+import { openRecording, serializeRecording, type OpenResult, type Recording } from './schema';
 
 /**
  * Share links: the recording, deflated (fflate) and base64url-encoded, travels in the URL
@@ -72,7 +72,7 @@ export type ShareOutcome =
  */
 export function shareFragment(recording: Recording, options: { allowUnredacted?: boolean } = {}): ShareOutcome {
   if (!recording.redaction && !options.allowUnredacted) return { ok: false, reason: 'not-redacted', message: 'Redact the recording before sharing it (review what will be published first).' };
-  const packed = deflateSync(strToU8(JSON.stringify(recording)), { level: 9 });
+  const packed = deflateSync(strToU8(serializeRecording(recording)), { level: 9 });
   const fragment = `#${SHARE_PARAM}=${toBase64Url(packed)}`;
   if (fragment.length > MAX_SHARE_FRAGMENT_BYTES) {
     return { ok: false, reason: 'too-large', bytes: fragment.length, limit: MAX_SHARE_FRAGMENT_BYTES, message: `Too large for a link (${(fragment.length / 1e6).toFixed(1)} MB compressed; links carry up to ${MAX_SHARE_LABEL}): export a file instead.` };

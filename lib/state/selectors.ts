@@ -1,6 +1,7 @@
 import type { Lint } from '../protocol';
 import type { InspectorState } from './inspector-store';
 import type { TimelineBuffer } from './timeline-buffer';
+import { previewOf } from './timeline-entry';
 import type { Span, TimelineEntry, TimelineFilters } from './timeline-types';
 
 /**
@@ -65,7 +66,7 @@ export function searchMatcher(search: string): ((e: TimelineEntry) => boolean) |
   const text = search.trim();
   if (!text) return undefined;
   const re = new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
-  return (e) => re.test(e.method ?? '') || re.test(e.target ?? '') || re.test(e.status ?? '') || re.test(e.preview ?? '') || re.test(e.errorText ?? '');
+  return (e) => re.test(e.method ?? '') || re.test(e.target ?? '') || re.test(e.status ?? '') || re.test(previewOf(e) ?? '') || re.test(e.errorText ?? '');
 }
 
 /** Whether an entry passes the filters and search. */

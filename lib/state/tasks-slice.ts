@@ -75,6 +75,8 @@ export interface TasksState {
   ingest(frame: Frame): void;
   /** Many frames in one store update. */
   ingestMany(frames: readonly Frame[]): void;
+  /** Run many updates (`track`, `applySnapshot`...) as one store update. */
+  batch(run: () => void): void;
   /** tasks/update acknowledged for these keys. */
   markAnswered(taskId: string, keys: string[], at: number): void;
   markCancelRequested(taskId: string, at: number): void;
@@ -220,10 +222,16 @@ export function createTasksSlice(set: SliceSet<TasksSlice>, _get?: SliceGet<Task
     ingestMany(frames) {
       // Only tasks/get sends matter: skip the store update when the batch has none.
       if (!frames.some((f) => f.method === 'tasks/get' && f.direction === 'out')) return;
+      state.batch(() => {
+        for (const f of frames) state.ingest(f);
+      });
+    },
+    batch(run) {
+      if (draft) return run();
       set((s) => {
         draft = s.tasks;
         try {
-          for (const f of frames) state.ingest(f);
+          run();
           return draft === s.tasks ? {} : { tasks: draft };
         } finally {
           draft = undefined;

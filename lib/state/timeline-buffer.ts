@@ -1,7 +1,7 @@
 import type { Frame } from '../client/frames';
 import { fingerprint } from '../client/fingerprint';
 import type { Lint } from '../protocol';
-import { stringBytes, toEntry } from './timeline-entry';
+import { previewOf, stringBytes, toEntry } from './timeline-entry';
 import { createSpanIndex, spanKeysOf } from './timeline-spans';
 import { DEFAULT_LIMITS, type Span, type SpillBatch, type SpillHandler, type TimelineEntry, type TimelineLimits, type TimelineStats } from './timeline-types';
 
@@ -173,7 +173,10 @@ export function createTimelineBuffer(limits: Partial<TimelineLimits> = {}, spill
       for (let i = indexOf(Math.max(fromId, firstId)); i >= 0 && i < items.length; i++) fn(items[i]);
     },
     fullBody: (id) => bodies.get(id),
-    text: (id) => bodies.get(id) ?? get(id)?.preview,
+    text: (id) => {
+      const e = get(id);
+      return bodies.get(id) ?? (e && previewOf(e));
+    },
     span: (key) => spans.get(key),
     spans: () => [...spans.all()],
     longSpans: () => spans.long(),

@@ -1,4 +1,4 @@
-import type { Frame } from '../client/frames';
+import { frameText, type Frame } from '../client/frames';
 import type { TimelineEntry } from './timeline-types';
 
 /**
@@ -102,6 +102,15 @@ function describe(frame: Frame): Pick<TimelineEntry, 'rpcKind' | 'status' | 'isE
   return { rpcKind, status, isError, snapshot, target };
 }
 
+/** An entry's payload text (its preview), serializing a pending recorded body on first use. */
+export function previewOf(e: TimelineEntry): string | undefined {
+  if (e.preview === undefined && e.pendingBody !== undefined) {
+    e.preview = JSON.stringify(e.pendingBody);
+    e.pendingBody = undefined;
+  }
+  return e.preview;
+}
+
 /** Converted entry plus the full text when the preview had to be cut. */
 export interface EntryWithBody {
   entry: TimelineEntry;
@@ -110,7 +119,9 @@ export interface EntryWithBody {
 
 /** Convert a frame into an entry with store id `id`; `taskFp` fingerprints the task id. */
 export function toEntry(frame: Frame, id: number, previewBytes: number, taskFp: (taskId: string) => string): EntryWithBody {
-  const text = frame.raw ?? (frame.body !== undefined ? JSON.stringify(frame.body) : undefined);
+  // A small recorded body without raw text waits to be serialized until something reads it.
+  const lazy = frame.raw === undefined && frame.body !== undefined && frame.bytes > 0 && frame.bytes <= previewBytes;
+  const text = lazy ? undefined : frameText(frame);
   const truncated = text !== undefined && (text.length > previewBytes || frame.bytes > previewBytes);
   const preview = text === undefined ? undefined : truncated ? detachedSlice(text, Math.min(previewBytes, text.length)) : text;
   const facts = describe(frame);
@@ -131,11 +142,12 @@ export function toEntry(frame: Frame, id: number, previewBytes: number, taskFp: 
   if (frame.closeReason !== undefined) entry.closeReason = frame.closeReason;
   if (frame.errorText !== undefined) entry.errorText = frame.errorText;
   if (preview !== undefined) entry.preview = preview;
+  if (lazy) entry.pendingBody = frame.body;
   if (facts.rpcKind !== undefined) entry.rpcKind = facts.rpcKind;
   if (facts.status !== undefined) entry.status = facts.status;
   entry.cost =
     ENTRY_OVERHEAD +
-    stringBytes(preview) +
+    (lazy ? frame.bytes : stringBytes(preview)) +
     headersBytes(frame.headers) +
     stringBytes(frame.errorText) +
     (frame.method?.length ?? 0) +

@@ -48,7 +48,10 @@ export interface TimelineSlice {
   timeline: TimelineState;
 }
 
-const LINT_SLICE_MS = 8;
+const LINT_SLICE_MS = 4;
+const OBSERVE_CHUNK = 2000;
+const LINT_NOTIFY_MS = 250;
+const BULK_LINT_DELAY_MS = 200;
 const LINT_PRESSURE_BYTES = 8 * 1024 * 1024;
 
 /** The timeline slice of the inspector store. */
@@ -56,6 +59,8 @@ export function createTimelineSlice(set: SliceSet<TimelineSlice>, get: SliceGet<
   const buffer = createTimelineBuffer(options.limits, options.spill);
   const linter = options.lint === false ? undefined : createIncrementalLinter();
   const schedule = options.scheduleLint ?? ((run: () => void) => void setTimeout(run, 0));
+  // A recording's lints start once its first screen has been painted.
+  const scheduleBulk = options.scheduleLint ?? ((run: () => void) => void setTimeout(run, BULK_LINT_DELAY_MS));
   const listeners = new Set<FrameListener>();
   let lintScheduled = false;
   let queue: Frame[] = [];
@@ -63,12 +68,44 @@ export function createTimelineSlice(set: SliceSet<TimelineSlice>, get: SliceGet<
   const update = (patch: Partial<TimelineState>) => set((s) => ({ timeline: { ...s.timeline, ...patch } }));
   const changed = (extra: Partial<TimelineState> = {}) => update({ version: get().timeline.version + 1, stats: buffer.stats(), ...extra });
 
+  /** Bulk batches (a recording) the linter has not looked at yet: opening them does not wait for it. */
+  let unobserved: (readonly Frame[])[] = [];
+  /** How far into `unobserved[0]` the linter has looked. */
+  let observedTo = 0;
+  let lintsUnseen = false;
+  let lintsShownAt = 0;
+
+  /** Show the linter bulk frames, a chunk at a time, until `budgetMs` is used up. */
+  function observeBulk(budgetMs = Infinity) {
+    if (!linter) return;
+    const started = Date.now();
+    while (unobserved.length && Date.now() - started <= budgetMs) {
+      const batch = unobserved[0];
+      const end = Math.min(batch.length, observedTo + OBSERVE_CHUNK);
+      linter.observe(batch.slice(observedTo, end));
+      observedTo = end;
+      if (observedTo >= batch.length) {
+        unobserved.shift();
+        observedTo = 0;
+      }
+    }
+  }
+
   function runLints() {
     lintScheduled = false;
     if (!linter) return;
-    const found = linter.drain(LINT_SLICE_MS);
+    const started = Date.now();
+    observeBulk(LINT_SLICE_MS);
+    if (unobserved.length) return scheduleLints();
+    const found = linter.drain(Math.max(0, LINT_SLICE_MS - (Date.now() - started)));
     if (found.size) {
       buffer.setLints(found);
+      lintsUnseen = true;
+    }
+    // A long backlog (a recording) re-renders a few times a second, not after every slice.
+    if (lintsUnseen && (!linter.backlog || Date.now() - lintsShownAt >= LINT_NOTIFY_MS)) {
+      lintsUnseen = false;
+      lintsShownAt = Date.now();
       changed({ lintVersion: get().timeline.lintVersion + 1 });
     }
     if (linter.backlog) scheduleLints();
@@ -84,10 +121,16 @@ export function createTimelineSlice(set: SliceSet<TimelineSlice>, get: SliceGet<
     if (!frames.length) return;
     buffer.push(frames);
     if (lints) buffer.setLints(lints);
-    else if (linter) {
+    else if (linter && bulk) {
+      unobserved.push(frames);
+      if (!lintScheduled) {
+        lintScheduled = true;
+        scheduleBulk(runLints);
+      }
+    } else if (linter) {
       if (linter.observe(frames)) scheduleLints();
       // Live frames wait for their exchange to complete; never let that hold much memory.
-      if (!bulk && linter.pendingBytes > LINT_PRESSURE_BYTES) {
+      if (linter.pendingBytes > LINT_PRESSURE_BYTES) {
         buffer.setLints(linter.drain(Infinity));
         if (linter.pendingBytes > LINT_PRESSURE_BYTES) buffer.setLints(linter.drain(Infinity, true));
       }
@@ -130,6 +173,8 @@ export function createTimelineSlice(set: SliceSet<TimelineSlice>, get: SliceGet<
     clear() {
       buffer.clear();
       linter?.clear();
+      unobserved = [];
+      observedTo = 0;
       changed({ selectedId: undefined });
     },
     setFilters: (patch) => update({ filters: { ...get().timeline.filters, ...patch } }),
@@ -138,6 +183,7 @@ export function createTimelineSlice(set: SliceSet<TimelineSlice>, get: SliceGet<
     setFollow: (follow) => update({ follow }),
     flushLints() {
       if (!linter) return;
+      observeBulk();
       const found = linter.drain(Infinity, true);
       buffer.setLints(found);
       changed({ lintVersion: get().timeline.lintVersion + 1 });

@@ -81,9 +81,19 @@ export function createSpanIndex(): SpanIndex {
   /** The first entry of each exchange, so a task span can start at the request that created it. */
   const exchangeStart = (exchangeId: string) => spans.get(`exchange:${exchangeId}`);
 
-  function touch(key: string, e: TimelineEntry): Span {
+  // Consecutive entries mostly share their exchange and task: reuse those keys (a built key
+  // string keeps its hash, so the map lookup skips re-hashing; this runs once per entry).
+  const lastKey: Partial<Record<SpanKind, { of: string; key: string }>> = {};
+  const keyFor = (kind: SpanKind, of: string): string => {
+    const last = lastKey[kind];
+    if (last?.of === of) return last.key;
+    const key = `${kind}:${of}`;
+    lastKey[kind] = { of, key };
+    return key;
+  };
+
+  function touch(key: string, e: TimelineEntry, kind: SpanKind = kindOf(key)): Span {
     let s = spans.get(key);
-    const kind = kindOf(key);
     if (!s) {
       const origin = kind === 'task' ? exchangeStart(e.exchangeId) : undefined;
       s = {
@@ -116,8 +126,16 @@ export function createSpanIndex(): SpanIndex {
   }
 
   return {
-    add(entry) {
-      for (const key of spanKeysOf(entry)) touch(key, entry);
+    add(e) {
+      // The keys of spanKeysOf, without building its array.
+      if (e.kind === 'bridge') {
+        touch(keyFor('bridge', e.conversationId ?? e.exchangeId), e, 'bridge');
+        return;
+      }
+      touch(keyFor('exchange', e.exchangeId), e, 'exchange');
+      if (isListen(e)) touch(keyFor('listen', e.conversationId ?? e.exchangeId), e, 'listen');
+      else if (e.conversationId) touch(keyFor('conversation', e.conversationId), e, 'conversation');
+      if (e.taskId) touch(keyFor('task', e.taskId), e, 'task');
     },
     get: (key) => spans.get(key),
     keysOf: spanKeysOf,
@@ -138,6 +156,7 @@ export function createSpanIndex(): SpanIndex {
       return dropped;
     },
     clear: () => {
+      for (const k of Object.keys(lastKey)) delete lastKey[k as SpanKind];
       spans.clear();
       longSpans.clear();
     },

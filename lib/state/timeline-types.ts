@@ -36,8 +36,14 @@ export interface TimelineEntry {
   errorText?: string;
   /** UTF-8 size of the original payload (Frame.bytes). */
   bytes: number;
-  /** The payload as text (`raw`, or the JSON of `body`); truncated when `truncated`. */
+  /** The payload as text (`raw`, or the JSON of `body`); truncated when `truncated`. Read it with `previewOf`. */
   preview?: string;
+  /**
+   * A recorded frame's parsed body (stored without `raw`), held by reference until `previewOf`
+   * first needs its text: opening a recording then skips serializing 100,000 bodies. Never
+   * set for live frames, which carry their raw text.
+   */
+  pendingBody?: unknown;
   /** The preview is the first `previewBytes` of a larger payload. */
   truncated: boolean;
   /** For a truncated entry: whether the full body is still in the body store. */

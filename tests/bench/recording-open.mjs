@@ -42,8 +42,8 @@ export async function recordingOpen({ root, count = 100_000, writeTo }) {
   const outDir = path.join(root, '.bench-build');
   fs.mkdirSync(outDir, { recursive: true });
   const outfile = path.join(outDir, 'recording-open-lib.mjs');
-  await build({ stdin: { contents: "export { parseRecording } from './lib/recording/schema';", resolveDir: root, loader: 'ts' }, outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
-  const { parseRecording } = await import(pathToFileURL(outfile).href);
+  await build({ stdin: { contents: "export { parseRecording, serializeRecording } from './lib/recording/schema';", resolveDir: root, loader: 'ts' }, outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
+  const { parseRecording, serializeRecording } = await import(pathToFileURL(outfile).href);
   const v1Text = JSON.stringify(v1Document(count));
   const time = (text) => {
     const t0 = performance.now();
@@ -57,10 +57,11 @@ export async function recordingOpen({ root, count = 100_000, writeTo }) {
   const small = v1Document(1000);
   if (!parseRecording(JSON.stringify(small)).ok) throw new Error('Failed to open the warm-up recording');
   const v1 = time(v1Text);
-  const currentText = JSON.stringify(v1.recording);
+  // The current format as Loupe writes it (each message once).
+  const currentText = serializeRecording(v1.recording);
   const current = time(currentText);
   if (writeTo) fs.writeFileSync(writeTo, currentText);
-  return { frames: count, ms: Math.round(v1.ms), msCurrent: Math.round(current.ms), mb: +(v1Text.length / 1e6).toFixed(1) };
+  return { frames: count, ms: Math.round(v1.ms), msCurrent: Math.round(current.ms), mb: +(v1Text.length / 1e6).toFixed(1), mbCurrent: +(currentText.length / 1e6).toFixed(1) };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {

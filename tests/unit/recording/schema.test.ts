@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../helpers/processes';
-import { migrations, openRecording, parseRecording, RECORDING_VERSION, RecordingSchema } from '../../../lib/recording/schema';
+import { frameText } from '../../../lib/client/frames';
+import { toHar } from '../../../lib/recording/har-export';
+import { migrations, openRecording, parseRecording, RECORDING_VERSION, RecordingSchema, serializeRecording, type Recording } from '../../../lib/recording/schema';
 import { openRecordingText } from '../../../lib/recording/open';
 import { groupExchanges } from '../../../lib/recording/exchanges';
 
@@ -77,5 +79,31 @@ describe('recording format versions', () => {
     expect(openRecordingText(JSON.stringify({ kind: 'mcp-loupe-frames', frames: v2.frames }))).toMatchObject({ ok: true, source: 'frames' });
     expect(openRecordingText(fs.readFileSync(path.join(ROOT, 'tests/fixtures/har/chrome-devtools-mcp.har'), 'utf8'))).toMatchObject({ ok: true, source: 'har' });
     expect(openRecordingText('[]', 'x.json')).toMatchObject({ ok: false, error: expect.stringContaining('Cannot open x.json') });
+  });
+});
+
+describe('how recordings are written', () => {
+  const v2 = () => parseRecording(fixture('v2.json'));
+
+  it('writes a message once when raw is its exact JSON, and keeps raw text that differs', () => {
+    const opened = v2();
+    if (!opened.ok) throw new Error(opened.error);
+    const rec = opened.recording;
+    const body = { jsonrpc: '2.0', id: 99, result: { content: [] } };
+    const spaced = { ...rec.frames[0], seq: 10_000, body, raw: '{ "jsonrpc": "2.0", "id": 99, "result": { "content": [] } }' };
+    const notJson = { ...rec.frames[0], seq: 10_001, kind: 'sse-frame' as const, body: undefined, raw: 'data that is not JSON', errorText: 'not JSON: Unexpected token' };
+    const withOdd: Recording = { ...rec, frames: [...rec.frames, spaced, notJson] };
+    const text = serializeRecording(withOdd);
+    expect(text.length).toBeLessThan(JSON.stringify(withOdd).length * 0.85);
+    const back = parseRecording(text);
+    if (!back.ok) throw new Error(back.error);
+    // Every frame reads back with the same payload text, body and byte count.
+    expect(back.recording.frames.map(frameText)).toEqual(withOdd.frames.map(frameText));
+    expect(back.recording.frames.map((f) => [f.body, f.bytes])).toEqual(withOdd.frames.map((f) => [f.body, f.bytes]));
+    expect(back.recording.frames.at(-2)?.raw).toBe(spaced.raw);
+    expect(back.recording.frames.at(-1)?.raw).toBe('data that is not JSON');
+    expect(back.recording.frames.filter((f) => f.raw === undefined && f.body !== undefined).length).toBeGreaterThan(10);
+    // What is built from the payload text (HAR, replay answers) does not change.
+    expect(toHar(back.recording)).toEqual(toHar(withOdd));
   });
 });

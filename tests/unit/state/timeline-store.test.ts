@@ -294,3 +294,23 @@ describe('timeline store: large payloads', () => {
     expect([...spilled.flatMap((b) => [...b.bodies.values()])].every((body) => body.length >= MiB)).toBe(true);
   });
 });
+
+describe('timeline store: recorded frames without raw text', () => {
+  it('serializes a recorded body only when read, and finds it by search, in the detail text and with the same cost', () => {
+    const store = createInspectorStore({ ...sync, lint: false });
+    const t = store.getState().timeline;
+    const body = { jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'needle in a recording' }] } };
+    const text = JSON.stringify(body);
+    const base = { at: 1, connectionId: 'c', direction: 'in' as const, kind: 'message' as const, exchangeId: 'c:7', rpcId: 7, method: 'tools/call', body, bytes: text.length };
+    t.appendMany([{ ...base, seq: 0 }, { ...base, seq: 1, raw: text }]);
+    const [recorded, live] = [t.buffer.get(0)!, t.buffer.get(1)!];
+    expect(recorded.preview).toBeUndefined();
+    expect(recorded.cost).toBe(live.cost);
+    expect(recorded).toMatchObject({ status: 'result', rpcKind: 'result', truncated: false });
+    const visible = createVisibleSelector();
+    store.getState().timeline.setSearch('needle');
+    expect(visible(store.getState()).ids).toEqual([0, 1]);
+    expect(t.buffer.text(0)).toBe(text);
+    expect(t.buffer.get(0)!.pendingBody).toBeUndefined();
+  });
+});
