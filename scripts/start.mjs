@@ -1,5 +1,6 @@
 // `npm start`: make a fresh clone runnable (dependencies, CLI bundle, Next build), then serve
-// Loupe with `next start` on loopback and print the URL carrying this launch's access token.
+// Loupe on loopback (scripts/serve.mjs: Loupe's routes on node:http, pages by Next) and print the
+// URL carrying this launch's access token.
 // Plain ESM with no dependencies, because it must run before `npm install` has.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -71,8 +72,10 @@ if (!fs.existsSync(path.join(root, 'node_modules', 'next', 'package.json'))) {
   else run('installing dependencies (npm install)', 'npm', ['install'], buildEnv);
 }
 
-// (b) The CLI bundle.
-if (!fs.existsSync(path.join(root, 'dist', 'cli.mjs'))) run('building the CLI bundle', process.execPath, [path.join(root, 'scripts', 'build-cli.mjs')], buildEnv);
+// (b) The CLI bundle and the app server's routes, when missing or older than lib/.
+const appServer = path.join(root, 'dist', 'app-server.mjs');
+const bundleMissing = !fs.existsSync(path.join(root, 'dist', 'cli.mjs')) || !fs.existsSync(appServer);
+if (bundleMissing || newerThan(fs.statSync(appServer).mtimeMs, ['lib'])) run('building the CLI bundle and the app server', process.execPath, [path.join(root, 'scripts', 'build-cli.mjs')], buildEnv);
 
 // (b2) The app views of the built-in scenarios, when missing or older than their sources.
 const views = path.join(root, 'lib', 'scenario', 'builtins', 'views');
@@ -95,10 +98,10 @@ const token = randomBytes(24).toString('base64url');
 // (f) Serve.
 const browseHost = LOOPBACK.test(host) ? (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host) : '127.0.0.1';
 const spawnedAt = Date.now();
-const child = spawn(process.execPath, [nextBin, 'start', '-H', host, '-p', String(port)], {
+const child = spawn(process.execPath, [path.join(root, 'scripts', 'serve.mjs')], {
   cwd: root,
   stdio: ['ignore', 'inherit', 'inherit'],
-  env: { ...buildEnv, LOUPE_TOKEN: token },
+  env: { ...buildEnv, HOST: host, PORT: String(port), LOUPE_TOKEN: token },
 });
 
 let stopping = false;
@@ -114,7 +117,7 @@ function stop(signal) {
 process.on('SIGINT', () => stop('SIGINT'));
 process.on('SIGTERM', () => stop('SIGTERM'));
 child.on('exit', (code, signal) => {
-  if (!stopping && code !== 0) process.stderr.write(`loupe: next start exited (${signal ?? `code ${code}`})\n`);
+  if (!stopping && code !== 0) process.stderr.write(`loupe: the server exited (${signal ?? `code ${code}`})\n`);
   process.exit(code ?? (stopping ? 0 : 1));
 });
 
@@ -133,10 +136,10 @@ async function waitUntilReady() {
 }
 
 if (port === 0) {
-  process.stdout.write('loupe: PORT=0 is passed to next start; read the port it chose above.\n');
+  process.stdout.write('loupe: PORT=0 lets the server choose; read the port it chose above.\n');
 } else if (await waitUntilReady()) {
   const now = Date.now();
-  process.stdout.write(`loupe: ready in ${now - spawnedAt} ms after next start (${((now - started) / 1000).toFixed(1)} s since npm start)\n`);
+  process.stdout.write(`loupe: ready in ${now - spawnedAt} ms after the server started (${((now - started) / 1000).toFixed(1)} s since npm start)\n`);
   process.stdout.write(`Loupe is running: http://${browseHost}:${port}/?token=${token}\n`);
 } else if (!stopping) {
   process.stderr.write('loupe: the server did not answer within 60 s\n');

@@ -7,8 +7,14 @@ import { isAllowedHost } from '../engine/guards';
  * is compared exactly rather than by "is loopback".
  */
 
+/** What the gate reads of a request: a web Request or the engine's HttpInput both fit. */
+export interface AccessRequest {
+  method: string;
+  headers: { get(name: string): string | null };
+}
+
 /** The launch token a request presents: `Authorization: Bearer`, `X-Loupe-Token` or the `loupe_token` cookie. */
-export function presentedToken(req: Request): string | undefined {
+export function presentedToken(req: AccessRequest): string | undefined {
   const auth = req.headers.get('authorization');
   const m = auth ? /^Bearer\s+(\S+)$/i.exec(auth) : null;
   if (m) return m[1];
@@ -43,7 +49,7 @@ export function isSameOrigin(origin: string, host: string): boolean {
 }
 
 /** A refusal (status and message) or undefined when the request may use the control API. */
-export function checkControlAccess(req: Request, token: string, allowedHosts: readonly string[] = []): { status: number; error: string } | undefined {
+export function checkControlAccess(req: AccessRequest, token: string, allowedHosts: readonly string[] = []): { status: number; error: string } | undefined {
   const host = req.headers.get('host');
   if (!isAllowedHost(host, allowedHosts)) return { status: 403, error: 'Host is not a loopback name or an allowed host' };
   const origin = req.headers.get('origin');
@@ -51,7 +57,7 @@ export function checkControlAccess(req: Request, token: string, allowedHosts: re
   if (!sameToken(presentedToken(req), token)) return { status: 401, error: 'A valid Loupe token is required (Authorization: Bearer <token>, or open the URL printed at start)' };
   // The cookie is an ambient credential: a state-changing call that relies on it must say where
   // it comes from (browsers always send Origin on POST/PUT/DELETE), so a forged request cannot ride it.
-  const explicit = req.headers.has('authorization') || req.headers.has('x-loupe-token');
+  const explicit = req.headers.get('authorization') !== null || req.headers.get('x-loupe-token') !== null;
   if (origin === null && !explicit && req.method !== 'GET' && req.method !== 'HEAD') {
     return { status: 403, error: 'A state-changing request authenticated by cookie must carry an Origin header' };
   }

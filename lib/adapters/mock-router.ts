@@ -1,11 +1,12 @@
 import { randomToken } from '../engine/runtime';
 import { createControlApi } from './control-api';
 import { checkControlAccess } from './control-auth';
-import { createProxyHandler } from './proxy';
+import { createProxy } from './proxy';
 import { createStdioProxy } from './proxy-stdio';
 import { replaysOf } from './replay-registry';
 import type { MockHost } from './mock-host';
 import type { MockEngine } from '../engine';
+import type { HttpInput, HttpOutput } from '../engine/http-types';
 
 /**
  * One fetch handler for a process: `/mcp` (the default scenario), `/mcp/<id>`, and the
@@ -19,6 +20,11 @@ export interface MockRouter {
   fetch(request: Request): Promise<Response>;
   /** The engine behind an MCP path (`/mcp`, `/mcp/<id>`), for hosts that call `engine.handle` directly. */
   engineFor(pathname: string): MockEngine | undefined;
+  /**
+   * The transport-neutral handler of a path node:http may serve without web Request/Response
+   * objects (the MCP endpoints and the proxy, with the same access check), or undefined.
+   */
+  fastFor(pathname: string): ((input: HttpInput) => Promise<HttpOutput>) | undefined;
   /** The per-launch control token. */
   readonly token: string;
 }
@@ -44,16 +50,23 @@ function segments(pathname: string): string[] | undefined {
 export function createMockRouter(host: MockHost, defaultScenario: string, options: MockRouterOptions = {}): MockRouter {
   const token = options.token ?? randomToken(24);
   const control = createControlApi(host, { token, allowedHosts: options.allowedHosts, keepAliveMs: options.keepAliveMs });
-  const proxy = createProxyHandler();
+  const proxy = createProxy();
+  const guardedProxy = async (input: HttpInput): Promise<HttpOutput> => {
+    const denied = checkControlAccess(input, token, options.allowedHosts);
+    return denied ? { status: denied.status, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }, body: JSON.stringify({ error: denied.error }) } : proxy.handle(input);
+  };
   const stdio = createStdioProxy();
+
+  const engineFor = (pathname: string): MockEngine | undefined => {
+    const parts = segments(pathname);
+    if (!parts || parts[0] !== 'mcp' || parts.length > 2) return undefined;
+    return host.engine(parts[1] ?? defaultScenario);
+  };
 
   return {
     token,
-    engineFor(pathname) {
-      const parts = segments(pathname);
-      if (!parts || parts[0] !== 'mcp' || parts.length > 2) return undefined;
-      return host.engine(parts[1] ?? defaultScenario);
-    },
+    engineFor,
+    fastFor: (pathname) => (pathname === '/api/proxy' ? guardedProxy : engineFor(pathname)?.handle),
     async fetch(req) {
       const url = new URL(req.url);
       const parts = segments(url.pathname);
@@ -69,7 +82,7 @@ export function createMockRouter(host: MockHost, defaultScenario: string, option
       }
       if (parts[0] === 'api' && parts[1] === 'proxy' && parts.length === 2) {
         const denied = checkControlAccess(req, token, options.allowedHosts);
-        return denied ? json(denied.status, { error: denied.error }) : proxy(req);
+        return denied ? json(denied.status, { error: denied.error }) : proxy.fetch(req);
       }
       if (parts[0] === 'api' && parts[1] === 'proxy' && parts[2] === 'stdio') {
         const denied = checkControlAccess(req, token, options.allowedHosts);

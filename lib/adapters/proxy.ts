@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readStreamCapped } from '../engine/http-types';
+import { readStreamCapped, toHttpInput, toResponse, type HttpInput, type HttpOutput } from '../engine/http-types';
 
 /**
  * Loupe's server-side proxy (`POST /api/proxy`, token-gated by the router): the inspector in
@@ -48,8 +48,8 @@ function connectionListed(value: string | null | undefined): Set<string> {
   return new Set((value ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
 }
 
-function refuse(status: number, code: string, error: string): Response {
-  return new Response(JSON.stringify({ error }), { status, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', [PROXY_ERROR_HEADER]: code } });
+function refuse(status: number, code: string, error: string): HttpOutput {
+  return { status, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', [PROXY_ERROR_HEADER]: code }, body: JSON.stringify({ error }) };
 }
 
 const LOOPBACK = /^(localhost|.*\.localhost|127\.\d+\.\d+\.\d+|\[::1\]|\[::\]|0\.0\.0\.0|\[::ffff:(7f[0-9a-f]{2}:[0-9a-f]{1,4}|127\.\d+\.\d+\.\d+)\]|\[::ffff:0:0\]|0)$/i;
@@ -74,21 +74,32 @@ export function isOwnControlRoute(target: URL, self: URL): boolean {
   return a === b || (LOOPBACK.test(a) && LOOPBACK.test(b));
 }
 
-/** Create the proxy handler; the router checks the token before calling it. */
+/** The proxy with both faces: web fetch, and the transport-neutral one node:http serves directly. */
+export interface Proxy {
+  fetch(req: Request): Promise<Response>;
+  handle(input: HttpInput): Promise<HttpOutput>;
+}
+
+/** Create the proxy's web fetch handler; the router checks the token before calling it. */
 export function createProxyHandler(options: ProxyOptions = {}): (req: Request) => Promise<Response> {
+  return createProxy(options).fetch;
+}
+
+/** Create the proxy; the router checks the token before calling it. */
+export function createProxy(options: ProxyOptions = {}): Proxy {
   const maxRequest = options.maxRequestBytes ?? 1024 * 1024;
   const maxResponse = options.maxResponseBytes ?? 16 * 1024 * 1024;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const maxStreamMs = options.maxStreamMs ?? 30 * 60_000;
   const doFetch = options.fetch ?? fetch;
 
-  return async (req) => {
+  async function handle(req: HttpInput): Promise<HttpOutput> {
     if (req.method !== 'POST') return refuse(405, 'method', 'The proxy accepts POST with a JSON envelope { url, method, headers, body }');
-    const raw = await readStreamCapped(req.body, maxRequest);
-    if (!raw) return refuse(413, 'too-large', `The envelope exceeds ${maxRequest} bytes`);
+    const raw = await req.readBody(maxRequest);
+    if (raw === undefined) return refuse(413, 'too-large', `The envelope exceeds ${maxRequest} bytes`);
     let parsed: unknown;
     try {
-      parsed = JSON.parse(new TextDecoder().decode(raw));
+      parsed = JSON.parse(raw);
     } catch {
       return refuse(400, 'envelope', 'The body must be a JSON envelope { url, method, headers, body }');
     }
@@ -128,19 +139,19 @@ export function createProxyHandler(options: ProxyOptions = {}): (req: Request) =
       if (upstream.signal.reason instanceof Error && upstream.signal.reason.message === 'timeout') return refuse(504, 'timeout', `${target.origin} did not answer within ${timeoutMs} ms`);
       return refuse(502, 'unreachable', `Failed to reach ${target.origin}: ${(e as Error).cause instanceof Error ? ((e as Error).cause as Error).message : (e as Error).message}`);
     }
-    const out = new Headers();
+    const out: Record<string, string> = {};
     const dropped = connectionListed(res.headers.get('connection'));
     res.headers.forEach((v, k) => {
-      if (!NOT_RELAYED.has(k) && !dropped.has(k)) out.append(k, v);
+      if (!NOT_RELAYED.has(k) && !dropped.has(k)) out[k] = v;
     });
-    out.set('Cache-Control', 'no-store');
+    out['cache-control'] = 'no-store';
     const streamed = (res.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
     if (!streamed) {
       const body = await readStreamCapped(res.body, maxResponse).catch(() => undefined);
       clearTimeout(deadline);
       req.signal.removeEventListener('abort', onClientGone);
       if (!body) return refuse(upstream.signal.aborted ? 504 : 502, upstream.signal.aborted ? 'timeout' : 'too-large', upstream.signal.aborted ? `${target.origin} did not finish its answer within ${timeoutMs} ms` : `The upstream body exceeds ${maxResponse} bytes or failed`);
-      return new Response(res.status === 204 || res.status === 304 ? null : (body as unknown as BodyInit), { status: res.status, headers: out });
+      return { status: res.status, headers: out, ...(res.status === 204 || res.status === 304 ? {} : { body }) };
     }
     // A stream: the head arrived in time; from now on only its lifetime is capped.
     clearTimeout(deadline);
@@ -178,6 +189,8 @@ export function createProxyHandler(options: ProxyOptions = {}): (req: Request) =
         void reader.cancel().catch(() => {});
       },
     });
-    return new Response(relay, { status: res.status, headers: out });
-  };
+    return { status: res.status, headers: out, stream: relay };
+  }
+
+  return { handle, fetch: async (req) => toResponse(await handle(toHttpInput(req))) };
 }

@@ -68,7 +68,7 @@ export async function runMockCommand(scenarioArg: string | undefined, opts: Mock
     return;
   }
   const router = createMockRouter(mockHost, scenario.id);
-  const server = await listen(router.fetch, host, Number(opts.port), (pathname) => router.engineFor(pathname)?.handle);
+  const server = await listen(router.fetch, host, Number(opts.port), (pathname) => router.fastFor(pathname));
   const shown = host.includes(':') ? `[${host}]` : host;
   const url = `http://${shown}:${server.port}/mcp`;
   process.stdout.write(`mcp-loupe mock: scenario "${scenario.id}" at ${url}\n`);

@@ -24,12 +24,13 @@ export interface HttpInput {
 export interface HttpOutput {
   status: number;
   headers: Record<string, string>;
-  body?: string;
+  /** Text (the engine's JSON), or bytes relayed as they came (the proxy). */
+  body?: string | Uint8Array<ArrayBuffer>;
   stream?: ReadableStream<Uint8Array>;
 }
 
 /** Read a byte stream with a cap; undefined (and the stream cancelled) when it exceeds `max`. */
-export async function readStreamCapped(body: ReadableStream<Uint8Array> | null, max: number): Promise<Uint8Array | undefined> {
+export async function readStreamCapped(body: ReadableStream<Uint8Array> | null, max: number): Promise<Uint8Array<ArrayBuffer> | undefined> {
   if (!body) return new Uint8Array();
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];

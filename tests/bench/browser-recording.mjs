@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { freePort, percentile, startProcess } from './lib.mjs';
+import { percentile, startApp } from './lib.mjs';
 
 const VSYNC_MS = 1000 / 60;
 
@@ -40,12 +40,8 @@ function frameWork(trace) {
 }
 
 export async function browserRecording({ root, dataDir, file }) {
-  const port = await freePort();
-  const next = await startProcess(process.execPath, [`${root}/node_modules/next/dist/bin/next`, 'start', '-H', '127.0.0.1', '-p', String(port)], {
-    cwd: root,
-    env: { LOUPE_DATA_DIR: `${dataDir}/browser`, LOUPE_TOKEN: 'bench-token', NEXT_TELEMETRY_DISABLED: '1' },
-    readyPattern: /(Ready) in/,
-  });
+  const next = await startApp({ root, dataDir: `${dataDir}/browser` });
+  const { port } = next;
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],

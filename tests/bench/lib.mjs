@@ -74,3 +74,18 @@ export async function startProcess(cmd, args, { env = {}, readyPattern = /READY 
       }),
   };
 }
+
+/**
+ * The web app on a free port: `app` is what `npm start` runs (scripts/serve.mjs: Loupe's routes
+ * on node:http, pages by Next), `next-start` is plain `next start` (the Next route files).
+ */
+export async function startApp({ root, dataDir, server = 'app', token = 'bench-token' }) {
+  const port = await freePort();
+  const args = server === 'app' ? [`${root}/scripts/serve.mjs`] : [`${root}/node_modules/next/dist/bin/next`, 'start', '-H', '127.0.0.1', '-p', String(port)];
+  const p = await startProcess(process.execPath, args, {
+    cwd: root,
+    env: { HOST: '127.0.0.1', PORT: String(port), LOUPE_DATA_DIR: dataDir, LOUPE_TOKEN: token, NEXT_TELEMETRY_DISABLED: '1' },
+    readyPattern: /(Ready) (?:in|on)/,
+  });
+  return { port, stop: p.stop };
+}

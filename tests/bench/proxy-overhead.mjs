@@ -1,6 +1,7 @@
 // The proxy's cost: the same tools/call sent directly to the CLI mock and through Loupe's
-// /api/proxy (under next start, as the inspector uses it). Sequential requests; medians.
-import { body, headers, percentile, startProcess, freePort } from './lib.mjs';
+// /api/proxy as the inspector uses it, on the app server `npm start` runs, and for comparison
+// under plain `next start` (where a Next route handler serves it). Sequential requests; medians.
+import { body, headers, percentile, startApp, startProcess } from './lib.mjs';
 
 async function timeRequests(n, send) {
   const lat = [];
@@ -16,30 +17,45 @@ async function timeRequests(n, send) {
 
 export async function proxyOverhead({ root, dataDir, samples = 600 }) {
   const mock = await startProcess(process.execPath, [`${root}/dist/cli.mjs`, 'mock', 'conformance', '--port', '0', '--data-dir', `${dataDir}/proxy-mock`], { cwd: root });
-  const port = await freePort();
-  const next = await startProcess(process.execPath, [`${root}/node_modules/next/dist/bin/next`, 'start', '-H', '127.0.0.1', '-p', String(port)], {
-    cwd: root,
-    env: { LOUPE_DATA_DIR: `${dataDir}/proxy-next`, LOUPE_TOKEN: 'bench-token', NEXT_TELEMETRY_DISABLED: '1' },
-    readyPattern: /(Ready) in/,
-  });
+  const apps = [];
   try {
     const target = mock.url.replace(/\/mcp$/, '/mcp/conformance');
     const direct = (i) => fetch(target, { method: 'POST', headers: headers('tools/call', 'test_simple_text'), body: body(i, 'tools/call', { name: 'test_simple_text', arguments: {} }) });
-    const viaProxy = (i) =>
+    const viaProxy = (port) => (i) =>
       fetch(`http://127.0.0.1:${port}/api/proxy`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Authorization: 'Bearer bench-token' },
         body: JSON.stringify({ url: target, method: 'POST', headers: headers('tools/call', 'test_simple_text'), body: body(i, 'tools/call', { name: 'test_simple_text', arguments: {} }) }),
       });
+    const app = await startApp({ root, dataDir: `${dataDir}/proxy-app`, server: 'app' });
+    apps.push(app);
+    const next = await startApp({ root, dataDir: `${dataDir}/proxy-next`, server: 'next-start' });
+    apps.push(next);
     await timeRequests(100, direct);
-    await timeRequests(100, viaProxy);
-    const d = await timeRequests(samples, direct);
-    const p = await timeRequests(samples, viaProxy);
+    await timeRequests(100, viaProxy(app.port));
+    await timeRequests(100, viaProxy(next.port));
+    // Interleaved rounds, so a noisy moment hits all three alike.
+    const d = [];
+    const a = [];
+    const n = [];
+    for (let round = 0; round < 3; round++) {
+      d.push(...(await timeRequests(samples / 3, direct)));
+      a.push(...(await timeRequests(samples / 3, viaProxy(app.port))));
+      n.push(...(await timeRequests(samples / 3, viaProxy(next.port))));
+    }
     const directP50 = percentile(d, 50);
-    const proxyP50 = percentile(p, 50);
-    return { samples, directP50: +directP50.toFixed(2), proxyP50: +proxyP50.toFixed(2), overheadP50: +(proxyP50 - directP50).toFixed(2) };
+    const proxyP50 = percentile(a, 50);
+    const nextP50 = percentile(n, 50);
+    return {
+      samples,
+      directP50: +directP50.toFixed(2),
+      proxyP50: +proxyP50.toFixed(2),
+      overheadP50: +(proxyP50 - directP50).toFixed(2),
+      nextStartProxyP50: +nextP50.toFixed(2),
+      nextStartOverheadP50: +(nextP50 - directP50).toFixed(2),
+    };
   } finally {
-    await next.stop();
+    for (const app of apps) await app.stop();
     await mock.stop();
   }
 }

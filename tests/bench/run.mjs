@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { coldStart } from './cold-start.mjs';
 import { listenFanout } from './listen-fanout.mjs';
-import { startProcess, freePort } from './lib.mjs';
+import { startApp } from './lib.mjs';
 import { tasksGet } from './tasks-get.mjs';
 import { proxyOverhead } from './proxy-overhead.mjs';
 import { recordingOpen } from './recording-open.mjs';
@@ -40,17 +40,12 @@ const results = { startedAt: new Date().toISOString(), machine: { cpus: os.cpus(
 
 say('throughput: tools/call on four servers');
 const tp = await throughput({ root, build, dataDir });
-{
-  const port = await freePort();
-  const next = await startProcess(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(port)], {
-    cwd: root,
-    env: { LOUPE_DATA_DIR: path.join(dataDir, 'next'), LOUPE_TOKEN: 'bench', NEXT_TELEMETRY_DISABLED: '1' },
-    readyPattern: /(Ready) in/,
-  });
+for (const [name, server] of [['Loupe app (npm start)', 'app'], ['Loupe under next start', 'next-start']]) {
+  const app = await startApp({ root, dataDir: path.join(dataDir, server), server });
   try {
-    tp.push(await runTarget('Loupe under next start', `http://127.0.0.1:${port}/mcp/conformance`));
+    tp.push(await runTarget(name, `http://127.0.0.1:${app.port}/mcp/conformance`));
   } finally {
-    await next.stop();
+    await app.stop();
   }
 }
 const by = Object.fromEntries(tp.map((t) => [t.name, t]));
@@ -59,6 +54,7 @@ results.throughput = tp;
 results.ratios = {
   cliVsSdk: +(cli.rps / by['SDK v2 (@modelcontextprotocol/server)'].rps).toFixed(2),
   cliVsBare: +(cli.rps / by['bare node:http'].rps).toFixed(2),
+  appVsSdk: +(by['Loupe app (npm start)'].rps / by['SDK v2 (@modelcontextprotocol/server)'].rps).toFixed(2),
   nextVsSdk: +(by['Loupe under next start'].rps / by['SDK v2 (@modelcontextprotocol/server)'].rps).toFixed(2),
 };
 
@@ -94,10 +90,12 @@ const lines = [
   '',
   `ratio CLI mock / SDK v2          ${results.ratios.cliVsSdk}   (target >= 1.5)`,
   `ratio CLI mock / bare node:http  ${results.ratios.cliVsBare}   (target >= 0.5)`,
+  `ratio npm start app / SDK v2     ${results.ratios.appVsSdk}`,
   `ratio next start / SDK v2        ${results.ratios.nextVsSdk}`,
   `tasks/get, ${results.tasksGet.tasks} tasks in SQLite: p50 ${results.tasksGet.p50} ms, p99 ${results.tasksGet.p99} ms   (target p99 < 5)`,
   `listen fan-out to ${results.listenFanout.streams} streams: delivered ${results.listenFanout.delivered}, p50 ${results.listenFanout.p50} ms, p99 ${results.listenFanout.p99} ms   (target p99 < 100)`,
-  `proxy (/api/proxy under next start): direct p50 ${results.proxy.directP50} ms, via proxy p50 ${results.proxy.proxyP50} ms, overhead ${results.proxy.overheadP50} ms   (target < 2)`,
+  `proxy (/api/proxy on the npm start app): direct p50 ${results.proxy.directP50} ms, via proxy p50 ${results.proxy.proxyP50} ms, overhead ${results.proxy.overheadP50} ms   (target < 2)`,
+  `  the same under plain next start (a Next route handler): p50 ${results.proxy.nextStartProxyP50} ms, overhead ${results.proxy.nextStartOverheadP50} ms`,
   `100,000-frame recording: parse+migrate+validate ${results.recordingOpen.ms} ms (format 1), ${results.recordingOpen.msCurrent} ms (current), ${results.recordingOpen.mb} MB in format 1, ${results.recordingOpen.mbCurrent} MB as written now`,
   results.browser.error ? `browser: ${results.browser.error}` : `in Chromium: open to first rows ${results.browser.openMs} ms with all ${results.browser.rows} frames listed   (target < 2000)\n  scrolling, main-thread work per frame: p50 ${results.browser.p50} ms, p95 ${results.browser.p95} ms, max ${results.browser.max} ms over ${results.browser.frames} frames   (target < 16); background lint slices p95 ${results.browser.backgroundP95} ms per frame; ${results.browser.dropped} of ${results.browser.rafFrames} frames dropped`,
   `mcp-loupe mock cold start: p50 ${results.coldStart.p50} ms, max ${results.coldStart.max} ms   (target < 500)`,

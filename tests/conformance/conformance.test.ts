@@ -84,7 +84,7 @@ describe('conformance suite against next start', () => {
   let dataDir: string;
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-next-'));
-    server = await startNext(dataDir);
+    server = await startNext(dataDir, {}, 'next-start');
   });
   afterAll(async () => {
     await server?.stop();

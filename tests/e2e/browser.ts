@@ -9,7 +9,7 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-/** A `next start` server on its own data directory plus a Chromium, for one e2e file. */
+/** The app server (as `npm start` runs it) on its own data directory plus a Chromium, for one e2e file. */
 export interface AppAndBrowser {
   server: import('../helpers/processes').Started;
   browser: Browser;

@@ -79,13 +79,18 @@ export async function startCliMock(args: string[], env: Record<string, string> =
   return { child, url, port: Number(new URL(url).port), token, output: () => out, stop: stopper(child) };
 }
 
-/** Start `next start` on a free port with its own data directory; waits until /mcp answers. */
-export async function startNext(dataDir: string, env: Record<string, string> = {}): Promise<Started> {
+/**
+ * Start the web app on a free port with its own data directory; waits until /mcp answers.
+ * `app` (default) is what `npm start` runs: scripts/serve.mjs, Loupe's routes on node:http
+ * beside Next; `next-start` is plain `next start`, where the Next route files serve them.
+ */
+export async function startNext(dataDir: string, env: Record<string, string> = {}, server: 'app' | 'next-start' = 'app'): Promise<Started> {
   const port = await freePort();
   const token = `test-token-${Math.random().toString(36).slice(2)}`;
-  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(port)], {
+  const args = server === 'app' ? [path.join(ROOT, 'scripts/serve.mjs')] : [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(port)];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, LOUPE_DATA_DIR: dataDir, LOUPE_TOKEN: token, NEXT_TELEMETRY_DISABLED: '1', ...env },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOUPE_DATA_DIR: dataDir, LOUPE_TOKEN: token, NEXT_TELEMETRY_DISABLED: '1', ...env },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -95,14 +100,14 @@ export async function startNext(dataDir: string, env: Record<string, string> = {
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`next start exited:\n${out}`);
+    if (child.exitCode !== null) throw new Error(`${server} exited:\n${out}`);
     try {
       const r = await fetch(`${base}/mcp`, { method: 'GET' });
       if (r.status === 405) break;
     } catch {
       /* not listening yet */
     }
-    if (Date.now() > deadline) throw new Error(`next start did not answer:\n${out}`);
+    if (Date.now() > deadline) throw new Error(`${server} did not answer:\n${out}`);
     await new Promise((r) => setTimeout(r, 150));
   }
   return { child, url: `${base}/mcp`, port, token, output: () => out, stop: stopper(child) };

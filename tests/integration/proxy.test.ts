@@ -7,14 +7,21 @@ import { createHttpTransport } from '../../lib/client/http-transport';
 import { createTrackingTransport } from '../../lib/client/tracking';
 import { createClientSession } from '../../lib/client/session';
 import type { Frame } from '../../lib/client/frames';
-import { startCliMock, type Started } from '../helpers/processes';
+import { startCliMock, startNext, type Started } from '../helpers/processes';
 
 /**
- * POST /api/proxy on a real `mcp-loupe mock`: token-gated, http(s) only, never Loupe's own
- * /api, hop-by-hop headers stripped both ways, SSE streamed back so a session works through it.
+ * POST /api/proxy on a real `mcp-loupe mock` and on the app server `npm start` runs:
+ * token-gated, http(s) only, never Loupe's own /api, hop-by-hop headers stripped both ways,
+ * bytes relayed as they came, SSE streamed back so a session works through it.
  */
 
-describe('/api/proxy', () => {
+const SERVERS = [
+  { name: 'mcp-loupe mock', start: (dir: string) => startCliMock(['demo', '--data-dir', dir]) },
+  { name: 'the npm start app server', start: (dir: string) => startNext(dir) },
+];
+const BYTES = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+
+describe.each(SERVERS)('/api/proxy on $name', ({ start }) => {
   let dataDir: string;
   let mock: Started;
   let base: string;
@@ -24,11 +31,15 @@ describe('/api/proxy', () => {
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-proxy-'));
-    mock = await startCliMock(['demo', '--data-dir', dataDir]);
+    mock = await start(dataDir);
     base = new URL(mock.url).origin;
     upstream = http.createServer((req, res) => {
       lastUpstreamHeaders = req.headers;
       req.resume();
+      if (req.url === '/bytes') {
+        res.writeHead(200, { 'Content-Type': 'application/octet-stream' }).end(BYTES);
+        return;
+      }
       req.on('end', () => {
         res.writeHead(200, {
           'Content-Type': 'application/json',
@@ -69,6 +80,13 @@ describe('/api/proxy', () => {
     expect(ok.status).toBe(200);
     const body = (await ok.json()) as { result: { tools: { name: string }[] } };
     expect(body.result.tools.map((t) => t.name)).toContain('generate_report');
+  });
+
+  it('relays a binary body byte for byte', async () => {
+    const r = await post({ url: `${upstreamUrl}/bytes`, method: 'POST', headers: {}, body: '' });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('application/octet-stream');
+    expect(Buffer.from(await r.arrayBuffer()).equals(BYTES)).toBe(true);
   });
 
   it('only speaks http and https', async () => {
