@@ -1,5 +1,6 @@
 'use client';
 
+import { frameText } from '@/lib/client/frames';
 import type { LoggedFrame } from './use-app-host';
 
 /**
@@ -59,7 +60,7 @@ export function BridgeLog({ frames, started }: { frames: readonly LoggedFrame[];
                   {kind === 'result' || kind === 'error' ? <span className="text-muted"> {kind}</span> : null}
                   {summary(f) ? <span className={flagged ? '' : 'text-muted'}> · {summary(f)}</span> : null}
                 </summary>
-                <pre className="max-h-64 overflow-auto whitespace-pre-wrap break-all py-1 text-[10px]">{truncate(f.raw ?? JSON.stringify(f.body))}</pre>
+                <pre className="max-h-64 overflow-auto whitespace-pre-wrap break-all py-1 text-[10px]">{truncate(frameText(f))}</pre>
               </details>
             </li>
           );

@@ -20,9 +20,10 @@ export function timeRange(recording: Recording): { start: number; end: number } 
   return Number.isFinite(start) ? { start, end } : { start: 0, end: 0 };
 }
 
-/** The frames that had happened by `at` (inclusive), in recorded order. */
-export function framesUntil(recording: Recording, at: number): Frame[] {
-  return recording.frames.filter((f) => f.at <= at);
+/** The frames that had happened by `at` (inclusive), in recorded order (the recording's own array when that is all of them). */
+export function framesUntil(recording: Recording, at: number): readonly Frame[] {
+  const all = recording.frames;
+  return all.every((f) => f.at <= at) ? all : all.filter((f) => f.at <= at);
 }
 
 /** The app view on screen at a moment: the HTML, its resource and when it was shown. */

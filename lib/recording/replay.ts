@@ -79,7 +79,7 @@ function rewrite(frame: Frame, recordedId: unknown, id: unknown, tokens: { from:
   if (tokens.from !== undefined && tokens.to !== undefined && tokens.from !== tokens.to && params?.progressToken === tokens.from) {
     return JSON.stringify({ ...body, params: { ...params, progressToken: tokens.to } });
   }
-  return frame.raw ?? JSON.stringify(body);
+  return frameText(frame) ?? '';
 }
 
 function answer(r: RecordedExchange, id: unknown, params: unknown, signal: AbortSignal | undefined): Response {
