@@ -2,6 +2,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { HeaderBag, HttpInput, HttpOutput } from '../engine/http-types';
 import { DRIP_HEADER } from '../engine/fault-stream';
+import type { SseSink } from '../engine/sse';
 
 /**
  * Wiring between node:http and a web fetch handler: the request becomes a `Request` whose
@@ -116,6 +117,20 @@ function headerBag(req: IncomingMessage): HeaderBag {
   };
 }
 
+/** A response as an SSE sink: events are written as they come, without a web stream between. */
+function nodeSink(res: ServerResponse): SseSink {
+  return {
+    write: (chunk) => !res.destroyed && !res.writableEnded && res.write(chunk),
+    end: () => {
+      if (!res.writableEnded) res.end();
+    },
+    // Node holds the last write until the next tick: cut the connection after it has gone out.
+    destroy: () => void setImmediate(() => res.destroy()),
+    onDrain: (listener) => void res.on('drain', listener),
+    onClose: (listener) => void res.once('close', listener),
+  };
+}
+
 /** Serve a request through an engine's transport-neutral face (no web stream bridges). */
 async function serveFast(handle: (input: HttpInput) => Promise<HttpOutput>, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { signal, url } = requestInit(req, res, false);
@@ -136,6 +151,11 @@ async function serveFast(handle: (input: HttpInput) => Promise<HttpOutput>, req:
     },
   };
   const out = await handle(input);
+  if (out.attach) {
+    res.writeHead(out.status, out.headers);
+    res.flushHeaders();
+    return out.attach(nodeSink(res));
+  }
   if (out.stream) return writeWebResponse(new Response(out.stream, { status: out.status, headers: out.headers }), res);
   // A string body lets node send headers and body in one write.
   const body = out.body;

@@ -1,3 +1,4 @@
+import type { SseSink } from './sse';
 /**
  * The transport-neutral HTTP exchange the engine core works on. Hosts that already hold web
  * `Request`/`Response` objects go through {@link toHttpInput}/{@link toResponse}; the node:http
@@ -27,6 +28,8 @@ export interface HttpOutput {
   /** Text (the engine's JSON), or bytes relayed as they came (the proxy). */
   body?: string | Uint8Array<ArrayBuffer>;
   stream?: ReadableStream<Uint8Array>;
+  /** With `stream`: a node host may instead have the events written to it directly (see SseSink). */
+  attach?: (sink: SseSink) => void;
 }
 
 /** Read a byte stream with a cap; undefined (and the stream cancelled) when it exceeds `max`. */

@@ -173,7 +173,7 @@ export function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Prom
       if (plan?.stream.length) channel = withStreamFaults(channel, plan.stream, plan.random);
       tap?.stream(200);
       for (const n of pending) channel.send({ jsonrpc: '2.0', method: n.method, params: n.params });
-      resolveStream?.({ status: 200, headers: { ...SSE_HEADERS }, stream: channel.stream });
+      resolveStream?.({ status: 200, headers: { ...SSE_HEADERS }, stream: channel.stream, ...(channel.attach ? { attach: channel.attach } : {}) });
     };
     const hooks: StreamHooks = {
       signal: abort.signal,

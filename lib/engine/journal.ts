@@ -242,6 +242,7 @@ export function tapChannel(channel: SseChannel, handle: ExchangeHandle | undefin
   if (!handle) return channel;
   return {
     stream: channel.stream,
+    ...(channel.attach ? { attach: channel.attach } : {}),
     send(message, o) {
       if (!channel.closed) handle.frame(message);
       channel.send(message, o);

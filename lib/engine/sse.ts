@@ -78,9 +78,26 @@ export const SSE_HEADERS: Record<string, string> = {
   'X-Accel-Buffering': 'no',
 };
 
+/**
+ * Where a host writes a stream itself (node:http) instead of reading `stream`: a web stream
+ * costs a promise and a read per event, which a fan-out to 1,000 listeners pays 1,000 times.
+ */
+export interface SseSink {
+  /** Write a chunk; false when the sink wants to wait for `onDrain`. */
+  write(chunk: Uint8Array): boolean;
+  end(): void;
+  /** Cut the connection abruptly (a dropped stream), after what was written has gone out. */
+  destroy(): void;
+  onDrain(listener: () => void): void;
+  /** The client went away (or the response ended). */
+  onClose(listener: () => void): void;
+}
+
 /** A writable SSE channel backed by a ReadableStream that pulls from a bounded buffer. */
 export interface SseChannel {
   readonly stream: ReadableStream<Uint8Array>;
+  /** Deliver to `sink` instead of `stream` (call once, before reading `stream`, or never). */
+  attach?(sink: SseSink): void;
   send(message: unknown, opts?: { droppable?: boolean; key?: string }): void;
   /** Raw text (garbage frames, comments) for fault injection. */
   sendRaw(text: string): void;
@@ -116,6 +133,34 @@ export function createSseChannel(opts: SseChannelOptions): SseChannel {
   let stalled = false;
   let dropping = false;
   let keepAlive: unknown;
+  let sink: SseSink | undefined;
+  /** How the stream ended before a sink was attached (the sink is then ended the same way). */
+  let ended: 'end' | 'error' | undefined;
+
+  const endStream = () => {
+    ended ??= 'end';
+    if (sink) return sink.end();
+    try {
+      controller.close();
+    } catch {
+      /* already closed by the reader */
+    }
+  };
+  const errorStream = () => {
+    ended ??= 'error';
+    if (sink) return sink.destroy();
+    try {
+      controller.error(new Error('stream dropped'));
+    } catch {
+      /* already closed */
+    }
+  };
+  /** Hand one frame to the reader or the sink; says whether another may follow at once. */
+  const deliver = (text: string): boolean => {
+    if (sink) return sink.write(enc.encode(text));
+    controller.enqueue(enc.encode(text));
+    return false;
+  };
 
   const close = (reason: 'client' | 'finished' | 'aborted') => {
     if (closed) return;
@@ -135,45 +180,35 @@ export function createSseChannel(opts: SseChannelOptions): SseChannel {
     }, opts.keepAliveMs);
   };
   const cut = () => {
-    try {
-      controller.error(new Error('stream dropped'));
-    } catch {
-      /* already closed */
-    }
+    errorStream();
     close('aborted');
   };
   // A drop ends the body without the final response. It closes rather than errors the stream:
   // an error makes a host (Next) discard frames it has not written out yet, and the client must
   // still see every frame sent before the cut.
   const cutSoon = () => {
-    try {
-      controller.close();
-    } catch {
-      /* already closed */
-    }
+    endStream();
     close('aborted');
   };
+  // A reader takes one frame per pull; a sink takes frames until it asks to wait for a drain.
   const flush = () => {
-    if (closed || !waiting) return;
-    const frame = buffer.shift();
-    if (!frame) {
-      if (dropping) cutSoon();
-      return;
-    }
-    waiting = false;
-    try {
-      controller.enqueue(enc.encode(frame.text));
-    } catch {
-      close('client');
-      return;
-    }
-    if (finishing && buffer.size === 0) {
-      try {
-        controller.close();
-      } catch {
-        /* already closed by the reader */
+    while (!closed && waiting) {
+      const frame = buffer.shift();
+      if (!frame) {
+        if (dropping) cutSoon();
+        return;
       }
-      close('finished');
+      try {
+        waiting = deliver(frame.text);
+      } catch {
+        close('client');
+        return;
+      }
+      if (finishing && buffer.size === 0) {
+        endStream();
+        close('finished');
+        return;
+      }
     }
   };
 
@@ -196,6 +231,17 @@ export function createSseChannel(opts: SseChannelOptions): SseChannel {
 
   return {
     stream,
+    attach(s) {
+      sink = s;
+      if (ended || closed) return ended === 'error' ? s.destroy() : s.end();
+      s.onDrain(() => {
+        waiting = true;
+        flush();
+      });
+      s.onClose(() => close('client'));
+      waiting = true;
+      flush();
+    },
     send(message, o) {
       if (closed || finishing || stalled || dropping) return;
       buffer.push({ text: sseMessage(message), droppable: !!o?.droppable, key: o?.key });
@@ -211,11 +257,7 @@ export function createSseChannel(opts: SseChannelOptions): SseChannel {
       finishing = true;
       if (message !== undefined) buffer.pushFinal({ text: sseMessage(message), droppable: false });
       if (buffer.size === 0) {
-        try {
-          controller.close();
-        } catch {
-          /* reader gone */
-        }
+        endStream();
         close('finished');
       } else flush();
     },

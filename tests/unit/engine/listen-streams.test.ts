@@ -134,3 +134,75 @@ describe('bounded outbound buffer', () => {
     expect(msgs.filter((m) => m.method === 'notifications/tasks').map((m) => m.params.n).at(-1)).toBe(9);
   });
 });
+
+describe('a channel written straight to a sink (node:http)', () => {
+  /** A sink that accepts `room` writes before it asks for a drain. */
+  function sink(room = Infinity) {
+    const s = { chunks: [] as string[], ended: false, destroyed: false, drain: () => {}, close: () => {} };
+    const dec = new TextDecoder();
+    return {
+      s,
+      sink: {
+        write: (chunk: Uint8Array) => (s.chunks.push(dec.decode(chunk)), s.chunks.length < room),
+        end: () => void (s.ended = true),
+        destroy: () => void (s.destroyed = true),
+        onDrain: (l: () => void) => void (s.drain = l),
+        onClose: (l: () => void) => void (s.close = l),
+      },
+    };
+  }
+  const timers = { setTimer: () => 0, clearTimer: () => {} };
+
+  it('writes what was queued before it was attached, then every event as it comes, and ends after the final response', () => {
+    const closed: string[] = [];
+    const ch = createSseChannel({ ...timers, onClose: (r) => closed.push(r) });
+    ch.send({ method: 'a' });
+    const { s, sink: k } = sink();
+    ch.attach!(k);
+    // Queued before the attach: written at once, not with the next event.
+    expect(parseSse(s.chunks.join(''))).toEqual([{ method: 'a' }]);
+    ch.send({ method: 'b' });
+    ch.finish({ jsonrpc: '2.0', id: 1, result: {} });
+    expect((parseSse(s.chunks.join('')) as Record<string, any>[]).map((m) => m.method ?? 'final')).toEqual(['a', 'b', 'final']);
+    expect(s.ended).toBe(true);
+    expect(closed).toEqual(['finished']);
+  });
+
+  it('waits for a drain when the sink is full, dropping intermediate snapshots meanwhile, never the final response', () => {
+    const ch = createSseChannel({ ...timers, capacity: 2 });
+    const { s, sink: k } = sink(1);
+    ch.attach!(k);
+    for (let i = 0; i < 10; i++) ch.send({ method: 'notifications/tasks', params: { n: i } }, { droppable: true, key: 't' });
+    ch.finish({ jsonrpc: '2.0', id: 1, result: {} });
+    expect(s.chunks).toHaveLength(1);
+    expect(ch.dropped).toBeGreaterThan(0);
+    for (let i = 0; i < 5 && !s.ended; i++) s.drain();
+    const msgs = parseSse(s.chunks.join('')) as Record<string, any>[];
+    expect(msgs.at(-1)).toMatchObject({ id: 1 });
+    expect(msgs.filter((m) => m.method).map((m) => m.params.n).at(-1)).toBe(9);
+    expect(s.ended).toBe(true);
+  });
+
+  it('ends a sink attached after the stream ended, cuts it on abort, and closes when the client leaves', () => {
+    const early = createSseChannel(timers);
+    early.finish();
+    const a = sink();
+    early.attach!(a.sink);
+    expect(a.s.ended).toBe(true);
+
+    const cut = createSseChannel(timers);
+    const b = sink();
+    cut.attach!(b.sink);
+    cut.abort();
+    expect(b.s.destroyed).toBe(true);
+
+    const closed: string[] = [];
+    const left = createSseChannel({ ...timers, onClose: (r) => closed.push(r) });
+    const c = sink();
+    left.attach!(c.sink);
+    c.s.close();
+    left.send({ method: 'late' });
+    expect(closed).toEqual(['client']);
+    expect(c.s.chunks).toEqual([]);
+  });
+});
