@@ -51,7 +51,7 @@ export interface TimelineSlice {
 const LINT_SLICE_MS = 4;
 const OBSERVE_CHUNK = 2000;
 const LINT_NOTIFY_MS = 250;
-const BULK_LINT_DELAY_MS = 200;
+const BULK_LINT_DELAY_MS = 100;
 const LINT_PRESSURE_BYTES = 8 * 1024 * 1024;
 
 /** The timeline slice of the inspector store. */
@@ -59,8 +59,9 @@ export function createTimelineSlice(set: SliceSet<TimelineSlice>, get: SliceGet<
   const buffer = createTimelineBuffer(options.limits, options.spill);
   const linter = options.lint === false ? undefined : createIncrementalLinter();
   const schedule = options.scheduleLint ?? ((run: () => void) => void setTimeout(run, 0));
-  // A recording's lints start once its first screen has been painted.
-  const scheduleBulk = options.scheduleLint ?? ((run: () => void) => void setTimeout(run, BULK_LINT_DELAY_MS));
+  // A recording's lints start once its first screen has been painted (the frame after this one).
+  const afterPaint = (run: () => void) => void setTimeout(run, BULK_LINT_DELAY_MS);
+  const scheduleBulk = options.scheduleLint ?? (typeof requestAnimationFrame === 'function' ? (run: () => void) => void requestAnimationFrame(() => afterPaint(run)) : afterPaint);
   const listeners = new Set<FrameListener>();
   let lintScheduled = false;
   let queue: Frame[] = [];
