@@ -61,7 +61,13 @@ results.ratios = {
 say('tasks/get latency with 10,000 tasks in SQLite');
 results.tasksGet = await tasksGet({ root, dataDir });
 say('1,000 listen streams: fan-out of one status change');
-results.listenFanout = await listenFanout({ root, dataDir });
+// The fan-out is short and noisy on a shared 2-core machine: three runs, the median p99 reported.
+{
+  const runs = [];
+  for (let i = 0; i < 3; i++) runs.push(await listenFanout({ root, dataDir: path.join(dataDir, `fanout-${i}`) }));
+  runs.sort((a, b) => a.p99 - b.p99);
+  results.listenFanout = { ...runs[1], runs: runs.map((r) => r.p99) };
+}
 say('proxy overhead against a direct call');
 results.proxy = await proxyOverhead({ root, dataDir });
 say('opening a 100,000-frame recording (parse, migrate, validate), then in headless Chromium');
@@ -93,11 +99,11 @@ const lines = [
   `ratio npm start app / SDK v2     ${results.ratios.appVsSdk}`,
   `ratio next start / SDK v2        ${results.ratios.nextVsSdk}`,
   `tasks/get, ${results.tasksGet.tasks} tasks in SQLite: p50 ${results.tasksGet.p50} ms, p99 ${results.tasksGet.p99} ms   (target p99 < 5)`,
-  `listen fan-out to ${results.listenFanout.streams} streams: delivered ${results.listenFanout.delivered}, p50 ${results.listenFanout.p50} ms, p99 ${results.listenFanout.p99} ms   (target p99 < 100)`,
+  `listen fan-out to ${results.listenFanout.streams} streams: delivered ${results.listenFanout.delivered}, p50 ${results.listenFanout.p50} ms, p99 ${results.listenFanout.p99} ms (median of 3 runs: p99 ${results.listenFanout.runs.join(', ')})   (target p99 < 100)`,
   `proxy (/api/proxy on the npm start app): direct p50 ${results.proxy.directP50} ms, via proxy p50 ${results.proxy.proxyP50} ms, overhead ${results.proxy.overheadP50} ms   (target < 2)`,
   `  the same under plain next start (a Next route handler): p50 ${results.proxy.nextStartProxyP50} ms, overhead ${results.proxy.nextStartOverheadP50} ms`,
   `100,000-frame recording: parse+migrate+validate ${results.recordingOpen.ms} ms (format 1), ${results.recordingOpen.msCurrent} ms (current), ${results.recordingOpen.mb} MB in format 1, ${results.recordingOpen.mbCurrent} MB as written now`,
-  results.browser.error ? `browser: ${results.browser.error}` : `in Chromium: open to first rows ${results.browser.openMs} ms with all ${results.browser.rows} frames listed   (target < 2000)\n  scrolling, main-thread work per frame: p50 ${results.browser.p50} ms, p95 ${results.browser.p95} ms, max ${results.browser.max} ms over ${results.browser.frames} frames   (target < 16); background lint slices p95 ${results.browser.backgroundP95} ms per frame; ${results.browser.dropped} of ${results.browser.rafFrames} frames dropped`,
+  results.browser.error ? `browser: ${results.browser.error}` : `in Chromium: open to first rows ${results.browser.openMs} ms (median of ${results.browser.openRuns.join(', ')}) with all ${results.browser.rows} frames listed   (target < 2000)\n  scrolling, main-thread work per frame: p50 ${results.browser.p50} ms, p95 ${results.browser.p95} ms, max ${results.browser.max} ms over ${results.browser.frames} frames   (target < 16); background lint slices p95 ${results.browser.backgroundP95} ms per frame; ${results.browser.dropped} of ${results.browser.rafFrames} frames dropped`,
   `mcp-loupe mock cold start: p50 ${results.coldStart.p50} ms, max ${results.coldStart.max} ms   (target < 500)`,
   `property tests, 10,000 cases: MCP endpoint ${results.property.mcpEndpoint ? 'passed' : 'FAILED'}, every endpoint ${results.property.allEndpoints ? 'passed' : 'FAILED'}`,
   `total ${results.durationS} s; written to bench-results.json`,
