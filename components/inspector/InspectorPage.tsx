@@ -1,19 +1,17 @@
 'use client';
 
 import Link from 'next/link';
-import type { ComponentType } from 'react';
-import { DetailPane } from '@/components/detail/DetailPane';
-import { Timeline } from '@/components/timeline/Timeline';
 import { RecordingMenu } from '@/components/recording/RecordingMenu';
 import { ConnectionBar } from './ConnectionBar';
 import { InspectorProvider } from './InspectorProvider';
 import type { ConnectionConfig } from '@/lib/state/connection-slice';
 import { StreamsPanel, TasksPanel, ToolsPanel } from './panels';
+import { Workbench, type WorkbenchPanel } from './Workbench';
 
-const PANELS: [string, string, ComponentType][] = [
-  ['tools', 'Tools', ToolsPanel],
-  ['tasks', 'Tasks', TasksPanel],
-  ['streams', 'Streams', StreamsPanel],
+const PANELS: WorkbenchPanel[] = [
+  { id: 'tools', title: 'Tools', content: <ToolsPanel /> },
+  { id: 'tasks', title: 'Tasks', content: <TasksPanel /> },
+  { id: 'streams', title: 'Streams', content: <StreamsPanel /> },
 ];
 
 /** The built-in demo mock on this origin, reached directly (same origin needs no proxy). */
@@ -39,24 +37,7 @@ export function InspectorPage({ autoConnect = DEMO_CONNECTION }: { autoConnect?:
           </nav>
         </header>
         <ConnectionBar />
-        <div className="grid min-h-0 flex-1 grid-cols-1 gap-3 xl:grid-cols-[minmax(0,1fr)_28rem]">
-          <div className="flex min-h-[24rem] flex-col gap-3">
-            <Timeline />
-            <div className="max-h-[45vh] min-h-0 overflow-auto">
-              <DetailPane />
-            </div>
-          </div>
-          <aside className="min-h-0 space-y-3 overflow-auto" aria-label="Panels" data-testid="panels">
-            {PANELS.map(([id, title, Panel]) => (
-              <details key={id} open className="rounded-xl border border-border bg-surface p-3" data-panel={id}>
-                <summary className="cursor-pointer text-xs font-semibold uppercase tracking-wide text-muted">{title}</summary>
-                <div className="mt-2">
-                  <Panel />
-                </div>
-              </details>
-            ))}
-          </aside>
-        </div>
+        <Workbench panels={PANELS} />
       </main>
     </InspectorProvider>
   );

@@ -1,11 +1,10 @@
 'use client';
 
 import Link from 'next/link';
-import { useState, type ReactNode } from 'react';
-import { DetailPane } from '@/components/detail/DetailPane';
+import { useState } from 'react';
 import { InspectorProvider } from '@/components/inspector/InspectorProvider';
 import { StreamsPanel, TasksPanel } from '@/components/inspector/panels';
-import { Timeline } from '@/components/timeline/Timeline';
+import { Workbench } from '@/components/inspector/Workbench';
 import { OpenRecording } from './OpenRecording';
 import { RecordedApp } from './RecordedApp';
 import { RecordingActions } from './RecordingActions';
@@ -59,25 +58,14 @@ export function RecordingViewer() {
           {v.range && v.at !== undefined ? <Scrubber start={v.range.start} end={v.range.end} at={v.at} builtAt={v.builtAt} onScrub={v.scrub} /> : null}
           {v.store ? (
             <InspectorProvider key={v.storeKey} store={v.store}>
-              <div className="grid min-h-0 flex-1 grid-cols-1 gap-3 xl:grid-cols-[minmax(0,1fr)_30rem]">
-                <div className="flex min-h-[24rem] flex-col gap-3">
-                  <Timeline />
-                  <div className="max-h-[45vh] min-h-0 overflow-auto">
-                    <DetailPane />
-                  </div>
-                </div>
-                <aside className="min-h-0 space-y-3 overflow-auto" aria-label="Panels" data-testid="panels">
-                  <Panel id="app" title="App view">
-                    {v.at !== undefined ? <RecordedApp recording={r} at={v.builtAt ?? v.at} /> : null}
-                  </Panel>
-                  <Panel id="tasks" title="Tasks">
-                    <TasksPanel />
-                  </Panel>
-                  <Panel id="streams" title="Streams">
-                    <StreamsPanel />
-                  </Panel>
-                </aside>
-              </div>
+              <Workbench
+                side="wide"
+                panels={[
+                  { id: 'app', title: 'App view', content: v.at !== undefined ? <RecordedApp recording={r} at={v.builtAt ?? v.at} /> : null },
+                  { id: 'tasks', title: 'Tasks', content: <TasksPanel /> },
+                  { id: 'streams', title: 'Streams', content: <StreamsPanel /> },
+                ]}
+              />
             </InspectorProvider>
           ) : (
             <p className="text-sm text-muted">Opening the recording…</p>
@@ -86,15 +74,6 @@ export function RecordingViewer() {
         </>
       )}
     </main>
-  );
-}
-
-function Panel({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <details open className="rounded-xl border border-border bg-surface p-3" data-panel={id}>
-      <summary className="cursor-pointer text-xs font-semibold uppercase tracking-wide text-muted">{title}</summary>
-      <div className="mt-2">{children}</div>
-    </details>
   );
 }
 
