@@ -1,7 +1,7 @@
 'use client';
 
 import { useInspector } from '@/components/inspector/use-inspector';
-import { fingerprint } from '@/lib/client/fingerprint';
+import { fingerprint } from '@/lib/shared/fingerprint';
 import { toolUiOf, type Tool } from '@/lib/protocol';
 import { absoluteUrl, configHeaders } from '@/lib/state/connection-slice';
 import { AppView } from './AppView';

@@ -2,9 +2,9 @@
 
 import type { TaskAction } from '@/lib/client/control-client';
 import type { TaskRow as Task } from '@/lib/state/control-room-store';
+import { fingerprint } from '@/lib/shared/fingerprint';
+import { isTerminalStatus } from '@/lib/shared/task-status';
 import { clockTime } from './JournalEntryRow';
-
-const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
 const STATUS_TONE: Record<string, string> = {
   working: 'bg-accent/15 text-accent',
@@ -23,13 +23,11 @@ const CONTROLS: { action: TaskAction; label: string; title: string }[] = [
   { action: 'expire', label: 'Expire', title: 'Delete the task as if its TTL had run out' },
 ];
 
-/** Task ids are bearer tokens: lists show an 8-character fingerprint. */
-export const fingerprint = (taskId: string) => taskId.slice(0, 8);
 
 /** One live task with its status, status message and the operator's controls. */
 export function TaskRow({ task, pending, onAct }: { task: Task; pending?: string; onAct: (action: TaskAction) => void }) {
   const status = task.expired ? 'expired' : task.status;
-  const done = task.expired || TERMINAL.has(task.status);
+  const done = task.expired || isTerminalStatus(task.status);
   return (
     <li data-testid="task-row" data-fingerprint={fingerprint(task.taskId)} data-status={status} className="space-y-2 border-t border-border px-4 py-3 first:border-t-0">
       <div className="flex flex-wrap items-center gap-2 text-xs">

@@ -2,7 +2,7 @@
 
 import type { ReactNode } from 'react';
 import type { SubscriptionFilter } from '@/lib/protocol';
-import { fingerprint } from '@/lib/client/fingerprint';
+import { fingerprint } from '@/lib/shared/fingerprint';
 import { BACKOFF_CAP_MS } from '@/lib/client/reconnect';
 import type { ListenDrop, ListenRecord, StreamRecord } from '@/lib/state/streams-slice';
 import { useNow } from '@/components/tasks/use-now';

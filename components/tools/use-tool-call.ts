@@ -2,7 +2,7 @@
 
 import { useEffect, useRef, useState } from 'react';
 import type { InputRequests, InputResponses } from '@/lib/protocol';
-import { fingerprint } from '@/lib/client/fingerprint';
+import { fingerprint } from '@/lib/shared/fingerprint';
 import type { InputAnswerer, MrtrOutcome } from '@/lib/client/mrtr';
 import { useInspectorStore } from '@/components/inspector/use-inspector';
 import { useTaskRunner } from '@/components/tasks/use-task-runner';

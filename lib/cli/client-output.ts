@@ -1,5 +1,5 @@
 import type { JsonRpcErrorObject, Tool } from '../protocol';
-import { fingerprint } from '../client/fingerprint';
+import { fingerprint } from '../shared/fingerprint';
 import type { DroppedTool } from '../client/request-builder';
 import type { Outcome } from '../client/results';
 import type { TaskSnapshot } from '../client/task-api';

@@ -4,7 +4,7 @@
  * Node-only pieces live in lib/cli and lib/adapters, never here.
  */
 export * from './frames';
-export * from './fingerprint';
+export * from '../shared/fingerprint';
 export * from './transport';
 export * from './http-transport';
 export * from './memory-transport';

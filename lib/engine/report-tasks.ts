@@ -1,7 +1,8 @@
 import { decodeHeaderValue, HEADER } from '../protocol';
 import type { Scenario } from '../scenario/schema';
 import type { Grade, GradeContext } from './report-card';
-import { declaresTasks, fingerprint, plural, seqs, TASK_METHODS, taskIdOf, TERMINAL, type Exchange, type TaskSighting } from './report-view';
+import { fingerprint } from '../shared/fingerprint';
+import { declaresTasks, plural, seqs, TASK_METHODS, taskIdOf, TERMINAL, type Exchange, type TaskSighting } from './report-view';
 
 /** Grades about the tasks extension: cadence, Mcp-Name, extension declared, terminal stop, cancel ack. */
 

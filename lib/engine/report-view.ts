@@ -116,11 +116,6 @@ export function taskIdOf(x: Exchange): string | undefined {
   return typeof x.params.taskId === 'string' ? x.params.taskId : undefined;
 }
 
-/** Short, non-secret label for a task id (task ids are bearer tokens). */
-export function fingerprint(taskId: string): string {
-  return `${taskId.slice(0, 8)}…`;
-}
-
 /** JSON with sorted keys, so equal values compare equal whatever their key order. */
 export function canonical(value: unknown): string {
   const sort = (v: unknown): unknown => {

@@ -1,13 +1,7 @@
 /** Injected time, ids and randomness, so lifecycles can be driven by a fake clock in tests. */
+import { createSystemClock as createSharedSystemClock, type Clock } from '../shared/clock';
 
-/** Timer handle returned by {@link Clock.setTimeout}. */
-export type TimerHandle = unknown;
-
-export interface Clock {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): TimerHandle;
-  clearTimeout(handle: TimerHandle): void;
-}
+export type { Clock, TimerHandle } from '../shared/clock';
 
 export interface IdSource {
   /** A task id with at least 128 random bits. */
@@ -16,17 +10,9 @@ export interface IdSource {
   nonce(): string;
 }
 
-/** The real clock. Timers are unref'd where the host supports it so they never keep a process alive. */
+/** The engine's real clock: timers are unref'd so they never keep a server process alive. */
 export function createSystemClock(): Clock {
-  return {
-    now: () => Date.now(),
-    setTimeout: (fn, ms) => {
-      const t = setTimeout(fn, Math.max(0, ms)) as unknown as { unref?: () => void };
-      t.unref?.();
-      return t;
-    },
-    clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
-  };
+  return createSharedSystemClock({ unrefTimers: true });
 }
 
 function base64url(bytes: Uint8Array): string {

@@ -1,12 +1,13 @@
 import { z } from 'zod';
+import { TASK_STATUSES, TERMINAL_STATUSES } from '../shared/task-status';
 import { JsonRpcErrorObjectSchema } from './errors';
 import { InputRequestsSchema, InputResponsesSchema } from './mrtr';
 
 /** The tasks extension (io.modelcontextprotocol/tasks) of 2026-07-28, and the legacy 2025-11-25 shapes. */
 
-export const TaskStatusSchema = z.enum(['working', 'input_required', 'completed', 'failed', 'cancelled']);
+export const TaskStatusSchema = z.enum(TASK_STATUSES);
 export type TaskStatus = z.infer<typeof TaskStatusSchema>;
-export const TERMINAL_STATUSES: readonly TaskStatus[] = ['completed', 'failed', 'cancelled'];
+export { TERMINAL_STATUSES };
 
 export const TaskSchema = z.looseObject({
   taskId: z.string().min(1),

@@ -6,7 +6,7 @@ import { describeConnection } from './connection';
 import { HarSchema, type HarEntry, type HarHeader } from './har-schema';
 import { appContentsOf, LOUPE_APP } from './recorder';
 import { openRecording, RECORDING_FORMAT, RECORDING_VERSION, type OpenResult, type Recording } from './schema';
-import { sha256Hex } from '../client/fingerprint';
+import { sha256Hex } from '../shared/fingerprint';
 import { deriveStreams } from './streams';
 
 /**

@@ -1,5 +1,5 @@
 import type { Frame, FrameSink } from '../client/frames';
-import { sha256Hex } from '../client/fingerprint';
+import { sha256Hex } from '../shared/fingerprint';
 import { lintFrames } from '../client/lint-frames';
 import type { ConnectionMeta, Recording, AppView } from './schema';
 import { RECORDING_FORMAT, RECORDING_VERSION } from './schema';

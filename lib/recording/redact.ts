@@ -1,5 +1,5 @@
 import { utf8Bytes, type Frame } from '../client/frames';
-import { fingerprint, sha256Hex } from '../client/fingerprint';
+import { fingerprint, sha256Hex } from '../shared/fingerprint';
 import type { Recording } from './schema';
 import { collectSecrets, SECRET_KINDS, type Secret, type SecretKind } from './secrets';
 

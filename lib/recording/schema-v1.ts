@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Frame } from '../client/frames';
-import { sha256Hex } from '../client/fingerprint';
+import { sha256Hex } from '../shared/fingerprint';
 import { stripTargetSecrets } from './connection';
 import { deriveStreams } from './streams';
 

@@ -1,5 +1,5 @@
 import type { SubscriptionFilter } from '../protocol';
-import { fingerprint } from '../client/fingerprint';
+import { fingerprint } from '../shared/fingerprint';
 import type { Frame } from '../client/frames';
 import { BACKOFF_CAP_MS, reconnectPlan, type ReconnectPlan } from '../client/reconnect';
 import { classifyRetry } from '../client/results';

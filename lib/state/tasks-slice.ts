@@ -1,5 +1,5 @@
 import { TERMINAL_STATUSES, normalizeLegacyTask, type InputRequests, type LegacyTask, type Task, type TaskStatus } from '../protocol';
-import { fingerprint } from '../client/fingerprint';
+import { fingerprint } from '../shared/fingerprint';
 import type { Frame } from '../client/frames';
 import type { TaskSnapshot } from '../client/task-api';
 import type { SliceGet, SliceSet } from './slice';

@@ -1,5 +1,5 @@
 import type { Frame } from '../client/frames';
-import { fingerprint } from '../client/fingerprint';
+import { fingerprint } from '../shared/fingerprint';
 import type { Lint } from '../protocol';
 import { previewOf, stringBytes, toEntry } from './timeline-entry';
 import { createSpanIndex, spanKeysOf } from './timeline-spans';

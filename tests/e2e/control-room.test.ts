@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fingerprint } from '../../lib/shared/fingerprint';
 import type { Started } from '../helpers/processes';
 import { CAPS, callTool, rpc } from '../helpers/rpc';
 import { httpTarget } from '../integration/http-target';
@@ -108,7 +109,7 @@ describe('control room', () => {
     expect(await (await call.$('[data-testid="journal-request-body"]'))!.textContent()).toContain('"size": "small"');
 
     // The step is manual now: past the old 1.5 s delay the client still sees it working.
-    const row = `[data-testid="task-row"][data-fingerprint="${taskId.slice(0, 8)}"]`;
+    const row = `[data-testid="task-row"][data-fingerprint="${fingerprint(taskId)}"]`;
     await page.waitForSelector(`${row}[data-status="working"]`);
     await new Promise((r) => setTimeout(r, 1_700));
     expect((await rpc(client, 'tasks/get', { taskId }, opts)).body.result.status).toBe('working');

@@ -4,7 +4,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fingerprint } from '../../lib/client/fingerprint';
+import { fingerprint } from '../../lib/shared/fingerprint';
 import { ROOT, startCliMock, type Started } from '../helpers/processes';
 
 /**

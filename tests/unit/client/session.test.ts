@@ -5,7 +5,7 @@ import { getBuiltinScenario } from '../../../lib/scenario/builtins';
 import { createClientSession } from '../../../lib/client/session';
 import { createMemoryTransport } from '../../../lib/client/memory-transport';
 import { createTrackingTransport } from '../../../lib/client/tracking';
-import { fingerprint, sha256Hex } from '../../../lib/client/fingerprint';
+import { fingerprint, sha256Hex } from '../../../lib/shared/fingerprint';
 import type { Frame } from '../../../lib/client/frames';
 
 /** Era detection, version negotiation and the legacy handshake; task id fingerprints. */

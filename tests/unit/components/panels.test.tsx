@@ -5,7 +5,7 @@ import { createMockEngine, type MockEngine } from '../../../lib/engine';
 import { getBuiltinScenario } from '../../../lib/scenario/builtins';
 import { createInspectorStore, type InspectorStore } from '../../../lib/state/inspector-store';
 import { taskRunnerFor } from '../../../lib/state/task-runner';
-import { fingerprint } from '../../../lib/client/fingerprint';
+import { fingerprint } from '../../../lib/shared/fingerprint';
 import { reconnectPlan } from '../../../lib/client/reconnect';
 import type { Frame } from '../../../lib/client/frames';
 import { InspectorProvider } from '../../../components/inspector/InspectorProvider';

@@ -4,7 +4,7 @@ import { InspectorProvider } from '../../../components/inspector/InspectorProvid
 import { Timeline } from '../../../components/timeline/Timeline';
 import { DetailPane } from '../../../components/detail/DetailPane';
 import type { Frame } from '../../../lib/client/frames';
-import { fingerprint } from '../../../lib/client/fingerprint';
+import { fingerprint } from '../../../lib/shared/fingerprint';
 import { createInspectorStore } from '../../../lib/state/inspector-store';
 import { choose, cleanup, click, render } from '../../helpers/render';
 import { act } from 'react';

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../../lib/client/fingerprint';
+import { sha256Hex } from '../../../lib/shared/fingerprint';
 import type { Frame } from '../../../lib/client/frames';
 import { createMockHost, type MockHost } from '../../../lib/adapters/mock-host';
 import { createMockRouter, type MockRouter } from '../../../lib/adapters/mock-router';

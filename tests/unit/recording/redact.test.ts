@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fingerprint } from '../../../lib/client/fingerprint';
+import { fingerprint } from '../../../lib/shared/fingerprint';
 import { redactRecording, reviewItems, maskSecret } from '../../../lib/recording/redact';
 import { collectSecrets } from '../../../lib/recording/secrets';
 import { parseRecording, type Recording } from '../../../lib/recording/schema';

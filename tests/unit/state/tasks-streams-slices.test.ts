@@ -7,7 +7,7 @@ import { createMemoryStores } from '../../../lib/store/memory';
 import { createClientSession, type ClientSession } from '../../../lib/client/session';
 import { createMemoryTransport } from '../../../lib/client/memory-transport';
 import { createTrackingTransport } from '../../../lib/client/tracking';
-import { fingerprint } from '../../../lib/client/fingerprint';
+import { fingerprint } from '../../../lib/shared/fingerprint';
 import type { TaskSnapshot } from '../../../lib/client/task-api';
 import { createTasksSlice, pendingInputRequests, visitedStatuses, cancelPending, pollIntervals, expiresAt, type TasksSlice } from '../../../lib/state/tasks-slice';
 import { createStreamsSlice, type StreamsSlice } from '../../../lib/state/streams-slice';

@@ -2,7 +2,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Frame } from '../../../lib/client/frames';
-import { fingerprint } from '../../../lib/client/fingerprint';
+import { fingerprint } from '../../../lib/shared/fingerprint';
 import { createMockEngine, type MockEngine } from '../../../lib/engine';
 import { getBuiltinScenario } from '../../../lib/scenario/builtins';
 import { createInspectorStore, type InspectorStore } from '../../../lib/state/inspector-store';
