@@ -9,14 +9,14 @@
  * `root` defaults to this repository; `--no-known` ignores the accepted-violations list, which only
  * makes sense for this repository's files (the checker's own tests run it on fixture trees).
  * Prints `file:line  room → target (rule)` per violation and exits 1, or a one-line summary and 0.
- * Syntax only (no type checking), so it stays well under a second for the tree.
+ * Imports are read by scripts/import-scanner.mjs, a tokenizer, so the check needs no compiler.
  */
 import fs from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import * as config from './boundaries.config.mjs';
+import { scanImports } from './import-scanner.mjs';
 
 const SOURCE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '.json'];
@@ -39,57 +39,6 @@ function sourceFiles(root) {
   };
   for (const top of SCANNED) walk(path.join(root, top));
   return out.sort();
-}
-
-/** Whether an import clause brings in types only (erased, so it loads no code). */
-function clauseIsTypeOnly(clause) {
-  if (!clause) return false; // `import 'x'` runs the module
-  if (clause.isTypeOnly) return true;
-  if (clause.name) return false;
-  const b = clause.namedBindings;
-  return !!b && ts.isNamedImports(b) && b.elements.length > 0 && b.elements.every((e) => e.isTypeOnly);
-}
-
-function exportIsTypeOnly(node) {
-  if (node.isTypeOnly) return true;
-  const c = node.exportClause;
-  return !!c && ts.isNamedExports(c) && c.elements.length > 0 && c.elements.every((e) => e.isTypeOnly);
-}
-
-function scriptKind(file) {
-  if (file.endsWith('.tsx')) return ts.ScriptKind.TSX;
-  if (file.endsWith('.jsx')) return ts.ScriptKind.JSX;
-  return /\.[mc]?js$/.test(file) ? ts.ScriptKind.JS : ts.ScriptKind.TS;
-}
-
-/** Every import of one file: specifier, 1-based line, and whether only types are imported. */
-export function readImports(file, text) {
-  // JSDoc is never needed here and skipping it is most of the parse time of a documented file.
-  const options = { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone };
-  const sf = ts.createSourceFile(file, text, options, false, scriptKind(file));
-  // import() and require() can sit in any expression; without them top-level statements suffice.
-  const deep = /\b(import|require)\s*\(/.test(text);
-  const out = [];
-  const add = (spec, node, typeOnly) => {
-    if (spec && ts.isStringLiteralLike(spec)) {
-      out.push({ specifier: spec.text, line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1, typeOnly });
-    }
-  };
-  const visit = (node) => {
-    if (ts.isImportDeclaration(node)) add(node.moduleSpecifier, node, clauseIsTypeOnly(node.importClause));
-    else if (ts.isExportDeclaration(node)) add(node.moduleSpecifier, node, exportIsTypeOnly(node));
-    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
-      add(node.moduleReference.expression, node, node.isTypeOnly);
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) add(node.argument.literal, node, true);
-    else if (ts.isCallExpression(node) && node.arguments.length > 0) {
-      const callee = node.expression;
-      const isImport = callee.kind === ts.SyntaxKind.ImportKeyword;
-      if (isImport || (ts.isIdentifier(callee) && callee.text === 'require')) add(node.arguments[0], node, false);
-    }
-    if (deep) ts.forEachChild(node, visit);
-  };
-  sf.statements.forEach(visit);
-  return out;
 }
 
 /** `dir/**` matches anything below dir; otherwise the exact file, with or without its extension. */
@@ -143,13 +92,11 @@ function judge(fromRel, room, imp, to) {
   }
   const toRoom = roomOf(to.rel);
   if (!toRoom) return [{ target: to.rel, rule: 'imports a file outside every room' }];
-  if (toRoom !== room && !config.allow[room].includes(toRoom)) {
-    const typesOk = imp.typeOnly && (config.typeOnly[room] ?? []).includes(toRoom);
-    if (!typesOk) {
-      const typesRoom = (config.typeOnly[room] ?? []).includes(toRoom);
-      const rule = typesRoom ? `${room} may import only types from ${toRoom}; this import loads code` : `${room} may import ${list(config.allow[room])}`;
-      found.push({ target: toRoom, rule });
-    }
+  const allowed = config.allow[room] ?? [];
+  const typesRoom = (config.typeOnly[room] ?? []).includes(toRoom);
+  if (toRoom !== room && !allowed.includes(toRoom) && !(typesRoom && imp.typeOnly)) {
+    const rule = typesRoom ? `${room} may import only types from ${toRoom}; this import loads code` : `${room} may import ${list(allowed)}`;
+    found.push({ target: toRoom, rule });
   }
   const nodeRule = config.packageRules.find((r) => r.packages.includes(config.NODE_BUILTINS));
   const fromNodeOnly = config.nodeOnly.some((n) => matchesPath(fromRel, n.path));
@@ -171,7 +118,7 @@ export function checkBoundaries(root, { useKnown = true } = {}) {
       violations.push({ file: rel, line: 1, room: '(none)', target: rel, rule: 'file is in no declared room: add the room to boundaries.config.mjs' });
       continue;
     }
-    for (const imp of readImports(rel, fs.readFileSync(path.join(root, rel), 'utf8'))) {
+    for (const imp of scanImports(fs.readFileSync(path.join(root, rel), 'utf8'))) {
       imports += 1;
       for (const v of judge(rel, room, imp, target(root, rel, imp.specifier))) violations.push({ file: rel, line: imp.line, room, specifier: imp.specifier, ...v });
     }
@@ -189,7 +136,7 @@ function main() {
   const here = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
   const root = path.resolve(args.find((a) => !a.startsWith('--')) ?? here);
   const r = checkBoundaries(root, { useKnown: !args.includes('--no-known') });
-  const ms = Math.round(process.uptime() * 1000); // loading typescript included
+  const ms = Math.round(process.uptime() * 1000);
   for (const v of r.accepted) console.log(`known: ${formatViolation(v)}`);
   for (const k of r.stale) console.error(`stale known violation (fixed? remove it from boundaries.config.mjs): ${k.file} → ${k.target}`);
   for (const v of r.violations) console.error(formatViolation(v));

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { scanImports } from '../../scripts/import-scanner.mjs';
 
 /**
  * The boundary checker is run as `npm run lint:boundaries` runs it, as a process, so its exit code
@@ -107,5 +108,53 @@ describe('boundary checker', () => {
     expect(r.out).toContain('lib/engine/load.ts:1  lib/engine → lib/scenario/files.ts (imports a node-only file');
     expect(r.out).toContain('components/Editor.tsx:1  components → lib/scenario (components may import only types from lib/scenario; this import loads code)');
     expect(r.out).toContain('lib/tap/relay.ts:1  (none) → lib/tap/relay.ts (file is in no declared room');
+  });
+});
+
+describe('import scanner', () => {
+  const lines = [
+    "import a from 'a';",
+    "import type { B } from 'b';",
+    "import { type C, type D } from 'c';",
+    "import { type E, e } from 'e';",
+    "import type from 'default-named-type';",
+    "export type { F } from 'f';",
+    "export * as h from 'h';",
+    "import 'side-effect';",
+    "import n = require('n');",
+    "const re = /import('x')['\"]/g; const s = \"require('y')\";",
+    "// import('in-a-comment')",
+    "/* require('in-a-block') */",
+    "const t = `${import('in-template')} ${`nested ${require('nested')}`}`;",
+    "const notCalls = [x.import('m1'), y.require('m2'), import.meta.url, { import: 1 }];",
+    "type L = typeof import('type-of');",
+    "type M = import('type-ref').M;",
+    "const lazy = import('lazy').then((m) => m);",
+    "const jsx = <p>Don't stop at a / slash</p>;",
+    "const after = require('after-jsx');",
+    "export { l1 as l2, type l3 } from 'mixed';",
+    "export const notFrom = 1;",
+  ];
+
+  it('finds every module a file names, with its line and whether only types are imported', () => {
+    const found = scanImports(lines.join('\n')).map((i: { specifier: string; line: number; typeOnly: boolean }) => `${i.line} ${i.specifier}${i.typeOnly ? ' (types)' : ''}`);
+    expect(found).toEqual([
+      '1 a',
+      '2 b (types)',
+      '3 c (types)',
+      '4 e',
+      '5 default-named-type',
+      '6 f (types)',
+      '7 h',
+      '8 side-effect',
+      '9 n',
+      '13 in-template',
+      '13 nested',
+      '15 type-of (types)',
+      '16 type-ref (types)',
+      '17 lazy',
+      '19 after-jsx',
+      '20 mixed',
+    ]);
   });
 });
