@@ -4,10 +4,9 @@
  * dynamic `import()`, `require()`, `import x = require()`, type-only and `import('…')` types) and
  * fails when a room imports what scripts/boundaries.config.mjs forbids.
  *
- *   node scripts/check-boundaries.mjs [root] [--no-known]
+ *   node scripts/check-boundaries.mjs [root]
  *
- * `root` defaults to this repository; `--no-known` ignores the accepted-violations list, which only
- * makes sense for this repository's files (the checker's own tests run it on fixture trees).
+ * `root` defaults to this repository (the checker's own tests run it on fixture trees).
  * Prints `file:line  room → target (rule)` per violation and exits 1, or a one-line summary and 0.
  * Imports are read by scripts/import-scanner.mjs, a tokenizer, so the check needs no compiler.
  */
@@ -93,11 +92,7 @@ function judge(fromRel, room, imp, to) {
   const toRoom = roomOf(to.rel);
   if (!toRoom) return [{ target: to.rel, rule: 'imports a file outside every room' }];
   const allowed = config.allow[room] ?? [];
-  const typesRoom = (config.typeOnly[room] ?? []).includes(toRoom);
-  if (toRoom !== room && !allowed.includes(toRoom) && !(typesRoom && imp.typeOnly)) {
-    const rule = typesRoom ? `${room} may import only types from ${toRoom}; this import loads code` : `${room} may import ${list(allowed)}`;
-    found.push({ target: toRoom, rule });
-  }
+  if (toRoom !== room && !allowed.includes(toRoom)) found.push({ target: toRoom, rule: `${room} may import ${list(allowed)}` });
   const nodeRule = config.packageRules.find((r) => r.packages.includes(config.NODE_BUILTINS));
   const fromNodeOnly = config.nodeOnly.some((n) => matchesPath(fromRel, n.path));
   const toNodeOnly = config.nodeOnly.find((n) => matchesPath(to.rel, n.path));
@@ -107,8 +102,8 @@ function judge(fromRel, room, imp, to) {
   return found;
 }
 
-/** Check the tree at root; returns the violations, the accepted ones and stale accepted entries. */
-export function checkBoundaries(root, { useKnown = true } = {}) {
+/** Check the tree at root; returns the violations found. */
+export function checkBoundaries(root) {
   const files = sourceFiles(root);
   const violations = [];
   let imports = 0;
@@ -123,10 +118,7 @@ export function checkBoundaries(root, { useKnown = true } = {}) {
       for (const v of judge(rel, room, imp, target(root, rel, imp.specifier))) violations.push({ file: rel, line: imp.line, room, specifier: imp.specifier, ...v });
     }
   }
-  const known = useKnown ? config.knownViolations : [];
-  const isKnown = (v) => known.some((k) => k.file === v.file && k.target === v.target);
-  const stale = known.filter((k) => !violations.some((v) => v.file === k.file && v.target === k.target));
-  return { files: files.length, imports, violations: violations.filter((v) => !isKnown(v)), accepted: violations.filter(isKnown), stale };
+  return { files: files.length, imports, violations };
 }
 
 export const formatViolation = (v) => `${v.file}:${v.line}  ${v.room} → ${v.target} (${v.rule})`;
@@ -135,17 +127,15 @@ function main() {
   const args = process.argv.slice(2);
   const here = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
   const root = path.resolve(args.find((a) => !a.startsWith('--')) ?? here);
-  const r = checkBoundaries(root, { useKnown: !args.includes('--no-known') });
+  const r = checkBoundaries(root);
   const ms = Math.round(process.uptime() * 1000);
-  for (const v of r.accepted) console.log(`known: ${formatViolation(v)}`);
-  for (const k of r.stale) console.error(`stale known violation (fixed? remove it from boundaries.config.mjs): ${k.file} → ${k.target}`);
   for (const v of r.violations) console.error(formatViolation(v));
   const tail = `${r.files} files, ${r.imports} imports, ${ms} ms`;
-  if (r.violations.length || r.stale.length) {
-    console.error(`boundaries: ${r.violations.length} violation(s), ${r.stale.length} stale known entr${r.stale.length === 1 ? 'y' : 'ies'} (${tail})`);
+  if (r.violations.length) {
+    console.error(`boundaries: ${r.violations.length} violation(s) (${tail})`);
     process.exit(1);
   }
-  console.log(`boundaries: no violations${r.accepted.length ? ` (${r.accepted.length} known, listed in boundaries.config.mjs)` : ''} (${tail})`);
+  console.log(`boundaries: no violations (${tail})`);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
