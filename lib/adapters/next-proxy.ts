@@ -1,6 +1,6 @@
 import { hostName, isAllowedHost } from '../engine/guards';
 import { randomToken } from '../engine/runtime';
-import { sameToken } from './mock-router';
+import { sameToken } from '../server/mock-router';
 
 /**
  * Request interception for the Next app (Next 16 `proxy.ts`): the Host check against DNS

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { createMockHost, type MockHost } from './mock-host';
-import { createMockRouter, type MockRouter } from './mock-router';
+import { createMockHost, type MockHost } from '../server/mock-host';
+import { createMockRouter, type MockRouter } from '../server/mock-router';
 import { allowedHostsFromEnv, launchToken } from './next-proxy';
 
 /**

@@ -1,5 +1,5 @@
 import { cookies } from 'next/headers';
-import { sameToken } from './control-auth';
+import { sameToken } from '../server/control-auth';
 import { launchToken, TOKEN_COOKIE } from './next-proxy';
 
 /**

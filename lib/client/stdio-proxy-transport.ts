@@ -3,7 +3,7 @@ import { abortDetail, type Transport, type TransportEvent, type TransportRequest
 
 /**
  * A stdio server reached through Loupe's proxy (`/api/proxy/stdio`, see
- * lib/adapters/proxy-stdio.ts): the first send spawns the command and opens the session's SSE
+ * lib/server/proxy-stdio.ts): the first send spawns the command and opens the session's SSE
  * stream; every message is POSTed as one stdin line; stdout messages are demultiplexed to the
  * request they answer by JSON-RPC id (progress by its token; other notifications and server
  * requests go to every open request). Aborting a request sends `notifications/cancelled`, the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createProxyHandler, isOwnControlRoute } from '../../../lib/adapters/proxy';
+import { createProxyHandler, isOwnControlRoute } from '../../../lib/server/proxy';
 
 /** The proxy handler's time caps, stream relay and self-detection, with an injected upstream fetch. */
 
