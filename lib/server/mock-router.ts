@@ -7,14 +7,13 @@ import { replaysOf } from './replay-registry';
 import type { MockHost } from './mock-host';
 import type { MockEngine } from '../engine';
 import type { HttpInput, HttpOutput } from '../engine/http-types';
+import { json } from './respond';
 
 /**
  * One fetch handler for a process: `/mcp` (the default scenario), `/mcp/<id>`, and the
  * token-gated control API under `/api/` (see control-api.ts). Used by the CLI's node:http
  * server and by Next routes.
  */
-
-export { presentedToken, sameToken } from './control-auth';
 
 export interface MockRouter {
   fetch(request: Request): Promise<Response>;
@@ -35,8 +34,6 @@ export interface MockRouterOptions {
   /** Keep-alive comment interval of the control API's event streams. */
   keepAliveMs?: number;
 }
-
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });
 
 /** Path segments, decoded; undefined when one is not valid percent-encoding. */
 function segments(pathname: string): string[] | undefined {
