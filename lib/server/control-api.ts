@@ -4,6 +4,7 @@ import { publicEntry, scenarioEventStream, snapshotOf } from './control-events';
 import type { MockHost } from './mock-host';
 import { recordingRoutes } from './recording-routes';
 import { isScenarioId, MAX_SCENARIO_BYTES, type FileRefusal } from './scenario-files';
+import { json, readText } from './respond';
 
 /**
  * The control API under `/api/`, behind {@link checkControlAccess}:
@@ -33,21 +34,11 @@ export interface ControlApiOptions {
 /** Handles `/api/<parts...>` (parts already decoded). */
 export type ControlApi = (req: Request, parts: string[]) => Promise<Response>;
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });
-
 const ACTIONS = new Set(['advance', 'complete', 'fail', 'cancel', 'expire', 'require-input']);
 
 const REFUSAL_STATUS: Record<FileRefusal['reason'], number> = { 'invalid-id': 400, builtin: 409, exists: 409, 'not-found': 404, 'too-large': 413, invalid: 422 };
 
 const refusal = (r: FileRefusal) => json(REFUSAL_STATUS[r.reason], { error: r.message, ...(r.issues ? { issues: r.issues } : {}) });
-
-/** Read a request body as text, refusing more than `max` bytes. */
-async function readText(req: Request, max: number): Promise<string | undefined> {
-  const declared = Number(req.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > max) return undefined;
-  const buffer = await req.arrayBuffer();
-  return buffer.byteLength > max ? undefined : new TextDecoder().decode(buffer);
-}
 
 async function readJson(req: Request): Promise<Record<string, unknown> | undefined> {
   const text = await readText(req, 64 * 1024);

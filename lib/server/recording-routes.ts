@@ -2,6 +2,7 @@ import { openRecordingText } from '../recording/open';
 import type { MockHost } from './mock-host';
 import { createRecordingFiles, MAX_RECORDING_BYTES } from './recording-files';
 import { replaysOf } from './replay-registry';
+import { json, readText } from './respond';
 
 /**
  * The recordings part of the control API (already behind the token gate):
@@ -12,20 +13,11 @@ import { replaysOf } from './replay-registry';
  *   POST /api/recordings/replay      body: a recording or HAR → served as a mock at /mcp/replay/<id>
  */
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });
-
-async function readCapped(req: Request, max: number): Promise<string | undefined> {
-  const declared = Number(req.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > max) return undefined;
-  const buffer = await req.arrayBuffer();
-  return buffer.byteLength > max ? undefined : new TextDecoder().decode(buffer);
-}
-
 /** Handle `/api/recordings[/<name>]`; `rest` is the decoded path after `recordings`. */
 export async function recordingRoutes(req: Request, host: MockHost, rest: string[], allowedHosts?: string[]): Promise<Response> {
   const files = createRecordingFiles(host.dataDir);
   if (rest.length === 1 && rest[0] === 'replay' && req.method === 'POST') {
-    const text = await readCapped(req, MAX_RECORDING_BYTES);
+    const text = await readText(req, MAX_RECORDING_BYTES);
     if (text === undefined) return json(413, { error: `Recording is larger than ${MAX_RECORDING_BYTES} bytes` });
     const opened = openRecordingText(text, 'the recording');
     if (!opened.ok) return json(422, { error: opened.error });
@@ -37,7 +29,7 @@ export async function recordingRoutes(req: Request, host: MockHost, rest: string
     return text === undefined ? json(404, { error: `No recording named ${rest[0]}` }) : new Response(text, { status: 200, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });
   }
   if (rest.length === 1 && req.method === 'PUT') {
-    const text = await readCapped(req, MAX_RECORDING_BYTES);
+    const text = await readText(req, MAX_RECORDING_BYTES);
     if (text === undefined) return json(413, { error: `Recording is larger than ${MAX_RECORDING_BYTES} bytes` });
     const saved = files.save(rest[0], text);
     if (!saved.ok) return json(saved.reason === 'invalid-name' ? 400 : 422, { error: saved.message });
