@@ -1,4 +1,5 @@
 import { randomToken } from '../engine/runtime';
+import { PROXY_PATH } from '../protocol/loupe-api';
 import { createControlApi } from './control-api';
 import { checkControlAccess } from './control-auth';
 import { createProxy } from './proxy';
@@ -63,7 +64,7 @@ export function createMockRouter(host: MockHost, defaultScenario: string, option
   return {
     token,
     engineFor,
-    fastFor: (pathname) => (pathname === '/api/proxy' ? guardedProxy : engineFor(pathname)?.handle),
+    fastFor: (pathname) => (pathname === PROXY_PATH ? guardedProxy : engineFor(pathname)?.handle),
     async fetch(req) {
       const url = new URL(req.url);
       const parts = segments(url.pathname);

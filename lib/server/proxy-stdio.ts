@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
 import { readCapped } from '../engine/http-types';
+import { StdioSpawnSchema, type StdioStarted } from '../protocol/loupe-api';
 import { spawnStdioSession, streamStdioSession, type StdioSession as Session } from './stdio-session';
 import { json } from './respond';
 
@@ -18,14 +18,6 @@ import { json } from './respond';
  * Caps: `maxSessions` live children, `maxLineBytes` per line either way (a longer stdout line
  * is dropped with a log frame), idle sessions reaped, and every child killed when this process exits.
  */
-
-export const StdioSpawnSchema = z.object({
-  command: z.string().min(1),
-  args: z.array(z.string()).default([]),
-  env: z.record(z.string(), z.string()).optional(),
-  cwd: z.string().optional(),
-});
-export type StdioSpawn = z.infer<typeof StdioSpawnSchema>;
 
 export interface StdioProxyOptions {
   maxSessions?: number;
@@ -85,7 +77,7 @@ export function createStdioProxy(options: StdioProxyOptions = {}) {
       reaper.unref();
     }
     sessions.set(id, spawned.session);
-    return json(201, { sessionId: id });
+    return json(201, { sessionId: id } satisfies StdioStarted);
   }
 
   function stream(id: string, s: Session, req: Request): Response {

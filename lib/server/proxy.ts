@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { readStreamCapped, toHttpInput, toResponse, type HttpInput, type HttpOutput } from '../engine/http-types';
+import { PROXY_ERROR_HEADER, ProxyEnvelopeSchema, type ApiError } from '../protocol/loupe-api';
 import { forwardedHeaders, relayedHeaders } from './proxy-headers';
 import { relayStream } from './proxy-relay';
 import { checkTarget } from './proxy-target';
@@ -17,16 +17,6 @@ import { checkTarget } from './proxy-target';
  * client never mistakes it for the upstream's own status.
  */
 
-export const PROXY_ERROR_HEADER = 'x-loupe-proxy-error';
-
-export const ProxyEnvelopeSchema = z.object({
-  url: z.string().min(1),
-  method: z.enum(['POST', 'GET', 'DELETE']).default('POST'),
-  headers: z.record(z.string(), z.string()).default({}),
-  body: z.string().optional(),
-});
-export type ProxyEnvelope = z.infer<typeof ProxyEnvelopeSchema>;
-
 export interface ProxyOptions {
   /** Largest envelope accepted (default 1 MiB). */
   maxRequestBytes?: number;
@@ -40,7 +30,7 @@ export interface ProxyOptions {
 }
 
 function refuse(status: number, code: string, error: string): HttpOutput {
-  return { status, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', [PROXY_ERROR_HEADER]: code }, body: JSON.stringify({ error }) };
+  return { status, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', [PROXY_ERROR_HEADER]: code }, body: JSON.stringify({ error } satisfies ApiError) };
 }
 
 /** The proxy with both faces: web fetch, and the transport-neutral one node:http serves directly. */

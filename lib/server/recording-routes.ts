@@ -1,4 +1,5 @@
 import { openRecordingText } from '../recording/open';
+import type { RecordingSaved } from '../protocol/loupe-api';
 import type { MockHost } from './mock-host';
 import { createRecordingFiles, MAX_RECORDING_BYTES } from './recording-files';
 import { replaysOf } from './replay-registry';
@@ -33,7 +34,7 @@ export async function recordingRoutes(req: Request, host: MockHost, rest: string
     if (text === undefined) return json(413, { error: `Recording is larger than ${MAX_RECORDING_BYTES} bytes` });
     const saved = files.save(rest[0], text);
     if (!saved.ok) return json(saved.reason === 'invalid-name' ? 400 : 422, { error: saved.message });
-    return json(200, { saved: saved.name, frames: saved.frames });
+    return json(200, { saved: saved.name, frames: saved.frames } satisfies RecordingSaved);
   }
   return json(404, { error: `No control route ${req.method} /api/recordings/${rest.join('/')}` });
 }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { StdioExit, StdioLog, StdioSpawn } from '../protocol/loupe-api';
 import { splitLines } from './stdio-lines';
 
 /**
@@ -6,14 +7,6 @@ import { splitLines } from './stdio-lines';
  * stdout and stderr lines as `event: log`, and last `event: exit`. Frames wait in the session
  * while no stream is attached.
  */
-
-/** What to spawn: the command and its arguments (never through a shell), environment and directory. */
-export interface StdioCommand {
-  command: string;
-  args: string[];
-  env?: Record<string, string>;
-  cwd?: string;
-}
 
 export interface StdioSession {
   readonly child: ChildProcess;
@@ -35,7 +28,7 @@ export interface StdioSessionLimits {
 }
 
 /** Spawn a child and frame its output; the spawn error when it could not start. */
-export async function spawnStdioSession(cmd: StdioCommand, limits: StdioSessionLimits): Promise<{ ok: true; session: StdioSession } | { ok: false; error: Error }> {
+export async function spawnStdioSession(cmd: StdioSpawn, limits: StdioSessionLimits): Promise<{ ok: true; session: StdioSession } | { ok: false; error: Error }> {
   const { maxLineBytes: maxLine, maxBuffered } = limits;
   const child = spawn(cmd.command, cmd.args, { shell: false, cwd: cmd.cwd, env: { ...process.env, ...cmd.env }, stdio: ['pipe', 'pipe', 'pipe'] });
   const s: StdioSession = { child, frames: [], exited: false, lastUsed: Date.now() };
@@ -43,7 +36,7 @@ export async function spawnStdioSession(cmd: StdioCommand, limits: StdioSessionL
     if (s.sink) return s.sink(frame);
     if (s.frames.length < maxBuffered) s.frames.push(frame);
   };
-  const log = (text: string, stream: string) => emit(`event: log\ndata: ${JSON.stringify({ stream, text })}\n\n`);
+  const log = (text: string, stream: StdioLog['stream']) => emit(`event: log\ndata: ${JSON.stringify({ stream, text } satisfies StdioLog)}\n\n`);
   splitLines(child.stdout!, maxLine, (line) => {
     if (!line.trim()) return;
     let ok = true;
@@ -52,7 +45,7 @@ export async function spawnStdioSession(cmd: StdioCommand, limits: StdioSessionL
     } catch {
       ok = false;
     }
-    emit(ok ? `data: ${line}\n\n` : `event: log\ndata: ${JSON.stringify({ stream: 'stdout', text: line })}\n\n`);
+    emit(ok ? `data: ${line}\n\n` : `event: log\ndata: ${JSON.stringify({ stream: 'stdout', text: line } satisfies StdioLog)}\n\n`);
   }, (bytes) => log(`stdout line of ${bytes} bytes dropped (limit ${maxLine})`, 'proxy'));
   splitLines(child.stderr!, maxLine, (line) => log(line, 'stderr'), (bytes) => log(`stderr line of ${bytes} bytes dropped`, 'proxy'));
   child.stdin!.on('error', () => {});
@@ -65,7 +58,7 @@ export async function spawnStdioSession(cmd: StdioCommand, limits: StdioSessionL
   // 'close' (not 'exit'): stdout is drained by then, so the exit frame is the last one.
   child.once('close', (code, signal) => {
     s.exited = true;
-    emit(`event: exit\ndata: ${JSON.stringify({ code, signal })}\n\n`);
+    emit(`event: exit\ndata: ${JSON.stringify({ code, signal } satisfies StdioExit)}\n\n`);
     s.end?.();
   });
   return { ok: true, session: s };
