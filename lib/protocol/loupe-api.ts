@@ -43,6 +43,7 @@ export type ScenarioSummary = z.infer<typeof ScenarioSummarySchema>;
 
 /** `GET /api/scenarios`. */
 export const ScenarioListSchema = z.object({ scenarios: z.array(ScenarioSummarySchema) });
+export type ScenarioList = z.infer<typeof ScenarioListSchema>;
 
 /** `GET /api/scenarios/<id>`: the running scenario. */
 export const ScenarioInfoSchema = z.object({ id: z.string(), name: z.string().optional(), description: z.string().optional(), tools: z.array(z.string()), ledgerExecutions: z.number() });
@@ -66,8 +67,10 @@ export type Duplicated = z.infer<typeof DuplicatedSchema>;
 
 /** Answer of `DELETE /api/scenarios/<id>`. */
 export const DeletedSchema = z.looseObject({ deleted: z.string() });
+export type Deleted = z.infer<typeof DeletedSchema>;
 /** Answer of `POST /api/scenarios/<id>/reset`. */
 export const ResetSchema = z.looseObject({ reset: z.string() });
+export type Reset = z.infer<typeof ResetSchema>;
 
 // The control API: journal, tasks, report card.
 
@@ -126,6 +129,7 @@ export type TaskControlBody = z.infer<typeof TaskControlBodySchema>;
 /** The first event of `GET /api/scenarios/<id>/events`, and `GET /api/scenarios/<id>/snapshot`. */
 export const ScenarioSnapshotSchema = z.object({ scenarioId: z.string(), entries: z.array(JournalEntrySchema), tasks: z.array(TaskSnapshotSchema) });
 
+/** One graded check of the report card, with the journal entries it rests on. */
 export const GradeSchema = z.looseObject({
   id: z.string(),
   title: z.string(),
@@ -145,7 +149,9 @@ export type ReportCard = z.infer<typeof ReportCardSchema>;
 /** One row of `GET /api/recordings` (newest first). */
 export const RecordingFileSummarySchema = z.object({ name: z.string(), bytes: z.number(), modifiedAt: z.string() });
 export type RecordingFileSummary = z.infer<typeof RecordingFileSummarySchema>;
+/** `GET /api/recordings`. */
 export const RecordingListSchema = z.object({ recordings: z.array(RecordingFileSummarySchema) });
+export type RecordingList = z.infer<typeof RecordingListSchema>;
 
 /** Answer of `PUT /api/recordings/<name>` (body: the recording document). */
 export const RecordingSavedSchema = z.object({ saved: z.string(), frames: z.number() });

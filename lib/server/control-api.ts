@@ -5,8 +5,11 @@ import {
   TaskActionSchema,
   TaskControlBodySchema,
   type ApiError,
+  type Deleted,
   type Duplicated,
+  type Reset,
   type ScenarioInfo,
+  type ScenarioList,
   type ScenarioSaved,
 } from '../protocol/loupe-api';
 import { checkControlAccess } from './control-auth';
@@ -87,7 +90,7 @@ export function createControlApi(host: MockHost, options: ControlApiOptions): Co
     }
     if (route === '' && req.method === 'DELETE') {
       const removed = host.deleteScenario(id);
-      return removed.ok ? json(200, { deleted: id }) : refusal(removed);
+      return removed.ok ? json(200, { deleted: id } satisfies Deleted) : refusal(removed);
     }
     const engine = host.engine(id) as WithReportCard | undefined;
     if (!engine) {
@@ -100,7 +103,7 @@ export function createControlApi(host: MockHost, options: ControlApiOptions): Co
     }
     if (route === 'reset' && req.method === 'POST') {
       engine.reset();
-      return json(200, { reset: engine.scenario.id });
+      return json(200, { reset: engine.scenario.id } satisfies Reset);
     }
     if (route === 'journal' && req.method === 'GET') {
       const since = Number(new URL(req.url).searchParams.get('since') ?? 0);
@@ -140,7 +143,7 @@ export function createControlApi(host: MockHost, options: ControlApiOptions): Co
     if (denied) return json(denied.status, { error: denied.error });
     if (parts[0] === 'recordings') return recordingRoutes(req, host, parts.slice(1), options.allowedHosts);
     if (parts[0] !== 'scenarios') return json(404, { error: `No control route /api/${parts.join('/')}` });
-    if (parts.length === 1 && req.method === 'GET') return json(200, { scenarios: host.scenarios.list() });
+    if (parts.length === 1 && req.method === 'GET') return json(200, { scenarios: host.scenarios.list() } satisfies ScenarioList);
     if (parts.length === 2 && parts[1] === 'validate' && req.method === 'POST') {
       const text = await readText(req, MAX_SCENARIO_BYTES);
       if (text === undefined) return json(413, { error: `Scenario is larger than ${MAX_SCENARIO_BYTES} bytes` });

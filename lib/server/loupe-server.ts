@@ -16,6 +16,7 @@ export interface LoupeServer {
   router: MockRouter;
 }
 
+// Every bundle in the process (Next's routes, dist/app-server.mjs) finds the server by this key.
 const KEY = Symbol.for('mcp-loupe.next-route');
 type GlobalWithLoupe = typeof globalThis & { [KEY]?: LoupeServer };
 

@@ -16,6 +16,7 @@ import { json } from './respond';
  * server and by Next routes.
  */
 
+/** The process's one handler: MCP endpoints, replays, the proxies and the control API. */
 export interface MockRouter {
   fetch(request: Request): Promise<Response>;
   /** The engine behind an MCP path (`/mcp`, `/mcp/<id>`), for hosts that call `engine.handle` directly. */
@@ -45,6 +46,7 @@ function segments(pathname: string): string[] | undefined {
   }
 }
 
+/** Create the router over a host; `/mcp` serves `defaultScenario`. */
 export function createMockRouter(host: MockHost, defaultScenario: string, options: MockRouterOptions = {}): MockRouter {
   const token = options.token ?? randomToken(24);
   const control = createControlApi(host, { token, allowedHosts: options.allowedHosts, keepAliveMs: options.keepAliveMs });

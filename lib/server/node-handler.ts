@@ -9,6 +9,7 @@ import { writeHttpOutput, writeWebResponse } from './node-response';
  * Paths with a fast path (the MCP endpoints, the proxy) skip web Request/Response objects.
  */
 
+/** A web fetch handler (the mock router's `fetch`, an engine's). */
 export type FetchHandler = (request: Request) => Promise<Response>;
 
 /** Where a request can skip web Request/Response objects: a function for its path, or undefined. */

@@ -1,5 +1,5 @@
 import { openRecordingText } from '../recording/open';
-import type { RecordingSaved } from '../protocol/loupe-api';
+import type { RecordingList, RecordingSaved } from '../protocol/loupe-api';
 import type { MockHost } from './mock-host';
 import { createRecordingFiles, MAX_RECORDING_BYTES } from './recording-files';
 import { replaysOf } from './replay-registry';
@@ -24,7 +24,7 @@ export async function recordingRoutes(req: Request, host: MockHost, rest: string
     if (!opened.ok) return json(422, { error: opened.error });
     return json(201, replaysOf(host, allowedHosts).register(opened.recording));
   }
-  if (rest.length === 0 && req.method === 'GET') return json(200, { recordings: files.list() });
+  if (rest.length === 0 && req.method === 'GET') return json(200, { recordings: files.list() } satisfies RecordingList);
   if (rest.length === 1 && req.method === 'GET') {
     const text = files.read(rest[0]);
     return text === undefined ? json(404, { error: `No recording named ${rest[0]}` }) : new Response(text, { status: 200, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });

@@ -8,6 +8,7 @@ import { splitLines } from './stdio-lines';
  * while no stream is attached.
  */
 
+/** A live (or exited, not yet reaped) child of the stdio proxy. */
 export interface StdioSession {
   readonly child: ChildProcess;
   /** Frames produced while no stream is attached. */
@@ -20,6 +21,7 @@ export interface StdioSession {
   end?: () => void;
 }
 
+/** The caps a session applies to its child's output. */
 export interface StdioSessionLimits {
   /** Longest line either way; a longer stdout line is dropped with a log frame. */
   maxLineBytes: number;
