@@ -18,7 +18,7 @@ const common = { absWorkingDir: root, bundle: true, format: 'esm', platform: 'no
 await build({
   ...common,
   // app-server: Loupe's routes for the app server (scripts/serve.mjs), beside Next.
-  entryPoints: { cli: 'lib/cli/main.ts', 'app-server': 'lib/adapters/app-server.ts' },
+  entryPoints: { cli: 'lib/cli/main.ts', 'app-server': 'lib/server/app-server.ts' },
   external: ['better-sqlite3'],
   // Bundled CommonJS dependencies call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __loupeCreateRequire } from 'node:module'; const require = __loupeCreateRequire(import.meta.url);" },

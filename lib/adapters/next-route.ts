@@ -1,33 +1,9 @@
-import path from 'node:path';
-import { createMockHost, type MockHost } from './mock-host';
-import { createMockRouter, type MockRouter } from './mock-router';
-import { allowedHostsFromEnv, launchToken } from './next-proxy';
+import { loupeServer } from '../server/loupe-server';
 
 /**
- * Next.js route handlers over the process-wide mock host: `/mcp`, `/mcp/<id>` and `/api/**`.
- * The host lives on `globalThis` so dev HMR re-evaluating this module reuses the open SQLite
- * file instead of opening it again, and it is created on the first request, never at build time.
+ * Next.js route handlers for `/mcp`, `/mcp/<id>` and `/api/**`: each hands the request to the
+ * process's mock router (see lib/server/loupe-server.ts).
  */
-
-interface LoupeServer {
-  host: MockHost;
-  router: MockRouter;
-}
-
-const KEY = Symbol.for('mcp-loupe.next-route');
-type GlobalWithLoupe = typeof globalThis & { [KEY]?: LoupeServer };
-
-/** The one mock host and router of this process. */
-export function loupeServer(): LoupeServer {
-  const g = globalThis as GlobalWithLoupe;
-  const existing = g[KEY];
-  if (existing) return existing;
-  const allowedHosts = allowedHostsFromEnv();
-  const host = createMockHost({ dataDir: process.env.LOUPE_DATA_DIR ?? path.resolve('.loupe'), allowedHosts });
-  const server = { host, router: createMockRouter(host, 'demo', { token: launchToken(), allowedHosts }) };
-  g[KEY] = server;
-  return server;
-}
 
 type RouteHandler = (request: Request) => Promise<Response>;
 

@@ -1,6 +1,6 @@
 import { cookies } from 'next/headers';
-import { sameToken } from './control-auth';
-import { launchToken, TOKEN_COOKIE } from './next-proxy';
+import { sameToken } from '../server/control-auth';
+import { launchToken, TOKEN_COOKIE } from '../server/launch';
 
 /**
  * Whether the browser asking for a page holds this launch's token cookie. Control pages use it

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { createMockHost } from '../adapters/mock-host';
+import { createMockHost } from '../server/mock-host';
 import { listen } from '../adapters/node-http';
 import { serveStdio } from '../adapters/stdio';
-import { createMockRouter } from '../adapters/mock-router';
+import { createMockRouter } from '../server/mock-router';
 import { loadScenarioFile } from '../scenario/files';
 import { formatIssues } from '../scenario/loader';
 import { getBuiltinScenario } from '../scenario/builtins';

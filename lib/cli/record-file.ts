@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeAtomic } from '../adapters/recording-files';
+import { writeAtomic } from '../server/recording-files';
 import type { Frame } from '../client/frames';
 import { autosaveName } from '../recording/autosave';
 import { describeConnection, type ConnectionInfo } from '../recording/connection';

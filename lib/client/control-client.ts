@@ -1,72 +1,47 @@
 import { z } from 'zod';
+import {
+  BUILTIN_HEADER,
+  ApiErrorSchema,
+  DeletedSchema,
+  DuplicatedSchema,
+  JournalPageSchema,
+  ReportCardSchema,
+  ResetSchema,
+  ScenarioListSchema,
+  ScenarioSavedSchema,
+  ScenarioValidationSchema,
+  TaskListSchema,
+  TaskReplySchema,
+  type DuplicateRequest,
+  type ScenarioIssue,
+  type TaskAction,
+  type TaskControlBody,
+} from '../protocol/loupe-api';
 
 /**
  * A client for Loupe's control API (`/api/scenarios/...`), shared by the control room page and
  * the CLI. In the browser it calls same-origin paths and the HttpOnly cookie authenticates; the
  * CLI passes the base URL and the launch token. Every answer is parsed with zod; failures
- * (HTTP errors, refused saves, an unreachable server) come back as values, never thrown.
+ * (HTTP errors, refused saves, an unreachable server) come back as values, never thrown. The
+ * messages themselves are defined once, beside the server's, in lib/protocol/loupe-api.ts.
  */
 
-/** One problem in a scenario file, at its 1-based line and column. */
-export const ScenarioIssueSchema = z.object({ source: z.string(), line: z.number(), column: z.number(), path: z.string(), message: z.string() });
-export type ScenarioIssue = z.infer<typeof ScenarioIssueSchema>;
-
-export const ScenarioSummarySchema = z.object({
-  id: z.string(),
-  name: z.string().optional(),
-  description: z.string().optional(),
-  builtin: z.boolean(),
-  valid: z.boolean(),
-});
-export type ScenarioSummary = z.infer<typeof ScenarioSummarySchema>;
-
-/** A journal entry as the control API sends it (fields the page does not use pass through). */
-export const JournalEntrySchema = z.looseObject({
-  seq: z.number().int(),
-  at: z.number(),
-  method: z.string().optional(),
-  id: z.unknown().optional(),
-  requestHeaders: z.record(z.string(), z.string()),
-  requestBody: z.unknown(),
-  status: z.number().optional(),
-  responseBody: z.unknown().optional(),
-  streamed: z.boolean(),
-  frames: z.array(z.unknown()).optional(),
-  end: z.string().optional(),
-  fault: z.string().optional(),
-});
-export type JournalEntry = z.infer<typeof JournalEntrySchema>;
-
-/** A live task as the control API sends it (the stored record). */
-export const TaskSnapshotSchema = z.looseObject({
-  taskId: z.string(),
-  toolName: z.string(),
-  status: z.string(),
-  statusMessage: z.string().optional(),
-  createdAt: z.number(),
-  lastUpdatedAt: z.number(),
-  ttlMs: z.number().nullable().optional(),
-  pollIntervalMs: z.number().optional(),
-  revision: z.number().optional(),
-  inputRequests: z.record(z.string(), z.unknown()).optional(),
-});
-export type TaskSnapshot = z.infer<typeof TaskSnapshotSchema>;
-
-export const GradeSchema = z.looseObject({
-  id: z.string(),
-  title: z.string(),
-  status: z.enum(['pass', 'fail', 'not-observed']),
-  detail: z.string().default(''),
-  evidence: z.array(z.number()).default([]),
-  specRef: z.string().optional(),
-});
-export type Grade = z.infer<typeof GradeSchema>;
-
-export const ReportCardSchema = z.looseObject({ generatedAt: z.union([z.string(), z.number()]).optional(), grades: z.array(GradeSchema) });
-export type ReportCard = z.infer<typeof ReportCardSchema>;
-
-const ValidationSchema = z.object({ ok: z.boolean(), errors: z.array(ScenarioIssueSchema), warnings: z.array(ScenarioIssueSchema).default([]) });
-const ErrorBodySchema = z.looseObject({ error: z.string().optional(), issues: z.array(ScenarioIssueSchema).optional() });
+// The control room's pages and store read these shapes from here.
+export {
+  GradeSchema,
+  JournalEntrySchema,
+  ReportCardSchema,
+  ScenarioIssueSchema,
+  ScenarioSummarySchema,
+  TaskSnapshotSchema,
+  type Grade,
+  type JournalEntry,
+  type ReportCard,
+  type ScenarioIssue,
+  type ScenarioSummary,
+  type TaskAction,
+  type TaskSnapshot,
+} from '../protocol/loupe-api';
 
 /** An answer of the control API: the parsed data, or why there is none. */
 export type ControlReply<T> = { ok: true; status: number; data: T } | { ok: false; status: number; error: string; issues: ScenarioIssue[] };
@@ -78,8 +53,6 @@ export interface ControlClientOptions {
   token?: string;
   fetch?: typeof fetch;
 }
-
-export type TaskAction = 'advance' | 'complete' | 'fail' | 'cancel' | 'expire' | 'require-input';
 
 /** Create a control API client. */
 export function createControlClient(options: ControlClientOptions = {}) {
@@ -97,7 +70,7 @@ export function createControlClient(options: ControlClientOptions = {}) {
       return { ok: false, status: 0, error: `Cannot reach Loupe: ${(e as Error).message}`, issues: [] };
     }
     if (!res.ok) {
-      const body = ErrorBodySchema.safeParse(await res.json().catch(() => ({})));
+      const body = ApiErrorSchema.safeParse(await res.json().catch(() => ({})));
       const data = body.success ? body.data : {};
       return { ok: false, status: res.status, error: data.error ?? `HTTP ${res.status}`, issues: data.issues ?? [] };
     }
@@ -112,20 +85,20 @@ export function createControlClient(options: ControlClientOptions = {}) {
     call(url, { method, headers: { 'Content-Type': 'application/yaml' }, body: text }, (r) => r.json(), schema);
 
   return {
-    list: () => getJson('/api/scenarios', z.object({ scenarios: z.array(ScenarioSummarySchema) })),
+    list: () => getJson('/api/scenarios', ScenarioListSchema),
     /** The scenario's YAML, and whether it is a (read-only) built-in. */
     source: (id: string) =>
-      call(path(id, 'source'), { method: 'GET' }, async (r) => ({ text: await r.text(), builtin: r.headers.get('x-loupe-builtin') === 'true' }), z.object({ text: z.string(), builtin: z.boolean() })),
-    save: (id: string, text: string) => sendText(path(id, 'source'), 'PUT', text, z.looseObject({ saved: z.string(), warnings: z.array(ScenarioIssueSchema).default([]) })),
-    validate: (text: string) => sendText('/api/scenarios/validate', 'POST', text, ValidationSchema),
-    duplicate: (id: string, newId: string) => postJson(path(id, 'duplicate'), { newId }, z.looseObject({ id: z.string() })),
-    remove: (id: string) => call(path(id), { method: 'DELETE' }, (r) => r.json(), z.looseObject({ deleted: z.string() })),
-    reset: (id: string) => postJson(path(id, 'reset'), {}, z.looseObject({ reset: z.string() })),
-    journal: (id: string, since = 0) => getJson(`${path(id, 'journal')}?since=${since}`, z.object({ entries: z.array(JournalEntrySchema) })),
+      call(path(id, 'source'), { method: 'GET' }, async (r) => ({ text: await r.text(), builtin: r.headers.get(BUILTIN_HEADER) === 'true' }), z.object({ text: z.string(), builtin: z.boolean() })),
+    save: (id: string, text: string) => sendText(path(id, 'source'), 'PUT', text, ScenarioSavedSchema),
+    validate: (text: string) => sendText('/api/scenarios/validate', 'POST', text, ScenarioValidationSchema),
+    duplicate: (id: string, newId: string) => postJson(path(id, 'duplicate'), { newId } satisfies DuplicateRequest, DuplicatedSchema),
+    remove: (id: string) => call(path(id), { method: 'DELETE' }, (r) => r.json(), DeletedSchema),
+    reset: (id: string) => postJson(path(id, 'reset'), {}, ResetSchema),
+    journal: (id: string, since = 0) => getJson(`${path(id, 'journal')}?since=${since}`, JournalPageSchema),
     reportCard: (id: string) => getJson(path(id, 'report-card'), ReportCardSchema),
-    tasks: (id: string) => getJson(path(id, 'tasks'), z.object({ tasks: z.array(TaskSnapshotSchema) })),
-    task: (id: string, taskId: string, action: TaskAction, body: Record<string, unknown> = {}) =>
-      postJson(path(id, 'tasks', encodeURIComponent(taskId), action), body, z.object({ task: TaskSnapshotSchema })),
+    tasks: (id: string) => getJson(path(id, 'tasks'), TaskListSchema),
+    task: (id: string, taskId: string, action: TaskAction, body: TaskControlBody = {}) =>
+      postJson(path(id, 'tasks', encodeURIComponent(taskId), action), body, TaskReplySchema),
     /** URL of the scenario's event stream (EventSource; same-origin in the browser). */
     eventsUrl: (id: string) => `${base}${path(id, 'events')}`,
   };

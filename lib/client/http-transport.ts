@@ -1,3 +1,4 @@
+import { ApiErrorSchema, PROXY_ERROR_HEADER, type ProxyEnvelope } from '../protocol/loupe-api';
 import { headerRecord } from './frames';
 import { readSse } from './sse';
 import { abortDetail, type Transport, type TransportEvent, type TransportKind, type TransportRequestOptions } from './transport';
@@ -23,7 +24,7 @@ export interface HttpTransportOptions {
 }
 
 /** Header a proxy error response carries, so it is not mistaken for the upstream's status. */
-export const PROXY_ERROR_HEADER = 'x-loupe-proxy-error';
+export { PROXY_ERROR_HEADER };
 
 function idOf(message: unknown): unknown {
   return message && typeof message === 'object' ? (message as { id?: unknown }).id : undefined;
@@ -57,7 +58,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
     let response: Response;
     try {
       if (options.proxy) {
-        const envelope = JSON.stringify({ url: options.url, method: 'POST', headers, body: raw });
+        const envelope = JSON.stringify({ url: options.url, method: 'POST', headers, body: raw } satisfies ProxyEnvelope);
         const proxyHeaders: Record<string, string> = { 'Content-Type': 'application/json' };
         if (options.proxy.token) proxyHeaders.Authorization = `Bearer ${options.proxy.token}`;
         response = await doFetch(options.proxy.endpoint, { method: 'POST', headers: proxyHeaders, body: envelope, signal, credentials: 'same-origin', cache: 'no-store' });
@@ -76,7 +77,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
     const proxyError = response.headers.get(PROXY_ERROR_HEADER);
     if (proxyError) {
       const text = await response.text().catch(() => '');
-      const detail = (parse(text).message as { error?: string } | undefined)?.error ?? text;
+      const detail = ApiErrorSchema.safeParse(parse(text).message).data?.error ?? text;
       yield { type: 'error', message: `Proxy refused the request (${proxyError}): ${detail}`, cause: 'proxy' };
       yield { type: 'close', cause: 'end' };
       return;

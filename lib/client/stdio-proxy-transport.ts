@@ -1,9 +1,11 @@
+import { ApiErrorSchema, STDIO_PROXY_PATH, StdioStartedSchema, type StdioSpawn } from '../protocol/loupe-api';
+import { asRecord, isRecord } from '../shared/records';
 import { readSse } from './sse';
 import { abortDetail, type Transport, type TransportEvent, type TransportRequestOptions } from './transport';
 
 /**
  * A stdio server reached through Loupe's proxy (`/api/proxy/stdio`, see
- * lib/adapters/proxy-stdio.ts): the first send spawns the command and opens the session's SSE
+ * lib/server/proxy-stdio.ts): the first send spawns the command and opens the session's SSE
  * stream; every message is POSTed as one stdin line; stdout messages are demultiplexed to the
  * request they answer by JSON-RPC id (progress by its token; other notifications and server
  * requests go to every open request). Aborting a request sends `notifications/cancelled`, the
@@ -27,8 +29,6 @@ interface Pending {
   id?: unknown;
   progressToken?: unknown;
 }
-
-const isObj = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 function parse(raw: string): { message?: unknown; parseError?: string } {
   try {
@@ -73,7 +73,7 @@ export function splitCommandLine(line: string): string[] {
 /** Create a transport to a stdio server spawned by Loupe's proxy. */
 export function createStdioProxyTransport(options: StdioProxyTransportOptions): Transport {
   const doFetch = options.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init));
-  const endpoint = options.endpoint ?? '/api/proxy/stdio';
+  const endpoint = options.endpoint ?? STDIO_PROXY_PATH;
   const target = [options.command, ...(options.args ?? [])].join(' ');
   const headers: Record<string, string> = options.token ? { Authorization: `Bearer ${options.token}` } : {};
   const pending = new Set<Pending>();
@@ -87,11 +87,11 @@ export function createStdioProxyTransport(options: StdioProxyTransportOptions): 
     const parsed = parse(raw);
     const m = parsed.message;
     const ev: TransportEvent = { type: 'message', raw, ...parsed, sse: {} };
-    if (isObj(m) && ('result' in m || 'error' in m) && m.id !== undefined && m.id !== null) {
+    if (isRecord(m) && ('result' in m || 'error' in m) && m.id !== undefined && m.id !== null) {
       for (const p of pending) if (p.id === m.id) p.push(ev);
       return;
     }
-    const token = isObj(m) && m.method === 'notifications/progress' ? m.params?.progressToken : undefined;
+    const token = isRecord(m) && m.method === 'notifications/progress' ? asRecord(m.params)?.progressToken : undefined;
     for (const p of pending) if (token === undefined || p.progressToken === token) p.push(ev);
   }
 
@@ -112,24 +112,27 @@ export function createStdioProxyTransport(options: StdioProxyTransportOptions): 
   }
 
   async function open(): Promise<string> {
-    const res = await call(endpoint, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ command: options.command, args: options.args ?? [], env: options.env, cwd: options.cwd }) });
-    const body = (await res.json().catch(() => ({}))) as { sessionId?: string; error?: string };
-    if (!res.ok || !body.sessionId) throw new Error(`Failed to start ${target}: ${body.error ?? `HTTP ${res.status}`}`);
+    const spawn: StdioSpawn = { command: options.command, args: options.args ?? [], env: options.env, cwd: options.cwd };
+    const res = await call(endpoint, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(spawn) });
+    const body: unknown = await res.json().catch(() => ({}));
+    const started = StdioStartedSchema.safeParse(body);
+    if (!res.ok || !started.success) throw new Error(`Failed to start ${target}: ${ApiErrorSchema.safeParse(body).data?.error ?? `HTTP ${res.status}`}`);
+    const { sessionId } = started.data;
     streamAbort = new AbortController();
-    const stream = await call(`${endpoint}/${body.sessionId}`, { method: 'GET', signal: streamAbort.signal });
+    const stream = await call(`${endpoint}/${sessionId}`, { method: 'GET', signal: streamAbort.signal });
     if (!stream.ok || !stream.body) throw new Error(`Failed to open the stdio stream: HTTP ${stream.status}`);
     void pump(stream.body);
-    return body.sessionId;
+    return sessionId;
   }
 
   async function* send(message: unknown, req: TransportRequestOptions = {}): AsyncGenerator<TransportEvent> {
     const raw = JSON.stringify(message);
     yield { type: 'sent', url: target, headers: req.headers ?? {}, raw, message, via: 'stdio' };
     const signal = req.signal;
-    const id = isObj(message) && 'method' in message ? message.id : undefined;
+    const id = isRecord(message) && 'method' in message ? message.id : undefined;
     const queue: TransportEvent[] = [];
     let wake: (() => void) | undefined;
-    const me: Pending = { id, progressToken: isObj(message) ? message.params?._meta?.progressToken : undefined, push: (ev) => (queue.push(ev), wake?.()) };
+    const me: Pending = { id, progressToken: asRecord(asRecord(asRecord(message)?.params)?._meta)?.progressToken, push: (ev) => (queue.push(ev), wake?.()) };
     let answered = false;
     let sid = '';
     try {
@@ -170,7 +173,7 @@ export function createStdioProxyTransport(options: StdioProxyTransportOptions): 
           const ev = queue.shift()!;
           yield ev;
           if (ev.type === 'close') return;
-          if (ev.type === 'message' && isObj(ev.message) && ev.message.id === id && ('result' in ev.message || 'error' in ev.message)) {
+          if (ev.type === 'message' && isRecord(ev.message) && ev.message.id === id && ('result' in ev.message || 'error' in ev.message)) {
             answered = true;
             yield { type: 'close', cause: 'end', detail: 'response received' };
             return;

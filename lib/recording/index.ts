@@ -2,7 +2,7 @@
  * Recordings (browser-safe): the versioned format and its migrations, the recorder fed by the
  * tracking decorator, autosave, redaction with a review list, share links, HAR in and out,
  * replay as a mock and conversion into a scenario. Node-only file access lives in
- * lib/adapters/recording-files.ts.
+ * lib/server/recording-files.ts.
  */
 export * from './schema';
 export * from './connection';

@@ -12,7 +12,7 @@ import type { Recording } from './schema';
  * of that task, which may have come as a notification). A request no recorded one equals takes the next
  * unused answer of its method (sequential fallback). The answer is the recorded status,
  * headers and body (JSON, or the SSE frames) with the incoming id and progress token put in.
- * Transport guards (Host, Origin) are the host's job: see lib/adapters/replay-server.ts.
+ * Transport guards (Host, Origin) are the host's job: see lib/server/replay-server.ts.
  */
 
 /** Stable JSON with sorted keys and every `_meta` removed: how requests are compared. */

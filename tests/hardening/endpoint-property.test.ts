@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMockHost } from '../../lib/adapters/mock-host';
-import { createMockRouter } from '../../lib/adapters/mock-router';
+import { createMockHost } from '../../lib/server/mock-host';
+import { createMockRouter } from '../../lib/server/mock-router';
 
 /**
  * Every route of the router (MCP endpoints, control API, proxy) answers generated garbage with

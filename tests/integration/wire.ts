@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createMockHost, type MockHost } from '../../lib/adapters/mock-host';
-import { createMockRouter } from '../../lib/adapters/mock-router';
+import { createMockHost, type MockHost } from '../../lib/server/mock-host';
+import { createMockRouter } from '../../lib/server/mock-router';
 import { listen } from '../../lib/adapters/node-http';
 import { ScenarioSchema, type Scenario, type ScenarioInput } from '../../lib/scenario/schema';
 import { buildRequest, type RpcOptions } from '../helpers/rpc';

@@ -1,4 +1,4 @@
-import { sandboxProxyResponse } from '@/lib/adapters/sandbox-proxy';
+import { sandboxProxyResponse } from '@/lib/server/sandbox-proxy';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -3,7 +3,7 @@ import { createClientSession } from '../../../lib/client/session';
 import { createMemoryTransport } from '../../../lib/client/memory-transport';
 import { parseSseText } from '../../../lib/client/sse';
 import { canonicalParams, createReplay, type ReplayServe } from '../../../lib/recording/replay';
-import { createReplayServerHandler } from '../../../lib/adapters/replay-server';
+import { createReplayServerHandler } from '../../../lib/server/replay-server';
 import { recordSession, type RecordedSession } from './session';
 
 /**

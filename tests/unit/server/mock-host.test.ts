@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { builtinScenarioYaml } from '../../../lib/adapters/scenario-files';
-import { createMockHost, type HostEvent, type MockHost } from '../../../lib/adapters/mock-host';
+import { builtinScenarioYaml } from '../../../lib/server/scenario-files';
+import { createMockHost, type HostEvent, type MockHost } from '../../../lib/server/mock-host';
 import { CAPS, callTool, rpc } from '../../helpers/rpc';
 
 /** The mock host resolves built-ins then saved files, and a save replaces the running engine. */

@@ -1,7 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
 import { readCapped } from '../engine/http-types';
+import { StdioSpawnSchema, type StdioStarted } from '../protocol/loupe-api';
+import { spawnStdioSession, streamStdioSession, type StdioSession as Session } from './stdio-session';
+import { json } from './respond';
 
 /**
  * stdio servers through Loupe's proxy (node only). The router calls this behind the same gate
@@ -18,14 +19,6 @@ import { readCapped } from '../engine/http-types';
  * is dropped with a log frame), idle sessions reaped, and every child killed when this process exits.
  */
 
-export const StdioSpawnSchema = z.object({
-  command: z.string().min(1),
-  args: z.array(z.string()).default([]),
-  env: z.record(z.string(), z.string()).optional(),
-  cwd: z.string().optional(),
-});
-export type StdioSpawn = z.infer<typeof StdioSpawnSchema>;
-
 export interface StdioProxyOptions {
   maxSessions?: number;
   maxLineBytes?: number;
@@ -33,45 +26,6 @@ export interface StdioProxyOptions {
   killAfterMs?: number;
   /** Frames kept for a session while no stream is attached. */
   maxBuffered?: number;
-}
-
-interface Session {
-  child: ChildProcess;
-  frames: string[];
-  sink?: (frame: string) => void;
-  exited: boolean;
-  lastUsed: number;
-  end?: () => void;
-}
-
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });
-
-/** Split a byte stream into lines, dropping (and reporting) any longer than `max` bytes. */
-function lines(stream: NodeJS.ReadableStream, max: number, onLine: (line: string) => void, onTooLong: (bytes: number) => void): void {
-  let parts: Buffer[] = [];
-  let size = 0;
-  let skipping = false;
-  stream.on('data', (chunk: Buffer) => {
-    let start = 0;
-    for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
-      const piece = chunk.subarray(start, nl);
-      if (!skipping && size + piece.length <= max) onLine(Buffer.concat([...parts, piece]).toString('utf8').replace(/\r$/, ''));
-      else onTooLong(size + piece.length);
-      parts = [];
-      size = 0;
-      skipping = false;
-      start = nl + 1;
-    }
-    const rest = chunk.subarray(start);
-    if (skipping || size + rest.length > max) {
-      skipping = true;
-      size += rest.length;
-      parts = [];
-    } else if (rest.length) {
-      parts.push(Buffer.from(rest));
-      size += rest.length;
-    }
-  });
 }
 
 /** Create the stdio proxy handler; `parts` are the path segments after `/api/proxy/stdio`. */
@@ -86,11 +40,6 @@ export function createStdioProxy(options: StdioProxyOptions = {}) {
     for (const s of sessions.values()) s.child.kill('SIGKILL');
   };
   let reaper: NodeJS.Timeout | undefined;
-
-  function emit(s: Session, frame: string) {
-    if (s.sink) return s.sink(frame);
-    if (s.frames.length < maxBuffered) s.frames.push(frame);
-  }
 
   function stop(id: string, s: Session) {
     sessions.delete(id);
@@ -116,35 +65,9 @@ export function createStdioProxy(options: StdioProxyOptions = {}) {
     }
     if (!parsed.success) return json(400, { error: `Invalid spawn request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` });
     if ([...sessions.values()].filter((v) => !v.exited).length >= maxSessions) return json(429, { error: `At most ${maxSessions} stdio sessions may run at once` });
-    const { command, args, env, cwd } = parsed.data;
-    const child = spawn(command, args, { shell: false, cwd, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const spawned = await spawnStdioSession(parsed.data, { maxLineBytes: maxLine, maxBuffered });
+    if (!spawned.ok) return json(400, { error: `Failed to spawn ${parsed.data.command}: ${spawned.error.message}` });
     const id = randomBytes(24).toString('base64url');
-    const s: Session = { child, frames: [], exited: false, lastUsed: Date.now() };
-    const log = (text: string, stream: string) => emit(s, `event: log\ndata: ${JSON.stringify({ stream, text })}\n\n`);
-    lines(child.stdout!, maxLine, (line) => {
-      if (!line.trim()) return;
-      let ok = true;
-      try {
-        JSON.parse(line);
-      } catch {
-        ok = false;
-      }
-      emit(s, ok ? `data: ${line}\n\n` : `event: log\ndata: ${JSON.stringify({ stream: 'stdout', text: line })}\n\n`);
-    }, (bytes) => log(`stdout line of ${bytes} bytes dropped (limit ${maxLine})`, 'proxy'));
-    lines(child.stderr!, maxLine, (line) => log(line, 'stderr'), (bytes) => log(`stderr line of ${bytes} bytes dropped`, 'proxy'));
-    child.stdin!.on('error', () => {});
-    const spawned = await new Promise<Error | undefined>((resolve) => {
-      child.once('spawn', () => resolve(undefined));
-      child.once('error', (e) => resolve(e));
-    });
-    if (spawned) return json(400, { error: `Failed to spawn ${command}: ${spawned.message}` });
-    child.on('error', (e) => log(e.message, 'proxy'));
-    // 'close' (not 'exit'): stdout is drained by then, so the exit frame is the last one.
-    child.once('close', (code, signal) => {
-      s.exited = true;
-      emit(s, `event: exit\ndata: ${JSON.stringify({ code, signal })}\n\n`);
-      s.end?.();
-    });
     if (sessions.size === 0) {
       process.once('exit', killAll);
       reaper = setInterval(() => {
@@ -153,41 +76,13 @@ export function createStdioProxy(options: StdioProxyOptions = {}) {
       }, Math.min(idleMs, 60_000));
       reaper.unref();
     }
-    sessions.set(id, s);
-    return json(201, { sessionId: id });
+    sessions.set(id, spawned.session);
+    return json(201, { sessionId: id } satisfies StdioStarted);
   }
 
   function stream(id: string, s: Session, req: Request): Response {
     if (s.sink) return json(409, { error: 'This session already has a stream' });
-    const enc = new TextEncoder();
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        let open = true;
-        const close = () => {
-          if (!open) return;
-          open = false;
-          s.sink = undefined;
-          s.lastUsed = Date.now();
-          try {
-            controller.close();
-          } catch {
-            /* already cancelled */
-          }
-          if (s.exited) sessions.delete(id);
-        };
-        s.sink = (frame) => open && controller.enqueue(enc.encode(frame));
-        s.end = close;
-        controller.enqueue(enc.encode(': stdio session\n\n'));
-        for (const f of s.frames.splice(0)) controller.enqueue(enc.encode(f));
-        if (s.exited) close();
-        req.signal?.addEventListener('abort', close, { once: true });
-      },
-      cancel() {
-        s.sink = undefined;
-        s.lastUsed = Date.now();
-      },
-    });
-    return new Response(body, { status: 200, headers: { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store' } });
+    return streamStdioSession(s, req.signal, () => sessions.delete(id));
   }
 
   async function write(s: Session, req: Request): Promise<Response> {

@@ -1,6 +1,6 @@
 import { buildAppCsp } from '../protocol/app-csp';
 import { hostName, isAllowedHost } from '../engine/guards';
-import { allowedHostsFromEnv } from './next-proxy';
+import { allowedHostsFromEnv } from './launch';
 
 /**
  * The MCP Apps sandbox proxy page (`/sandbox/proxy.html`). The inspector frames it from the

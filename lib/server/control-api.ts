@@ -1,9 +1,23 @@
 import type { ControlAction, MockEngine } from '../engine';
+import {
+  BUILTIN_HEADER,
+  DuplicateRequestSchema,
+  TaskActionSchema,
+  TaskControlBodySchema,
+  type ApiError,
+  type Deleted,
+  type Duplicated,
+  type Reset,
+  type ScenarioInfo,
+  type ScenarioList,
+  type ScenarioSaved,
+} from '../protocol/loupe-api';
 import { checkControlAccess } from './control-auth';
 import { publicEntry, scenarioEventStream, snapshotOf } from './control-events';
 import type { MockHost } from './mock-host';
 import { recordingRoutes } from './recording-routes';
 import { isScenarioId, MAX_SCENARIO_BYTES, type FileRefusal } from './scenario-files';
+import { json, readText } from './respond';
 
 /**
  * The control API under `/api/`, behind {@link checkControlAccess}:
@@ -33,28 +47,16 @@ export interface ControlApiOptions {
 /** Handles `/api/<parts...>` (parts already decoded). */
 export type ControlApi = (req: Request, parts: string[]) => Promise<Response>;
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });
-
-const ACTIONS = new Set(['advance', 'complete', 'fail', 'cancel', 'expire', 'require-input']);
-
 const REFUSAL_STATUS: Record<FileRefusal['reason'], number> = { 'invalid-id': 400, builtin: 409, exists: 409, 'not-found': 404, 'too-large': 413, invalid: 422 };
 
-const refusal = (r: FileRefusal) => json(REFUSAL_STATUS[r.reason], { error: r.message, ...(r.issues ? { issues: r.issues } : {}) });
+const refusal = (r: FileRefusal) => json(REFUSAL_STATUS[r.reason], { error: r.message, ...(r.issues ? { issues: r.issues } : {}) } satisfies ApiError);
 
-/** Read a request body as text, refusing more than `max` bytes. */
-async function readText(req: Request, max: number): Promise<string | undefined> {
-  const declared = Number(req.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > max) return undefined;
-  const buffer = await req.arrayBuffer();
-  return buffer.byteLength > max ? undefined : new TextDecoder().decode(buffer);
-}
-
-async function readJson(req: Request): Promise<Record<string, unknown> | undefined> {
+/** A JSON body (an empty one reads as `{}`); undefined when it is too large or not JSON. */
+async function readJson(req: Request): Promise<unknown> {
   const text = await readText(req, 64 * 1024);
   if (text === undefined) return undefined;
   try {
-    const body = text ? (JSON.parse(text) as unknown) : {};
-    return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+    return text ? (JSON.parse(text) as unknown) : {};
   } catch {
     return undefined;
   }
@@ -71,24 +73,24 @@ export function createControlApi(host: MockHost, options: ControlApiOptions): Co
       if (req.method === 'GET') {
         const source = host.scenarios.source(id);
         if (!source) return json(404, { error: `Unknown scenario: ${id}` });
-        return new Response(source.text, { status: 200, headers: { 'Content-Type': 'application/yaml; charset=utf-8', 'Cache-Control': 'no-store', 'X-Loupe-Builtin': String(source.builtin) } });
+        return new Response(source.text, { status: 200, headers: { 'Content-Type': 'application/yaml; charset=utf-8', 'Cache-Control': 'no-store', [BUILTIN_HEADER]: String(source.builtin) } });
       }
       if (req.method === 'PUT') {
         const text = await readText(req, MAX_SCENARIO_BYTES);
         if (text === undefined) return json(413, { error: `Scenario is larger than ${MAX_SCENARIO_BYTES} bytes` });
         const saved = host.saveScenario(id, text);
-        return saved.ok ? json(200, { saved: id, warnings: saved.warnings }) : refusal(saved);
+        return saved.ok ? json(200, { saved: id, warnings: saved.warnings } satisfies ScenarioSaved) : refusal(saved);
       }
     }
     if (route === 'duplicate' && rest.length === 1 && req.method === 'POST') {
-      const body = await readJson(req);
-      if (!body || typeof body.newId !== 'string') return json(400, { error: 'Body must be JSON: {"newId": "my-copy"}' });
-      const copied = host.scenarios.duplicate(id, body.newId);
-      return copied.ok ? json(201, { id: copied.id, warnings: copied.warnings }) : refusal(copied);
+      const body = DuplicateRequestSchema.safeParse(await readJson(req));
+      if (!body.success) return json(400, { error: 'Body must be JSON: {"newId": "my-copy"}' });
+      const copied = host.scenarios.duplicate(id, body.data.newId);
+      return copied.ok ? json(201, { id: copied.id, warnings: copied.warnings } satisfies Duplicated) : refusal(copied);
     }
     if (route === '' && req.method === 'DELETE') {
       const removed = host.deleteScenario(id);
-      return removed.ok ? json(200, { deleted: id }) : refusal(removed);
+      return removed.ok ? json(200, { deleted: id } satisfies Deleted) : refusal(removed);
     }
     const engine = host.engine(id) as WithReportCard | undefined;
     if (!engine) {
@@ -97,11 +99,11 @@ export function createControlApi(host: MockHost, options: ControlApiOptions): Co
     }
     if (route === '' && req.method === 'GET') {
       const s = engine.scenario;
-      return json(200, { id: s.id, name: s.name, description: s.description, tools: s.tools.map((t) => t.name), ledgerExecutions: host.stores.ledger.executions(s.id) });
+      return json(200, { id: s.id, name: s.name, description: s.description, tools: s.tools.map((t) => t.name), ledgerExecutions: host.stores.ledger.executions(s.id) } satisfies ScenarioInfo);
     }
     if (route === 'reset' && req.method === 'POST') {
       engine.reset();
-      return json(200, { reset: engine.scenario.id });
+      return json(200, { reset: engine.scenario.id } satisfies Reset);
     }
     if (route === 'journal' && req.method === 'GET') {
       const since = Number(new URL(req.url).searchParams.get('since') ?? 0);
@@ -124,11 +126,12 @@ export function createControlApi(host: MockHost, options: ControlApiOptions): Co
       const t = engine.tasks.get(taskId);
       return t ? json(200, { task: t }) : json(404, { error: 'Unknown task' });
     }
-    const action = rest[1];
-    if (rest.length === 2 && req.method === 'POST' && ACTIONS.has(action)) {
-      const body = await readJson(req);
-      if (!body) return json(400, { error: 'Body must be a JSON object' });
-      const act = { kind: action, ...(body.result ? { result: body.result } : {}), ...(body.error ? { error: body.error } : {}), ...(body.inputRequests ? { inputRequests: body.inputRequests } : {}) } as ControlAction;
+    const action = TaskActionSchema.safeParse(rest[1]);
+    if (rest.length === 2 && req.method === 'POST' && action.success) {
+      const parsed = TaskControlBodySchema.safeParse(await readJson(req));
+      if (!parsed.success) return json(400, { error: 'Body must be a JSON object' });
+      const body = parsed.data;
+      const act = { kind: action.data, ...(body.result ? { result: body.result } : {}), ...(body.error ? { error: body.error } : {}), ...(body.inputRequests ? { inputRequests: body.inputRequests } : {}) } as ControlAction;
       const rec = engine.tasks.control(taskId, act);
       return rec ? json(200, { task: rec }) : json(404, { error: 'Unknown task' });
     }
@@ -140,7 +143,7 @@ export function createControlApi(host: MockHost, options: ControlApiOptions): Co
     if (denied) return json(denied.status, { error: denied.error });
     if (parts[0] === 'recordings') return recordingRoutes(req, host, parts.slice(1), options.allowedHosts);
     if (parts[0] !== 'scenarios') return json(404, { error: `No control route /api/${parts.join('/')}` });
-    if (parts.length === 1 && req.method === 'GET') return json(200, { scenarios: host.scenarios.list() });
+    if (parts.length === 1 && req.method === 'GET') return json(200, { scenarios: host.scenarios.list() } satisfies ScenarioList);
     if (parts.length === 2 && parts[1] === 'validate' && req.method === 'POST') {
       const text = await readText(req, MAX_SCENARIO_BYTES);
       if (text === undefined) return json(413, { error: `Scenario is larger than ${MAX_SCENARIO_BYTES} bytes` });

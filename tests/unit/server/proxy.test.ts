@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createProxyHandler, isOwnControlRoute } from '../../../lib/adapters/proxy';
+import { createProxyHandler } from '../../../lib/server/proxy';
+import { isOwnControlRoute } from '../../../lib/server/proxy-target';
 
 /** The proxy handler's time caps, stream relay and self-detection, with an injected upstream fetch. */
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { RECORDING_NAME } from '../recording/autosave';
 import { parseRecording } from '../recording/schema';
+import type { RecordingFileSummary } from '../protocol/loupe-api';
 
 /**
  * Saved recordings (node only): `<dataDir>/recordings/<name>.loupe.json`. Every write is
@@ -11,13 +12,6 @@ import { parseRecording } from '../recording/schema';
 
 /** Largest recording accepted through the control API. */
 export const MAX_RECORDING_BYTES = 64 * 1024 * 1024;
-
-/** One row of the recordings list. */
-export interface RecordingFileSummary {
-  name: string;
-  bytes: number;
-  modifiedAt: string;
-}
 
 /** Outcome of saving a recording file. */
 export type RecordingSave = { ok: true; name: string; frames: number } | { ok: false; reason: 'invalid-name' | 'invalid'; message: string };

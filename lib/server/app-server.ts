@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { loupeServer } from './next-route';
-import { toNodeHandler } from './node-http';
+import { loupeServer } from './loupe-server';
+import { toNodeHandler } from './node-handler';
 
 /**
  * The app server's own routes (`npm start`, scripts/serve.mjs): `/mcp/**` and `/api/**` go to

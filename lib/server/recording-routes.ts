@@ -1,7 +1,9 @@
 import { openRecordingText } from '../recording/open';
+import type { RecordingList, RecordingSaved } from '../protocol/loupe-api';
 import type { MockHost } from './mock-host';
 import { createRecordingFiles, MAX_RECORDING_BYTES } from './recording-files';
 import { replaysOf } from './replay-registry';
+import { json, readText } from './respond';
 
 /**
  * The recordings part of the control API (already behind the token gate):
@@ -12,36 +14,27 @@ import { replaysOf } from './replay-registry';
  *   POST /api/recordings/replay      body: a recording or HAR → served as a mock at /mcp/replay/<id>
  */
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });
-
-async function readCapped(req: Request, max: number): Promise<string | undefined> {
-  const declared = Number(req.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > max) return undefined;
-  const buffer = await req.arrayBuffer();
-  return buffer.byteLength > max ? undefined : new TextDecoder().decode(buffer);
-}
-
 /** Handle `/api/recordings[/<name>]`; `rest` is the decoded path after `recordings`. */
 export async function recordingRoutes(req: Request, host: MockHost, rest: string[], allowedHosts?: string[]): Promise<Response> {
   const files = createRecordingFiles(host.dataDir);
   if (rest.length === 1 && rest[0] === 'replay' && req.method === 'POST') {
-    const text = await readCapped(req, MAX_RECORDING_BYTES);
+    const text = await readText(req, MAX_RECORDING_BYTES);
     if (text === undefined) return json(413, { error: `Recording is larger than ${MAX_RECORDING_BYTES} bytes` });
     const opened = openRecordingText(text, 'the recording');
     if (!opened.ok) return json(422, { error: opened.error });
     return json(201, replaysOf(host, allowedHosts).register(opened.recording));
   }
-  if (rest.length === 0 && req.method === 'GET') return json(200, { recordings: files.list() });
+  if (rest.length === 0 && req.method === 'GET') return json(200, { recordings: files.list() } satisfies RecordingList);
   if (rest.length === 1 && req.method === 'GET') {
     const text = files.read(rest[0]);
     return text === undefined ? json(404, { error: `No recording named ${rest[0]}` }) : new Response(text, { status: 200, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });
   }
   if (rest.length === 1 && req.method === 'PUT') {
-    const text = await readCapped(req, MAX_RECORDING_BYTES);
+    const text = await readText(req, MAX_RECORDING_BYTES);
     if (text === undefined) return json(413, { error: `Recording is larger than ${MAX_RECORDING_BYTES} bytes` });
     const saved = files.save(rest[0], text);
     if (!saved.ok) return json(saved.reason === 'invalid-name' ? 400 : 422, { error: saved.message });
-    return json(200, { saved: saved.name, frames: saved.frames });
+    return json(200, { saved: saved.name, frames: saved.frames } satisfies RecordingSaved);
   }
   return json(404, { error: `No control route ${req.method} /api/recordings/${rest.join('/')}` });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sandboxProxyResponse, validHostOrigin } from '../../../lib/adapters/sandbox-proxy';
+import { sandboxProxyResponse, validHostOrigin } from '../../../lib/server/sandbox-proxy';
 
 /** The sandbox proxy page: its CSP header, who may embed it, and how it frames the view. */
 

@@ -30,6 +30,7 @@ export interface MockHostOptions {
   stores?: Stores;
 }
 
+/** The engines of a process, their stores and scenario files, and one event feed for all. */
 export interface MockHost {
   engine(id: string): MockEngine | undefined;
   engines(): MockEngine[];
@@ -62,6 +63,7 @@ export function loadSecret(dataDir: string): string {
   }
 }
 
+/** Create the mock host of a data directory. */
 export function createMockHost(options: MockHostOptions): MockHost {
   const stores = options.stores ?? openSqliteStores(options.dataDir);
   const secret = loadSecret(options.dataDir);

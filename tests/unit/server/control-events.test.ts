@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { scenarioEventStream } from '../../../lib/adapters/control-events';
-import { createMockHost, type MockHost } from '../../../lib/adapters/mock-host';
+import { scenarioEventStream } from '../../../lib/server/control-events';
+import { createMockHost, type MockHost } from '../../../lib/server/mock-host';
 import { callTool } from '../../helpers/rpc';
 
 /** The control room's event stream: bounded for a reader that stops reading, released on abort. */

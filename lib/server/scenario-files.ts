@@ -5,6 +5,7 @@ import { builtinScenarioIds, builtinScenarioInput } from '../scenario/builtins';
 import { loadScenarioFile, parseScenarioIn } from '../scenario/files';
 import type { ScenarioIssue } from '../scenario/loader';
 import type { Scenario } from '../scenario/schema';
+import type { ScenarioSummary, ScenarioValidation } from '../protocol/loupe-api';
 
 /**
  * Saved scenarios: `<dataDir>/scenarios/<id>.yaml` (node only). Files are validated before they
@@ -21,16 +22,6 @@ export const MAX_SCENARIO_BYTES = 1024 * 1024;
 /** Whether `id` is a valid scenario id. */
 export function isScenarioId(id: unknown): id is string {
   return typeof id === 'string' && SCENARIO_ID.test(id);
-}
-
-/** One row of the scenario list. */
-export interface ScenarioSummary {
-  id: string;
-  name?: string;
-  description?: string;
-  builtin: boolean;
-  /** False for a saved file that no longer validates (edited by hand). */
-  valid: boolean;
 }
 
 /** Why a write was refused; `issues` lists validation errors with their lines. */
@@ -53,7 +44,7 @@ export interface ScenarioFiles {
   /** A saved scenario, validated; undefined when missing or invalid. */
   load(id: string): Scenario | undefined;
   /** Check text as it would be saved, without writing. */
-  validate(text: string, source?: string): { ok: boolean; errors: ScenarioIssue[]; warnings: ScenarioIssue[] };
+  validate(text: string, source?: string): ScenarioValidation;
   save(id: string, text: string): SaveOutcome;
   duplicate(id: string, newId: string): SaveOutcome;
   remove(id: string): { ok: true } | FileRefusal;
@@ -89,7 +80,7 @@ export function createScenarioFiles(dataDir: string): ScenarioFiles {
     return undefined;
   }
 
-  function validate(text: string, source = 'scenario.yaml') {
+  function validate(text: string, source = 'scenario.yaml'): ScenarioValidation {
     ensureDir();
     const parsed = parseScenarioIn(text, source, dir);
     return parsed.ok ? { ok: true, errors: [], warnings: parsed.warnings } : { ok: false, errors: parsed.errors, warnings: [] };

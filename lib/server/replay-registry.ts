@@ -1,5 +1,6 @@
 import { randomToken } from '../engine/runtime';
 import type { Recording } from '../recording/schema';
+import type { ReplayStarted } from '../protocol/loupe-api';
 import type { MockHost } from './mock-host';
 import { createReplayServerHandler } from './replay-server';
 
@@ -14,7 +15,7 @@ export const MAX_REPLAYS = 5;
 
 /** The replays of one mock host. */
 export interface ReplayRegistry {
-  register(recording: Recording): { id: string; path: string; exchanges: number };
+  register(recording: Recording): ReplayStarted;
   fetch(id: string, request: Request): Promise<Response> | undefined;
   ids(): string[];
 }

@@ -1,4 +1,5 @@
 import { randomToken } from '../engine/runtime';
+import { PROXY_PATH } from '../protocol/loupe-api';
 import { createControlApi } from './control-api';
 import { checkControlAccess } from './control-auth';
 import { createProxy } from './proxy';
@@ -7,6 +8,7 @@ import { replaysOf } from './replay-registry';
 import type { MockHost } from './mock-host';
 import type { MockEngine } from '../engine';
 import type { HttpInput, HttpOutput } from '../engine/http-types';
+import { json } from './respond';
 
 /**
  * One fetch handler for a process: `/mcp` (the default scenario), `/mcp/<id>`, and the
@@ -14,8 +16,7 @@ import type { HttpInput, HttpOutput } from '../engine/http-types';
  * server and by Next routes.
  */
 
-export { presentedToken, sameToken } from './control-auth';
-
+/** The process's one handler: MCP endpoints, replays, the proxies and the control API. */
 export interface MockRouter {
   fetch(request: Request): Promise<Response>;
   /** The engine behind an MCP path (`/mcp`, `/mcp/<id>`), for hosts that call `engine.handle` directly. */
@@ -36,8 +37,6 @@ export interface MockRouterOptions {
   keepAliveMs?: number;
 }
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });
-
 /** Path segments, decoded; undefined when one is not valid percent-encoding. */
 function segments(pathname: string): string[] | undefined {
   try {
@@ -47,6 +46,7 @@ function segments(pathname: string): string[] | undefined {
   }
 }
 
+/** Create the router over a host; `/mcp` serves `defaultScenario`. */
 export function createMockRouter(host: MockHost, defaultScenario: string, options: MockRouterOptions = {}): MockRouter {
   const token = options.token ?? randomToken(24);
   const control = createControlApi(host, { token, allowedHosts: options.allowedHosts, keepAliveMs: options.keepAliveMs });
@@ -66,7 +66,7 @@ export function createMockRouter(host: MockHost, defaultScenario: string, option
   return {
     token,
     engineFor,
-    fastFor: (pathname) => (pathname === '/api/proxy' ? guardedProxy : engineFor(pathname)?.handle),
+    fastFor: (pathname) => (pathname === PROXY_PATH ? guardedProxy : engineFor(pathname)?.handle),
     async fetch(req) {
       const url = new URL(req.url);
       const parts = segments(url.pathname);

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { builtinScenarioYaml, createScenarioFiles, type ScenarioFiles } from '../../../lib/adapters/scenario-files';
+import { builtinScenarioYaml, createScenarioFiles, type ScenarioFiles } from '../../../lib/server/scenario-files';
 import { parseScenario } from '../../../lib/scenario/loader';
 import { builtinScenarioIds } from '../../../lib/scenario/builtins';
 

@@ -1,0 +1,73 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import type { HeaderBag, HttpInput } from '../engine/http-types';
+import { readNodeBody, readNodeBodyText } from './node-body';
+
+/**
+ * A node:http request as a web `Request` (streamed or, when small, buffered) or as the engine's
+ * transport-neutral `HttpInput`. Either way its signal aborts when the client goes away.
+ */
+
+/** Bodies larger than this are not buffered; the handler sees a stream and applies its own cap. */
+const BUFFER_LIMIT = 1024 * 1024;
+
+/** Headers and abort signal of a request; the signal aborts when the client goes away mid-answer. */
+function requestInit(req: IncomingMessage, res: ServerResponse, withHeaders = true): { headers: Headers; signal: AbortSignal; url: string } {
+  const ac = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) ac.abort(new Error('client disconnected'));
+  });
+  const headers = new Headers();
+  if (withHeaders) for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
+  const host = (req.headers.host ?? '127.0.0.1').replace(/[^\w.:[\]-]/g, '') || '127.0.0.1';
+  return { headers, signal: ac.signal, url: `http://${host}${req.url ?? '/'}` };
+}
+
+/** Convert an IncomingMessage into a web Request whose body streams (large or unknown-length bodies). */
+export function toWebRequest(req: IncomingMessage, res: ServerResponse): Request {
+  const { headers, signal, url } = requestInit(req, res);
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+  return new Request(url, {
+    method: req.method,
+    headers,
+    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
+    signal,
+    // Required by undici for streamed request bodies.
+    ...(hasBody ? { duplex: 'half' } : {}),
+  } as RequestInit);
+}
+
+/**
+ * The fast path: a small body (declared Content-Length under the limit) is read in full with
+ * node streams and handed over as bytes, which avoids a web-stream bridge per request.
+ */
+export async function toBufferedRequest(req: IncomingMessage, res: ServerResponse): Promise<Request> {
+  const { headers, signal, url } = requestInit(req, res);
+  return new Request(url, { method: req.method, headers, body: await readNodeBody(req), signal });
+}
+
+/** Whether a request declares a body small enough for {@link toBufferedRequest}. */
+export function canBuffer(req: IncomingMessage): boolean {
+  if (req.method === 'GET' || req.method === 'HEAD') return false;
+  const length = Number(req.headers['content-length']);
+  return Number.isFinite(length) && length <= BUFFER_LIMIT;
+}
+
+/** Case-insensitive access to node's already-lowercased headers. */
+function headerBag(req: IncomingMessage): HeaderBag {
+  return {
+    get(name) {
+      const v = req.headers[name.toLowerCase()];
+      return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+    },
+    forEach(callback) {
+      for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) callback(Array.isArray(v) ? v.join(', ') : v, k);
+    },
+  };
+}
+
+/** The request as the engine's transport-neutral input (no web Request, no header copy). */
+export function toNodeHttpInput(req: IncomingMessage, res: ServerResponse): HttpInput {
+  const { signal, url } = requestInit(req, res, false);
+  return { method: req.method ?? 'GET', url, headers: headerBag(req), signal, readBody: (max) => readNodeBodyText(req, max) };
+}

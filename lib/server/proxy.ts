@@ -1,0 +1,105 @@
+import { readStreamCapped, toHttpInput, toResponse, type HttpInput, type HttpOutput } from '../engine/http-types';
+import { PROXY_ERROR_HEADER, ProxyEnvelopeSchema, type ApiError } from '../protocol/loupe-api';
+import { forwardedHeaders, relayedHeaders } from './proxy-headers';
+import { relayStream } from './proxy-relay';
+import { checkTarget } from './proxy-target';
+
+/**
+ * Loupe's server-side proxy (`POST /api/proxy`, token-gated by the router): the inspector in
+ * the browser posts a JSON envelope `{ url, method, headers, body }` and gets the upstream's
+ * answer back as it came (status, headers minus hop-by-hop ones, the body, streamed for SSE),
+ * so it can reach servers without CORS and send headers a page cannot (Authorization).
+ *
+ * Guard rails: only http(s) targets that are not Loupe's own control routes (proxy-target.ts);
+ * hop-by-hop headers stripped both ways (proxy-headers.ts); envelope and response sizes capped;
+ * the upstream must answer within a time limit and a stream lives at most `maxStreamMs`
+ * (proxy-relay.ts); redirects are not followed. A refusal carries `x-loupe-proxy-error` so a
+ * client never mistakes it for the upstream's own status.
+ */
+
+export interface ProxyOptions {
+  /** Largest envelope accepted (default 1 MiB). */
+  maxRequestBytes?: number;
+  /** Largest non-streamed upstream body relayed (default 16 MiB). */
+  maxResponseBytes?: number;
+  /** Time allowed for the upstream's answer, or its whole body when not streamed (default 30 s). */
+  timeoutMs?: number;
+  /** Longest an SSE stream is relayed before it is closed (default 30 min). */
+  maxStreamMs?: number;
+  fetch?: typeof fetch;
+}
+
+function refuse(status: number, code: string, error: string): HttpOutput {
+  return { status, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', [PROXY_ERROR_HEADER]: code }, body: JSON.stringify({ error } satisfies ApiError) };
+}
+
+/** The proxy with both faces: web fetch, and the transport-neutral one node:http serves directly. */
+export interface Proxy {
+  fetch(req: Request): Promise<Response>;
+  handle(input: HttpInput): Promise<HttpOutput>;
+}
+
+/** Create the proxy's web fetch handler; the router checks the token before calling it. */
+export function createProxyHandler(options: ProxyOptions = {}): (req: Request) => Promise<Response> {
+  return createProxy(options).fetch;
+}
+
+/** Create the proxy; the router checks the token before calling it. */
+export function createProxy(options: ProxyOptions = {}): Proxy {
+  const maxRequest = options.maxRequestBytes ?? 1024 * 1024;
+  const maxResponse = options.maxResponseBytes ?? 16 * 1024 * 1024;
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const maxStreamMs = options.maxStreamMs ?? 30 * 60_000;
+  const doFetch = options.fetch ?? fetch;
+
+  async function handle(req: HttpInput): Promise<HttpOutput> {
+    if (req.method !== 'POST') return refuse(405, 'method', 'The proxy accepts POST with a JSON envelope { url, method, headers, body }');
+    const raw = await req.readBody(maxRequest);
+    if (raw === undefined) return refuse(413, 'too-large', `The envelope exceeds ${maxRequest} bytes`);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      return refuse(400, 'envelope', 'The body must be a JSON envelope { url, method, headers, body }');
+    }
+    const env = ProxyEnvelopeSchema.safeParse(parsed);
+    if (!env.success) return refuse(400, 'envelope', `Invalid envelope: ${env.error.issues.map((i) => `${i.path.join('.') || 'envelope'} ${i.message}`).join('; ')}`);
+    const checked = checkTarget(env.data.url, req);
+    if (!checked.ok) return refuse(checked.status, checked.code, checked.error);
+    const { target } = checked;
+    let headers: Headers;
+    try {
+      headers = forwardedHeaders(env.data.headers);
+    } catch (e) {
+      return refuse(400, 'headers', `Invalid header: ${(e as Error).message}`);
+    }
+
+    const upstream = new AbortController();
+    const onClientGone = () => upstream.abort(new Error('the client closed the proxy request'));
+    req.signal.addEventListener('abort', onClientGone, { once: true });
+    const deadline = setTimeout(() => upstream.abort(new Error('timeout')), timeoutMs);
+    let res: Response;
+    try {
+      res = await doFetch(target, { method: env.data.method, headers, body: env.data.method === 'GET' ? undefined : env.data.body, signal: upstream.signal, redirect: 'manual' });
+    } catch (e) {
+      clearTimeout(deadline);
+      req.signal.removeEventListener('abort', onClientGone);
+      if (upstream.signal.reason instanceof Error && upstream.signal.reason.message === 'timeout') return refuse(504, 'timeout', `${target.origin} did not answer within ${timeoutMs} ms`);
+      return refuse(502, 'unreachable', `Failed to reach ${target.origin}: ${(e as Error).cause instanceof Error ? ((e as Error).cause as Error).message : (e as Error).message}`);
+    }
+    const out = relayedHeaders(res.headers);
+    const streamed = (res.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
+    if (!streamed) {
+      const body = await readStreamCapped(res.body, maxResponse).catch(() => undefined);
+      clearTimeout(deadline);
+      req.signal.removeEventListener('abort', onClientGone);
+      if (!body) return refuse(upstream.signal.aborted ? 504 : 502, upstream.signal.aborted ? 'timeout' : 'too-large', upstream.signal.aborted ? `${target.origin} did not finish its answer within ${timeoutMs} ms` : `The upstream body exceeds ${maxResponse} bytes or failed`);
+      return { status: res.status, headers: out, ...(res.status === 204 || res.status === 304 ? {} : { body }) };
+    }
+    // A stream: the head arrived in time; from now on only its lifetime is capped.
+    clearTimeout(deadline);
+    return { status: res.status, headers: out, stream: relayStream(res.body!, upstream, maxStreamMs) };
+  }
+
+  return { handle, fetch: async (req) => toResponse(await handle(toHttpInput(req))) };
+}
