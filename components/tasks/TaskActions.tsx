@@ -2,8 +2,9 @@
 
 import { useState } from 'react';
 import { ActionButton } from '@/components/elicitation/ActionButton';
-import { cancelPending, isTerminalStatus, type TaskRecord } from '@/lib/state/tasks-slice';
+import { cancelPending, type TaskRecord } from '@/lib/state/tasks-slice';
 import { useTaskRunner } from '@/components/tasks/use-task-runner';
+import { isTerminalStatus } from '@/lib/shared/task-status';
 
 /**
  * What a user can do to a task: listen for its notifications (2026-07-28 `subscriptions/listen`

@@ -2,12 +2,13 @@
 
 import { InputRequestsPanel } from '@/components/elicitation/InputRequestsPanel';
 import { ErrorView, ResultView } from '@/components/tools/ResultView';
-import { cancelPending, isTerminalStatus, type TaskRecord } from '@/lib/state/tasks-slice';
+import { cancelPending, type TaskRecord } from '@/lib/state/tasks-slice';
 import { StateDiagram } from './StateDiagram';
 import { TaskActions } from './TaskActions';
 import { PollCadence, TtlCountdown } from './TaskTimers';
 import { useInspector } from '@/components/inspector/use-inspector';
 import { useTaskRunner } from '@/components/tasks/use-task-runner';
+import { isTerminalStatus } from '@/lib/shared/task-status';
 
 /**
  * One task: its fingerprint (never its id), the live state diagram, status message, TTL and

@@ -1,7 +1,8 @@
 'use client';
 
-import { expiresAt, isTerminalStatus, pollIntervals, type TaskRecord } from '@/lib/state/tasks-slice';
+import { expiresAt, pollIntervals, type TaskRecord } from '@/lib/state/tasks-slice';
 import { useNow } from './use-now';
+import { isTerminalStatus } from '@/lib/shared/task-status';
 
 /**
  * The two clocks of a task: its TTL countdown (the server may purge it at createdAt + ttlMs;

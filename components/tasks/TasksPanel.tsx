@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import { isTerminalStatus } from '@/lib/state/tasks-slice';
+import { isTerminalStatus } from '@/lib/shared/task-status';
 import { ActionButton } from '@/components/elicitation/ActionButton';
 import { TaskCard } from './TaskCard';
 import { useInspector } from '@/components/inspector/use-inspector';

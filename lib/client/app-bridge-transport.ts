@@ -1,5 +1,6 @@
 import { JsonRpcMessageSchema, type JsonRpcMessage } from '../protocol';
 import type { TrackedTransport } from './tracking';
+import { asRecord } from '../shared/records';
 
 /**
  * The postMessage transport between the inspector and one app's sandbox proxy frame, for
@@ -41,8 +42,6 @@ export interface BridgeTransport {
   sessionId?: string;
 }
 
-const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
-
 /** Create the checked transport for one sandbox frame. */
 export function createBridgeTransport(options: BridgeTransportOptions): BridgeTransport {
   const listenOn = options.listenOn ?? globalThis.window;
@@ -52,12 +51,12 @@ export function createBridgeTransport(options: BridgeTransportOptions): BridgeTr
 
   const record = (message: unknown, direction: BridgeDirection, errorText?: string) => {
     if (!options.record) return;
-    const m = obj(message);
+    const m = asRecord(message);
     const id = m && (typeof m.id === 'string' || typeof m.id === 'number') ? m.id : undefined;
     let method = typeof m?.method === 'string' ? m.method : undefined;
     if (method && id !== undefined) methods.set(`${direction}:${id}`, method);
     if (!method && id !== undefined) method = methods.get(`${direction === 'in' ? 'out' : 'in'}:${id}`);
-    const error = obj(m?.error);
+    const error = asRecord(m?.error);
     const detail = errorText ?? (error ? `${String(error.code)} ${String(error.message)}` : undefined);
     let raw: string | undefined;
     try {
@@ -86,7 +85,7 @@ export function createBridgeTransport(options: BridgeTransportOptions): BridgeTr
     const target = options.target();
     if (closed || !target || event.source !== target || event.origin !== options.origin) return;
     const data: unknown = event.data;
-    if (obj(data)?.jsonrpc !== '2.0') return;
+    if (asRecord(data)?.jsonrpc !== '2.0') return;
     const parsed = JsonRpcMessageSchema.safeParse(data);
     if (!parsed.success) {
       record(data, 'in', `Invalid JSON-RPC message: ${parsed.error.issues[0]?.message ?? 'malformed'}`);

@@ -1,5 +1,6 @@
 import { APP_MIME_TYPE, UiResourceMetaSchema, type UiResourceMeta } from '../protocol';
 import type { Outcome } from './results';
+import { asRecord } from '../shared/records';
 
 /**
  * A UI resource as a host renders it: the HTML of a `ui://` resources/read, its `_meta.ui`
@@ -19,8 +20,6 @@ export interface AppResource {
 
 /** A loaded resource, or why it cannot be rendered (shown instead of the view). */
 export type AppResourceLoad = { ok: true; resource: AppResource } | { ok: false; problem: string };
-
-const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
 
 /** Hex SHA-256 of a string's UTF-8 bytes (Web Crypto: browsers and Node 20). */
 export async function htmlDigest(text: string): Promise<string> {
@@ -53,7 +52,7 @@ export async function readAppResource(outcome: Outcome, uri: string, listedMeta?
   if (outcome.type !== 'complete') return { ok: false, problem: `resources/read answered ${outcome.type}, not the resource` };
   const contents = outcome.result.contents;
   if (!Array.isArray(contents) || contents.length === 0) return { ok: false, problem: 'resources/read returned no contents' };
-  const item = obj(contents.find((c) => obj(c)?.uri === uri) ?? (contents.length === 1 ? contents[0] : undefined));
+  const item = asRecord(contents.find((c) => asRecord(c)?.uri === uri) ?? (contents.length === 1 ? contents[0] : undefined));
   if (!item) return { ok: false, problem: `resources/read returned no content for ${uri}` };
   if (!sameMime(item.mimeType)) return { ok: false, problem: `The UI resource has MIME type ${JSON.stringify(item.mimeType)}; hosts render only ${APP_MIME_TYPE}` };
   let html: string;
@@ -66,7 +65,7 @@ export async function readAppResource(outcome: Outcome, uri: string, listedMeta?
     }
   } else return { ok: false, problem: 'The UI resource has neither text nor blob' };
   // The content item wins; the list entry is the fallback. Python servers send `meta`.
-  const rawUi = obj(obj(item._meta)?.ui) ?? obj(obj(item.meta)?.ui) ?? obj(obj(listedMeta)?.ui) ?? {};
+  const rawUi = asRecord(asRecord(item._meta)?.ui) ?? asRecord(asRecord(item.meta)?.ui) ?? asRecord(asRecord(listedMeta)?.ui) ?? {};
   const parsed = UiResourceMetaSchema.safeParse(rawUi);
   const meta = parsed.success ? parsed.data : {};
   const ttl = outcome.result.ttlMs;

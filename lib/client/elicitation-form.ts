@@ -1,4 +1,5 @@
 import { secretHint, type ElicitResult } from '../protocol';
+import { asRecord } from '../shared/records';
 
 /**
  * Form-mode elicitation, pure: turn a `requestedSchema` into fields, pre-fill defaults, validate
@@ -43,12 +44,11 @@ export type ElicitContent = NonNullable<ElicitResult['content']>;
 
 const FORMATS: readonly TextFormat[] = ['email', 'uri', 'date', 'date-time'];
 type Raw = Record<string, unknown>;
-const obj = (v: unknown): Raw | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Raw) : undefined);
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
 function optionsOf(p: Raw): FieldOption[] | undefined {
-  if (Array.isArray(p.oneOf)) return p.oneOf.flatMap((o) => (obj(o) && typeof obj(o)!.const === 'string' ? [{ value: obj(o)!.const as string, label: str(obj(o)!.title) ?? (obj(o)!.const as string) }] : []));
+  if (Array.isArray(p.oneOf)) return p.oneOf.flatMap((o) => (asRecord(o) && typeof asRecord(o)!.const === 'string' ? [{ value: asRecord(o)!.const as string, label: str(asRecord(o)!.title) ?? (asRecord(o)!.const as string) }] : []));
   if (Array.isArray(p.anyOf)) return optionsOf({ oneOf: p.anyOf });
   if (Array.isArray(p.enum)) {
     const names = Array.isArray(p.enumNames) ? p.enumNames : [];
@@ -68,7 +68,7 @@ function fieldOf(key: string, p: Raw, required: boolean): FormField | undefined 
   if (p.type === 'number' || p.type === 'integer') return { ...base, kind: 'number', integer: p.type === 'integer', minimum: num(p.minimum), maximum: num(p.maximum), default: num(p.default) };
   if (p.type === 'boolean') return { ...base, kind: 'boolean', default: typeof p.default === 'boolean' ? p.default : undefined };
   if (p.type === 'array') {
-    const options = optionsOf(obj(p.items) ?? {});
+    const options = optionsOf(asRecord(p.items) ?? {});
     if (!options) return undefined;
     const d = Array.isArray(p.default) ? p.default.filter((v): v is string => typeof v === 'string') : undefined;
     return { ...base, kind: 'multi', options, minItems: num(p.minItems), maxItems: num(p.maxItems), default: d };
@@ -78,14 +78,14 @@ function fieldOf(key: string, p: Raw, required: boolean): FormField | undefined 
 
 /** Fields of a requested schema, in property order; unsupported properties are named in `problems`. */
 export function describeForm(requestedSchema: unknown): { fields: FormField[]; problems: string[] } {
-  const schema = obj(requestedSchema);
-  const props = obj(schema?.properties);
+  const schema = asRecord(requestedSchema);
+  const props = asRecord(schema?.properties);
   if (!props) return { fields: [], problems: ['The server sent no usable requestedSchema (an object with properties).'] };
   const required = new Set(Array.isArray(schema!.required) ? schema!.required.filter((k): k is string => typeof k === 'string') : []);
   const fields: FormField[] = [];
   const problems: string[] = [];
   for (const [key, prop] of Object.entries(props)) {
-    const field = obj(prop) ? fieldOf(key, obj(prop)!, required.has(key)) : undefined;
+    const field = asRecord(prop) ? fieldOf(key, asRecord(prop)!, required.has(key)) : undefined;
     if (field) fields.push(field);
     else problems.push(`Field "${key}" uses a schema a form cannot show (only flat strings, numbers, booleans and enums are allowed); it is left out.`);
   }

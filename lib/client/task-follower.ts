@@ -1,10 +1,11 @@
-import { TERMINAL_STATUSES, type InputRequests, type InputResponses } from '../protocol';
+import type { InputRequests, InputResponses } from '../protocol';
 import { sleep } from './clock';
 import type { Connection } from './connection';
 import { listen, type ListenHandle } from './listen';
 import { retryDelayMs } from './reconnect';
 import type { Outcome } from './results';
 import { readSnapshot, type TaskApi, type TaskSnapshot } from './task-api';
+import { isTerminalStatus } from '../shared/task-status';
 
 /**
  * Follows a task to its end the way the spec and seed 000 ask: poll `tasks/get` no faster
@@ -59,8 +60,6 @@ export interface TaskFollower {
   stop(): void;
 }
 
-const isTerminal = (t: TaskSnapshot) => (TERMINAL_STATUSES as readonly string[]).includes(t.status);
-
 /** Follow a task from its creation result (or a snapshot). */
 export function followTask(conn: Connection, tasks: TaskApi, initial: TaskSnapshot, options: FollowOptions = {}): TaskFollower {
   const clock = conn.clock;
@@ -78,7 +77,7 @@ export function followTask(conn: Connection, tasks: TaskApi, initial: TaskSnapsh
 
   const apply = (t: TaskSnapshot) => {
     // A snapshot never moves a task out of a terminal status; ignore stale ones that would.
-    if (isTerminal(latest) && !isTerminal(t)) return;
+    if (isTerminalStatus(latest.status) && !isTerminalStatus(t.status)) return;
     latest = t;
     options.onUpdate?.(t);
   };
@@ -126,7 +125,7 @@ export function followTask(conn: Connection, tasks: TaskApi, initial: TaskSnapsh
     let lastPoll: number | undefined = undefined;
     let failures = 0;
     for (;;) {
-      if (isTerminal(latest)) return { kind: 'terminal', task: await fillLegacyResult(latest) };
+      if (isTerminalStatus(latest.status)) return { kind: 'terminal', task: await fillLegacyResult(latest) };
       if (signal.aborted) return { kind: 'aborted', task: latest };
       if (latest.status === 'input_required') {
         const r = await answerInput(latest);

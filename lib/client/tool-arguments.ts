@@ -1,4 +1,5 @@
 import { describeForm, formContent, initialValues, validateField, type FieldValue, type FormField } from './elicitation-form';
+import { asRecord } from '../shared/records';
 
 /**
  * A tool's `inputSchema` as a form, pure: flat properties (strings with formats, numbers,
@@ -22,17 +23,15 @@ export interface JsonArgField {
 export type ArgField = FormField | JsonArgField;
 export type ArgValues = Record<string, FieldValue>;
 
-const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
-
 /** The fields of a tool's inputSchema, in property order. */
 export function describeArguments(inputSchema: unknown): ArgField[] {
-  const schema = obj(inputSchema);
-  const props = obj(schema?.properties) ?? {};
+  const schema = asRecord(inputSchema);
+  const props = asRecord(schema?.properties) ?? {};
   const required = new Set(Array.isArray(schema?.required) ? schema.required.filter((k): k is string => typeof k === 'string') : []);
   return Object.entries(props).map(([key, prop]): ArgField => {
     const one = describeForm({ properties: { [key]: prop }, required: required.has(key) ? [key] : [] }).fields[0];
     if (one) return one;
-    const p = obj(prop) ?? {};
+    const p = asRecord(prop) ?? {};
     return {
       key,
       kind: 'json',
@@ -91,7 +90,7 @@ export function parseRawArguments(text: string): { ok: true; args: Record<string
   if (!text.trim()) return { ok: true, args: {} };
   try {
     const v = JSON.parse(text) as unknown;
-    return obj(v) ? { ok: true, args: v as Record<string, unknown> } : { ok: false, error: 'Arguments must be a JSON object' };
+    return asRecord(v) ? { ok: true, args: v as Record<string, unknown> } : { ok: false, error: 'Arguments must be a JSON object' };
   } catch (e) {
     return { ok: false, error: `Not JSON: ${(e as Error).message}` };
   }

@@ -5,6 +5,7 @@ import { BACKOFF_CAP_MS, reconnectPlan, type ReconnectPlan } from '../client/rec
 import { classifyRetry } from '../client/results';
 import type { SliceGet, SliceSet } from './slice';
 import type { ListenDrop, ListenRecord, StreamFrameSummary, StreamRecord } from './streams-types';
+import { asRecord } from '../shared/records';
 
 export * from './streams-types';
 
@@ -48,11 +49,10 @@ export const MAX_RECENT = 40;
 export const MAX_LISTENS = 50;
 export const MAX_DROPS = 50;
 
-const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
 const isResponse = (body: Record<string, unknown> | undefined, rpcId: unknown) => !!body && ('result' in body || 'error' in body) && body.id === rpcId;
 
 function summarize(f: Frame): StreamFrameSummary {
-  const body = obj(f.body);
+  const body = asRecord(f.body);
   const label = f.kind === 'sse-comment' ? 'keep-alive' : !body ? 'not JSON' : 'error' in body ? 'error' : 'result' in body ? 'response' : typeof body.method === 'string' ? body.method : 'message';
   return { seq: f.seq, at: f.at, kind: f.kind === 'sse-comment' ? 'keep-alive' : 'frame', label, ...(f.taskId ? { taskFp: fingerprint(f.taskId) } : {}), bytes: f.bytes };
 }
@@ -127,7 +127,7 @@ export function createStreamsSlice(set: SliceSet<StreamsSlice>, _get?: SliceGet<
       if (last && last.reopenedAt === undefined) drops[drops.length - 1] = { ...last, reopenedAt: f.at };
       return putListen({ ...l, state: 'opening', drops, subscriptionIds: f.rpcId !== undefined ? [...l.subscriptionIds, f.rpcId] : l.subscriptionIds });
     }
-    const filter = (obj(obj(obj(f.body)?.params)?.notifications) ?? {}) as SubscriptionFilter;
+    const filter = (asRecord(asRecord(asRecord(f.body)?.params)?.notifications) ?? {}) as SubscriptionFilter;
     putListen({ listenId, connectionId: f.connectionId, filter, subscriptionIds: f.rpcId !== undefined ? [f.rpcId] : [], streamIds: [], state: 'opening', openedAt: f.at, attempt: 0, drops: [] });
     const w = own();
     w.listenOrder.push(listenId);
@@ -180,7 +180,7 @@ export function createStreamsSlice(set: SliceSet<StreamsSlice>, _get?: SliceGet<
   }
 
   function streamFrame(f: Frame) {
-    const body = obj(f.body);
+    const body = asRecord(f.body);
     const responded = isResponse(body, f.rpcId);
     if (responded) settle(f.exchangeId);
     const r = draftStream(f.streamId ?? f.exchangeId);
@@ -192,7 +192,7 @@ export function createStreamsSlice(set: SliceSet<StreamsSlice>, _get?: SliceGet<
     r.lastActivityAt = f.at;
     r.recent.push(summarize(f));
     if (r.recent.length > MAX_RECENT) r.recent.shift();
-    if (ack) r.ack = { at: f.at, agreed: (obj(body?.params)?.notifications ?? {}) as SubscriptionFilter };
+    if (ack) r.ack = { at: f.at, agreed: (asRecord(body?.params)?.notifications ?? {}) as SubscriptionFilter };
     if (responded) r.responded = true;
     const l = r.listenId ? cur!.listens[r.listenId] : undefined;
     if (l && ack) putListen({ ...l, state: 'live', lastAckAt: f.at });
@@ -217,7 +217,7 @@ export function createStreamsSlice(set: SliceSet<StreamsSlice>, _get?: SliceGet<
     switch (f.kind) {
       case 'http-request':
         if (f.method === 'subscriptions/listen') listenRequest(f);
-        else if (f.rpcId !== undefined && f.method) inFlight.set(f.exchangeId, { method: f.method, unsafe: classifyRetry(f.method, { idempotencyKey: typeof obj(obj(obj(f.body)?.params)?.arguments)?.idempotencyKey === 'string' ? 'key' : undefined }) === 'unsafe' });
+        else if (f.rpcId !== undefined && f.method) inFlight.set(f.exchangeId, { method: f.method, unsafe: classifyRetry(f.method, { idempotencyKey: typeof asRecord(asRecord(asRecord(f.body)?.params)?.arguments)?.idempotencyKey === 'string' ? 'key' : undefined }) === 'unsafe' });
         return;
       case 'http-response':
         if (f.httpStatus !== undefined) statuses.set(f.exchangeId, f.httpStatus);
@@ -228,7 +228,7 @@ export function createStreamsSlice(set: SliceSet<StreamsSlice>, _get?: SliceGet<
         settle(f.exchangeId);
         // A listen answered with a plain JSON body never streamed: refused (error) or ended.
         const l = f.method === 'subscriptions/listen' ? cur!.listens[f.conversationId ?? f.exchangeId] : undefined;
-        if (l && isResponse(obj(f.body), f.rpcId)) putListen({ ...l, state: 'error' in obj(f.body)! ? 'refused' : 'ended' });
+        if (l && isResponse(asRecord(f.body), f.rpcId)) putListen({ ...l, state: 'error' in asRecord(f.body)! ? 'refused' : 'ended' });
         return;
       }
       case 'error':

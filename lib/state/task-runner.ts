@@ -7,7 +7,8 @@ import type { TaskFollower } from '../client/task-follower';
 import type { Outcome } from '../client/results';
 import type { ConnectionSlice } from './connection-slice';
 import type { StreamsSlice } from './streams-slice';
-import { isTerminalStatus, type TasksSlice } from './tasks-slice';
+import type { TasksSlice } from './tasks-slice';
+import { isTerminalStatus } from '../shared/task-status';
 
 /**
  * What the tasks panel does to tasks, outside React so a task keeps being followed while the

@@ -1,5 +1,6 @@
-import { TERMINAL_STATUSES, normalizeLegacyTask, type InputRequests, type LegacyTask, type Task, type TaskStatus } from '../protocol';
+import { normalizeLegacyTask, type InputRequests, type LegacyTask, type Task, type TaskStatus } from '../protocol';
 import { fingerprint } from '../shared/fingerprint';
+import { isTerminalStatus } from '../shared/task-status';
 import type { Frame } from '../client/frames';
 import type { TaskSnapshot } from '../client/task-api';
 import type { SliceGet, SliceSet } from './slice';
@@ -97,11 +98,6 @@ export interface TasksSlice {
 export const MAX_POLLS = 120;
 /** Tasks kept; the oldest finished ones go first. */
 export const MAX_TASKS = 500;
-
-const TERMINAL = new Set<string>(TERMINAL_STATUSES);
-
-/** Whether a status is terminal (completed, failed, cancelled). */
-export const isTerminalStatus = (s: string): boolean => TERMINAL.has(s);
 
 /** One shape for both eras: a legacy task (`ttl`, `pollInterval`) gets the extension's names. */
 export function toTaskSnapshot(task: Task | LegacyTask | TaskSnapshot): TaskSnapshot {
