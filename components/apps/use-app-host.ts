@@ -4,7 +4,7 @@ import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { BridgeFrame } from '@/lib/client/app-bridge-transport';
 import { createAppHost, type AppHost } from '@/lib/client/app-host';
 import type { AppResource } from '@/lib/client/app-resource';
-import type { Outcome } from '@/lib/client/results';
+import type { RequestOutcome } from '@/lib/client/results';
 import type { Tool } from '@/lib/protocol';
 
 /**
@@ -14,7 +14,7 @@ import type { Tool } from '@/lib/protocol';
  */
 
 /** The outcome of the inspector's own call, as the tools panel has it (MRTR may end abandoned). */
-export type AppCallOutcome = Outcome | { type: 'abandoned' };
+export type AppCallOutcome = RequestOutcome | { type: 'abandoned' };
 
 /** A bridge frame as the bridge log shows it. */
 export type LoggedFrame = BridgeFrame & { at: number; n: number };
@@ -24,8 +24,8 @@ export interface AppHostDeps {
   tools: readonly Tool[];
   input: Record<string, unknown>;
   outcome?: AppCallOutcome;
-  callTool(name: string, args: Record<string, unknown>): Promise<Outcome>;
-  readResource(uri: string): Promise<Outcome>;
+  callTool(name: string, args: Record<string, unknown>): Promise<RequestOutcome>;
+  readResource(uri: string): Promise<RequestOutcome>;
   onBridgeMessage?(frame: BridgeFrame): void;
 }
 

@@ -7,7 +7,7 @@ import { JournalPanel } from './JournalPanel';
 import { MissingToken } from './MissingToken';
 import { ReportCardPanel } from './ReportCardPanel';
 import { ScenarioEditor } from './ScenarioEditor';
-import { TasksPanel } from './TasksPanel';
+import { LiveTasksPanel } from './LiveTasksPanel';
 import { useControlRoom } from './use-control-room';
 import { useScenarioEvents } from './use-scenario-events';
 
@@ -45,7 +45,7 @@ function Room({ scenarioId }: { scenarioId: string }) {
       <div className="grid gap-4 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <ScenarioEditor />
         <div className="flex min-w-0 flex-col gap-4">
-          <TasksPanel />
+          <LiveTasksPanel />
           <ReportCardPanel />
         </div>
       </div>

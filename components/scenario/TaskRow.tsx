@@ -1,7 +1,7 @@
 'use client';
 
 import type { TaskAction } from '@/lib/client/control-client';
-import type { TaskRow as Task } from '@/lib/state/control-room-store';
+import type { LiveTask } from '@/lib/state/control-room-store';
 import { fingerprint } from '@/lib/shared/fingerprint';
 import { isTerminalStatus } from '@/lib/shared/task-status';
 import { clockTime } from './JournalEntryRow';
@@ -25,7 +25,7 @@ const CONTROLS: { action: TaskAction; label: string; title: string }[] = [
 
 
 /** One live task with its status, status message and the operator's controls. */
-export function TaskRow({ task, pending, onAct }: { task: Task; pending?: string; onAct: (action: TaskAction) => void }) {
+export function TaskRow({ task, pending, onAct }: { task: LiveTask; pending?: string; onAct: (action: TaskAction) => void }) {
   const status = task.expired ? 'expired' : task.status;
   const done = task.expired || isTerminalStatus(task.status);
   return (

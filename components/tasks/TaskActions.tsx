@@ -2,7 +2,7 @@
 
 import { useState } from 'react';
 import { ActionButton } from '@/components/elicitation/ActionButton';
-import { cancelPending, type TaskRecord } from '@/lib/state/tasks-slice';
+import { cancelPending, type TrackedTask } from '@/lib/state/tasks-slice';
 import { useTaskRunner } from '@/components/tasks/use-task-runner';
 import { isTerminalStatus } from '@/lib/shared/task-status';
 
@@ -11,7 +11,7 @@ import { isTerminalStatus } from '@/lib/shared/task-status';
  * with its id), cancel it (then keep polling: the ack is not final), poll now, stop or resume
  * following, and under 2025-11-25 fetch the result with tasks/result.
  */
-export function TaskActions({ record, era }: { record: TaskRecord; era?: 'modern' | 'legacy' }) {
+export function TaskActions({ record, era }: { record: TrackedTask; era?: 'modern' | 'legacy' }) {
   const runner = useTaskRunner();
   const [busy, setBusy] = useState(false);
   const terminal = isTerminalStatus(record.snapshot.status);

@@ -2,7 +2,7 @@
 
 import { InputRequestsPanel } from '@/components/elicitation/InputRequestsPanel';
 import { ErrorView, ResultView } from '@/components/tools/ResultView';
-import { cancelPending, type TaskRecord } from '@/lib/state/tasks-slice';
+import { cancelPending, type TrackedTask } from '@/lib/state/tasks-slice';
 import { StateDiagram } from './StateDiagram';
 import { TaskActions } from './TaskActions';
 import { PollCadence, TtlCountdown } from './TaskTimers';
@@ -37,14 +37,14 @@ function time(iso: string): string {
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleTimeString();
 }
 
-function Outcome({ record }: { record: TaskRecord }) {
+function TaskOutcome({ record }: { record: TrackedTask }) {
   const s = record.snapshot;
   if (s.status === 'completed' && s.result) return <ResultView result={s.result} testId="task-result" />;
   if (s.status === 'failed' && s.error) return <ErrorView error={s.error} testId="task-result" />;
   return null;
 }
 
-export function TaskCard({ record }: { record: TaskRecord }) {
+export function TaskCard({ record }: { record: TrackedTask }) {
   const era = useInspector((s) => s.connection.server?.era);
   const runner = useTaskRunner();
   const s = record.snapshot;
@@ -101,7 +101,7 @@ export function TaskCard({ record }: { record: TaskRecord }) {
           <InputRequestsPanel mode="each" inputRequests={s.inputRequests as Record<string, unknown>} onSubmit={(r) => void runner.answer(record.taskId, r)} />
         </div>
       ) : null}
-      <Outcome record={record} />
+      <TaskOutcome record={record} />
       {end ? (
         <p data-testid="task-end" data-kind={end.kind} className="text-xs text-muted">
           {END_TEXT[end.kind] ?? end.kind}

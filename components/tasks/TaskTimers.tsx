@@ -1,6 +1,6 @@
 'use client';
 
-import { expiresAt, pollIntervals, type TaskRecord } from '@/lib/state/tasks-slice';
+import { expiresAt, pollIntervals, type TrackedTask } from '@/lib/state/tasks-slice';
 import { useNow } from './use-now';
 import { isTerminalStatus } from '@/lib/shared/task-status';
 
@@ -19,7 +19,7 @@ function duration(ms: number): string {
 }
 
 /** TTL left, counting down once a second. */
-export function TtlCountdown({ record }: { record: TaskRecord }) {
+export function TtlCountdown({ record }: { record: TrackedTask }) {
   const end = expiresAt(record.snapshot);
   const live = end !== undefined && !isTerminalStatus(record.snapshot.status);
   const now = useNow(1000, live);
@@ -41,7 +41,7 @@ export function TtlCountdown({ record }: { record: TaskRecord }) {
 }
 
 /** Observed poll intervals against the suggested minimum. */
-export function PollCadence({ record }: { record: TaskRecord }) {
+export function PollCadence({ record }: { record: TrackedTask }) {
   const suggested = record.snapshot.pollIntervalMs;
   const gaps = pollIntervals(record, 5);
   const last = gaps[gaps.length - 1];

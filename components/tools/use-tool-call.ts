@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { InputRequests, InputResponses } from '@/lib/protocol';
 import { fingerprint } from '@/lib/shared/fingerprint';
-import type { InputAnswerer, MrtrOutcome } from '@/lib/client/mrtr';
+import type { InputAnswerer, CallWithInputOutcome } from '@/lib/client/mrtr';
 import { useInspectorStore } from '@/components/inspector/use-inspector';
 import { useTaskRunner } from '@/components/tasks/use-task-runner';
 
@@ -21,7 +21,7 @@ export type ToolCallState =
   | { phase: 'idle' }
   | { phase: 'calling'; round: number; asTask: boolean }
   | { phase: 'input'; round: number; asTask: boolean; inputRequests: InputRequests }
-  | { phase: 'done'; asTask: boolean; outcome: MrtrOutcome; taskFp?: string };
+  | { phase: 'done'; asTask: boolean; outcome: CallWithInputOutcome; taskFp?: string };
 
 export function useToolCall(toolName: string) {
   const store = useInspectorStore();

@@ -1,5 +1,5 @@
 import { APP_MIME_TYPE, UiResourceMetaSchema, type UiResourceMeta } from '../protocol';
-import type { Outcome } from './results';
+import type { RequestOutcome } from './results';
 import { asRecord } from '../shared/records';
 
 /**
@@ -45,7 +45,7 @@ function sameMime(value: unknown): boolean {
  * one item for this URI, of type `text/html;profile=mcp-app`, with `text` or base64 `blob`.
  * `listedMeta` is the `_meta` of the resources/list entry, used when the item has no `_meta.ui`.
  */
-export async function readAppResource(outcome: Outcome, uri: string, listedMeta?: unknown): Promise<AppResourceLoad> {
+export async function readAppResource(outcome: RequestOutcome, uri: string, listedMeta?: unknown): Promise<AppResourceLoad> {
   if (outcome.type === 'error') return { ok: false, problem: `resources/read failed: ${outcome.error.code} ${outcome.error.message}` };
   if (outcome.type === 'failure') return { ok: false, problem: `resources/read failed: ${outcome.message}` };
   if (outcome.type === 'invalid') return { ok: false, problem: `resources/read answered an invalid response: ${outcome.reason}` };

@@ -12,10 +12,10 @@ import {
   type LoggingLevel,
   type RequestId,
 } from '../protocol';
-import { createSystemClock, sleep, type Clock } from './clock';
+import { createSystemClock, sleep, type Clock } from '../shared/clock';
 import { runExchange, type ExchangeResult } from './exchange';
 import { buildNotification, buildRequest, withTasksExtension, type Era } from './request-builder';
-import { classifyResult, classifyRetry, type Outcome } from './results';
+import { classifyResult, classifyRetry, type RequestOutcome } from './results';
 import { retryDelayMs } from './reconnect';
 import type { Transport } from './transport';
 
@@ -79,8 +79,8 @@ export interface Connection {
   /** The server's discover or initialize result, once seen. */
   readonly server: { info?: Implementation; capabilities?: Record<string, unknown>; supportedVersions?: string[]; instructions?: string } | undefined;
   /** Resolve the era (probe or handshake). Idempotent. */
-  connect(signal?: AbortSignal): Promise<Outcome>;
-  request(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<Outcome>;
+  connect(signal?: AbortSignal): Promise<RequestOutcome>;
+  request(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<RequestOutcome>;
   /** Requests now waiting for an answer, and whether re-sending each would be safe. */
   inFlight(): { method: string; safe: boolean }[];
   warn(text: string): void;
@@ -96,6 +96,7 @@ function legacyCapabilities(caps: ClientCapabilities): Record<string, unknown> {
 
 /** Create the connection core over a transport. */
 export function createConnection(options: ConnectionOptions): Connection {
+  // Timers stay referenced: a script awaiting a poll or a backoff must not see Node exit under it.
   const clock = options.clock ?? createSystemClock();
   const supported = options.supportedVersions ?? [MODERN_VERSION, ...LEGACY_VERSIONS];
   const caps = options.capabilities ?? {};
@@ -106,7 +107,7 @@ export function createConnection(options: ConnectionOptions): Connection {
   let sessionId: string | undefined;
   let server: Connection['server'];
   let nextId = 1;
-  let connecting: Promise<Outcome> | undefined;
+  let connecting: Promise<RequestOutcome> | undefined;
   const pending = new Set<{ method: string; safe: boolean }>();
 
   async function send(method: string, params: Record<string, unknown> | undefined, o: RequestOptions, asEra: Era): Promise<{ ex: ExchangeResult; id: RequestId; declaredTasks: boolean }> {
@@ -152,7 +153,7 @@ export function createConnection(options: ConnectionOptions): Connection {
     return supported.find((v) => d.data.supported.includes(v));
   }
 
-  async function request(method: string, params: Record<string, unknown> | undefined = undefined, o: RequestOptions = {}): Promise<Outcome> {
+  async function request(method: string, params: Record<string, unknown> | undefined = undefined, o: RequestOptions = {}): Promise<RequestOutcome> {
     if (!era && method !== 'initialize') {
       const first = !connecting;
       const c = await connect(o.signal);
@@ -170,7 +171,7 @@ export function createConnection(options: ConnectionOptions): Connection {
     }
   }
 
-  async function requestAs(method: string, params: Record<string, unknown> | undefined, o: RequestOptions, asEra: Era): Promise<Outcome> {
+  async function requestAs(method: string, params: Record<string, unknown> | undefined, o: RequestOptions, asEra: Era): Promise<RequestOutcome> {
     let negotiated = false;
     for (let attempt = 0; ; attempt++) {
       const { ex, declaredTasks } = await send(method, params, o, asEra);
@@ -216,7 +217,7 @@ export function createConnection(options: ConnectionOptions): Connection {
     server = { info, capabilities: r.capabilities, supportedVersions: r.supportedVersions, instructions: r.instructions };
   }
 
-  async function initialize(signal?: AbortSignal): Promise<Outcome> {
+  async function initialize(signal?: AbortSignal): Promise<RequestOutcome> {
     const init = await requestAs('initialize', { protocolVersion: version, capabilities: legacyCapabilities(caps), clientInfo }, { signal }, 'legacy');
     if (init.type !== 'complete') return init;
     const r = init.result as { protocolVersion?: string; serverInfo?: Implementation; capabilities?: Record<string, unknown>; instructions?: string };
@@ -231,7 +232,7 @@ export function createConnection(options: ConnectionOptions): Connection {
     return init;
   }
 
-  async function probe(signal?: AbortSignal): Promise<Outcome> {
+  async function probe(signal?: AbortSignal): Promise<RequestOutcome> {
     const out = await requestAs('server/discover', undefined, { signal }, 'modern');
     if (out.type === 'complete') {
       era = 'modern';
@@ -257,7 +258,7 @@ export function createConnection(options: ConnectionOptions): Connection {
     return initialize(signal);
   }
 
-  function connect(signal?: AbortSignal): Promise<Outcome> {
+  function connect(signal?: AbortSignal): Promise<RequestOutcome> {
     if (era === 'modern' && !connecting) return Promise.resolve({ type: 'complete', result: {} });
     connecting ??= (options.era === 'legacy' ? initialize(signal) : probe(signal)).then((o) => {
       if (!era) connecting = undefined;
@@ -287,7 +288,7 @@ export function createConnection(options: ConnectionOptions): Connection {
 }
 
 /** One line describing an outcome, for messages and logs. */
-export function describeOutcome(o: Outcome): string {
+export function describeOutcome(o: RequestOutcome): string {
   switch (o.type) {
     case 'error':
       return `error ${o.error.code}: ${o.error.message}`;

@@ -16,7 +16,7 @@ export interface FieldOption {
 }
 
 /** One form field derived from a `PrimitiveSchemaDefinition`. */
-export interface FormField {
+export interface FormFieldSpec {
   key: string;
   kind: FieldKind;
   label: string;
@@ -57,7 +57,7 @@ function optionsOf(p: Raw): FieldOption[] | undefined {
   return undefined;
 }
 
-function fieldOf(key: string, p: Raw, required: boolean): FormField | undefined {
+function fieldOf(key: string, p: Raw, required: boolean): FormFieldSpec | undefined {
   const base = { key, label: str(p.title) ?? key, description: str(p.description), required, secret: secretHint(key, p) };
   if (p.type === 'string') {
     const options = optionsOf(p);
@@ -77,12 +77,12 @@ function fieldOf(key: string, p: Raw, required: boolean): FormField | undefined 
 }
 
 /** Fields of a requested schema, in property order; unsupported properties are named in `problems`. */
-export function describeForm(requestedSchema: unknown): { fields: FormField[]; problems: string[] } {
+export function describeForm(requestedSchema: unknown): { fields: FormFieldSpec[]; problems: string[] } {
   const schema = asRecord(requestedSchema);
   const props = asRecord(schema?.properties);
   if (!props) return { fields: [], problems: ['The server sent no usable requestedSchema (an object with properties).'] };
   const required = new Set(Array.isArray(schema!.required) ? schema!.required.filter((k): k is string => typeof k === 'string') : []);
-  const fields: FormField[] = [];
+  const fields: FormFieldSpec[] = [];
   const problems: string[] = [];
   for (const [key, prop] of Object.entries(props)) {
     const field = asRecord(prop) ? fieldOf(key, asRecord(prop)!, required.has(key)) : undefined;
@@ -93,7 +93,7 @@ export function describeForm(requestedSchema: unknown): { fields: FormField[]; p
 }
 
 /** Initial values: defaults pre-filled, otherwise empty (checkboxes unchecked). */
-export function initialValues(fields: FormField[]): FormValues {
+export function initialValues(fields: FormFieldSpec[]): FormValues {
   const values: FormValues = {};
   for (const f of fields) {
     if (f.kind === 'boolean') values[f.key] = typeof f.default === 'boolean' ? f.default : false;
@@ -116,7 +116,7 @@ function validDate(text: string): boolean {
   return d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3];
 }
 
-function textProblem(f: FormField, text: string): string | undefined {
+function textProblem(f: FormFieldSpec, text: string): string | undefined {
   if (f.format === 'email' && !EMAIL.test(text)) return 'Enter an email address like name@example.com';
   if (f.format === 'uri') {
     try {
@@ -137,7 +137,7 @@ function textProblem(f: FormField, text: string): string | undefined {
 }
 
 /** What is wrong with one field's value, or undefined when it is acceptable. */
-export function validateField(f: FormField, value: FieldValue | undefined): string | undefined {
+export function validateField(f: FormFieldSpec, value: FieldValue | undefined): string | undefined {
   if (f.kind === 'boolean') return undefined;
   if (f.kind === 'multi') {
     const chosen = Array.isArray(value) ? value : [];
@@ -162,7 +162,7 @@ export function validateField(f: FormField, value: FieldValue | undefined): stri
 }
 
 /** Errors of every field, keyed by field. */
-export function validateForm(fields: FormField[], values: FormValues): FormErrors {
+export function validateForm(fields: FormFieldSpec[], values: FormValues): FormErrors {
   const errors: FormErrors = {};
   for (const f of fields) {
     const problem = validateField(f, values[f.key]);
@@ -172,7 +172,7 @@ export function validateForm(fields: FormField[], values: FormValues): FormError
 }
 
 /** Typed content for `accept`: numbers as numbers, empty optional fields left out. */
-export function formContent(fields: FormField[], values: FormValues): ElicitContent {
+export function formContent(fields: FormFieldSpec[], values: FormValues): ElicitContent {
   const content: ElicitContent = {};
   for (const f of fields) {
     const v = values[f.key];
@@ -186,7 +186,7 @@ export function formContent(fields: FormField[], values: FormValues): ElicitCont
 }
 
 /** Submit: either the `accept` result or the errors that block it. */
-export function submitForm(fields: FormField[], values: FormValues): { ok: true; result: ElicitResult } | { ok: false; errors: FormErrors } {
+export function submitForm(fields: FormFieldSpec[], values: FormValues): { ok: true; result: ElicitResult } | { ok: false; errors: FormErrors } {
   const errors = validateForm(fields, values);
   if (Object.keys(errors).length) return { ok: false, errors };
   return { ok: true, result: { action: 'accept', content: formContent(fields, values) } };

@@ -1,5 +1,5 @@
 import type { JsonRpcNotification, JsonRpcResponse, RequestId } from '../protocol';
-import type { Clock } from './clock';
+import type { Clock } from '../shared/clock';
 import type { Transport, TransportRequestOptions } from './transport';
 import { isRecord } from '../shared/records';
 

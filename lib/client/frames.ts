@@ -117,7 +117,7 @@ export function headerRecord(headers: Headers | Record<string, string> | undefin
 }
 
 /** The task a JSON-RPC message names, if any (request params, result, legacy result.task). */
-export function taskIdOf(message: unknown): string | undefined {
+export function taskIdOfMessage(message: unknown): string | undefined {
   const m = asRecord(message);
   if (!m) return undefined;
   const params = asRecord(m.params);

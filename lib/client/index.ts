@@ -12,7 +12,6 @@ export * from './tracking';
 export * from './request-builder';
 export * from './results';
 export * from './reconnect';
-export * from './clock';
 export * from './connection';
 export * from './tools';
 export * from './mrtr';

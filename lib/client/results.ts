@@ -17,7 +17,7 @@ import {
  */
 
 /** What a request ended with, as a value: wire errors and transport failures are not thrown. */
-export type Outcome =
+export type RequestOutcome =
   | { type: 'complete'; result: Record<string, unknown> }
   | { type: 'input_required'; inputRequests: InputRequests; requestState?: string; result: Record<string, unknown> }
   | { type: 'task'; task: Task; result: Record<string, unknown>; form: 'extension' | 'legacy' }
@@ -41,8 +41,8 @@ export interface ClassifyContext {
   era: 'modern' | 'legacy';
 }
 
-/** Turn a JSON-RPC `result` into an Outcome. */
-export function classifyResult(result: Record<string, unknown>, ctx: ClassifyContext): Outcome {
+/** Turn a JSON-RPC `result` into a RequestOutcome. */
+export function classifyResult(result: Record<string, unknown>, ctx: ClassifyContext): RequestOutcome {
   if (ctx.era === 'legacy') {
     if (ctx.method === 'tools/call' && result.task && typeof result.task === 'object') {
       const legacy = LegacyCreateTaskResultSchema.safeParse(result);

@@ -1,4 +1,4 @@
-import { describeForm, formContent, initialValues, validateField, type FieldValue, type FormField } from './elicitation-form';
+import { describeForm, formContent, initialValues, validateField, type FieldValue, type FormFieldSpec } from './elicitation-form';
 import { asRecord } from '../shared/records';
 
 /**
@@ -20,7 +20,7 @@ export interface JsonArgField {
   default?: string;
 }
 
-export type ArgField = FormField | JsonArgField;
+export type ArgField = FormFieldSpec | JsonArgField;
 export type ArgValues = Record<string, FieldValue>;
 
 /** The fields of a tool's inputSchema, in property order. */
@@ -46,7 +46,7 @@ export function describeArguments(inputSchema: unknown): ArgField[] {
 
 /** Initial values: defaults pre-filled. */
 export function initialArgValues(fields: ArgField[]): ArgValues {
-  const values: ArgValues = initialValues(fields.filter((f): f is FormField => f.kind !== 'json'));
+  const values: ArgValues = initialValues(fields.filter((f): f is FormFieldSpec => f.kind !== 'json'));
   for (const f of fields) if (f.kind === 'json') values[f.key] = f.default ?? '';
   return values;
 }
@@ -75,7 +75,7 @@ export function buildArguments(fields: ArgField[], values: ArgValues): { ok: tru
     if (problem) errors[f.key] = problem;
   }
   if (Object.keys(errors).length) return { ok: false, errors };
-  const form = fields.filter((f): f is FormField => f.kind !== 'json');
+  const form = fields.filter((f): f is FormFieldSpec => f.kind !== 'json');
   const args: Record<string, unknown> = formContent(form, values);
   for (const f of form) if (f.kind === 'boolean' && values[f.key] !== true && !f.required && f.default === undefined) delete args[f.key];
   for (const f of fields) {

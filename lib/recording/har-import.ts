@@ -1,4 +1,4 @@
-import { rpcFields, taskIdOf, utf8Bytes, type Frame, type FrameKind } from '../client/frames';
+import { rpcFields, taskIdOfMessage, utf8Bytes, type Frame, type FrameKind } from '../client/frames';
 import { lintFrames } from '../client/lint-frames';
 import { parseSseText } from '../client/sse';
 import { LEGACY_VERSIONS, META } from '../protocol';
@@ -115,7 +115,7 @@ function foreignFrames(entry: HarEntry, connectionId: string, exchangeId: string
   const frames: Frame[] = [];
   const add = (kind: FrameKind, direction: 'in' | 'out', at: number, extra: Partial<Frame>) => {
     const own = rpcFields(extra.body);
-    const taskId = taskIdOf(extra.body) ?? (kind === 'http-request' ? undefined : taskIdOf(request));
+    const taskId = taskIdOfMessage(extra.body) ?? (kind === 'http-request' ? undefined : taskIdOfMessage(request));
     const method = own.method ?? reqMethod;
     frames.push({ seq: nextSeq(), at, connectionId, direction, kind, exchangeId, ...(rpcId !== undefined ? { rpcId } : {}), ...(method ? { method } : {}), ...(taskId ? { taskId } : {}), bytes: utf8Bytes(extra.raw), ...extra });
   };

@@ -1,7 +1,7 @@
 import type { Frame, FrameSink } from '../client/frames';
 import { sha256Hex } from '../shared/fingerprint';
 import { lintFrames } from '../client/lint-frames';
-import type { ConnectionMeta, Recording, AppView } from './schema';
+import type { ConnectionMeta, Recording, RecordedAppView } from './schema';
 import { RECORDING_FORMAT, RECORDING_VERSION } from './schema';
 import { deriveStreams } from './streams';
 import { asRecord } from '../shared/records';
@@ -75,7 +75,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
   /** Frames dropped to stay within `maxBytes`. */
   let dropped = 0;
   const apps: Record<string, string> = {};
-  const views: AppView[] = [];
+  const views: RecordedAppView[] = [];
   let connection: ConnectionMeta = { ...options.connection };
   const listeners = new Set<() => void>();
   const changed = () => {

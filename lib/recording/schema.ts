@@ -47,14 +47,14 @@ export const StreamSummarySchema = z.object({
 export type StreamSummary = z.infer<typeof StreamSummarySchema>;
 
 /** An MCP App rendered during the session: which ui:// resource, which HTML, when. */
-export const AppViewSchema = z.object({
+export const RecordedAppViewSchema = z.object({
   uri: z.string(),
   digest: z.string().regex(/^[0-9a-f]{64}$/),
   at: z.number(),
   exchangeId: z.string().optional(),
   toolName: z.string().optional(),
 });
-export type AppView = z.infer<typeof AppViewSchema>;
+export type RecordedAppView = z.infer<typeof RecordedAppViewSchema>;
 
 /** Marks an export whose secrets were replaced by pseudonyms, and how many of each kind. */
 export const RedactionNoteSchema = z.object({
@@ -76,7 +76,7 @@ export const RecordingSchema = z.object({
   lints: z.record(z.string(), z.array(LintSchema)).default({}),
   /** App HTML keyed by the lower-case hex SHA-256 of the text. */
   apps: z.record(z.string().regex(/^[0-9a-f]{64}$/), z.string()).default({}),
-  views: z.array(AppViewSchema).default([]),
+  views: z.array(RecordedAppViewSchema).default([]),
   redaction: RedactionNoteSchema.optional(),
 });
 export type Recording = z.infer<typeof RecordingSchema>;

@@ -1,5 +1,5 @@
 import type { Frame } from '../client/frames';
-import type { TaskSnapshot } from '../client/task-api';
+import type { ObservedTask } from '../client/task-api';
 import { isResponseTo } from '../recording/exchanges';
 import type { InspectorStore } from './inspector-store';
 import { asRecord } from '../shared/records';
@@ -12,11 +12,11 @@ import { isTerminalStatus } from '../shared/task-status';
  * terminal snapshot ends it. Call it before `appendMany(frames)` so the polls land on known tasks.
  */
 
-function snapshotOf(v: unknown): TaskSnapshot | undefined {
+function snapshotOf(v: unknown): ObservedTask | undefined {
   const t = asRecord(v);
   if (!t || typeof t.taskId !== 'string' || typeof t.status !== 'string') return undefined;
   const { _meta: _m, resultType: _r, ...rest } = t;
-  return rest as unknown as TaskSnapshot;
+  return rest as unknown as ObservedTask;
 }
 
 /** What a task-related exchange contributes: its request and, when it came, the answer. */

@@ -2,9 +2,9 @@ import type { StoreApi } from 'zustand/vanilla';
 import type { InputResponses, Task } from '../protocol';
 import { describeOutcome } from '../client/connection';
 import type { ListenHandle } from '../client/listen';
-import { readSnapshot, type TaskSnapshot } from '../client/task-api';
+import { readSnapshot, type ObservedTask } from '../client/task-api';
 import type { TaskFollower } from '../client/task-follower';
-import type { Outcome } from '../client/results';
+import type { RequestOutcome } from '../client/results';
 import type { ConnectionSlice } from './connection-slice';
 import type { StreamsSlice } from './streams-slice';
 import type { TasksSlice } from './tasks-slice';
@@ -30,8 +30,8 @@ export interface TaskRunner {
   stop(taskId: string): void;
   /** Poll now (the refresh button). */
   refresh(taskId: string): void;
-  answer(taskId: string, responses: InputResponses): Promise<Outcome>;
-  cancel(taskId: string): Promise<Outcome>;
+  answer(taskId: string, responses: InputResponses): Promise<RequestOutcome>;
+  cancel(taskId: string): Promise<RequestOutcome>;
   setListening(taskId: string, on: boolean): void;
   /** 2025-11-25: list the server's tasks; returns a problem text or undefined. */
   listTasks(): Promise<string | undefined>;
@@ -186,7 +186,7 @@ export function createTaskRunner(store: StoreApi<RunnerState>, now: () => number
       const record = tasks().byId[taskId];
       if (!s || !record) return;
       const out = await s.taskResult(taskId);
-      const snap: TaskSnapshot = { ...record.snapshot };
+      const snap: ObservedTask = { ...record.snapshot };
       if (out.type === 'complete') snap.result = out.result;
       else if (out.type === 'error') snap.error = out.error;
       else return tasks().noteError(taskId, `tasks/result: ${describeOutcome(out)}`);

@@ -2,7 +2,7 @@ import { normalizeLegacyTask, type InputRequests, type LegacyTask, type Task, ty
 import { fingerprint } from '../shared/fingerprint';
 import { isTerminalStatus } from '../shared/task-status';
 import type { Frame } from '../client/frames';
-import type { TaskSnapshot } from '../client/task-api';
+import type { ObservedTask } from '../client/task-api';
 import type { SliceGet, SliceSet } from './slice';
 
 /**
@@ -34,7 +34,7 @@ export interface TaskEnd {
   detail?: string;
 }
 
-export interface TaskRecord {
+export interface TrackedTask {
   /** The real id: sent on requests, never rendered. */
   taskId: string;
   /** 8-character fingerprint shown in lists and logs. */
@@ -45,7 +45,7 @@ export interface TaskRecord {
   origin: 'created' | 'listed';
   /** When this session first saw it (client clock). */
   seenAt: number;
-  snapshot: TaskSnapshot;
+  snapshot: ObservedTask;
   /** Status changes in order, the first one included. */
   history: StatusChange[];
   /** Send times of tasks/get for this task (the last MAX_POLLS). */
@@ -65,13 +65,13 @@ export interface TaskRecord {
 
 /** The slice's state and actions, under `state.tasks`. */
 export interface TasksState {
-  byId: Record<string, TaskRecord>;
+  byId: Record<string, TrackedTask>;
   /** Task ids, newest first. */
   order: string[];
   /** A task this session created (a `task` outcome of tools/call) or a legacy tasks/list row. */
-  track(task: Task | LegacyTask | TaskSnapshot, meta: { form: 'extension' | 'legacy'; toolName?: string; origin?: 'created' | 'listed'; at: number }): void;
+  track(task: Task | LegacyTask | ObservedTask, meta: { form: 'extension' | 'legacy'; toolName?: string; origin?: 'created' | 'listed'; at: number }): void;
   /** A newer snapshot (a poll, a notification, a legacy cancel answer). */
-  applySnapshot(taskId: string, snapshot: TaskSnapshot, source: SnapshotSource, at: number): void;
+  applySnapshot(taskId: string, snapshot: ObservedTask, source: SnapshotSource, at: number): void;
   /** A frame of the connection: counts tasks/get sends as polls. */
   ingest(frame: Frame): void;
   /** Many frames in one store update. */
@@ -100,49 +100,49 @@ export const MAX_POLLS = 120;
 export const MAX_TASKS = 500;
 
 /** One shape for both eras: a legacy task (`ttl`, `pollInterval`) gets the extension's names. */
-export function toTaskSnapshot(task: Task | LegacyTask | TaskSnapshot): TaskSnapshot {
+export function toObservedTask(task: Task | LegacyTask | ObservedTask): ObservedTask {
   const t = task as Record<string, unknown>;
-  if (!('ttlMs' in t) && 'ttl' in t) return normalizeLegacyTask(task as LegacyTask) as TaskSnapshot;
+  if (!('ttlMs' in t) && 'ttl' in t) return normalizeLegacyTask(task as LegacyTask) as ObservedTask;
   const { resultType: _r, ...rest } = t;
-  return rest as TaskSnapshot;
+  return rest as ObservedTask;
 }
 
 /** Input requests the task waits on that were not answered yet. */
-export function pendingInputRequests(record: TaskRecord): InputRequests {
+export function pendingInputRequests(record: TrackedTask): InputRequests {
   if (record.snapshot.status !== 'input_required' || !record.snapshot.inputRequests) return {};
   return Object.fromEntries(Object.entries(record.snapshot.inputRequests).filter(([k]) => !(k in record.answered)));
 }
 
 /** Every status the task has been in, in order of first visit. */
-export function visitedStatuses(record: TaskRecord): TaskStatus[] {
+export function visitedStatuses(record: TrackedTask): TaskStatus[] {
   return [...new Set(record.history.map((h) => h.status))];
 }
 
 /** A cancel was requested and the task has not reached a terminal status yet. */
-export function cancelPending(record: TaskRecord): boolean {
+export function cancelPending(record: TrackedTask): boolean {
   return !!record.cancel && !isTerminalStatus(record.snapshot.status);
 }
 
 /** Intervals between the last polls (ms), most recent last. */
-export function pollIntervals(record: TaskRecord, last = 10): number[] {
+export function pollIntervals(record: TrackedTask, last = 10): number[] {
   const p = record.polls.slice(-last - 1);
   return p.slice(1).map((t, i) => t - p[i]);
 }
 
 /** When the server may purge the task (`createdAt + ttlMs`), or undefined for no TTL. */
-export function expiresAt(snapshot: TaskSnapshot): number | undefined {
+export function expiresAt(snapshot: ObservedTask): number | undefined {
   if (snapshot.ttlMs === null || snapshot.ttlMs === undefined) return undefined;
   const created = Date.parse(snapshot.createdAt);
   return Number.isFinite(created) ? created + snapshot.ttlMs : undefined;
 }
 
-function withHistory(record: TaskRecord, snapshot: TaskSnapshot, at: number): StatusChange[] {
+function withHistory(record: TrackedTask, snapshot: ObservedTask, at: number): StatusChange[] {
   const last = record.history[record.history.length - 1];
   if (last && last.status === snapshot.status) return record.history;
   return [...record.history, { status: snapshot.status, at, ...(snapshot.statusMessage ? { statusMessage: snapshot.statusMessage } : {}) }];
 }
 
-function trimOrder(order: string[], tasks: Record<string, TaskRecord>): { order: string[]; tasks: Record<string, TaskRecord> } {
+function trimOrder(order: string[], tasks: Record<string, TrackedTask>): { order: string[]; tasks: Record<string, TrackedTask> } {
   if (order.length <= MAX_TASKS) return { order, tasks };
   // Drop the oldest finished task, else the oldest.
   const victim = [...order].reverse().find((id) => isTerminalStatus(tasks[id].snapshot.status)) ?? order[order.length - 1];
@@ -165,7 +165,7 @@ export function createTasksSlice(set: SliceSet<TasksSlice>, _get?: SliceGet<Task
       return p ? { tasks: { ...s.tasks, ...p } } : {};
     });
   };
-  const patch = (taskId: string, fn: (r: TaskRecord) => TaskRecord | undefined) =>
+  const patch = (taskId: string, fn: (r: TrackedTask) => TrackedTask | undefined) =>
     update((t) => {
       const r = t.byId[taskId];
       const next = r && fn(r);
@@ -176,7 +176,7 @@ export function createTasksSlice(set: SliceSet<TasksSlice>, _get?: SliceGet<Task
     byId: {},
     order: [],
     track(task, meta) {
-      const snapshot = toTaskSnapshot(task);
+      const snapshot = toObservedTask(task);
       update((t) => {
         const existing = t.byId[snapshot.taskId];
         if (existing) {
@@ -185,7 +185,7 @@ export function createTasksSlice(set: SliceSet<TasksSlice>, _get?: SliceGet<Task
           const updated = { ...existing, snapshot: { ...existing.snapshot, ...snapshot }, history: withHistory(existing, snapshot, meta.at), toolName: existing.toolName ?? meta.toolName };
           return { byId: { ...t.byId, [snapshot.taskId]: updated } };
         }
-        const record: TaskRecord = {
+        const record: TrackedTask = {
           taskId: snapshot.taskId,
           fp: fingerprint(snapshot.taskId),
           ...(meta.toolName ? { toolName: meta.toolName } : {}),
@@ -209,7 +209,7 @@ export function createTasksSlice(set: SliceSet<TasksSlice>, _get?: SliceGet<Task
       patch(taskId, (r) => {
         // A terminal status is final: a stale or misbehaving snapshot never moves it back.
         if (isTerminalStatus(r.snapshot.status) && !isTerminalStatus(snapshot.status)) return r;
-        const next = toTaskSnapshot(snapshot);
+        const next = toObservedTask(snapshot);
         // Answers belong to the round that asked: once the task leaves input_required, forget them.
         const answered = next.status === 'input_required' ? r.answered : {};
         return { ...r, snapshot: next, history: withHistory(r, next, at), answered, notifications: r.notifications + (source === 'notification' ? 1 : 0), lastError: undefined };

@@ -4,7 +4,7 @@ import { TaskRow } from './TaskRow';
 import { useTasks } from './use-task-actions';
 
 /** The scenario's live tasks, newest first, with controls to drive each one. */
-export function TasksPanel() {
+export function LiveTasksPanel() {
   const { tasks, act, pending, error } = useTasks();
   return (
     <section aria-label="Tasks" className="flex min-h-0 flex-col rounded-xl border border-border bg-surface shadow-sm">
