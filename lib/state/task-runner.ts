@@ -40,16 +40,10 @@ export interface TaskRunner {
   dispose(): void;
 }
 
-const runners = new WeakMap<object, TaskRunner>();
-
-/** The runner of a store (one per store, created on first use). */
-export function taskRunnerFor(store: StoreApi<RunnerState>): TaskRunner {
-  let r = runners.get(store);
-  if (!r) runners.set(store, (r = createTaskRunner(store)));
-  return r;
-}
-
-/** Create a runner over a store whose state has the connection, tasks and streams slices. */
+/**
+ * Create a runner over a store whose state has the connection, tasks and streams slices. The
+ * inspector store makes its own on first use (`store.taskRunner()`), so a store has one.
+ */
 export function createTaskRunner(store: StoreApi<RunnerState>, now: () => number = Date.now): TaskRunner {
   const followers = new Map<string, TaskFollower>();
   const listens = new Map<string, ListenHandle>();
