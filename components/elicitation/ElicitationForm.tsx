@@ -3,7 +3,7 @@
 import { useId, type FormEvent } from 'react';
 import { CANCEL, DECLINE } from '@/lib/client/elicitation-form';
 import type { ElicitResult } from '@/lib/protocol';
-import { ActionButton } from './ActionButton';
+import { ActionButton } from '@/components/ui/ActionButton';
 import { FormField } from './FormField';
 import { useElicitationForm } from './use-elicitation-form';
 

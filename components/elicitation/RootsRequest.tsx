@@ -2,7 +2,7 @@
 
 import { useState, type FormEvent } from 'react';
 import { rootsAnswer, type ListRootsAnswer, type RootRow } from '@/lib/client/input-answers';
-import { ActionButton } from './ActionButton';
+import { ActionButton } from '@/components/ui/ActionButton';
 
 export interface RootsRequestProps {
   /** The ListRootsResult the user composed. */

@@ -2,7 +2,7 @@
 
 import { useId, useState, type FormEvent } from 'react';
 import { checkSamplingAnswer, contentText, samplingAnswer, type CreateMessageAnswer } from '@/lib/client/input-answers';
-import { ActionButton } from './ActionButton';
+import { ActionButton } from '@/components/ui/ActionButton';
 
 export interface SamplingRequestProps {
   /** `params` of a `sampling/createMessage` input request. */

@@ -4,7 +4,7 @@ import { useMemo, useState } from 'react';
 import { CANCEL, DECLINE } from '@/lib/client/elicitation-form';
 import { analyzeUrl } from '@/lib/client/elicitation-url';
 import type { ElicitResult } from '@/lib/protocol';
-import { ActionButton } from './ActionButton';
+import { ActionButton } from '@/components/ui/ActionButton';
 
 export interface UrlElicitationProps {
   message: string;

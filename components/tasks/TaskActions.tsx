@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import { ActionButton } from '@/components/elicitation/ActionButton';
+import { ActionButton } from '@/components/ui/ActionButton';
 import { cancelPending, type TrackedTask } from '@/lib/state/tasks-slice';
 import { useTaskRunner } from '@/components/tasks/use-task-runner';
 import { isTerminalStatus } from '@/lib/shared/task-status';

@@ -9,20 +9,13 @@ import { PollCadence, TtlCountdown } from './TaskTimers';
 import { useInspector } from '@/components/inspector/use-inspector';
 import { useTaskRunner } from '@/components/tasks/use-task-runner';
 import { isTerminalStatus } from '@/lib/shared/task-status';
+import { TaskStatusBadge } from '@/components/ui/TaskStatusBadge';
 
 /**
  * One task: its fingerprint (never its id), the live state diagram, status message, TTL and
  * poll cadence, the input requests it waits on (answered in place with tasks/update, one key at
  * a time), the cancel state, and its result or error. `isError` results are completed tasks.
  */
-
-const STATUS_TONE: Record<string, string> = {
-  working: 'bg-accent/15 text-accent',
-  input_required: 'bg-amber-500/15 text-amber-600',
-  completed: 'bg-success/15 text-success',
-  failed: 'bg-danger/15 text-danger',
-  cancelled: 'bg-surface-muted text-muted',
-};
 
 const END_TEXT: Record<string, string> = {
   expired: 'Gave up: createdAt + ttlMs passed, the server may have purged the task.',
@@ -59,9 +52,7 @@ export function TaskCard({ record }: { record: TrackedTask }) {
           {record.fp}
         </code>
         {record.toolName ? <span className="font-mono text-xs text-muted">{record.toolName}</span> : null}
-        <span data-testid="task-status" className={`rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_TONE[s.status] ?? ''}`}>
-          {s.status}
-        </span>
+        <TaskStatusBadge status={s.status} className="text-xs" />
         <span className="text-xs text-muted">{record.form === 'legacy' ? '2025-11-25 tasks' : 'tasks extension'}</span>
         {record.origin === 'listed' ? <span className="text-xs text-muted">(from tasks/list)</span> : null}
       </header>

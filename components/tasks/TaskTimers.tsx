@@ -1,7 +1,7 @@
 'use client';
 
 import { expiresAt, pollIntervals, type TrackedTask } from '@/lib/state/tasks-slice';
-import { useNow } from './use-now';
+import { useNow } from '@/components/ui/use-now';
 import { isTerminalStatus } from '@/lib/shared/task-status';
 
 /**

@@ -2,7 +2,7 @@
 
 import { useState } from 'react';
 import { isTerminalStatus } from '@/lib/shared/task-status';
-import { ActionButton } from '@/components/elicitation/ActionButton';
+import { ActionButton } from '@/components/ui/ActionButton';
 import { TaskCard } from './TaskCard';
 import { useInspector } from '@/components/inspector/use-inspector';
 import { useTaskRunner } from '@/components/tasks/use-task-runner';

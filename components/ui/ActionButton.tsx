@@ -2,7 +2,7 @@
 
 import type { ButtonHTMLAttributes } from 'react';
 
-/** Buttons shared by the elicitation prompts: one primary action, the rest quiet. */
+/** The buttons every feature uses: one primary action, the rest quiet, destructive ones in danger. */
 
 const STYLE = {
   primary: 'bg-accent text-white hover:bg-accent/90 disabled:bg-accent/40',
@@ -20,5 +20,3 @@ export interface ActionButtonProps extends ButtonHTMLAttributes<HTMLButtonElemen
 export function ActionButton({ tone = 'quiet', action, className = '', type = 'button', ...rest }: ActionButtonProps) {
   return <button type={type} data-action={action} className={`rounded-md px-3 py-1.5 text-sm font-medium disabled:cursor-not-allowed ${STYLE[tone]} ${className}`} {...rest} />;
 }
-
-export default ActionButton;
