@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
 import { createHeadlessSession } from '../client/headless';
-import type { RequestOutcome } from '../client/results';
+import { describeOutcome, type RequestOutcome } from '../client/results';
 import type { ClientSession } from '../client/session';
 import type { InputRequests, InputResponses, Tool } from '../protocol';
 import { err, out } from './client-output';
-import { describeOutcome } from '../client/connection';
 
 /**
  * `mcp-loupe conformance-client URL`: the adapter the official conformance runner launches

@@ -13,6 +13,7 @@ export * from './request-builder';
 export * from './results';
 export * from './reconnect';
 export * from './connection';
+export * from './connection-types';
 export * from './tools';
 export * from './mrtr';
 export * from './task-api';

@@ -1,6 +1,6 @@
 import { META, type JsonRpcNotification, type RequestId, type SubscriptionFilter } from '../protocol';
 import { sleep } from '../shared/clock';
-import type { Connection } from './connection';
+import type { Connection } from './connection-types';
 import { BACKOFF_CAP_MS, reconnectPlan, type ReconnectPlan } from './reconnect';
 import type { RequestOutcome } from './results';
 

@@ -88,3 +88,17 @@ export function classifyRetry(method: string, opts: { readOnly?: boolean; idempo
   if (method === 'tools/call' && (opts.readOnly || opts.idempotent || !!opts.idempotencyKey)) return 'safe';
   return 'unsafe';
 }
+
+/** One line describing an outcome, for messages and logs. */
+export function describeOutcome(o: RequestOutcome): string {
+  switch (o.type) {
+    case 'error':
+      return `error ${o.error.code}: ${o.error.message}`;
+    case 'invalid':
+      return `invalid response: ${o.reason}`;
+    case 'failure':
+      return `${o.reason}: ${o.message}`;
+    default:
+      return o.type;
+  }
+}

@@ -1,5 +1,6 @@
 import type { SubscriptionFilter, Task } from '../protocol';
-import { createConnection, type Connection, type ConnectionOptions } from './connection';
+import { createConnection } from './connection';
+import type { Connection, ConnectionOptions } from './connection-types';
 import { openListen, type ListenHandle, type ListenHandlers, type ListenOptions } from './listen';
 import { callWithInput, type CallWithInputOptions, type InputAnswerer, type CallWithInputOutcome } from './mrtr';
 import { createTaskApi, type TaskApi, type ObservedTask } from './task-api';

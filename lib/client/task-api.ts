@@ -8,7 +8,7 @@ import {
   type JsonRpcErrorObject,
   type Task,
 } from '../protocol';
-import type { Connection, RequestOptions } from './connection';
+import type { Connection, RequestOptions } from './connection-types';
 import type { RequestOutcome } from './results';
 
 /**

@@ -1,6 +1,6 @@
 import type { InputRequests, InputResponses } from '../protocol';
 import { sleep } from '../shared/clock';
-import type { Connection } from './connection';
+import type { Connection } from './connection-types';
 import { openListen, type ListenHandle } from './listen';
 import { retryDelayMs } from './reconnect';
 import type { RequestOutcome } from './results';

@@ -1,5 +1,5 @@
 import { LegacyToolExecutionSchema, type HeaderBinding, type InputResponses, type Tool } from '../protocol';
-import type { Connection, RequestOptions } from './connection';
+import type { Connection, RequestOptions } from './connection-types';
 import { filterTools, type DroppedTool } from './request-builder';
 import { classifyRetry, type RequestOutcome } from './results';
 

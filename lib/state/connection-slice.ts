@@ -1,6 +1,6 @@
 import { createHttpTransport } from '../client/http-transport';
 import { createStdioProxyTransport, splitCommandLine } from '../client/stdio-proxy-transport';
-import { describeOutcome } from '../client/connection';
+import { describeOutcome } from '../client/results';
 import type { Era } from '../client/request-builder';
 import { createClientSession, type ClientSession } from '../client/session';
 import { createTrackingTransport, type TrackedTransport } from '../client/tracking';

@@ -1,6 +1,6 @@
 import type { StoreApi } from 'zustand/vanilla';
 import type { InputResponses, Task } from '../protocol';
-import { describeOutcome } from '../client/connection';
+import { describeOutcome } from '../client/results';
 import type { ListenHandle } from '../client/listen';
 import { readSnapshot, type ObservedTask } from '../client/task-api';
 import type { TaskFollower } from '../client/task-follower';
