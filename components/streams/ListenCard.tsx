@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import type { SubscriptionFilter } from '@/lib/protocol';
 import { fingerprint } from '@/lib/shared/fingerprint';
 import { BACKOFF_CAP_MS } from '@/lib/client/reconnect';
-import type { ListenDrop, ListenRecord, StreamRecord } from '@/lib/state/streams-slice';
+import type { ListenDrop, ListenRecord, StreamRecord } from '@/lib/state/streams-types';
 import { useNow } from '@/components/ui/use-now';
 import { Badge, type Tone } from '@/components/ui/Badge';
 

@@ -1,7 +1,8 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ClientCapabilities } from '../protocol';
 import { createConnectionSlice, type ConnectionSlice } from './connection-slice';
-import { createStreamsSlice, type StreamsSlice } from './streams-slice';
+import { createStreamsSlice } from './streams-slice';
+import type { StreamsSlice } from './streams-types';
 import { createTaskRunner, type TaskRunner } from './task-runner';
 import { createTasksSlice, type TasksSlice } from './tasks-slice';
 import { createTimelineSlice, type TimelineSlice } from './timeline-slice';

@@ -6,7 +6,7 @@ import { readSnapshot, type ObservedTask } from '../client/task-api';
 import type { TaskFollower } from '../client/task-follower';
 import type { RequestOutcome } from '../client/results';
 import type { ConnectionSlice } from './connection-slice';
-import type { StreamsSlice } from './streams-slice';
+import type { StreamsSlice } from './streams-types';
 import type { TasksSlice } from './tasks-slice';
 import { isTerminalStatus } from '../shared/task-status';
 

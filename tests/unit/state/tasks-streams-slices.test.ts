@@ -10,7 +10,8 @@ import { createTrackingTransport } from '../../../lib/client/tracking';
 import { fingerprint } from '../../../lib/shared/fingerprint';
 import type { ObservedTask } from '../../../lib/client/task-api';
 import { createTasksSlice, pendingInputRequests, visitedStatuses, cancelPending, pollIntervals, expiresAt, type TasksSlice } from '../../../lib/state/tasks-slice';
-import { createStreamsSlice, type StreamsSlice } from '../../../lib/state/streams-slice';
+import { createStreamsSlice } from '../../../lib/state/streams-slice';
+import type { StreamsSlice } from '../../../lib/state/streams-types';
 import { createFakeClock, drive, type FakeClock } from '../../helpers/fake-clock';
 
 /**
