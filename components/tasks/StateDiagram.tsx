@@ -2,7 +2,7 @@
 
 import { useId } from 'react';
 import type { TaskStatus } from '@/lib/protocol';
-import type { StatusChange } from '@/lib/state/tasks-slice';
+import type { StatusChange } from '@/lib/state/tasks-types';
 
 /**
  * The task state machine, live: working ↔ input_required, then one of completed, failed or

@@ -2,7 +2,8 @@
 
 import { useState } from 'react';
 import { ActionButton } from '@/components/ui/ActionButton';
-import { cancelPending, type TrackedTask } from '@/lib/state/tasks-slice';
+import type { TrackedTask } from '@/lib/state/tasks-types';
+import { cancelPending } from '@/lib/state/tracked-task';
 import { useTaskRunner } from '@/components/tasks/use-task-runner';
 import { isTerminalStatus } from '@/lib/shared/task-status';
 

@@ -2,7 +2,8 @@
 
 import { InputRequestsPanel } from '@/components/elicitation/InputRequestsPanel';
 import { ErrorView, ResultView } from '@/components/tools/ResultView';
-import { cancelPending, type TrackedTask } from '@/lib/state/tasks-slice';
+import type { TrackedTask } from '@/lib/state/tasks-types';
+import { cancelPending } from '@/lib/state/tracked-task';
 import { StateDiagram } from './StateDiagram';
 import { TaskActions } from './TaskActions';
 import { PollCadence, TtlCountdown } from './TaskTimers';

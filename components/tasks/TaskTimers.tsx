@@ -1,6 +1,7 @@
 'use client';
 
-import { expiresAt, pollIntervals, type TrackedTask } from '@/lib/state/tasks-slice';
+import type { TrackedTask } from '@/lib/state/tasks-types';
+import { expiresAt, pollIntervals } from '@/lib/state/tracked-task';
 import { useNow } from '@/components/ui/use-now';
 import { isTerminalStatus } from '@/lib/shared/task-status';
 

@@ -4,7 +4,8 @@ import { createConnectionSlice, type ConnectionSlice } from './connection-slice'
 import { createStreamsSlice } from './streams-slice';
 import type { StreamsSlice } from './streams-types';
 import { createTaskRunner, type TaskRunner } from './task-runner';
-import { createTasksSlice, type TasksSlice } from './tasks-slice';
+import { createTasksSlice } from './tasks-slice';
+import type { TasksSlice } from './tasks-types';
 import { createTimelineSlice, type TimelineSlice } from './timeline-slice';
 import { createUiSlice, type UiSlice } from './ui-slice';
 import type { SpillHandler, TimelineLimits } from './timeline-types';

@@ -7,7 +7,7 @@ import type { TaskFollower } from '../client/task-follower';
 import type { RequestOutcome } from '../client/results';
 import type { ConnectionSlice } from './connection-slice';
 import type { StreamsSlice } from './streams-types';
-import type { TasksSlice } from './tasks-slice';
+import type { TasksSlice } from './tasks-types';
 import { isTerminalStatus } from '../shared/task-status';
 
 /**
