@@ -135,5 +135,3 @@ function Note({ title, value, testId }: { title: string; value: unknown; testId:
     </details>
   );
 }
-
-export default AppView;

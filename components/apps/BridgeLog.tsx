@@ -74,5 +74,3 @@ function truncate(text: string | undefined): string {
   if (!text) return '';
   return text.length > 4000 ? `${text.slice(0, 4000)}… (${text.length} characters)` : text;
 }
-
-export default BridgeLog;

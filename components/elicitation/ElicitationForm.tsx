@@ -75,5 +75,3 @@ export function ElicitationForm({ message, requestedSchema, onResult }: Elicitat
     </form>
   );
 }
-
-export default ElicitationForm;

@@ -97,5 +97,3 @@ export function FormField(props: FormFieldProps) {
     </div>
   );
 }
-
-export default FormField;

@@ -73,5 +73,3 @@ export function InputRequestsPanel({ inputRequests, onSubmit, onRefuse, mode = '
     </div>
   );
 }
-
-export default InputRequestsPanel;

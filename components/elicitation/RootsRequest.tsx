@@ -65,5 +65,3 @@ export function RootsRequest({ onResult, onRefuse, initialRoots }: RootsRequestP
     </form>
   );
 }
-
-export default RootsRequest;

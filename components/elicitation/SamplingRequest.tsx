@@ -118,5 +118,3 @@ export function SamplingRequest({ params, onResult, onRefuse }: SamplingRequestP
     </form>
   );
 }
-
-export default SamplingRequest;

@@ -113,5 +113,3 @@ export function UrlElicitation({ message, url, onResult, openUrl = defaultOpen }
     </section>
   );
 }
-
-export default UrlElicitation;

@@ -88,5 +88,3 @@ export function ConnectionBar() {
     </section>
   );
 }
-
-export default ConnectionBar;

@@ -37,5 +37,3 @@ export function HeadersEditor({ bearer, headers, onBearer, onChange, onAdd, onRe
     </div>
   );
 }
-
-export default HeadersEditor;

@@ -42,5 +42,3 @@ export function InspectorPage({ autoConnect = DEMO_CONNECTION }: { autoConnect?:
     </InspectorProvider>
   );
 }
-
-export default InspectorPage;

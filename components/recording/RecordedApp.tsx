@@ -60,5 +60,3 @@ export function RecordedApp({ recording, at }: { recording: Recording; at: numbe
     </div>
   );
 }
-
-export default RecordedApp;

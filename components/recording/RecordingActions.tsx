@@ -45,5 +45,3 @@ function Status({ state, testId }: { state: ActionState; testId: string }) {
     );
   return null;
 }
-
-export default RecordingActions;

@@ -108,5 +108,3 @@ export function ReviewDialog({ recording, onClose, note }: { recording: Recordin
     </div>
   );
 }
-
-export default ReviewDialog;

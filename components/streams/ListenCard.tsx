@@ -106,5 +106,3 @@ export function ListenCard({ listen, streams }: { listen: ListenRecord; streams:
     </article>
   );
 }
-
-export default ListenCard;

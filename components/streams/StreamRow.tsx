@@ -65,5 +65,3 @@ export function StreamRow({ stream: s }: { stream: StreamRecord }) {
     </>
   );
 }
-
-export default StreamRow;

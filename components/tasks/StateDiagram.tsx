@@ -87,5 +87,3 @@ export function StateDiagram({ current, history }: StateDiagramProps) {
     </svg>
   );
 }
-
-export default StateDiagram;

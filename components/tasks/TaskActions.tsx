@@ -57,5 +57,3 @@ export function TaskActions({ record, era }: { record: TrackedTask; era?: 'moder
     </div>
   );
 }
-
-export default TaskActions;

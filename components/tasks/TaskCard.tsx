@@ -108,5 +108,3 @@ export function TaskCard({ record }: { record: TrackedTask }) {
     </article>
   );
 }
-
-export default TaskCard;

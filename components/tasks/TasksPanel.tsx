@@ -60,5 +60,3 @@ export function TasksPanel() {
     </section>
   );
 }
-
-export default TasksPanel;

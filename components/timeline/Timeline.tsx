@@ -61,5 +61,3 @@ export function Timeline() {
     </section>
   );
 }
-
-export default Timeline;

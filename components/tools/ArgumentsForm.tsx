@@ -76,5 +76,3 @@ export function ArgumentsForm(p: ArgumentsFormProps) {
     </div>
   );
 }
-
-export default ArgumentsForm;

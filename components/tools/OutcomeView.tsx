@@ -50,5 +50,3 @@ export function OutcomeView({ outcome, taskFp }: { outcome: CallWithInputOutcome
       return <ProblemView kind="input_required" text="the server still asks for input" />;
   }
 }
-
-export default OutcomeView;

@@ -60,5 +60,3 @@ export function ProblemView({ kind, text, testId = 'tool-result' }: { kind: stri
     </p>
   );
 }
-
-export default ResultView;

@@ -105,5 +105,3 @@ export function ToolCallForm({ tool, taskCapable }: { tool: Tool; taskCapable: b
     </section>
   );
 }
-
-export default ToolCallForm;
