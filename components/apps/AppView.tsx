@@ -29,7 +29,7 @@ import { useAppResource } from './use-app-resource';
  * every bridge message goes to `onBridgeMessage` as a `kind: 'bridge'` frame (exchangeId
  * `app:<view>`, `errorText` on refusals and errors) and to the bridge log.
  */
-export interface AppViewProps {
+interface AppViewProps {
   /** The tool as tools/list gave it; its `_meta.ui` names the view. */
   tool: Tool;
   /** The server's tools/list: tool calls from the view are checked against it. */

@@ -19,7 +19,7 @@ export type AppCallOutcome = RequestOutcome | { type: 'abandoned' };
 /** A bridge frame as the bridge log shows it. */
 export type LoggedFrame = BridgeFrame & { at: number; n: number };
 
-export interface AppHostDeps {
+interface AppHostDeps {
   tool: Tool;
   tools: readonly Tool[];
   input: Record<string, unknown>;
@@ -29,7 +29,7 @@ export interface AppHostDeps {
   onBridgeMessage?(frame: BridgeFrame): void;
 }
 
-export interface AppHostView {
+interface AppHostView {
   initialized: boolean;
   app?: { name?: string; version?: string };
   height: number;
@@ -49,7 +49,7 @@ export interface AppHostView {
 const MAX_LOG = 300;
 const MIN_HEIGHT = 120;
 /** Tallest an inline view may grow (the `maxHeight` of its container dimensions). */
-export const MAX_INLINE_HEIGHT = 720;
+const MAX_INLINE_HEIGHT = 720;
 let views = 0;
 
 const theme = (): 'light' | 'dark' => (typeof matchMedia !== 'undefined' && matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');

@@ -12,9 +12,9 @@ import type { RequestOutcome } from '@/lib/client/results';
  */
 
 /** One cache for the page: views of the same resource on the same server reuse a read. */
-export const appResourceCache = createAppCache({ maxEntries: 50 });
+const appResourceCache = createAppCache({ maxEntries: 50 });
 
-export type AppResourceState =
+type AppResourceState =
   | { phase: 'loading' }
   | { phase: 'error'; problem: string }
   | { phase: 'ready'; resource: AppResource; cacheHit: boolean; key: string };

@@ -7,7 +7,7 @@ import { ActionButton } from '@/components/ui/ActionButton';
 import { FormField } from './FormField';
 import { useElicitationForm } from './use-elicitation-form';
 
-export interface ElicitationFormProps {
+interface ElicitationFormProps {
   /** The server's message, shown above the fields. */
   message: string;
   /** `requestedSchema` of a form-mode `elicitation/create`. */

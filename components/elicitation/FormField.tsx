@@ -7,7 +7,7 @@ import type { FieldValue, FormFieldSpec } from '@/lib/client/elicitation-form';
 const INPUT = 'w-full rounded-md border border-border bg-surface px-2.5 py-1.5 text-sm focus:outline-none focus:ring-2 focus:ring-accent/40';
 const TEXT_TYPE = { email: 'email', uri: 'url', date: 'date' } as const;
 
-export interface FormFieldProps {
+interface FormFieldProps {
   field: FormFieldSpec;
   value: FieldValue | undefined;
   error?: string;

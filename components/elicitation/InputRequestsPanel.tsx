@@ -9,7 +9,7 @@ import { UrlElicitation } from './UrlElicitation';
 import { useInputRequests, type InputRequestEntry, type SubmitMode } from './use-input-requests';
 import { Badge } from '@/components/ui/Badge';
 
-export interface InputRequestsPanelProps {
+interface InputRequestsPanelProps {
   /** `inputRequests` of an input_required result or an input_required task snapshot. */
   inputRequests: Record<string, unknown>;
   /** Receives the InputResponses (all keys, or one key per call in `each` mode). */

@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { rootsAnswer, type ListRootsAnswer, type RootRow } from '@/lib/client/input-answers';
 import { ActionButton } from '@/components/ui/ActionButton';
 
-export interface RootsRequestProps {
+interface RootsRequestProps {
   /** The ListRootsResult the user composed. */
   onResult: (result: ListRootsAnswer) => void;
   /** The user refuses: the client does not retry. */

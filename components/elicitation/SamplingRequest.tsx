@@ -4,7 +4,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { checkSamplingAnswer, contentText, samplingAnswer, type CreateMessageAnswer } from '@/lib/client/input-answers';
 import { ActionButton } from '@/components/ui/ActionButton';
 
-export interface SamplingRequestProps {
+interface SamplingRequestProps {
   /** `params` of a `sampling/createMessage` input request. */
   params: Record<string, unknown>;
   /** The hand-written CreateMessageResult. */

@@ -6,7 +6,7 @@ import { analyzeUrl } from '@/lib/client/elicitation-url';
 import type { ElicitResult } from '@/lib/protocol';
 import { ActionButton } from '@/components/ui/ActionButton';
 
-export interface UrlElicitationProps {
+interface UrlElicitationProps {
   message: string;
   url: string;
   /** accept (no content) when the user opens the page and on each Retry; decline or cancel otherwise. */

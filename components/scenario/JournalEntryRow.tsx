@@ -25,7 +25,7 @@ function statusTone(status: number | undefined): string {
   return 'bg-success/15 text-success';
 }
 
-export interface JournalEntryRowProps {
+interface JournalEntryRowProps {
   row: JournalRow;
   highlighted: boolean;
   /** Changes when this entry should scroll into view. */

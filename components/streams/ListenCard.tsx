@@ -16,7 +16,7 @@ import { Badge, type Tone } from '@/components/ui/Badge';
  */
 
 /** A filter in words; task ids as fingerprints. */
-export function describeFilter(f: SubscriptionFilter): string {
+function describeFilter(f: SubscriptionFilter): string {
   const parts: string[] = [];
   if (f.taskIds?.length) parts.push(`tasks ${f.taskIds.map(fingerprint).join(', ')}`);
   if (f.toolsListChanged) parts.push('tools list');

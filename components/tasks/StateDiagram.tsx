@@ -35,7 +35,7 @@ function edgePoints(from: TaskStatus, to: TaskStatus): [number, number, number, 
   return [a.x + W / 2, a.y + H, b.x + W / 2, b.y];
 }
 
-export interface StateDiagramProps {
+interface StateDiagramProps {
   current: TaskStatus;
   history: StatusChange[];
 }

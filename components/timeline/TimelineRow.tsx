@@ -67,7 +67,7 @@ function Bar({ bar, error }: { bar: string; error: boolean }) {
   );
 }
 
-export interface TimelineRowProps {
+interface TimelineRowProps {
   entry: TimelineEntry;
   buffer: TimelineBuffer;
   /** Lane glyphs of this row (see lib/state/timeline-lanes.ts). */

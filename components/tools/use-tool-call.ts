@@ -17,7 +17,7 @@ import { useTaskRunner } from '@/components/tasks/use-task-runner';
 /** Rounds allowed per call, first call included. */
 export const MAX_ROUNDS = 8;
 
-export type ToolCallState =
+type ToolCallState =
   | { phase: 'idle' }
   | { phase: 'calling'; round: number; asTask: boolean }
   | { phase: 'input'; round: number; asTask: boolean; inputRequests: InputRequests }

@@ -10,7 +10,7 @@ const STYLE = {
   danger: 'border border-danger/40 text-danger hover:bg-danger/10 disabled:opacity-50',
 } as const;
 
-export interface ActionButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+interface ActionButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   tone?: keyof typeof STYLE;
   /** Names the action for tests and the timeline (`data-action`). */
   action: string;

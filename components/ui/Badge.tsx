@@ -20,7 +20,7 @@ const SIZE = {
 /** A colour of the palette. */
 export type Tone = keyof typeof TONE;
 
-export interface BadgeProps extends HTMLAttributes<HTMLSpanElement> {
+interface BadgeProps extends HTMLAttributes<HTMLSpanElement> {
   tone?: Tone;
   size?: keyof typeof SIZE;
   'data-testid'?: string;

@@ -14,9 +14,9 @@ import { asRecord } from '../shared/records';
 export type BridgeFrame = Parameters<TrackedTransport['record']>[0];
 
 /** Who says what: `out` is host → view, `in` is view → host. */
-export type BridgeDirection = 'in' | 'out';
+type BridgeDirection = 'in' | 'out';
 
-export interface BridgeTransportOptions {
+interface BridgeTransportOptions {
   /** The sandbox proxy frame's window (the outer iframe's `contentWindow`). */
   target: () => Window | null | undefined;
   /** The sandbox origin: messages from anywhere else are ignored, and ours are sent only there. */
@@ -32,7 +32,7 @@ export interface BridgeTransportOptions {
 }
 
 /** The SDK Transport shape AppBridge.connect() takes. */
-export interface BridgeTransport {
+interface BridgeTransport {
   start(): Promise<void>;
   send(message: JsonRpcMessage): Promise<void>;
   close(): Promise<void>;

@@ -17,13 +17,13 @@ import type { RequestOutcome } from './results';
  */
 
 /** How the inspector introduces itself to views (`hostInfo` in the ui/initialize answer). */
-export const HOST_INFO = { name: 'mcp-loupe', version: '0.1.0' };
+const HOST_INFO = { name: 'mcp-loupe', version: '0.1.0' };
 /** Display modes the inspector can show a view in. */
-export const HOST_DISPLAY_MODES = ['inline', 'fullscreen'] as const;
+const HOST_DISPLAY_MODES = ['inline', 'fullscreen'] as const;
 type DisplayMode = (typeof HOST_DISPLAY_MODES)[number];
 
 /** What the host UI hears about, besides the bridge frames. */
-export interface AppHostEvents {
+interface AppHostEvents {
   onInitialized?(app: { name?: string; version?: string }): void;
   onSize?(size: { width?: number; height?: number }): void;
   onDisplayMode?(mode: DisplayMode): void;
@@ -37,7 +37,7 @@ export interface AppHostEvents {
   onError?(error: Error): void;
 }
 
-export interface AppHostOptions extends AppHostEvents {
+interface AppHostOptions extends AppHostEvents {
   /** The outer (sandbox proxy) iframe; its `src` is set by the caller after `connect()`. */
   frame: HTMLIFrameElement;
   sandboxOrigin: string;

@@ -19,7 +19,7 @@ export interface AppResource {
 }
 
 /** A loaded resource, or why it cannot be rendered (shown instead of the view). */
-export type AppResourceLoad = { ok: true; resource: AppResource } | { ok: false; problem: string };
+type AppResourceLoad = { ok: true; resource: AppResource } | { ok: false; problem: string };
 
 /** Hex SHA-256 of a string's UTF-8 bytes (Web Crypto: browsers and Node 20). */
 export async function htmlDigest(text: string): Promise<string> {

@@ -7,10 +7,10 @@ import { asRecord } from '../shared/records';
  * '' for "nothing chosen") so it can say what is wrong rather than silently coercing.
  */
 
-export type FieldKind = 'text' | 'number' | 'boolean' | 'select' | 'multi';
-export type TextFormat = 'email' | 'uri' | 'date' | 'date-time';
+type FieldKind = 'text' | 'number' | 'boolean' | 'select' | 'multi';
+type TextFormat = 'email' | 'uri' | 'date' | 'date-time';
 
-export interface FieldOption {
+interface FieldOption {
   value: string;
   label: string;
 }
@@ -38,9 +38,9 @@ export interface FormFieldSpec {
 
 /** Raw UI state of a field: text and numbers as typed, the chosen option ('' = none), a checkbox, a set. */
 export type FieldValue = string | boolean | string[];
-export type FormValues = Record<string, FieldValue>;
+type FormValues = Record<string, FieldValue>;
 export type FormErrors = Record<string, string>;
-export type ElicitContent = NonNullable<ElicitResult['content']>;
+type ElicitContent = NonNullable<ElicitResult['content']>;
 
 const FORMATS: readonly TextFormat[] = ['email', 'uri', 'date', 'date-time'];
 type Raw = Record<string, unknown>;

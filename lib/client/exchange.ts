@@ -9,7 +9,7 @@ import { isRecord } from '../shared/records';
  * sending progress cannot hold a request open forever). Returns what happened as data.
  */
 
-export interface ExchangeOptions {
+interface ExchangeOptions {
   signal?: AbortSignal;
   conversationId?: string;
   /** Idle timeout in ms, reset by matching progress; 0 = none. */

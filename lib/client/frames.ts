@@ -42,7 +42,7 @@ import { asRecord } from '../shared/records';
  */
 
 export const FRAME_KINDS = ['http-request', 'http-response', 'message', 'sse-open', 'sse-frame', 'sse-comment', 'sse-close', 'error', 'bridge'] as const;
-export const FrameKindSchema = z.enum(FRAME_KINDS);
+const FrameKindSchema = z.enum(FRAME_KINDS);
 export type FrameKind = z.infer<typeof FrameKindSchema>;
 
 /**

@@ -42,7 +42,7 @@ export function classifyInputRequest(raw: unknown): InputKind {
 }
 
 /** Rough token count (about four characters per token) for the maxTokens hint. */
-export function estimateTokens(text: string): number {
+function estimateTokens(text: string): number {
   return Math.ceil(text.trim().length / 4);
 }
 
@@ -83,7 +83,7 @@ export interface RootRow {
 }
 
 /** What is wrong with a root URI, or undefined. Roots are `file://` URIs. */
-export function rootProblem(uri: string): string | undefined {
+function rootProblem(uri: string): string | undefined {
   const u = uri.trim();
   if (!u) return 'Enter a file:// URI';
   if (!u.startsWith('file://')) return 'Roots must be file:// URIs';

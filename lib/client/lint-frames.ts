@@ -9,7 +9,7 @@ import { asRecord } from '../shared/records';
  */
 
 /** The exchange rebuilt from the frames of one exchangeId. */
-export interface FrameExchange {
+interface FrameExchange {
   exchangeId: string;
   exchange: Exchange;
 }

@@ -31,7 +31,7 @@ export interface ListenOptions {
   maxAttempts?: number;
 }
 
-export type ListenEnd =
+type ListenEnd =
   | { reason: 'closed' }
   | { reason: 'ended'; outcome: RequestOutcome }
   | { reason: 'refused'; outcome: RequestOutcome }

@@ -32,9 +32,9 @@ export type RequestOutcome =
  * (the connection dropped during a side-effecting request, which was not retried blindly),
  * `local` (the client refused before sending, e.g. a tool dropped for invalid headers).
  */
-export type FailureReason = 'timeout' | 'aborted' | 'network' | 'dropped' | 'proxy' | 'unsafe-not-retried' | 'max-rounds' | 'local';
+type FailureReason = 'timeout' | 'aborted' | 'network' | 'dropped' | 'proxy' | 'unsafe-not-retried' | 'max-rounds' | 'local';
 
-export interface ClassifyContext {
+interface ClassifyContext {
   method: string;
   /** Whether this request declared the tasks extension. */
   declaredTasks: boolean;

@@ -18,9 +18,11 @@ import { createToolApi, type ToolApi } from './tools';
  *
  * Every method returns what happened as a value (`RequestOutcome`): results, JSON-RPC errors,
  * invalid responses and transport failures alike. Nothing is thrown for the wire.
+ *
+ * lib/client is browser-safe: Node-only pieces live in lib/cli and lib/adapters, never here.
  */
 
-export type ClientSessionOptions = ConnectionOptions;
+type ClientSessionOptions = ConnectionOptions;
 
 export interface ClientSession extends ToolApi, TaskApi {
   readonly connection: Connection;

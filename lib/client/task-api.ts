@@ -21,7 +21,7 @@ import type { RequestOutcome } from './results';
 /** A task as a client sees it: status fields plus whatever the status carries. */
 export type ObservedTask = Task & { inputRequests?: InputRequests; result?: Record<string, unknown>; error?: JsonRpcErrorObject };
 
-export type TaskRead = { type: 'snapshot'; task: ObservedTask; form: 'extension' | 'legacy'; problems: string[] } | Exclude<RequestOutcome, { type: 'complete' }>;
+type TaskRead = { type: 'snapshot'; task: ObservedTask; form: 'extension' | 'legacy'; problems: string[] } | Exclude<RequestOutcome, { type: 'complete' }>;
 
 export interface TaskApi {
   getTask(taskId: string, options?: RequestOptions): Promise<TaskRead>;

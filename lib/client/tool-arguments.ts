@@ -52,7 +52,7 @@ export function initialArgValues(fields: ArgField[]): ArgValues {
 }
 
 /** What is wrong with one argument, or undefined. */
-export function validateArg(f: ArgField, value: FieldValue | undefined): string | undefined {
+function validateArg(f: ArgField, value: FieldValue | undefined): string | undefined {
   if (f.kind !== 'json') return validateField(f, value);
   const text = typeof value === 'string' ? value.trim() : '';
   if (!text) return f.required ? 'Required' : undefined;

@@ -19,7 +19,7 @@ export interface CallToolOptions extends Omit<RequestOptions, 'declareTasks' | '
   requestState?: string;
 }
 
-export interface ToolList {
+interface ToolList {
   outcome: RequestOutcome;
   tools: Tool[];
   dropped: DroppedTool[];

@@ -7,7 +7,7 @@ import type { Transport, TransportEvent, TransportRequestOptions } from './trans
  * `--record` all listen here; nothing else in the client produces frames.
  */
 
-export interface TrackingOptions {
+interface TrackingOptions {
   /** Receives each frame as it happens; must not throw (errors are swallowed). */
   sink: FrameSink;
   /** Names the connection in every frame (default: a random id). */

@@ -25,7 +25,7 @@ export interface HarImportStats {
 }
 
 /** The recording a HAR opened as, with how many entries were MCP exchanges, or why it did not open. */
-export type HarImport = (OpenResult & { ok: true; stats: HarImportStats }) | { ok: false; error: string };
+type HarImport = (OpenResult & { ok: true; stats: HarImportStats }) | { ok: false; error: string };
 
 function parse(text: string | undefined): { body?: unknown; parseError?: string } {
   if (text === undefined || text === '') return {};

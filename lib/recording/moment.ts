@@ -28,7 +28,7 @@ export function framesUntil(recording: Recording, at: number): readonly Frame[] 
 }
 
 /** The app view on screen at a moment: the HTML, its resource and when it was shown. */
-export interface MomentApp {
+interface MomentApp {
   uri: string;
   html: string;
   digest: string;
@@ -77,7 +77,7 @@ export function streamsAt(recording: Recording, at: number): { streamId: string;
 }
 
 /** What an app view needs to render from a recording: the tool, its call's input and result, and the resource read. */
-export interface RecordedAppCall {
+interface RecordedAppCall {
   tool: Record<string, unknown> & { name: string };
   tools: (Record<string, unknown> & { name: string })[];
   input: Record<string, unknown>;

@@ -16,7 +16,7 @@ import { asRecord } from '../shared/records';
 export const LOUPE_APP = { name: 'mcp-loupe', version: '0.1.0' } as const;
 
 /** What a recorder starts with. */
-export interface RecorderOptions {
+interface RecorderOptions {
   connection: ConnectionMeta;
   /** Wall clock (ms); the recording's createdAt when no frame has arrived yet. */
   now?: () => number;

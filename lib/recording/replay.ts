@@ -50,7 +50,7 @@ export interface ReplayOptions {
 }
 
 /** A recording served as a web fetch handler. */
-export interface ReplayHandler {
+interface ReplayHandler {
   fetch(request: Request): Promise<Response>;
   /** Recorded exchanges available for replay. */
   readonly exchanges: number;

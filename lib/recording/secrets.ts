@@ -35,7 +35,7 @@ const BEARER = /\bBearer\s+([A-Za-z0-9\-._~+/]+=*)/gi;
 const QUERY = /[?&#]([A-Za-z_][A-Za-z0-9_-]*)=([^&#\s"'<>\\]+)/g;
 
 /** Collects secrets, giving each distinct value one pseudonym. */
-export interface SecretCollector {
+interface SecretCollector {
   add(kind: SecretKind, value: string | undefined): void;
   /** Scan free text for bearer tokens and credential query parameters. */
   scanText(text: string): void;
@@ -46,7 +46,7 @@ export interface SecretCollector {
 }
 
 /** A collector that gives each distinct secret one pseudonym of its kind, in the order found. */
-export function createSecretCollector(): SecretCollector {
+function createSecretCollector(): SecretCollector {
   const secrets = new Map<string, Secret>();
   const counters = new Map<SecretKind, number>();
   const add = (kind: SecretKind, value: string | undefined) => {
@@ -114,7 +114,7 @@ export function createSecretCollector(): SecretCollector {
 }
 
 /** Every secret of a frame. */
-export function scanFrame(c: SecretCollector, f: Frame): void {
+function scanFrame(c: SecretCollector, f: Frame): void {
   if (f.taskId) c.add('task-id', f.taskId);
   c.scanHeaders(f.headers);
   if (f.body !== undefined) c.scanJson(f.body);

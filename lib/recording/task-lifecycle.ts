@@ -11,7 +11,7 @@ import { isTerminalStatus } from '../shared/task-status';
  * terminal outcome. A lifecycle the recording did not see end gets a manual step.
  */
 
-export interface TaskSnapshotSeen {
+interface TaskSnapshotSeen {
   at: number;
   status: string;
   statusMessage?: string;
@@ -42,7 +42,7 @@ function snapshotOf(t: Record<string, unknown> | undefined, at: number): TaskSna
 }
 
 /** Every snapshot of `taskId` in the frames, in time order. */
-export function taskSnapshots(frames: readonly Frame[], taskId: string): TaskSnapshotSeen[] {
+function taskSnapshots(frames: readonly Frame[], taskId: string): TaskSnapshotSeen[] {
   const out: TaskSnapshotSeen[] = [];
   for (const f of frames) {
     if (f.direction !== 'in' || f.taskId !== taskId) continue;

@@ -13,7 +13,7 @@ import { asRecord } from '../shared/records';
  * `parseScenario` validates and the control room opens for editing.
  */
 
-export interface ToScenarioOptions {
+interface ToScenarioOptions {
   /** Scenario id (default: from the server name, e.g. `loupe-demo-recorded`). */
   id?: string;
   name?: string;
@@ -23,7 +23,7 @@ const resultOf = (x: RecordedExchange) => asRecord(x.response?.result);
 const errorOf = (x: RecordedExchange) => asRecord(x.response?.error);
 
 /** A scenario id from free text. */
-export function scenarioIdFrom(text: string): string {
+function scenarioIdFrom(text: string): string {
   const slug = text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 50);
   return /^[a-z0-9]/.test(slug) ? slug : `recorded${slug ? `-${slug}` : ''}`;
 }

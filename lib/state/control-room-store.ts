@@ -29,7 +29,7 @@ export interface JournalRow {
 /** A task row; `expired` once the control room expired it (it is gone from the store). */
 export type LiveTask = TaskSnapshot & { expired?: boolean };
 
-export type ReportCardState =
+type ReportCardState =
   | { status: 'idle' | 'loading' }
   | { status: 'ready'; card: ReportCard }
   | { status: 'unavailable' | 'error'; message: string };
@@ -76,7 +76,7 @@ function frameMessage(frame: unknown): unknown {
 }
 
 /** Normalize a wire journal entry into a row. */
-export function toJournalRow(entry: JournalEntry): JournalRow {
+function toJournalRow(entry: JournalEntry): JournalRow {
   return {
     seq: entry.seq,
     at: entry.at,

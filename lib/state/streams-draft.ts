@@ -7,7 +7,7 @@ import type { ListenRecord, StreamRecord, StreamsSlice, StreamsState } from './s
  * frame), so a batch of 100,000 frames costs one store update and no per-frame copies of the
  * whole map.
  */
-export interface StreamsDraft {
+interface StreamsDraft {
   /** Run an action against the working copy; the store is set once at the end, if it changed. Nested runs join the outer one. */
   run(action: () => void): void;
   /** The state being worked on (inside `run` only). */

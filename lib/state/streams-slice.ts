@@ -19,10 +19,10 @@ import type { ListenDrop, StreamFrameSummary, StreamsSlice, StreamsState } from 
  * Labels carry task fingerprints, never task ids.
  */
 
-export const MAX_STREAMS = 200;
-export const MAX_RECENT = 40;
-export const MAX_LISTENS = 50;
-export const MAX_DROPS = 50;
+const MAX_STREAMS = 200;
+const MAX_RECENT = 40;
+const MAX_LISTENS = 50;
+const MAX_DROPS = 50;
 
 const isResponse = (body: Record<string, unknown> | undefined, rpcId: unknown) => !!body && ('result' in body || 'error' in body) && body.id === rpcId;
 

@@ -54,7 +54,7 @@ export interface ListenDrop {
   resyncedAt?: number;
 }
 
-export type ListenState = 'opening' | 'live' | 'reconnecting' | 'closed' | 'ended' | 'refused';
+type ListenState = 'opening' | 'live' | 'reconnecting' | 'closed' | 'ended' | 'refused';
 
 export interface ListenRecord {
   listenId: string;

@@ -20,7 +20,7 @@ import { isTerminalStatus } from '../shared/task-status';
  * extras (tasks/list, tasks/result). Everything lands in the tasks and streams slices.
  */
 
-export type RunnerState = TasksSlice & StreamsSlice & ConnectionSlice;
+type RunnerState = TasksSlice & StreamsSlice & ConnectionSlice;
 
 export interface TaskRunner {
   /** A `task` outcome of tools/call: record it and follow it. */

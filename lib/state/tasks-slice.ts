@@ -19,12 +19,12 @@ import type { StatusChange, TasksSlice, TasksState, TrackedTask } from './tasks-
  */
 
 /** Poll times kept per task; older ones only count in `pollCount`. */
-export const MAX_POLLS = 120;
+const MAX_POLLS = 120;
 /** Tasks kept; the oldest finished ones go first. */
-export const MAX_TASKS = 500;
+const MAX_TASKS = 500;
 
 /** One shape for both eras: a legacy task (`ttl`, `pollInterval`) gets the extension's names. */
-export function toObservedTask(task: Task | LegacyTask | ObservedTask): ObservedTask {
+function toObservedTask(task: Task | LegacyTask | ObservedTask): ObservedTask {
   const t = task as Record<string, unknown>;
   if (!('ttlMs' in t) && 'ttl' in t) return normalizeLegacyTask(task as LegacyTask) as ObservedTask;
   const { resultType: _r, ...rest } = t;

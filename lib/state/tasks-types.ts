@@ -5,7 +5,7 @@ import type { ObservedTask } from '../client/task-api';
 /** The tasks slice's shape and the record it keeps per task (see tasks-slice.ts). */
 
 /** Where a snapshot came from. */
-export type SnapshotSource = 'created' | 'poll' | 'notification' | 'cancel' | 'list';
+type SnapshotSource = 'created' | 'poll' | 'notification' | 'cancel' | 'list';
 
 export interface StatusChange {
   status: TaskStatus;
@@ -14,7 +14,7 @@ export interface StatusChange {
 }
 
 /** How following a task ended (the follower's `FollowEnd` kinds, plus a stop by the user). */
-export interface TaskEnd {
+interface TaskEnd {
   kind: 'terminal' | 'expired' | 'timeout' | 'aborted' | 'needs-input' | 'error' | 'stopped';
   at: number;
   detail?: string;

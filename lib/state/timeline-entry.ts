@@ -9,7 +9,7 @@ import { asRecord } from '../shared/records';
  */
 
 /** Fixed estimate of what one entry costs besides its strings (object, array slot, span share). */
-export const ENTRY_OVERHEAD = 512;
+const ENTRY_OVERHEAD = 512;
 
 const WIDE = /[^\x00-\xff]/;
 
@@ -112,7 +112,7 @@ export function previewOf(e: TimelineEntry): string | undefined {
 }
 
 /** Converted entry plus the full text when the preview had to be cut. */
-export interface EntryWithBody {
+interface EntryWithBody {
   entry: TimelineEntry;
   fullBody?: string;
 }

@@ -12,7 +12,7 @@ import { asRecord } from '../shared/records';
  * session lints in constant time per exchange, and nothing is kept once an exchange is linted.
  */
 
-export interface IncrementalLinter {
+interface IncrementalLinter {
   /** Watch frames; returns whether some exchange became ready to lint. */
   observe(frames: readonly Frame[]): boolean;
   /** Lint ready exchanges until `budgetMs` is used up (Infinity: all, plus incomplete ones when `all`). */
