@@ -9,6 +9,7 @@ import type { Transport } from './transport';
  * request may ask for, and what the higher-level modules (tools, MRTR, tasks, listen) call.
  */
 
+/** How to create a connection: its transport, era, declared capabilities and deadlines. */
 export interface ConnectionOptions {
   transport: Transport;
   /** `auto` probes with server/discover and falls back to initialize (spec §1.4). Default auto. */
@@ -32,6 +33,7 @@ export interface ConnectionOptions {
   onWarning?: (text: string) => void;
 }
 
+/** What one request may ask for beyond its method and params. */
 export interface RequestOptions {
   signal?: AbortSignal;
   /** Declare the tasks extension on this request. */
@@ -50,6 +52,7 @@ export interface RequestOptions {
   onId?: (id: RequestId) => void;
 }
 
+/** The connection core the higher-level modules send through. */
 export interface Connection {
   readonly transport: Transport;
   readonly clock: Clock;

@@ -26,7 +26,7 @@ export interface JournalRow {
   frames: unknown[];
 }
 
-/** A task row; `expired` once the control room expired it (it is gone from the store). */
+/** A live task of the scenario; `expired` once the control room expired it (it is gone from the store). */
 export type LiveTask = TaskSnapshot & { expired?: boolean };
 
 type ReportCardState =

@@ -90,6 +90,7 @@ export interface StreamsState {
   clear(): void;
 }
 
+/** The part of a store's state the streams slice owns. */
 export interface StreamsSlice {
   streams: StreamsState;
 }

@@ -7,6 +7,7 @@ import type { ObservedTask } from '../client/task-api';
 /** Where a snapshot came from. */
 type SnapshotSource = 'created' | 'poll' | 'notification' | 'cancel' | 'list';
 
+/** One entry of a task's status history. */
 export interface StatusChange {
   status: TaskStatus;
   at: number;
@@ -20,6 +21,7 @@ interface TaskEnd {
   detail?: string;
 }
 
+/** A task the inspector tracks: its last snapshot plus what this session saw and did. */
 export interface TrackedTask {
   /** The real id: sent on requests, never rendered. */
   taskId: string;
@@ -76,6 +78,7 @@ export interface TasksState {
   clear(): void;
 }
 
+/** The part of a store's state the tasks slice owns. */
 export interface TasksSlice {
   tasks: TasksState;
 }
