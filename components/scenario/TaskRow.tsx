@@ -4,7 +4,7 @@ import type { TaskAction } from '@/lib/client/control-client';
 import type { LiveTask } from '@/lib/state/control-room-store';
 import { fingerprint } from '@/lib/shared/fingerprint';
 import { isTerminalStatus } from '@/lib/shared/task-status';
-import { clockTime } from './JournalEntryRow';
+import { clockTime } from '@/components/ui/clock-time';
 import { TaskStatusBadge } from '@/components/ui/TaskStatusBadge';
 
 const CONTROLS: { action: TaskAction; label: string; title: string }[] = [

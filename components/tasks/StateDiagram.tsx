@@ -2,6 +2,7 @@
 
 import { useId } from 'react';
 import type { TaskStatus } from '@/lib/protocol';
+import { TERMINAL_STATUSES } from '@/lib/shared/task-status';
 import type { StatusChange } from '@/lib/state/tasks-types';
 
 /**
@@ -19,8 +20,7 @@ const NODES: { status: TaskStatus; x: number; y: number; label: string }[] = [
 ];
 const W = 110;
 const H = 26;
-const TERMINALS: TaskStatus[] = ['completed', 'failed', 'cancelled'];
-const EDGES: [TaskStatus, TaskStatus][] = [['working', 'input_required'], ['input_required', 'working'], ...(['working', 'input_required'] as TaskStatus[]).flatMap((from) => TERMINALS.map((to): [TaskStatus, TaskStatus] => [from, to]))];
+const EDGES: [TaskStatus, TaskStatus][] = [['working', 'input_required'], ['input_required', 'working'], ...(['working', 'input_required'] as TaskStatus[]).flatMap((from) => TERMINAL_STATUSES.map((to): [TaskStatus, TaskStatus] => [from, to]))];
 
 const at = (s: TaskStatus) => NODES.find((n) => n.status === s)!;
 
