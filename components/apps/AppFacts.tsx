@@ -51,5 +51,3 @@ export function AppFacts({ resource, csp, cacheHit, sandboxOrigin }: { resource:
     </details>
   );
 }
-
-export default AppFacts;

@@ -3,7 +3,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { allowAttribute, buildAppCsp, toolUiOf, type Tool } from '@/lib/protocol';
 import type { BridgeFrame } from '@/lib/client/app-bridge-transport';
-import type { Outcome } from '@/lib/client/results';
+import type { RequestOutcome } from '@/lib/client/results';
 import { sandboxOriginFor, sandboxProxyUrl } from '@/lib/client/sandbox-origin';
 import { AppFacts } from './AppFacts';
 import { BridgeLog } from './BridgeLog';
@@ -29,7 +29,7 @@ import { useAppResource } from './use-app-resource';
  * every bridge message goes to `onBridgeMessage` as a `kind: 'bridge'` frame (exchangeId
  * `app:<view>`, `errorText` on refusals and errors) and to the bridge log.
  */
-export interface AppViewProps {
+interface AppViewProps {
   /** The tool as tools/list gave it; its `_meta.ui` names the view. */
   tool: Tool;
   /** The server's tools/list: tool calls from the view are checked against it. */
@@ -40,8 +40,8 @@ export interface AppViewProps {
   outcome?: AppCallOutcome;
   /** Who served the view (cache identity): endpoint URL, serverInfo, and the principal (e.g. token fingerprint). */
   server: { id: string; name?: string; version?: string; principal?: string };
-  readResource(uri: string): Promise<Outcome>;
-  callTool(name: string, args: Record<string, unknown>): Promise<Outcome>;
+  readResource(uri: string): Promise<RequestOutcome>;
+  callTool(name: string, args: Record<string, unknown>): Promise<RequestOutcome>;
   onBridgeMessage?(frame: BridgeFrame): void;
 }
 
@@ -135,5 +135,3 @@ function Note({ title, value, testId }: { title: string; value: unknown; testId:
     </details>
   );
 }
-
-export default AppView;

@@ -2,6 +2,7 @@
 
 import { frameText } from '@/lib/client/frames';
 import type { LoggedFrame } from './use-app-host';
+import { asRecord } from '@/lib/shared/records';
 
 /**
  * The bridge transcript of one app view, beside its iframe: every postMessage JSON-RPC message
@@ -9,10 +10,8 @@ import type { LoggedFrame } from './use-app-host';
  * errors are flagged (the same frames go to the timeline's app lane).
  */
 
-const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
-
 function kindOf(f: LoggedFrame): string {
-  const b = obj(f.body);
+  const b = asRecord(f.body);
   if (!b) return 'message';
   if ('error' in b) return 'error';
   if ('result' in b) return 'result';
@@ -22,7 +21,7 @@ function kindOf(f: LoggedFrame): string {
 /** What to show after the method: the tool a tools/call names, or the error. */
 function summary(f: LoggedFrame): string {
   if (f.errorText) return f.errorText;
-  const params = obj(obj(f.body)?.params);
+  const params = asRecord(asRecord(f.body)?.params);
   if (typeof params?.name === 'string') return params.name;
   if (typeof params?.url === 'string') return params.url;
   if (typeof params?.mode === 'string') return params.mode;
@@ -75,5 +74,3 @@ function truncate(text: string | undefined): string {
   if (!text) return '';
   return text.length > 4000 ? `${text.slice(0, 4000)}… (${text.length} characters)` : text;
 }
-
-export default BridgeLog;

@@ -31,5 +31,3 @@ export function LinkConsent({ url, answer }: { url: string; answer(ok: boolean):
     </div>
   );
 }
-
-export default LinkConsent;

@@ -39,5 +39,3 @@ export function ToolAppView({ tool, input, outcome }: { tool: Tool; input: Recor
     />
   );
 }
-
-export default ToolAppView;

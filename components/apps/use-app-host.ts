@@ -4,7 +4,7 @@ import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { BridgeFrame } from '@/lib/client/app-bridge-transport';
 import { createAppHost, type AppHost } from '@/lib/client/app-host';
 import type { AppResource } from '@/lib/client/app-resource';
-import type { Outcome } from '@/lib/client/results';
+import type { RequestOutcome } from '@/lib/client/results';
 import type { Tool } from '@/lib/protocol';
 
 /**
@@ -14,22 +14,22 @@ import type { Tool } from '@/lib/protocol';
  */
 
 /** The outcome of the inspector's own call, as the tools panel has it (MRTR may end abandoned). */
-export type AppCallOutcome = Outcome | { type: 'abandoned' };
+export type AppCallOutcome = RequestOutcome | { type: 'abandoned' };
 
 /** A bridge frame as the bridge log shows it. */
 export type LoggedFrame = BridgeFrame & { at: number; n: number };
 
-export interface AppHostDeps {
+interface AppHostDeps {
   tool: Tool;
   tools: readonly Tool[];
   input: Record<string, unknown>;
   outcome?: AppCallOutcome;
-  callTool(name: string, args: Record<string, unknown>): Promise<Outcome>;
-  readResource(uri: string): Promise<Outcome>;
+  callTool(name: string, args: Record<string, unknown>): Promise<RequestOutcome>;
+  readResource(uri: string): Promise<RequestOutcome>;
   onBridgeMessage?(frame: BridgeFrame): void;
 }
 
-export interface AppHostView {
+interface AppHostView {
   initialized: boolean;
   app?: { name?: string; version?: string };
   height: number;
@@ -49,7 +49,7 @@ export interface AppHostView {
 const MAX_LOG = 300;
 const MIN_HEIGHT = 120;
 /** Tallest an inline view may grow (the `maxHeight` of its container dimensions). */
-export const MAX_INLINE_HEIGHT = 720;
+const MAX_INLINE_HEIGHT = 720;
 let views = 0;
 
 const theme = (): 'light' | 'dark' => (typeof matchMedia !== 'undefined' && matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import { createAppCache, type AppCacheKeyParts } from '@/lib/client/app-cache';
 import { readAppResource, type AppResource } from '@/lib/client/app-resource';
-import type { Outcome } from '@/lib/client/results';
+import type { RequestOutcome } from '@/lib/client/results';
 
 /**
  * Loads the `ui://` resource of a view through the inspector's connection, or takes it from the
@@ -12,15 +12,15 @@ import type { Outcome } from '@/lib/client/results';
  */
 
 /** One cache for the page: views of the same resource on the same server reuse a read. */
-export const appResourceCache = createAppCache({ maxEntries: 50 });
+const appResourceCache = createAppCache({ maxEntries: 50 });
 
-export type AppResourceState =
+type AppResourceState =
   | { phase: 'loading' }
   | { phase: 'error'; problem: string }
   | { phase: 'ready'; resource: AppResource; cacheHit: boolean; key: string };
 
 /** The resource for a `ui://` URI on this server, from the cache or a fresh resources/read. */
-export function useAppResource(uri: string | undefined, parts: Omit<AppCacheKeyParts, 'uri'>, readResource: (uri: string) => Promise<Outcome>): AppResourceState {
+export function useAppResource(uri: string | undefined, parts: Omit<AppCacheKeyParts, 'uri'>, readResource: (uri: string) => Promise<RequestOutcome>): AppResourceState {
   const [state, setState] = useState<AppResourceState>({ phase: 'loading' });
   const { server, serverName, serverVersion, principal } = parts;
   useEffect(() => {

@@ -86,5 +86,3 @@ export function DetailPane() {
     </section>
   );
 }
-
-export default DetailPane;

@@ -32,5 +32,3 @@ export function HeadersView({ headers, reveal, onReveal }: { headers: DetailHead
     </div>
   );
 }
-
-export default HeadersView;

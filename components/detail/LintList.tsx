@@ -29,5 +29,3 @@ export function LintList({ lints, otherLints }: { lints: readonly Lint[]; otherL
     </div>
   );
 }
-
-export default LintList;

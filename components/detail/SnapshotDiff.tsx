@@ -30,5 +30,3 @@ export function SnapshotDiff({ diff, onSelect }: { diff: DetailDiff; onSelect(id
     </div>
   );
 }
-
-export default SnapshotDiff;

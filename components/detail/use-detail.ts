@@ -28,7 +28,7 @@ export interface DetailHeaders {
 export type DetailDiff = { kind: 'none' } | { kind: 'first'; taskFp?: string } | { kind: 'too-large' } | { kind: 'diff'; lines: DiffLine[]; previousId: number };
 
 /** Pretty JSON of a payload, or the text as is (not JSON, cut short, or too large). */
-export function prettyJson(text: string | undefined): string {
+function prettyJson(text: string | undefined): string {
   if (text === undefined) return '';
   if (text.length > PRETTY_LIMIT) return text;
   try {
@@ -61,7 +61,7 @@ function diffOf(buffer: TimelineBuffer, e: TimelineEntry): DetailDiff {
   return lines ? { kind: 'diff', lines, previousId: prev.id } : { kind: 'too-large' };
 }
 
-export interface Detail {
+interface Detail {
   entry?: TimelineEntry;
   selectedId?: number;
   json: string;

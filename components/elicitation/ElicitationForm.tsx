@@ -3,11 +3,11 @@
 import { useId, type FormEvent } from 'react';
 import { CANCEL, DECLINE } from '@/lib/client/elicitation-form';
 import type { ElicitResult } from '@/lib/protocol';
-import { ActionButton } from './ActionButton';
+import { ActionButton } from '@/components/ui/ActionButton';
 import { FormField } from './FormField';
 import { useElicitationForm } from './use-elicitation-form';
 
-export interface ElicitationFormProps {
+interface ElicitationFormProps {
   /** The server's message, shown above the fields. */
   message: string;
   /** `requestedSchema` of a form-mode `elicitation/create`. */
@@ -75,5 +75,3 @@ export function ElicitationForm({ message, requestedSchema, onResult }: Elicitat
     </form>
   );
 }
-
-export default ElicitationForm;

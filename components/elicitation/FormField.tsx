@@ -1,14 +1,14 @@
 'use client';
 
-import type { FieldValue, FormField as Field } from '@/lib/client/elicitation-form';
+import type { FieldValue, FormFieldSpec } from '@/lib/client/elicitation-form';
 
 /** One generated form field: text (with format), number, checkbox, single select or multi-select. */
 
 const INPUT = 'w-full rounded-md border border-border bg-surface px-2.5 py-1.5 text-sm focus:outline-none focus:ring-2 focus:ring-accent/40';
 const TEXT_TYPE = { email: 'email', uri: 'url', date: 'date' } as const;
 
-export interface FormFieldProps {
-  field: Field;
+interface FormFieldProps {
+  field: FormFieldSpec;
   value: FieldValue | undefined;
   error?: string;
   id: string;
@@ -16,7 +16,7 @@ export interface FormFieldProps {
   onBlur: () => void;
 }
 
-function hint(f: Field): string | undefined {
+function hint(f: FormFieldSpec): string | undefined {
   const parts: string[] = [];
   if (f.format === 'date-time') parts.push('RFC 3339, e.g. 2026-07-28T14:30:00Z');
   if (f.minLength !== undefined || f.maxLength !== undefined) parts.push(`${f.minLength ?? 0}–${f.maxLength ?? '∞'} characters`);
@@ -97,5 +97,3 @@ export function FormField(props: FormFieldProps) {
     </div>
   );
 }
-
-export default FormField;

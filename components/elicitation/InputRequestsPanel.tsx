@@ -1,14 +1,15 @@
 'use client';
 
 import type { InputResponses } from '@/lib/protocol';
-import { ActionButton } from './ActionButton';
+import { ActionButton } from '@/components/ui/ActionButton';
 import { ElicitationForm } from './ElicitationForm';
 import { RootsRequest } from './RootsRequest';
 import { SamplingRequest } from './SamplingRequest';
 import { UrlElicitation } from './UrlElicitation';
 import { useInputRequests, type InputRequestEntry, type SubmitMode } from './use-input-requests';
+import { Badge } from '@/components/ui/Badge';
 
-export interface InputRequestsPanelProps {
+interface InputRequestsPanelProps {
   /** `inputRequests` of an input_required result or an input_required task snapshot. */
   inputRequests: Record<string, unknown>;
   /** Receives the InputResponses (all keys, or one key per call in `each` mode). */
@@ -60,9 +61,9 @@ export function InputRequestsPanel({ inputRequests, onSubmit, onRefuse, mode = '
             <span className="flex gap-1.5 text-xs">
               <span className="rounded-full bg-surface-muted px-2 py-0.5">{KIND_LABEL[entry.kind.kind]}</span>
               {entry.answered ? (
-                <span data-testid="answered" className="rounded-full bg-success/15 px-2 py-0.5 text-success">
+                <Badge data-testid="answered" tone="success">
                   answered: {entry.summary}
-                </span>
+                </Badge>
               ) : null}
             </span>
           </header>
@@ -72,5 +73,3 @@ export function InputRequestsPanel({ inputRequests, onSubmit, onRefuse, mode = '
     </div>
   );
 }
-
-export default InputRequestsPanel;

@@ -2,9 +2,9 @@
 
 import { useState, type FormEvent } from 'react';
 import { rootsAnswer, type ListRootsAnswer, type RootRow } from '@/lib/client/input-answers';
-import { ActionButton } from './ActionButton';
+import { ActionButton } from '@/components/ui/ActionButton';
 
-export interface RootsRequestProps {
+interface RootsRequestProps {
   /** The ListRootsResult the user composed. */
   onResult: (result: ListRootsAnswer) => void;
   /** The user refuses: the client does not retry. */
@@ -65,5 +65,3 @@ export function RootsRequest({ onResult, onRefuse, initialRoots }: RootsRequestP
     </form>
   );
 }
-
-export default RootsRequest;

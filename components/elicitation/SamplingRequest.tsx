@@ -2,9 +2,9 @@
 
 import { useId, useState, type FormEvent } from 'react';
 import { checkSamplingAnswer, contentText, samplingAnswer, type CreateMessageAnswer } from '@/lib/client/input-answers';
-import { ActionButton } from './ActionButton';
+import { ActionButton } from '@/components/ui/ActionButton';
 
-export interface SamplingRequestProps {
+interface SamplingRequestProps {
   /** `params` of a `sampling/createMessage` input request. */
   params: Record<string, unknown>;
   /** The hand-written CreateMessageResult. */
@@ -118,5 +118,3 @@ export function SamplingRequest({ params, onResult, onRefuse }: SamplingRequestP
     </form>
   );
 }
-
-export default SamplingRequest;

@@ -4,9 +4,9 @@ import { useMemo, useState } from 'react';
 import { CANCEL, DECLINE } from '@/lib/client/elicitation-form';
 import { analyzeUrl } from '@/lib/client/elicitation-url';
 import type { ElicitResult } from '@/lib/protocol';
-import { ActionButton } from './ActionButton';
+import { ActionButton } from '@/components/ui/ActionButton';
 
-export interface UrlElicitationProps {
+interface UrlElicitationProps {
   message: string;
   url: string;
   /** accept (no content) when the user opens the page and on each Retry; decline or cancel otherwise. */
@@ -113,5 +113,3 @@ export function UrlElicitation({ message, url, onResult, openUrl = defaultOpen }
     </section>
   );
 }
-
-export default UrlElicitation;

@@ -5,14 +5,15 @@ import type { ConnectionConfig, ConnectionMode } from '@/lib/state/connection-sl
 import { HeadersEditor } from './HeadersEditor';
 import { useConnectionForm } from './use-connection-form';
 import { useInspector } from './use-inspector';
+import { Badge, type Tone } from '@/components/ui/Badge';
 
 const field = 'rounded-md border border-border bg-surface px-2 py-1.5 text-sm';
 const STATUS = {
-  idle: ['Disconnected', 'bg-surface-muted text-muted'],
-  connecting: ['Connecting…', 'bg-surface-muted text-muted'],
-  connected: ['Connected', 'bg-success/15 text-success'],
-  error: ['Failed', 'bg-danger/15 text-danger'],
-} as const;
+  idle: ['Disconnected', 'neutral'],
+  connecting: ['Connecting…', 'neutral'],
+  connected: ['Connected', 'success'],
+  error: ['Failed', 'danger'],
+} as const satisfies Record<string, readonly [string, Tone]>;
 
 function ServerLine() {
   const server = useInspector((s) => s.connection.server);
@@ -31,7 +32,7 @@ export function ConnectionBar() {
   const error = useInspector((s) => s.connection.error);
   const warnings = useInspector((s) => s.connection.warnings);
   const [showHeaders, setShowHeaders] = useState(false);
-  const [label, style] = STATUS[f.status];
+  const [label, tone] = STATUS[f.status];
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     f.submit();
@@ -61,9 +62,9 @@ export function ConnectionBar() {
         <button type="submit" data-testid="connect-button" className={`rounded-md px-3 py-1.5 text-sm font-medium ${f.connected ? 'border border-border hover:bg-surface-muted' : 'bg-accent text-white hover:opacity-90'}`}>
           {f.connected ? 'Disconnect' : 'Connect'}
         </button>
-        <span data-testid="connection-status" data-state={f.status} className={`rounded-full px-2.5 py-0.5 text-xs font-medium ${style}`}>
+        <Badge data-testid="connection-status" data-state={f.status} size="md" tone={tone}>
           {label}
-        </span>
+        </Badge>
         <ServerLine />
       </form>
       {showHeaders ? (
@@ -87,5 +88,3 @@ export function ConnectionBar() {
     </section>
   );
 }
-
-export default ConnectionBar;

@@ -4,7 +4,7 @@ import type { HeaderRow } from '@/lib/state/connection-slice';
 
 const field = 'rounded-md border border-border bg-surface px-2 py-1 font-mono text-xs';
 
-export interface HeadersEditorProps {
+interface HeadersEditorProps {
   bearer: string;
   headers: HeaderRow[];
   onBearer(value: string): void;
@@ -37,5 +37,3 @@ export function HeadersEditor({ bearer, headers, onBearer, onChange, onAdd, onRe
     </div>
   );
 }
-
-export default HeadersEditor;

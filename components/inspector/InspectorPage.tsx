@@ -15,7 +15,7 @@ const PANELS: WorkbenchPanel[] = [
 ];
 
 /** The built-in demo mock on this origin, reached directly (same origin needs no proxy). */
-export const DEMO_CONNECTION: Partial<ConnectionConfig> = { url: '/mcp', mode: 'direct', era: 'auto' };
+const DEMO_CONNECTION: Partial<ConnectionConfig> = { url: '/mcp', mode: 'direct', era: 'auto' };
 
 /** The inspector: connection bar; timeline and detail pane; tools, tasks and streams panels beside them. */
 export function InspectorPage({ autoConnect = DEMO_CONNECTION }: { autoConnect?: Partial<ConnectionConfig> }) {
@@ -42,5 +42,3 @@ export function InspectorPage({ autoConnect = DEMO_CONNECTION }: { autoConnect?:
     </InspectorProvider>
   );
 }
-
-export default InspectorPage;

@@ -5,9 +5,9 @@ import { createInspectorStore, type InspectorStore, type InspectorStoreOptions }
 import type { ConnectionConfig } from '@/lib/state/connection-slice';
 
 /** The inspector store of the enclosing provider (one per mount). */
-export const InspectorContext = createContext<InspectorStore | null>(null);
+const InspectorContext = createContext<InspectorStore | null>(null);
 
-export interface InspectorProviderProps {
+interface InspectorProviderProps {
   children: ReactNode;
   /** Connect on mount with this configuration (the home page: the demo mock at `/mcp`). */
   autoConnect?: Partial<ConnectionConfig>;

@@ -42,5 +42,3 @@ export function Workbench({ panels, side = 'normal' }: { panels: WorkbenchPanel[
     </div>
   );
 }
-
-export default Workbench;

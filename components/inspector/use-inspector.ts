@@ -3,12 +3,12 @@
 import { useMemo } from 'react';
 import { useStore } from 'zustand';
 import type { InspectorState } from '@/lib/state/inspector-store';
-import { createVisibleSelector, selectSession, type VisibleList } from '@/lib/state/selectors';
+import { createVisibleSelector, type VisibleList } from '@/lib/state/selectors';
 import { useInspectorStore } from './InspectorProvider';
 
 /**
- * Hooks over the inspector store: select a slice of state (re-render only when it changes),
- * the live session, and the filtered timeline list.
+ * Hooks over the inspector store: select a slice of state (re-render only when it changes)
+ * and the filtered timeline list.
  */
 
 export { useInspectorStore } from './InspectorProvider';
@@ -16,14 +16,6 @@ export { useInspectorStore } from './InspectorProvider';
 /** Select from the inspector state; re-renders only when the selected value changes (Object.is). */
 export function useInspector<T>(selector: (s: InspectorState) => T): T {
   return useStore(useInspectorStore(), selector);
-}
-
-/** The live client session (undefined until connected), with the connect epoch and status. */
-export function useSession() {
-  const session = useInspector(selectSession);
-  const epoch = useInspector((s) => s.connection.epoch);
-  const status = useInspector((s) => s.connection.status);
-  return { session, epoch, status };
 }
 
 /** The filtered, searched list of entry ids; recomputed incrementally as frames arrive. */

@@ -54,5 +54,3 @@ export function OpenRecording({ onOpen, error, compact = false }: { onOpen: (tex
     </div>
   );
 }
-
-export default OpenRecording;

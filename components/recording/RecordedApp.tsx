@@ -3,7 +3,7 @@
 import { useMemo, useRef } from 'react';
 import { AppView } from '@/components/apps/AppView';
 import { createMemoryTransport } from '@/lib/client/memory-transport';
-import type { Outcome } from '@/lib/client/results';
+import type { RequestOutcome } from '@/lib/client/results';
 import { createClientSession, type ClientSession } from '@/lib/client/session';
 import type { Tool } from '@/lib/protocol';
 import { appAt, recordedAppCall } from '@/lib/recording/moment';
@@ -42,7 +42,7 @@ export function RecordedApp({ recording, at }: { recording: Recording; at: numbe
       </p>
     );
   }
-  const outcome: Outcome | undefined = call.result ? { type: 'complete', result: call.result } : undefined;
+  const outcome: RequestOutcome | undefined = call.result ? { type: 'complete', result: call.result } : undefined;
   const info = recording.connection.serverInfo;
   return (
     <div data-testid="recorded-app" data-uri={app.uri} data-digest={app.digest}>
@@ -60,5 +60,3 @@ export function RecordedApp({ recording, at }: { recording: Recording; at: numbe
     </div>
   );
 }
-
-export default RecordedApp;

@@ -1,7 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import { ActionButton } from '@/components/elicitation/ActionButton';
+import { ActionButton } from '@/components/ui/ActionButton';
 import type { Recording } from '@/lib/recording/schema';
 import { useRecordingActions, type ActionState } from './use-recording-actions';
 
@@ -45,5 +45,3 @@ function Status({ state, testId }: { state: ActionState; testId: string }) {
     );
   return null;
 }
-
-export default RecordingActions;

@@ -34,5 +34,3 @@ export function RecordingMenu() {
     </div>
   );
 }
-
-export default RecordingMenu;

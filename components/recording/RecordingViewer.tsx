@@ -76,5 +76,3 @@ export function RecordingViewer() {
     </main>
   );
 }
-
-export default RecordingViewer;

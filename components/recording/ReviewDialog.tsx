@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import { ActionButton } from '@/components/elicitation/ActionButton';
+import { ActionButton } from '@/components/ui/ActionButton';
 import type { Recording } from '@/lib/recording/schema';
 import { MAX_SHARE_LABEL } from '@/lib/recording/share';
 import { useExport } from './use-export';
@@ -108,5 +108,3 @@ export function ReviewDialog({ recording, onClose, note }: { recording: Recordin
     </div>
   );
 }
-
-export default ReviewDialog;

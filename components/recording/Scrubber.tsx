@@ -36,5 +36,3 @@ export function Scrubber({ start, end, at, builtAt, onScrub }: { start: number; 
     </section>
   );
 }
-
-export default Scrubber;

@@ -15,7 +15,7 @@ import { shareLink, type ShareOutcome } from '@/lib/recording/share';
  * URL fragment only.
  */
 
-export interface ExportSummary {
+interface ExportSummary {
   frames: number;
   exchanges: number;
   target: string;

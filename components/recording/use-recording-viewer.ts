@@ -14,7 +14,7 @@ import { seedRecordedTasks } from '@/lib/state/recorded-tasks';
  * it was then. Nothing is fetched: the recording renders with no server behind it.
  */
 
-export type LoadedRecording = Extract<OpenedFile, { ok: true }> & { name: string };
+type LoadedRecording = Extract<OpenedFile, { ok: true }> & { name: string };
 
 /** Rebuilds wait this long after the last scrub step. */
 const SCRUB_DEBOUNCE_MS = 120;

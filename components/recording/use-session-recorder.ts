@@ -16,10 +16,10 @@ import type { InspectorState, InspectorStore } from '@/lib/state/inspector-store
  */
 
 /** Memory the live recording may hold; past it the oldest frames go (the export says so). */
-export const MAX_SESSION_BYTES = 96 * 1024 * 1024;
+const MAX_SESSION_BYTES = 96 * 1024 * 1024;
 
 /** Connection metadata of the inspector's state, without secret values. */
-export function connectionMetaOf(s: InspectorState): ConnectionMeta {
+function connectionMetaOf(s: InspectorState): ConnectionMeta {
   const { config, server } = s.connection;
   return describeConnection({
     target: absoluteUrl(config.url),

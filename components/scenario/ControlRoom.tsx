@@ -7,16 +7,17 @@ import { JournalPanel } from './JournalPanel';
 import { MissingToken } from './MissingToken';
 import { ReportCardPanel } from './ReportCardPanel';
 import { ScenarioEditor } from './ScenarioEditor';
-import { TasksPanel } from './TasksPanel';
+import { LiveTasksPanel } from './LiveTasksPanel';
 import { useControlRoom } from './use-control-room';
 import { useScenarioEvents } from './use-scenario-events';
+import { Badge, type Tone } from '@/components/ui/Badge';
 
-const FEED: Record<FeedStatus, { label: string; tone: string }> = {
-  connecting: { label: 'Connecting…', tone: 'bg-surface-muted text-muted' },
-  live: { label: 'Live', tone: 'bg-success/15 text-success' },
-  reconnecting: { label: 'Reconnecting…', tone: 'bg-surface-muted text-muted' },
-  unauthorized: { label: 'Token rejected', tone: 'bg-danger/15 text-danger' },
-  gone: { label: 'Not running', tone: 'bg-danger/15 text-danger' },
+const FEED: Record<FeedStatus, { label: string; tone: Tone }> = {
+  connecting: { label: 'Connecting…', tone: 'neutral' },
+  live: { label: 'Live', tone: 'success' },
+  reconnecting: { label: 'Reconnecting…', tone: 'neutral' },
+  unauthorized: { label: 'Token rejected', tone: 'danger' },
+  gone: { label: 'Not running', tone: 'danger' },
 };
 
 function Room({ scenarioId }: { scenarioId: string }) {
@@ -32,9 +33,9 @@ function Room({ scenarioId }: { scenarioId: string }) {
           Control room <code className="ml-1 font-mono text-base">{scenarioId}</code>
         </h1>
         <code className="font-mono text-xs text-muted">POST /mcp/{scenarioId}</code>
-        <span data-testid="feed-status" data-state={feed} className={`ml-auto rounded-full px-2.5 py-0.5 text-xs font-medium ${FEED[feed].tone}`}>
+        <Badge data-testid="feed-status" data-state={feed} size="md" tone={FEED[feed].tone} className="ml-auto">
           {FEED[feed].label}
-        </span>
+        </Badge>
       </header>
       {feed === 'unauthorized' ? <MissingToken /> : null}
       {feed === 'gone' ? (
@@ -45,7 +46,7 @@ function Room({ scenarioId }: { scenarioId: string }) {
       <div className="grid gap-4 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <ScenarioEditor />
         <div className="flex min-w-0 flex-col gap-4">
-          <TasksPanel />
+          <LiveTasksPanel />
           <ReportCardPanel />
         </div>
       </div>

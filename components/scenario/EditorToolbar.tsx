@@ -7,7 +7,7 @@ const BUTTON = 'rounded-md border border-border px-3 py-1.5 text-sm font-medium 
 const PRIMARY = 'rounded-md bg-accent px-3 py-1.5 text-sm font-medium text-white hover:opacity-90 disabled:cursor-not-allowed disabled:opacity-50';
 const NOTE_TONE = { ok: 'text-success', error: 'text-danger', busy: 'text-muted' } as const;
 
-export interface EditorToolbarProps {
+interface EditorToolbarProps {
   scenarioId: string;
   builtin: boolean;
   dirty: boolean;

@@ -1,11 +1,19 @@
 'use client';
 
 import { useState } from 'react';
+import { fingerprint } from '@/lib/shared/fingerprint';
 
 /** Headers whose values are bearer secrets (task ids travel in Mcp-Name); masked until revealed. */
 const SECRET = new Set(['authorization', 'mcp-name', 'cookie']);
 
-const mask = (value: string) => (value.length <= 8 ? '••••' : `${value.slice(0, 8)}…`);
+/**
+ * A masked value: the start of a credential (enough to tell schemes apart), but only the
+ * fingerprint of an Mcp-Name, whose value may be a task id.
+ */
+function mask(name: string, value: string): string {
+  if (value.length <= 8) return '••••';
+  return name.toLowerCase() === 'mcp-name' ? `${fingerprint(value)}…` : `${value.slice(0, 8)}…`;
+}
 
 /** Request headers of a journal entry, secrets masked unless the operator reveals them. */
 export function HeaderTable({ headers }: { headers: Record<string, string> }) {
@@ -29,7 +37,7 @@ export function HeaderTable({ headers }: { headers: Record<string, string> }) {
               <th scope="row" className="w-44 py-0.5 pr-2 text-left font-mono font-normal text-muted">
                 {name}
               </th>
-              <td className="py-0.5 font-mono break-all">{SECRET.has(name.toLowerCase()) && !revealed ? mask(headers[name]) : headers[name]}</td>
+              <td className="py-0.5 font-mono break-all">{SECRET.has(name.toLowerCase()) && !revealed ? mask(name, headers[name]) : headers[name]}</td>
             </tr>
           ))}
         </tbody>

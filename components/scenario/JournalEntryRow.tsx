@@ -4,12 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { JournalRow } from '@/lib/state/control-room-store';
 import { HeaderTable } from './HeaderTable';
 import { JsonBlock } from './JsonBlock';
-
-/** `14:03:07.125` in local time. */
-export function clockTime(at: number): string {
-  const d = new Date(at);
-  return `${d.toTimeString().slice(0, 8)}.${String(d.getMilliseconds()).padStart(3, '0')}`;
-}
+import { clockTime } from '@/components/ui/clock-time';
 
 /** What the request was about: the tool, prompt or resource it names. */
 function subject(row: JournalRow): string | undefined {
@@ -25,7 +20,7 @@ function statusTone(status: number | undefined): string {
   return 'bg-success/15 text-success';
 }
 
-export interface JournalEntryRowProps {
+interface JournalEntryRowProps {
   row: JournalRow;
   highlighted: boolean;
   /** Changes when this entry should scroll into view. */

@@ -2,6 +2,7 @@
 
 import { useControlRoom } from './use-control-room';
 import { JournalEntryRow } from './JournalEntryRow';
+import { EmptyState } from '@/components/ui/EmptyState';
 
 /** Rows rendered at once; entries highlighted as evidence are rendered even when older. */
 const VISIBLE = 300;
@@ -24,9 +25,9 @@ export function JournalPanel() {
         {highlighted.length ? <span className="text-xs text-accent">{highlighted.length} entries highlighted as evidence</span> : null}
       </header>
       {rows.length === 0 ? (
-        <p data-testid="journal-empty" className="px-4 py-6 text-center text-sm text-muted">
+        <EmptyState testId="journal-empty" className="px-4 py-6">
           No requests yet. Point a client at this scenario&apos;s endpoint and its requests appear here.
-        </p>
+        </EmptyState>
       ) : (
         <ol data-testid="journal" className="max-h-[36rem] overflow-y-auto">
           {rows.map((row) => (

@@ -2,15 +2,18 @@
 
 import type { Grade } from '@/lib/client/control-client';
 import { useReportCard } from './use-report-card';
+import { Badge } from '@/components/ui/Badge';
 
-const TONE = { pass: 'bg-success/15 text-success', fail: 'bg-danger/15 text-danger', 'not-observed': 'bg-surface-muted text-muted' } as const;
+const TONE = { pass: 'success', fail: 'danger', 'not-observed': 'neutral' } as const;
 const LABEL = { pass: 'Pass', fail: 'Fail', 'not-observed': 'Not observed' } as const;
 
 function GradeRow({ grade, active, onShow }: { grade: Grade; active: boolean; onShow: (seqs: number[]) => void }) {
   return (
     <li data-testid="grade" data-grade-id={grade.id} data-status={grade.status} className={`space-y-1 border-t border-border px-4 py-2 first:border-t-0 ${active ? 'bg-accent/10' : ''}`}>
       <div className="flex items-center gap-2">
-        <span className={`w-28 shrink-0 whitespace-nowrap rounded-full px-2 py-0.5 text-center text-xs font-medium ${TONE[grade.status]}`}>{LABEL[grade.status]}</span>
+        <Badge tone={TONE[grade.status]} className="w-28 shrink-0 whitespace-nowrap text-center text-xs font-medium">
+          {LABEL[grade.status]}
+        </Badge>
         <span className="text-sm font-medium">{grade.title}</span>
       </div>
       {grade.detail ? <p className="text-xs text-muted">{grade.detail}</p> : null}

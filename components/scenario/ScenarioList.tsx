@@ -3,6 +3,7 @@
 import Link from 'next/link';
 import { MissingToken } from './MissingToken';
 import { useScenarioList } from './use-scenario-list';
+import { Badge } from '@/components/ui/Badge';
 
 /** Every scenario this Loupe serves, each linking to its control room. */
 export function ScenarioList({ authenticated }: { authenticated: boolean }) {
@@ -24,7 +25,7 @@ export function ScenarioList({ authenticated }: { authenticated: boolean }) {
             {s.id}
           </Link>
           <span className="text-sm">{s.name}</span>
-          <span className="rounded-full bg-surface-muted px-2 py-0.5 text-xs text-muted">{s.builtin ? 'built-in' : s.valid ? 'saved' : 'saved · invalid'}</span>
+          <Badge className="text-xs">{s.builtin ? 'built-in' : s.valid ? 'saved' : 'saved · invalid'}</Badge>
           <code className="ml-auto font-mono text-xs text-muted">/mcp/{s.id}</code>
           {s.description ? <p className="w-full text-sm text-muted">{s.description}</p> : null}
         </li>

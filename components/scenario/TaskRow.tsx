@@ -1,19 +1,11 @@
 'use client';
 
 import type { TaskAction } from '@/lib/client/control-client';
-import type { TaskRow as Task } from '@/lib/state/control-room-store';
+import type { LiveTask } from '@/lib/state/control-room-store';
 import { fingerprint } from '@/lib/shared/fingerprint';
 import { isTerminalStatus } from '@/lib/shared/task-status';
-import { clockTime } from './JournalEntryRow';
-
-const STATUS_TONE: Record<string, string> = {
-  working: 'bg-accent/15 text-accent',
-  input_required: 'bg-amber-500/15 text-amber-600 dark:text-amber-400',
-  completed: 'bg-success/15 text-success',
-  failed: 'bg-danger/15 text-danger',
-  cancelled: 'bg-surface-muted text-muted',
-  expired: 'bg-surface-muted text-muted',
-};
+import { clockTime } from '@/components/ui/clock-time';
+import { TaskStatusBadge } from '@/components/ui/TaskStatusBadge';
 
 const CONTROLS: { action: TaskAction; label: string; title: string }[] = [
   { action: 'advance', label: 'Advance', title: 'Finish the current step now (a manual or timed step)' },
@@ -25,7 +17,7 @@ const CONTROLS: { action: TaskAction; label: string; title: string }[] = [
 
 
 /** One live task with its status, status message and the operator's controls. */
-export function TaskRow({ task, pending, onAct }: { task: Task; pending?: string; onAct: (action: TaskAction) => void }) {
+export function TaskRow({ task, pending, onAct }: { task: LiveTask; pending?: string; onAct: (action: TaskAction) => void }) {
   const status = task.expired ? 'expired' : task.status;
   const done = task.expired || isTerminalStatus(task.status);
   return (
@@ -35,9 +27,7 @@ export function TaskRow({ task, pending, onAct }: { task: Task; pending?: string
           {fingerprint(task.taskId)}…
         </code>
         <span className="font-mono font-semibold">{task.toolName}</span>
-        <span data-testid="task-status" className={`rounded-full px-2 py-0.5 font-medium ${STATUS_TONE[status] ?? STATUS_TONE.cancelled}`}>
-          {status}
-        </span>
+        <TaskStatusBadge status={status} />
         <span className="ml-auto text-muted">
           {clockTime(task.createdAt)}
           {task.pollIntervalMs !== undefined ? ` · poll ${task.pollIntervalMs} ms` : ''}

@@ -16,7 +16,7 @@ import { parseScenario, type ScenarioIssue } from '@/lib/scenario/loader';
  * its line as the author types; the issues are also reported to the page for its list.
  */
 
-export interface CodeEditorOptions {
+interface CodeEditorOptions {
   /** Initial text; a new `revision` replaces the document with it. */
   text: string;
   revision: number;
@@ -28,7 +28,7 @@ export interface CodeEditorOptions {
 }
 
 /** Pause after the last keystroke before validating again. */
-export const LINT_DELAY_MS = 250;
+const LINT_DELAY_MS = 250;
 
 /** Issues as CodeMirror diagnostics: from the issue's column to the end of its line. */
 export function toDiagnostics(doc: Text, issues: ScenarioIssue[], severity: Diagnostic['severity']): Diagnostic[] {

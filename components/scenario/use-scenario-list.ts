@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import { createControlClient, type ScenarioSummary } from '@/lib/client/control-client';
 
-export type ScenarioListState = { status: 'loading' } | { status: 'ready'; scenarios: ScenarioSummary[] } | { status: 'error'; message: string; unauthorized: boolean };
+type ScenarioListState = { status: 'loading' } | { status: 'ready'; scenarios: ScenarioSummary[] } | { status: 'error'; message: string; unauthorized: boolean };
 
 /** Built-in and saved scenarios, from the control API. */
 export function useScenarioList(): ScenarioListState {

@@ -4,8 +4,9 @@ import type { ReactNode } from 'react';
 import type { SubscriptionFilter } from '@/lib/protocol';
 import { fingerprint } from '@/lib/shared/fingerprint';
 import { BACKOFF_CAP_MS } from '@/lib/client/reconnect';
-import type { ListenDrop, ListenRecord, StreamRecord } from '@/lib/state/streams-slice';
-import { useNow } from '@/components/tasks/use-now';
+import type { ListenDrop, ListenRecord, StreamRecord } from '@/lib/state/streams-types';
+import { useNow } from '@/components/ui/use-now';
+import { Badge, type Tone } from '@/components/ui/Badge';
 
 /**
  * One `subscriptions/listen` across its re-opens, and for each drop the reconnect plan being
@@ -15,7 +16,7 @@ import { useNow } from '@/components/tasks/use-now';
  */
 
 /** A filter in words; task ids as fingerprints. */
-export function describeFilter(f: SubscriptionFilter): string {
+function describeFilter(f: SubscriptionFilter): string {
   const parts: string[] = [];
   if (f.taskIds?.length) parts.push(`tasks ${f.taskIds.map(fingerprint).join(', ')}`);
   if (f.toolsListChanged) parts.push('tools list');
@@ -25,13 +26,13 @@ export function describeFilter(f: SubscriptionFilter): string {
   return parts.length ? parts.join(' · ') : '(nothing)';
 }
 
-const STATE_TONE: Record<string, string> = {
-  opening: 'bg-surface-muted text-muted',
-  live: 'bg-success/15 text-success',
-  reconnecting: 'bg-amber-500/15 text-amber-600',
-  closed: 'bg-surface-muted text-muted',
-  ended: 'bg-surface-muted text-muted',
-  refused: 'bg-danger/15 text-danger',
+const STATE_TONE: Record<string, Tone> = {
+  opening: 'neutral',
+  live: 'success',
+  reconnecting: 'warning',
+  closed: 'neutral',
+  ended: 'neutral',
+  refused: 'danger',
 };
 
 function Step({ done, children, testId }: { done: boolean; children: ReactNode; testId?: string }) {
@@ -86,9 +87,9 @@ export function ListenCard({ listen, streams }: { listen: ListenRecord; streams:
     <article data-testid="listen-card" data-state={listen.state} className="space-y-2 rounded-lg border border-border bg-surface p-3 text-sm">
       <header className="flex flex-wrap items-center gap-2">
         <span className="font-mono text-xs">subscriptions/listen</span>
-        <span data-testid="listen-state" className={`rounded-full px-2 py-0.5 text-xs ${STATE_TONE[listen.state] ?? ''}`}>
+        <Badge data-testid="listen-state" tone={STATE_TONE[listen.state] ?? 'neutral'} className="text-xs">
           {listen.state}
-        </span>
+        </Badge>
         <span className="text-xs text-muted">{describeFilter(listen.filter)}</span>
       </header>
       <p className="text-xs text-muted">
@@ -105,5 +106,3 @@ export function ListenCard({ listen, streams }: { listen: ListenRecord; streams:
     </article>
   );
 }
-
-export default ListenCard;

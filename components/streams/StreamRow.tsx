@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import type { StreamRecord } from '@/lib/state/streams-slice';
+import type { StreamRecord } from '@/lib/state/streams-types';
 
 /** One SSE stream as a table row: what it answered, its ack or response, counts, and how it ended; expands to its last frames. */
 
@@ -65,5 +65,3 @@ export function StreamRow({ stream: s }: { stream: StreamRecord }) {
     </>
   );
 }
-
-export default StreamRow;

@@ -74,5 +74,3 @@ export function StreamsPanel() {
     </section>
   );
 }
-
-export default StreamsPanel;

@@ -2,7 +2,8 @@
 
 import { useId } from 'react';
 import type { TaskStatus } from '@/lib/protocol';
-import type { StatusChange } from '@/lib/state/tasks-slice';
+import { TERMINAL_STATUSES } from '@/lib/shared/task-status';
+import type { StatusChange } from '@/lib/state/tasks-types';
 
 /**
  * The task state machine, live: working ↔ input_required, then one of completed, failed or
@@ -19,8 +20,7 @@ const NODES: { status: TaskStatus; x: number; y: number; label: string }[] = [
 ];
 const W = 110;
 const H = 26;
-const TERMINALS: TaskStatus[] = ['completed', 'failed', 'cancelled'];
-const EDGES: [TaskStatus, TaskStatus][] = [['working', 'input_required'], ['input_required', 'working'], ...(['working', 'input_required'] as TaskStatus[]).flatMap((from) => TERMINALS.map((to): [TaskStatus, TaskStatus] => [from, to]))];
+const EDGES: [TaskStatus, TaskStatus][] = [['working', 'input_required'], ['input_required', 'working'], ...(['working', 'input_required'] as TaskStatus[]).flatMap((from) => TERMINAL_STATUSES.map((to): [TaskStatus, TaskStatus] => [from, to]))];
 
 const at = (s: TaskStatus) => NODES.find((n) => n.status === s)!;
 
@@ -35,7 +35,7 @@ function edgePoints(from: TaskStatus, to: TaskStatus): [number, number, number, 
   return [a.x + W / 2, a.y + H, b.x + W / 2, b.y];
 }
 
-export interface StateDiagramProps {
+interface StateDiagramProps {
   current: TaskStatus;
   history: StatusChange[];
 }
@@ -87,5 +87,3 @@ export function StateDiagram({ current, history }: StateDiagramProps) {
     </svg>
   );
 }
-
-export default StateDiagram;

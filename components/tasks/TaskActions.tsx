@@ -1,16 +1,18 @@
 'use client';
 
 import { useState } from 'react';
-import { ActionButton } from '@/components/elicitation/ActionButton';
-import { cancelPending, isTerminalStatus, type TaskRecord } from '@/lib/state/tasks-slice';
+import { ActionButton } from '@/components/ui/ActionButton';
+import type { TrackedTask } from '@/lib/state/tasks-types';
+import { cancelPending } from '@/lib/state/tracked-task';
 import { useTaskRunner } from '@/components/tasks/use-task-runner';
+import { isTerminalStatus } from '@/lib/shared/task-status';
 
 /**
  * What a user can do to a task: listen for its notifications (2026-07-28 `subscriptions/listen`
  * with its id), cancel it (then keep polling: the ack is not final), poll now, stop or resume
  * following, and under 2025-11-25 fetch the result with tasks/result.
  */
-export function TaskActions({ record, era }: { record: TaskRecord; era?: 'modern' | 'legacy' }) {
+export function TaskActions({ record, era }: { record: TrackedTask; era?: 'modern' | 'legacy' }) {
   const runner = useTaskRunner();
   const [busy, setBusy] = useState(false);
   const terminal = isTerminalStatus(record.snapshot.status);
@@ -55,5 +57,3 @@ export function TaskActions({ record, era }: { record: TaskRecord; era?: 'modern
     </div>
   );
 }
-
-export default TaskActions;

@@ -2,26 +2,21 @@
 
 import { InputRequestsPanel } from '@/components/elicitation/InputRequestsPanel';
 import { ErrorView, ResultView } from '@/components/tools/ResultView';
-import { cancelPending, isTerminalStatus, type TaskRecord } from '@/lib/state/tasks-slice';
+import type { TrackedTask } from '@/lib/state/tasks-types';
+import { cancelPending } from '@/lib/state/tracked-task';
 import { StateDiagram } from './StateDiagram';
 import { TaskActions } from './TaskActions';
 import { PollCadence, TtlCountdown } from './TaskTimers';
 import { useInspector } from '@/components/inspector/use-inspector';
 import { useTaskRunner } from '@/components/tasks/use-task-runner';
+import { isTerminalStatus } from '@/lib/shared/task-status';
+import { TaskStatusBadge } from '@/components/ui/TaskStatusBadge';
 
 /**
  * One task: its fingerprint (never its id), the live state diagram, status message, TTL and
  * poll cadence, the input requests it waits on (answered in place with tasks/update, one key at
  * a time), the cancel state, and its result or error. `isError` results are completed tasks.
  */
-
-const STATUS_TONE: Record<string, string> = {
-  working: 'bg-accent/15 text-accent',
-  input_required: 'bg-amber-500/15 text-amber-600',
-  completed: 'bg-success/15 text-success',
-  failed: 'bg-danger/15 text-danger',
-  cancelled: 'bg-surface-muted text-muted',
-};
 
 const END_TEXT: Record<string, string> = {
   expired: 'Gave up: createdAt + ttlMs passed, the server may have purged the task.',
@@ -36,14 +31,14 @@ function time(iso: string): string {
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleTimeString();
 }
 
-function Outcome({ record }: { record: TaskRecord }) {
+function TaskOutcome({ record }: { record: TrackedTask }) {
   const s = record.snapshot;
   if (s.status === 'completed' && s.result) return <ResultView result={s.result} testId="task-result" />;
   if (s.status === 'failed' && s.error) return <ErrorView error={s.error} testId="task-result" />;
   return null;
 }
 
-export function TaskCard({ record }: { record: TaskRecord }) {
+export function TaskCard({ record }: { record: TrackedTask }) {
   const era = useInspector((s) => s.connection.server?.era);
   const runner = useTaskRunner();
   const s = record.snapshot;
@@ -58,9 +53,7 @@ export function TaskCard({ record }: { record: TaskRecord }) {
           {record.fp}
         </code>
         {record.toolName ? <span className="font-mono text-xs text-muted">{record.toolName}</span> : null}
-        <span data-testid="task-status" className={`rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_TONE[s.status] ?? ''}`}>
-          {s.status}
-        </span>
+        <TaskStatusBadge status={s.status} className="text-xs" />
         <span className="text-xs text-muted">{record.form === 'legacy' ? '2025-11-25 tasks' : 'tasks extension'}</span>
         {record.origin === 'listed' ? <span className="text-xs text-muted">(from tasks/list)</span> : null}
       </header>
@@ -100,7 +93,7 @@ export function TaskCard({ record }: { record: TaskRecord }) {
           <InputRequestsPanel mode="each" inputRequests={s.inputRequests as Record<string, unknown>} onSubmit={(r) => void runner.answer(record.taskId, r)} />
         </div>
       ) : null}
-      <Outcome record={record} />
+      <TaskOutcome record={record} />
       {end ? (
         <p data-testid="task-end" data-kind={end.kind} className="text-xs text-muted">
           {END_TEXT[end.kind] ?? end.kind}
@@ -115,5 +108,3 @@ export function TaskCard({ record }: { record: TaskRecord }) {
     </article>
   );
 }
-
-export default TaskCard;

@@ -1,7 +1,9 @@
 'use client';
 
-import { expiresAt, isTerminalStatus, pollIntervals, type TaskRecord } from '@/lib/state/tasks-slice';
-import { useNow } from './use-now';
+import type { TrackedTask } from '@/lib/state/tasks-types';
+import { expiresAt, pollIntervals } from '@/lib/state/tracked-task';
+import { useNow } from '@/components/ui/use-now';
+import { isTerminalStatus } from '@/lib/shared/task-status';
 
 /**
  * The two clocks of a task: its TTL countdown (the server may purge it at createdAt + ttlMs;
@@ -18,7 +20,7 @@ function duration(ms: number): string {
 }
 
 /** TTL left, counting down once a second. */
-export function TtlCountdown({ record }: { record: TaskRecord }) {
+export function TtlCountdown({ record }: { record: TrackedTask }) {
   const end = expiresAt(record.snapshot);
   const live = end !== undefined && !isTerminalStatus(record.snapshot.status);
   const now = useNow(1000, live);
@@ -40,7 +42,7 @@ export function TtlCountdown({ record }: { record: TaskRecord }) {
 }
 
 /** Observed poll intervals against the suggested minimum. */
-export function PollCadence({ record }: { record: TaskRecord }) {
+export function PollCadence({ record }: { record: TrackedTask }) {
   const suggested = record.snapshot.pollIntervalMs;
   const gaps = pollIntervals(record, 5);
   const last = gaps[gaps.length - 1];

@@ -1,8 +1,8 @@
 'use client';
 
 import { useState } from 'react';
-import { isTerminalStatus } from '@/lib/state/tasks-slice';
-import { ActionButton } from '@/components/elicitation/ActionButton';
+import { isTerminalStatus } from '@/lib/shared/task-status';
+import { ActionButton } from '@/components/ui/ActionButton';
 import { TaskCard } from './TaskCard';
 import { useInspector } from '@/components/inspector/use-inspector';
 import { useTaskRunner } from '@/components/tasks/use-task-runner';
@@ -60,5 +60,3 @@ export function TasksPanel() {
     </section>
   );
 }
-
-export default TasksPanel;

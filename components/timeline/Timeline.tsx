@@ -5,6 +5,7 @@ import { TimeAxis } from './TimeAxis';
 import { TimelineRow } from './TimelineRow';
 import { TimelineToolbar } from './TimelineToolbar';
 import { useTimeline } from './use-timeline';
+import { EmptyState } from '@/components/ui/EmptyState';
 
 /**
  * The timeline: every frame of the connection on a time axis, virtualized. Long spans (a task
@@ -52,13 +53,11 @@ export function Timeline() {
           })}
         </div>
         {visible.ids.length === 0 ? (
-          <p className="p-6 text-center text-sm text-muted" data-testid="timeline-empty">
+          <EmptyState testId="timeline-empty" className="p-6">
             {visible.total ? 'No entry matches the filters.' : 'Nothing yet: frames appear here as the inspector talks to the server.'}
-          </p>
+          </EmptyState>
         ) : null}
       </div>
     </section>
   );
 }
-
-export default Timeline;

@@ -4,6 +4,7 @@ import { memo, useMemo } from 'react';
 import type { TimelineBuffer } from '@/lib/state/timeline-buffer';
 import type { SpanKind, TimelineEntry } from '@/lib/state/timeline-types';
 import { lintsForEntry, worstSeverity } from '@/lib/state/selectors';
+import { clockTime } from '@/components/ui/clock-time';
 
 /** Colours of the span lanes, by kind. */
 export const LANE_COLOR: Record<SpanKind, string> = {
@@ -28,12 +29,6 @@ const KIND_TAG: Record<TimelineEntry['kind'], string> = {
 
 const SEVERITY_STYLE = { error: 'bg-danger/15 text-danger', warning: 'bg-amber-500/15 text-amber-600', info: 'bg-accent/10 text-accent' } as const;
 export const LANE_WIDTH = 10;
-
-function clock(at: number): string {
-  const d = new Date(at);
-  const p = (n: number, w = 2) => String(n).padStart(w, '0');
-  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}`;
-}
 
 /** Short JSON-RPC id for the row (ids can be long strings). */
 function shortId(id: TimelineEntry['rpcId']): string {
@@ -67,7 +62,7 @@ function Bar({ bar, error }: { bar: string; error: boolean }) {
   );
 }
 
-export interface TimelineRowProps {
+interface TimelineRowProps {
   entry: TimelineEntry;
   buffer: TimelineBuffer;
   /** Lane glyphs of this row (see lib/state/timeline-lanes.ts). */
@@ -101,7 +96,7 @@ export const TimelineRow = memo(function TimelineRow({ entry: e, buffer, glyphs,
       className={`absolute inset-x-0 flex h-7 cursor-pointer items-center gap-2 border-b border-border/60 px-2 font-mono text-xs ${selected ? 'bg-accent/10' : 'hover:bg-surface-muted'} ${e.isError ? 'text-danger' : ''}`}
       style={{ top }}
     >
-      <span className="w-[86px] shrink-0 text-muted">{clock(e.at)}</span>
+      <span className="w-[86px] shrink-0 text-muted">{clockTime(e.at)}</span>
       {kinds ? <Lanes glyphs={glyphs} kinds={kinds.split(',') as SpanKind[]} /> : null}
       <span className={`w-3 shrink-0 text-center ${e.direction === 'out' ? 'text-accent' : 'text-success'}`} title={e.direction === 'out' ? 'sent' : 'received'}>
         {e.direction === 'out' ? '→' : '←'}

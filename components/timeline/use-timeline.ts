@@ -12,7 +12,7 @@ import { useInspector, useInspectorStore, useVisibleEntries } from '@/components
  * following the newest entry until the user scrolls away, and keyboard selection.
  */
 
-export const ROW_HEIGHT = 28;
+const ROW_HEIGHT = 28;
 const OVERSCAN = 12;
 
 export function useTimeline() {

@@ -11,7 +11,7 @@ import type { ArgField, ArgValues, JsonArgField } from '@/lib/client/tool-argume
 
 const INPUT = 'w-full rounded-md border border-border bg-surface px-2.5 py-1.5 font-mono text-xs focus:outline-none focus:ring-2 focus:ring-accent/40';
 
-export interface ArgumentsFormProps {
+interface ArgumentsFormProps {
   fields: ArgField[];
   values: ArgValues;
   errors: Record<string, string>;
@@ -76,5 +76,3 @@ export function ArgumentsForm(p: ArgumentsFormProps) {
     </div>
   );
 }
-
-export default ArgumentsForm;

@@ -1,11 +1,11 @@
 'use client';
 
-import type { MrtrOutcome } from '@/lib/client/mrtr';
+import type { CallWithInputOutcome } from '@/lib/client/mrtr';
 import { useInspector } from '@/components/inspector/use-inspector';
 import { ErrorView, ProblemView, ResultView } from './ResultView';
 
 /** What a tool call ended with, after its MRTR rounds: a result, an error, a task, or no answer. */
-export function OutcomeView({ outcome, taskFp }: { outcome: MrtrOutcome; taskFp?: string }) {
+export function OutcomeView({ outcome, taskFp }: { outcome: CallWithInputOutcome; taskFp?: string }) {
   const setPanel = useInspector((s) => s.ui.setPanel);
   const rounds = outcome.rounds > 1 ? (
     <p className="text-xs text-muted" data-testid="mrtr-rounds">
@@ -50,5 +50,3 @@ export function OutcomeView({ outcome, taskFp }: { outcome: MrtrOutcome; taskFp?
       return <ProblemView kind="input_required" text="the server still asks for input" />;
   }
 }
-
-export default OutcomeView;

@@ -1,6 +1,7 @@
 'use client';
 
 import type { JsonRpcErrorObject } from '@/lib/protocol';
+import { asRecord } from '@/lib/shared/records';
 
 /**
  * A CallToolResult as a person reads it: the content blocks (text in full, other kinds
@@ -8,14 +9,12 @@ import type { JsonRpcErrorObject } from '@/lib/protocol';
  * still a result (the call completed; the tool reports a failure), never as a protocol failure.
  */
 
-const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
-
 function Block({ block }: { block: unknown }) {
-  const b = obj(block) ?? {};
+  const b = asRecord(block) ?? {};
   if (b.type === 'text' && typeof b.text === 'string') return <p className="whitespace-pre-wrap break-words text-sm">{b.text}</p>;
   if (b.type === 'image' || b.type === 'audio') return <p className="text-xs text-muted">[{String(b.type)} {String(b.mimeType ?? '')}, {typeof b.data === 'string' ? `${b.data.length} base64 chars` : 'no data'}]</p>;
   if (b.type === 'resource_link') return <p className="font-mono text-xs">→ {String(b.uri ?? '')}</p>;
-  if (b.type === 'resource') return <p className="font-mono text-xs">[embedded resource {String(obj(b.resource)?.uri ?? '')}]</p>;
+  if (b.type === 'resource') return <p className="font-mono text-xs">[embedded resource {String(asRecord(b.resource)?.uri ?? '')}]</p>;
   return <pre className="overflow-x-auto text-xs">{JSON.stringify(block, null, 2)}</pre>;
 }
 
@@ -61,5 +60,3 @@ export function ProblemView({ kind, text, testId = 'tool-result' }: { kind: stri
     </p>
   );
 }
-
-export default ResultView;

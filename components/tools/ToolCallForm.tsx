@@ -2,7 +2,7 @@
 
 import { useMemo, useState } from 'react';
 import type { Tool } from '@/lib/protocol';
-import { ActionButton } from '@/components/elicitation/ActionButton';
+import { ActionButton } from '@/components/ui/ActionButton';
 import { InputRequestsPanel } from '@/components/elicitation/InputRequestsPanel';
 import type { FieldValue } from '@/lib/client/elicitation-form';
 import { buildArguments, describeArguments, initialArgValues, parseRawArguments, type ArgValues } from '@/lib/client/tool-arguments';
@@ -105,5 +105,3 @@ export function ToolCallForm({ tool, taskCapable }: { tool: Tool; taskCapable: b
     </section>
   );
 }
-
-export default ToolCallForm;

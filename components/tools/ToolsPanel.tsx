@@ -97,5 +97,3 @@ export function ToolsPanel() {
     </section>
   );
 }
-
-export default ToolsPanel;

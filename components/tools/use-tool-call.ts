@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { InputRequests, InputResponses } from '@/lib/protocol';
 import { fingerprint } from '@/lib/shared/fingerprint';
-import type { InputAnswerer, MrtrOutcome } from '@/lib/client/mrtr';
+import type { InputAnswerer, CallWithInputOutcome } from '@/lib/client/mrtr';
 import { useInspectorStore } from '@/components/inspector/use-inspector';
 import { useTaskRunner } from '@/components/tasks/use-task-runner';
 
@@ -17,11 +17,11 @@ import { useTaskRunner } from '@/components/tasks/use-task-runner';
 /** Rounds allowed per call, first call included. */
 export const MAX_ROUNDS = 8;
 
-export type ToolCallState =
+type ToolCallState =
   | { phase: 'idle' }
   | { phase: 'calling'; round: number; asTask: boolean }
   | { phase: 'input'; round: number; asTask: boolean; inputRequests: InputRequests }
-  | { phase: 'done'; asTask: boolean; outcome: MrtrOutcome; taskFp?: string };
+  | { phase: 'done'; asTask: boolean; outcome: CallWithInputOutcome; taskFp?: string };
 
 export function useToolCall(toolName: string) {
   const store = useInspectorStore();

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { ERROR, EXT, type InputResponses } from '../protocol';
-import type { TaskSnapshot } from '../client/task-api';
+import type { ObservedTask } from '../client/task-api';
 import { parseJsonFlag, toolArguments, UsageError, type ConnectionFlags } from './client-args';
 import { clientContext, connectionOptions, describeInput, printToolResult, waitForTask, type ClientContext } from './client-context';
 import { err, formatDiscover, formatFailure, formatTask, formatTools, out, printJson } from './client-output';
@@ -109,7 +109,7 @@ async function call(ctx: ClientContext, name: string, words: string[], flags: Ca
       if (flags.task) err('The server answered directly; no task was created.');
       return printToolResult(ctx, outcome.result, !!flags.strictErrors);
     case 'task': {
-      const task = outcome.task as TaskSnapshot;
+      const task = outcome.task as ObservedTask;
       if (flags.wait) {
         if (!flags.json) err(`Task ${ctx.label(task.taskId)} created; waiting for it to finish (up to ${ctx.timeoutMs} ms)...`);
         return waitForTask(ctx, task, outcome.form, !!flags.strictErrors);

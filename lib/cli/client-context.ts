@@ -3,7 +3,7 @@ import { answerWithStubs, capabilitiesForStubs, createHeadlessSession, type Inpu
 import type { Frame } from '../client/frames';
 import type { ClientSession } from '../client/session';
 import type { FollowEnd, TaskFollower } from '../client/task-follower';
-import type { TaskSnapshot } from '../client/task-api';
+import type { ObservedTask } from '../client/task-api';
 import type { InputRequests, InputResponses } from '../protocol';
 import { eraOf, parseHeaders, stubsOf, timeoutOf, UsageError, type ConnectionFlags } from './client-args';
 import { err, formatError, formatTask, formatToolResult, out, printJson, taskLabel } from './client-output';
@@ -121,7 +121,7 @@ export function printToolResult(ctx: ClientContext, result: Record<string, unkno
 }
 
 /** Follow a task to its end and report it the way seed 003 does; returns the exit code. */
-export async function waitForTask(ctx: ClientContext, task: TaskSnapshot, form: string, strict: boolean, follower?: TaskFollower): Promise<number> {
+export async function waitForTask(ctx: ClientContext, task: ObservedTask, form: string, strict: boolean, follower?: TaskFollower): Promise<number> {
   let last = `${task.status}|${task.statusMessage ?? ''}`;
   const f =
     follower ??

@@ -1,8 +1,8 @@
 import type { JsonRpcErrorObject, Tool } from '../protocol';
 import { fingerprint } from '../shared/fingerprint';
 import type { DroppedTool } from '../client/request-builder';
-import type { Outcome } from '../client/results';
-import type { TaskSnapshot } from '../client/task-api';
+import type { RequestOutcome } from '../client/results';
+import type { ObservedTask } from '../client/task-api';
 
 /**
  * Human output of the client commands. Task ids are bearer tokens, so they appear as
@@ -70,7 +70,7 @@ export function formatTools(tools: Tool[], dropped: DroppedTool[]): string {
 }
 
 /** Multi-line task view, like `task get`. */
-export function formatTask(t: TaskSnapshot, reveal = false): string {
+export function formatTask(t: ObservedTask, reveal = false): string {
   const lines = [
     `Task:     ${taskLabel(t.taskId, reveal)}`,
     `Status:   ${t.status}${t.statusMessage ? ` — ${t.statusMessage}` : ''}`,
@@ -86,7 +86,7 @@ export function formatTask(t: TaskSnapshot, reveal = false): string {
 }
 
 /** One line for an outcome that is not a result. */
-export function formatFailure(o: Outcome): string {
+export function formatFailure(o: RequestOutcome): string {
   switch (o.type) {
     case 'error':
       return formatError(o.error) + (o.httpStatus && o.httpStatus !== 200 ? ` (HTTP ${o.httpStatus})` : '');

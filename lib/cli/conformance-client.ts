@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
 import { createHeadlessSession } from '../client/headless';
-import type { Outcome } from '../client/results';
+import { describeOutcome, type RequestOutcome } from '../client/results';
 import type { ClientSession } from '../client/session';
 import type { InputRequests, InputResponses, Tool } from '../protocol';
 import { err, out } from './client-output';
-import { describeOutcome } from '../client/connection';
 
 /**
  * `mcp-loupe conformance-client URL`: the adapter the official conformance runner launches
@@ -21,7 +20,7 @@ type Flow = (s: ClientSession, context: Record<string, unknown>) => Promise<void
 class StepFailed extends Error {}
 
 function expectOk<T extends { type: string }>(step: string, o: T): Extract<T, { type: 'complete' }> {
-  if (o.type !== 'complete') throw new StepFailed(`${step}: ${describeOutcome(o as unknown as Outcome)}`);
+  if (o.type !== 'complete') throw new StepFailed(`${step}: ${describeOutcome(o as unknown as RequestOutcome)}`);
   return o as Extract<T, { type: 'complete' }>;
 }
 

@@ -1,5 +1,6 @@
 import { JsonRpcMessageSchema, type JsonRpcMessage } from '../protocol';
 import type { TrackedTransport } from './tracking';
+import { asRecord } from '../shared/records';
 
 /**
  * The postMessage transport between the inspector and one app's sandbox proxy frame, for
@@ -13,9 +14,9 @@ import type { TrackedTransport } from './tracking';
 export type BridgeFrame = Parameters<TrackedTransport['record']>[0];
 
 /** Who says what: `out` is host → view, `in` is view → host. */
-export type BridgeDirection = 'in' | 'out';
+type BridgeDirection = 'in' | 'out';
 
-export interface BridgeTransportOptions {
+interface BridgeTransportOptions {
   /** The sandbox proxy frame's window (the outer iframe's `contentWindow`). */
   target: () => Window | null | undefined;
   /** The sandbox origin: messages from anywhere else are ignored, and ours are sent only there. */
@@ -31,7 +32,7 @@ export interface BridgeTransportOptions {
 }
 
 /** The SDK Transport shape AppBridge.connect() takes. */
-export interface BridgeTransport {
+interface BridgeTransport {
   start(): Promise<void>;
   send(message: JsonRpcMessage): Promise<void>;
   close(): Promise<void>;
@@ -40,8 +41,6 @@ export interface BridgeTransport {
   onmessage?: (message: JsonRpcMessage) => void;
   sessionId?: string;
 }
-
-const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
 
 /** Create the checked transport for one sandbox frame. */
 export function createBridgeTransport(options: BridgeTransportOptions): BridgeTransport {
@@ -52,12 +51,12 @@ export function createBridgeTransport(options: BridgeTransportOptions): BridgeTr
 
   const record = (message: unknown, direction: BridgeDirection, errorText?: string) => {
     if (!options.record) return;
-    const m = obj(message);
+    const m = asRecord(message);
     const id = m && (typeof m.id === 'string' || typeof m.id === 'number') ? m.id : undefined;
     let method = typeof m?.method === 'string' ? m.method : undefined;
     if (method && id !== undefined) methods.set(`${direction}:${id}`, method);
     if (!method && id !== undefined) method = methods.get(`${direction === 'in' ? 'out' : 'in'}:${id}`);
-    const error = obj(m?.error);
+    const error = asRecord(m?.error);
     const detail = errorText ?? (error ? `${String(error.code)} ${String(error.message)}` : undefined);
     let raw: string | undefined;
     try {
@@ -86,7 +85,7 @@ export function createBridgeTransport(options: BridgeTransportOptions): BridgeTr
     const target = options.target();
     if (closed || !target || event.source !== target || event.origin !== options.origin) return;
     const data: unknown = event.data;
-    if (obj(data)?.jsonrpc !== '2.0') return;
+    if (asRecord(data)?.jsonrpc !== '2.0') return;
     const parsed = JsonRpcMessageSchema.safeParse(data);
     if (!parsed.success) {
       record(data, 'in', `Invalid JSON-RPC message: ${parsed.error.issues[0]?.message ?? 'malformed'}`);

@@ -20,7 +20,7 @@ export interface AppCacheKeyParts {
   principal?: string;
 }
 
-export interface AppCacheEntry {
+interface AppCacheEntry {
   resource: AppResource;
   /** The full identity of the rendered document: lookup key + content digest. */
   key: string;
@@ -37,7 +37,7 @@ export function appCacheKey(parts: AppCacheKeyParts, scope: 'public' | 'private'
   return JSON.stringify(key);
 }
 
-export interface AppCache {
+interface AppCache {
   /** A fresh entry for these parts (private entries only for the same principal), or undefined. */
   get(parts: AppCacheKeyParts): AppCacheEntry | undefined;
   /** Store a resource read for these parts under its own cache scope; returns the entry. */
@@ -47,7 +47,7 @@ export interface AppCache {
   readonly size: number;
 }
 
-export interface AppCacheOptions {
+interface AppCacheOptions {
   /** Most entries kept; the least recently used goes first (default 50). */
   maxEntries?: number;
   /** Clock in ms (default Date.now), injected for tests. */

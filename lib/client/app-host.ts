@@ -2,7 +2,7 @@ import { AppBridge, type McpUiHostContext } from '@modelcontextprotocol/ext-apps
 import { checkAppToolCall, grantedPermissions, sanitizeUiCsp, type JsonRpcMessage, type Tool } from '../protocol';
 import { createBridgeTransport, type BridgeFrame } from './app-bridge-transport';
 import type { AppResource } from './app-resource';
-import type { Outcome } from './results';
+import type { RequestOutcome } from './results';
 
 /**
  * One rendered MCP App, host side: ext-apps' `AppBridge` over the checked transport, with the
@@ -17,13 +17,13 @@ import type { Outcome } from './results';
  */
 
 /** How the inspector introduces itself to views (`hostInfo` in the ui/initialize answer). */
-export const HOST_INFO = { name: 'mcp-loupe', version: '0.1.0' };
+const HOST_INFO = { name: 'mcp-loupe', version: '0.1.0' };
 /** Display modes the inspector can show a view in. */
-export const HOST_DISPLAY_MODES = ['inline', 'fullscreen'] as const;
+const HOST_DISPLAY_MODES = ['inline', 'fullscreen'] as const;
 type DisplayMode = (typeof HOST_DISPLAY_MODES)[number];
 
 /** What the host UI hears about, besides the bridge frames. */
-export interface AppHostEvents {
+interface AppHostEvents {
   onInitialized?(app: { name?: string; version?: string }): void;
   onSize?(size: { width?: number; height?: number }): void;
   onDisplayMode?(mode: DisplayMode): void;
@@ -37,7 +37,7 @@ export interface AppHostEvents {
   onError?(error: Error): void;
 }
 
-export interface AppHostOptions extends AppHostEvents {
+interface AppHostOptions extends AppHostEvents {
   /** The outer (sandbox proxy) iframe; its `src` is set by the caller after `connect()`. */
   frame: HTMLIFrameElement;
   sandboxOrigin: string;
@@ -48,8 +48,8 @@ export interface AppHostOptions extends AppHostEvents {
   serverTools(): readonly Tool[];
   resource: AppResource;
   hostContext: McpUiHostContext;
-  callTool(name: string, args: Record<string, unknown>): Promise<Outcome>;
-  readResource(uri: string): Promise<Outcome>;
+  callTool(name: string, args: Record<string, unknown>): Promise<RequestOutcome>;
+  readResource(uri: string): Promise<RequestOutcome>;
   record?(frame: BridgeFrame): void;
 }
 
@@ -59,7 +59,7 @@ export interface AppHost {
   /** The tool's arguments (sent, with partial previews, once the view is initialized). */
   input(args: Record<string, unknown>): void;
   /** The tool call's outcome: a result, or a cancellation when it failed or was abandoned. Pending kinds are ignored. */
-  outcome(outcome: Outcome | { type: 'abandoned' }): void;
+  outcome(outcome: RequestOutcome | { type: 'abandoned' }): void;
   /** Change the host context (theme, size, display mode); only the changed fields are sent. */
   updateContext(patch: Partial<McpUiHostContext>): void;
   /** ui/resource-teardown, waiting briefly for the view's answer, then close. */
@@ -72,7 +72,7 @@ function bridgeError(code: number, message: string, data?: unknown): Error {
 }
 
 /** A complete outcome as the CallToolResult a view expects; anything else is an error. */
-function toCallToolResult(outcome: Outcome): Record<string, unknown> {
+function toCallToolResult(outcome: RequestOutcome): Record<string, unknown> {
   if (outcome.type === 'complete') {
     const { resultType: _r, ...result } = outcome.result;
     return { content: [], ...result };
@@ -122,7 +122,7 @@ export function createAppHost(o: AppHostOptions): AppHost {
   let initialized = false;
   let args: Record<string, unknown> | undefined;
   let inputSent = false;
-  let pendingOutcome: Outcome | { type: 'abandoned' } | undefined;
+  let pendingOutcome: RequestOutcome | { type: 'abandoned' } | undefined;
   let done = false;
   let tornDown: Promise<void> | undefined;
 

@@ -1,5 +1,6 @@
 import { APP_MIME_TYPE, UiResourceMetaSchema, type UiResourceMeta } from '../protocol';
-import type { Outcome } from './results';
+import type { RequestOutcome } from './results';
+import { asRecord } from '../shared/records';
 
 /**
  * A UI resource as a host renders it: the HTML of a `ui://` resources/read, its `_meta.ui`
@@ -18,9 +19,7 @@ export interface AppResource {
 }
 
 /** A loaded resource, or why it cannot be rendered (shown instead of the view). */
-export type AppResourceLoad = { ok: true; resource: AppResource } | { ok: false; problem: string };
-
-const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+type AppResourceLoad = { ok: true; resource: AppResource } | { ok: false; problem: string };
 
 /** Hex SHA-256 of a string's UTF-8 bytes (Web Crypto: browsers and Node 20). */
 export async function htmlDigest(text: string): Promise<string> {
@@ -46,14 +45,14 @@ function sameMime(value: unknown): boolean {
  * one item for this URI, of type `text/html;profile=mcp-app`, with `text` or base64 `blob`.
  * `listedMeta` is the `_meta` of the resources/list entry, used when the item has no `_meta.ui`.
  */
-export async function readAppResource(outcome: Outcome, uri: string, listedMeta?: unknown): Promise<AppResourceLoad> {
+export async function readAppResource(outcome: RequestOutcome, uri: string, listedMeta?: unknown): Promise<AppResourceLoad> {
   if (outcome.type === 'error') return { ok: false, problem: `resources/read failed: ${outcome.error.code} ${outcome.error.message}` };
   if (outcome.type === 'failure') return { ok: false, problem: `resources/read failed: ${outcome.message}` };
   if (outcome.type === 'invalid') return { ok: false, problem: `resources/read answered an invalid response: ${outcome.reason}` };
   if (outcome.type !== 'complete') return { ok: false, problem: `resources/read answered ${outcome.type}, not the resource` };
   const contents = outcome.result.contents;
   if (!Array.isArray(contents) || contents.length === 0) return { ok: false, problem: 'resources/read returned no contents' };
-  const item = obj(contents.find((c) => obj(c)?.uri === uri) ?? (contents.length === 1 ? contents[0] : undefined));
+  const item = asRecord(contents.find((c) => asRecord(c)?.uri === uri) ?? (contents.length === 1 ? contents[0] : undefined));
   if (!item) return { ok: false, problem: `resources/read returned no content for ${uri}` };
   if (!sameMime(item.mimeType)) return { ok: false, problem: `The UI resource has MIME type ${JSON.stringify(item.mimeType)}; hosts render only ${APP_MIME_TYPE}` };
   let html: string;
@@ -66,7 +65,7 @@ export async function readAppResource(outcome: Outcome, uri: string, listedMeta?
     }
   } else return { ok: false, problem: 'The UI resource has neither text nor blob' };
   // The content item wins; the list entry is the fallback. Python servers send `meta`.
-  const rawUi = obj(obj(item._meta)?.ui) ?? obj(obj(item.meta)?.ui) ?? obj(obj(listedMeta)?.ui) ?? {};
+  const rawUi = asRecord(asRecord(item._meta)?.ui) ?? asRecord(asRecord(item.meta)?.ui) ?? asRecord(asRecord(listedMeta)?.ui) ?? {};
   const parsed = UiResourceMetaSchema.safeParse(rawUi);
   const meta = parsed.success ? parsed.data : {};
   const ttl = outcome.result.ttlMs;

@@ -6,18 +6,15 @@ import {
   MODERN_VERSION,
   UnsupportedVersionDataSchema,
   type ClientCapabilities,
-  type HeaderBinding,
   type Implementation,
-  type JsonRpcNotification,
-  type LoggingLevel,
   type RequestId,
 } from '../protocol';
-import { createSystemClock, sleep, type Clock } from './clock';
+import { createSystemClock, sleep } from '../shared/clock';
 import { runExchange, type ExchangeResult } from './exchange';
 import { buildNotification, buildRequest, withTasksExtension, type Era } from './request-builder';
-import { classifyResult, classifyRetry, type Outcome } from './results';
+import { classifyResult, classifyRetry, describeOutcome, type RequestOutcome } from './results';
+import type { Connection, ConnectionOptions, RequestOptions } from './connection-types';
 import { retryDelayMs } from './reconnect';
-import type { Transport } from './transport';
 
 /**
  * The connection-level core of the client: era (modern 2026-07-28, legacy 2025-11-25, or
@@ -27,64 +24,6 @@ import type { Transport } from './transport';
  * Higher-level operations (tools, MRTR, tasks, listen) live in their own modules and use
  * `request`.
  */
-
-export interface ConnectionOptions {
-  transport: Transport;
-  /** `auto` probes with server/discover and falls back to initialize (spec §1.4). Default auto. */
-  era?: Era | 'auto';
-  /** Capabilities declared on every request (the tasks extension is added per request). */
-  capabilities?: ClientCapabilities;
-  clientInfo?: Implementation;
-  /** Version to try first (default 2026-07-28, or 2025-11-25 for the legacy era). */
-  protocolVersion?: string;
-  /** Versions this client can speak, in preference order. */
-  supportedVersions?: string[];
-  logLevel?: LoggingLevel;
-  clock?: Clock;
-  /** Idle deadline per request, reset by its progress (default 60 s; 0 = none). */
-  timeoutMs?: number;
-  /** Absolute deadline per request that progress never extends (default 10 min; 0 = none). */
-  maxTimeoutMs?: number;
-  /** Every notification seen on any request stream. */
-  onNotification?: (n: JsonRpcNotification) => void;
-  /** Non-fatal problems (dropped tools, invalid snapshots, era fallbacks). */
-  onWarning?: (text: string) => void;
-}
-
-export interface RequestOptions {
-  signal?: AbortSignal;
-  /** Declare the tasks extension on this request. */
-  declareTasks?: boolean;
-  conversationId?: string;
-  timeoutMs?: number;
-  maxTimeoutMs?: number;
-  /** Send a progressToken and receive progress here. */
-  onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
-  onNotification?: (n: JsonRpcNotification) => void;
-  /** Header bindings of the tool (tools/call). */
-  bindings?: HeaderBinding[];
-  /** Whether re-sending after a dropped connection is safe (default: by method). */
-  retry?: 'safe' | 'unsafe' | 'never';
-  /** Called with the JSON-RPC id of each attempt (a listen's subscription id). */
-  onId?: (id: RequestId) => void;
-}
-
-export interface Connection {
-  readonly transport: Transport;
-  readonly clock: Clock;
-  /** Resolved era, once known. */
-  readonly era: Era | undefined;
-  readonly protocolVersion: string;
-  readonly capabilities: ClientCapabilities;
-  /** The server's discover or initialize result, once seen. */
-  readonly server: { info?: Implementation; capabilities?: Record<string, unknown>; supportedVersions?: string[]; instructions?: string } | undefined;
-  /** Resolve the era (probe or handshake). Idempotent. */
-  connect(signal?: AbortSignal): Promise<Outcome>;
-  request(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<Outcome>;
-  /** Requests now waiting for an answer, and whether re-sending each would be safe. */
-  inFlight(): { method: string; safe: boolean }[];
-  warn(text: string): void;
-}
 
 const DEFAULT_CLIENT: Implementation = { name: 'mcp-loupe', version: '0.1.0' };
 const MODERN_ERRORS = new Set<number>([ERROR.headerMismatch, ERROR.missingRequiredClientCapability, ERROR.unsupportedProtocolVersion]);
@@ -96,6 +35,7 @@ function legacyCapabilities(caps: ClientCapabilities): Record<string, unknown> {
 
 /** Create the connection core over a transport. */
 export function createConnection(options: ConnectionOptions): Connection {
+  // Timers stay referenced: a script awaiting a poll or a backoff must not see Node exit under it.
   const clock = options.clock ?? createSystemClock();
   const supported = options.supportedVersions ?? [MODERN_VERSION, ...LEGACY_VERSIONS];
   const caps = options.capabilities ?? {};
@@ -106,7 +46,7 @@ export function createConnection(options: ConnectionOptions): Connection {
   let sessionId: string | undefined;
   let server: Connection['server'];
   let nextId = 1;
-  let connecting: Promise<Outcome> | undefined;
+  let connecting: Promise<RequestOutcome> | undefined;
   const pending = new Set<{ method: string; safe: boolean }>();
 
   async function send(method: string, params: Record<string, unknown> | undefined, o: RequestOptions, asEra: Era): Promise<{ ex: ExchangeResult; id: RequestId; declaredTasks: boolean }> {
@@ -152,7 +92,7 @@ export function createConnection(options: ConnectionOptions): Connection {
     return supported.find((v) => d.data.supported.includes(v));
   }
 
-  async function request(method: string, params: Record<string, unknown> | undefined = undefined, o: RequestOptions = {}): Promise<Outcome> {
+  async function request(method: string, params: Record<string, unknown> | undefined = undefined, o: RequestOptions = {}): Promise<RequestOutcome> {
     if (!era && method !== 'initialize') {
       const first = !connecting;
       const c = await connect(o.signal);
@@ -170,7 +110,7 @@ export function createConnection(options: ConnectionOptions): Connection {
     }
   }
 
-  async function requestAs(method: string, params: Record<string, unknown> | undefined, o: RequestOptions, asEra: Era): Promise<Outcome> {
+  async function requestAs(method: string, params: Record<string, unknown> | undefined, o: RequestOptions, asEra: Era): Promise<RequestOutcome> {
     let negotiated = false;
     for (let attempt = 0; ; attempt++) {
       const { ex, declaredTasks } = await send(method, params, o, asEra);
@@ -216,7 +156,7 @@ export function createConnection(options: ConnectionOptions): Connection {
     server = { info, capabilities: r.capabilities, supportedVersions: r.supportedVersions, instructions: r.instructions };
   }
 
-  async function initialize(signal?: AbortSignal): Promise<Outcome> {
+  async function initialize(signal?: AbortSignal): Promise<RequestOutcome> {
     const init = await requestAs('initialize', { protocolVersion: version, capabilities: legacyCapabilities(caps), clientInfo }, { signal }, 'legacy');
     if (init.type !== 'complete') return init;
     const r = init.result as { protocolVersion?: string; serverInfo?: Implementation; capabilities?: Record<string, unknown>; instructions?: string };
@@ -231,7 +171,7 @@ export function createConnection(options: ConnectionOptions): Connection {
     return init;
   }
 
-  async function probe(signal?: AbortSignal): Promise<Outcome> {
+  async function probe(signal?: AbortSignal): Promise<RequestOutcome> {
     const out = await requestAs('server/discover', undefined, { signal }, 'modern');
     if (out.type === 'complete') {
       era = 'modern';
@@ -257,7 +197,7 @@ export function createConnection(options: ConnectionOptions): Connection {
     return initialize(signal);
   }
 
-  function connect(signal?: AbortSignal): Promise<Outcome> {
+  function connect(signal?: AbortSignal): Promise<RequestOutcome> {
     if (era === 'modern' && !connecting) return Promise.resolve({ type: 'complete', result: {} });
     connecting ??= (options.era === 'legacy' ? initialize(signal) : probe(signal)).then((o) => {
       if (!era) connecting = undefined;
@@ -284,18 +224,4 @@ export function createConnection(options: ConnectionOptions): Connection {
     inFlight: () => [...pending].filter((p) => p.method !== 'subscriptions/listen'),
     warn,
   };
-}
-
-/** One line describing an outcome, for messages and logs. */
-export function describeOutcome(o: Outcome): string {
-  switch (o.type) {
-    case 'error':
-      return `error ${o.error.code}: ${o.error.message}`;
-    case 'invalid':
-      return `invalid response: ${o.reason}`;
-    case 'failure':
-      return `${o.reason}: ${o.message}`;
-    default:
-      return o.type;
-  }
 }

@@ -1,4 +1,5 @@
 import { secretHint, type ElicitResult } from '../protocol';
+import { asRecord } from '../shared/records';
 
 /**
  * Form-mode elicitation, pure: turn a `requestedSchema` into fields, pre-fill defaults, validate
@@ -6,16 +7,16 @@ import { secretHint, type ElicitResult } from '../protocol';
  * '' for "nothing chosen") so it can say what is wrong rather than silently coercing.
  */
 
-export type FieldKind = 'text' | 'number' | 'boolean' | 'select' | 'multi';
-export type TextFormat = 'email' | 'uri' | 'date' | 'date-time';
+type FieldKind = 'text' | 'number' | 'boolean' | 'select' | 'multi';
+type TextFormat = 'email' | 'uri' | 'date' | 'date-time';
 
-export interface FieldOption {
+interface FieldOption {
   value: string;
   label: string;
 }
 
 /** One form field derived from a `PrimitiveSchemaDefinition`. */
-export interface FormField {
+export interface FormFieldSpec {
   key: string;
   kind: FieldKind;
   label: string;
@@ -37,18 +38,17 @@ export interface FormField {
 
 /** Raw UI state of a field: text and numbers as typed, the chosen option ('' = none), a checkbox, a set. */
 export type FieldValue = string | boolean | string[];
-export type FormValues = Record<string, FieldValue>;
+type FormValues = Record<string, FieldValue>;
 export type FormErrors = Record<string, string>;
-export type ElicitContent = NonNullable<ElicitResult['content']>;
+type ElicitContent = NonNullable<ElicitResult['content']>;
 
 const FORMATS: readonly TextFormat[] = ['email', 'uri', 'date', 'date-time'];
 type Raw = Record<string, unknown>;
-const obj = (v: unknown): Raw | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Raw) : undefined);
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
 function optionsOf(p: Raw): FieldOption[] | undefined {
-  if (Array.isArray(p.oneOf)) return p.oneOf.flatMap((o) => (obj(o) && typeof obj(o)!.const === 'string' ? [{ value: obj(o)!.const as string, label: str(obj(o)!.title) ?? (obj(o)!.const as string) }] : []));
+  if (Array.isArray(p.oneOf)) return p.oneOf.flatMap((o) => (asRecord(o) && typeof asRecord(o)!.const === 'string' ? [{ value: asRecord(o)!.const as string, label: str(asRecord(o)!.title) ?? (asRecord(o)!.const as string) }] : []));
   if (Array.isArray(p.anyOf)) return optionsOf({ oneOf: p.anyOf });
   if (Array.isArray(p.enum)) {
     const names = Array.isArray(p.enumNames) ? p.enumNames : [];
@@ -57,7 +57,7 @@ function optionsOf(p: Raw): FieldOption[] | undefined {
   return undefined;
 }
 
-function fieldOf(key: string, p: Raw, required: boolean): FormField | undefined {
+function fieldOf(key: string, p: Raw, required: boolean): FormFieldSpec | undefined {
   const base = { key, label: str(p.title) ?? key, description: str(p.description), required, secret: secretHint(key, p) };
   if (p.type === 'string') {
     const options = optionsOf(p);
@@ -68,7 +68,7 @@ function fieldOf(key: string, p: Raw, required: boolean): FormField | undefined 
   if (p.type === 'number' || p.type === 'integer') return { ...base, kind: 'number', integer: p.type === 'integer', minimum: num(p.minimum), maximum: num(p.maximum), default: num(p.default) };
   if (p.type === 'boolean') return { ...base, kind: 'boolean', default: typeof p.default === 'boolean' ? p.default : undefined };
   if (p.type === 'array') {
-    const options = optionsOf(obj(p.items) ?? {});
+    const options = optionsOf(asRecord(p.items) ?? {});
     if (!options) return undefined;
     const d = Array.isArray(p.default) ? p.default.filter((v): v is string => typeof v === 'string') : undefined;
     return { ...base, kind: 'multi', options, minItems: num(p.minItems), maxItems: num(p.maxItems), default: d };
@@ -77,15 +77,15 @@ function fieldOf(key: string, p: Raw, required: boolean): FormField | undefined 
 }
 
 /** Fields of a requested schema, in property order; unsupported properties are named in `problems`. */
-export function describeForm(requestedSchema: unknown): { fields: FormField[]; problems: string[] } {
-  const schema = obj(requestedSchema);
-  const props = obj(schema?.properties);
+export function describeForm(requestedSchema: unknown): { fields: FormFieldSpec[]; problems: string[] } {
+  const schema = asRecord(requestedSchema);
+  const props = asRecord(schema?.properties);
   if (!props) return { fields: [], problems: ['The server sent no usable requestedSchema (an object with properties).'] };
   const required = new Set(Array.isArray(schema!.required) ? schema!.required.filter((k): k is string => typeof k === 'string') : []);
-  const fields: FormField[] = [];
+  const fields: FormFieldSpec[] = [];
   const problems: string[] = [];
   for (const [key, prop] of Object.entries(props)) {
-    const field = obj(prop) ? fieldOf(key, obj(prop)!, required.has(key)) : undefined;
+    const field = asRecord(prop) ? fieldOf(key, asRecord(prop)!, required.has(key)) : undefined;
     if (field) fields.push(field);
     else problems.push(`Field "${key}" uses a schema a form cannot show (only flat strings, numbers, booleans and enums are allowed); it is left out.`);
   }
@@ -93,7 +93,7 @@ export function describeForm(requestedSchema: unknown): { fields: FormField[]; p
 }
 
 /** Initial values: defaults pre-filled, otherwise empty (checkboxes unchecked). */
-export function initialValues(fields: FormField[]): FormValues {
+export function initialValues(fields: FormFieldSpec[]): FormValues {
   const values: FormValues = {};
   for (const f of fields) {
     if (f.kind === 'boolean') values[f.key] = typeof f.default === 'boolean' ? f.default : false;
@@ -116,7 +116,7 @@ function validDate(text: string): boolean {
   return d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3];
 }
 
-function textProblem(f: FormField, text: string): string | undefined {
+function textProblem(f: FormFieldSpec, text: string): string | undefined {
   if (f.format === 'email' && !EMAIL.test(text)) return 'Enter an email address like name@example.com';
   if (f.format === 'uri') {
     try {
@@ -137,7 +137,7 @@ function textProblem(f: FormField, text: string): string | undefined {
 }
 
 /** What is wrong with one field's value, or undefined when it is acceptable. */
-export function validateField(f: FormField, value: FieldValue | undefined): string | undefined {
+export function validateField(f: FormFieldSpec, value: FieldValue | undefined): string | undefined {
   if (f.kind === 'boolean') return undefined;
   if (f.kind === 'multi') {
     const chosen = Array.isArray(value) ? value : [];
@@ -162,7 +162,7 @@ export function validateField(f: FormField, value: FieldValue | undefined): stri
 }
 
 /** Errors of every field, keyed by field. */
-export function validateForm(fields: FormField[], values: FormValues): FormErrors {
+export function validateForm(fields: FormFieldSpec[], values: FormValues): FormErrors {
   const errors: FormErrors = {};
   for (const f of fields) {
     const problem = validateField(f, values[f.key]);
@@ -172,7 +172,7 @@ export function validateForm(fields: FormField[], values: FormValues): FormError
 }
 
 /** Typed content for `accept`: numbers as numbers, empty optional fields left out. */
-export function formContent(fields: FormField[], values: FormValues): ElicitContent {
+export function formContent(fields: FormFieldSpec[], values: FormValues): ElicitContent {
   const content: ElicitContent = {};
   for (const f of fields) {
     const v = values[f.key];
@@ -186,7 +186,7 @@ export function formContent(fields: FormField[], values: FormValues): ElicitCont
 }
 
 /** Submit: either the `accept` result or the errors that block it. */
-export function submitForm(fields: FormField[], values: FormValues): { ok: true; result: ElicitResult } | { ok: false; errors: FormErrors } {
+export function submitForm(fields: FormFieldSpec[], values: FormValues): { ok: true; result: ElicitResult } | { ok: false; errors: FormErrors } {
   const errors = validateForm(fields, values);
   if (Object.keys(errors).length) return { ok: false, errors };
   return { ok: true, result: { action: 'accept', content: formContent(fields, values) } };

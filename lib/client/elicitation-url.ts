@@ -4,7 +4,7 @@
  * info that hides the real host, bare IPs and unencrypted links. Pure; no network, no DNS.
  */
 
-export interface UrlParts {
+interface UrlParts {
   /** `https://` plus any `user:pass@`. */
   prefix: string;
   /** Labels before the registrable domain, with the trailing dot (`login.`). */
@@ -15,7 +15,7 @@ export interface UrlParts {
   rest: string;
 }
 
-export interface UrlAnalysis {
+interface UrlAnalysis {
   ok: boolean;
   /** Why the URL cannot be opened (only when `ok` is false). */
   reason?: string;

@@ -1,6 +1,7 @@
 import type { JsonRpcNotification, JsonRpcResponse, RequestId } from '../protocol';
-import type { Clock } from './clock';
+import type { Clock } from '../shared/clock';
 import type { Transport, TransportRequestOptions } from './transport';
+import { isRecord } from '../shared/records';
 
 /**
  * One request over a transport, with deadlines: an idle timeout that progress notifications
@@ -8,7 +9,7 @@ import type { Transport, TransportRequestOptions } from './transport';
  * sending progress cannot hold a request open forever). Returns what happened as data.
  */
 
-export interface ExchangeOptions {
+interface ExchangeOptions {
   signal?: AbortSignal;
   conversationId?: string;
   /** Idle timeout in ms, reset by matching progress; 0 = none. */
@@ -34,8 +35,6 @@ export interface ExchangeResult {
   /** How it ended when no response arrived. */
   failure?: { reason: 'timeout' | 'aborted' | 'network' | 'dropped' | 'proxy'; message: string };
 }
-
-const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** Send `message` (a request with `id`) and collect its answer. */
 export async function runExchange(transport: Transport, clock: Clock, message: { id: RequestId }, headers: Record<string, string>, o: ExchangeOptions): Promise<ExchangeResult> {
@@ -67,7 +66,7 @@ export async function runExchange(transport: Transport, clock: Clock, message: {
         out.stream = ev.stream;
       } else if (ev.type === 'message') {
         const m = ev.message;
-        if (!isObj(m)) {
+        if (!isRecord(m)) {
           if (!ev.sse) out.rawBody = ev.raw;
           continue;
         }

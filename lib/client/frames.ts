@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { asRecord } from '../shared/records';
 
 /**
  * The Frame: one observable event of a connection, the unit every inspector view reads
@@ -41,7 +42,7 @@ import { z } from 'zod';
  */
 
 export const FRAME_KINDS = ['http-request', 'http-response', 'message', 'sse-open', 'sse-frame', 'sse-comment', 'sse-close', 'error', 'bridge'] as const;
-export const FrameKindSchema = z.enum(FRAME_KINDS);
+const FrameKindSchema = z.enum(FRAME_KINDS);
 export type FrameKind = z.infer<typeof FrameKindSchema>;
 
 /**
@@ -115,24 +116,22 @@ export function headerRecord(headers: Headers | Record<string, string> | undefin
   return out;
 }
 
-const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
-
 /** The task a JSON-RPC message names, if any (request params, result, legacy result.task). */
-export function taskIdOf(message: unknown): string | undefined {
-  const m = obj(message);
+export function taskIdOfMessage(message: unknown): string | undefined {
+  const m = asRecord(message);
   if (!m) return undefined;
-  const params = obj(m.params);
+  const params = asRecord(m.params);
   if (typeof params?.taskId === 'string') return params.taskId;
-  const result = obj(m.result);
+  const result = asRecord(m.result);
   if (typeof result?.taskId === 'string') return result.taskId;
-  const legacy = obj(result?.task);
+  const legacy = asRecord(result?.task);
   if (typeof legacy?.taskId === 'string') return legacy.taskId;
   return undefined;
 }
 
 /** `method` and `id` of a JSON-RPC message, when present. */
 export function rpcFields(message: unknown): { method?: string; id?: string | number } {
-  const m = obj(message);
+  const m = asRecord(message);
   if (!m) return {};
   const method = typeof m.method === 'string' ? m.method : undefined;
   const id = typeof m.id === 'string' || typeof m.id === 'number' ? m.id : undefined;

@@ -11,7 +11,7 @@ import { createTrackingTransport } from './tracking';
  * answerers built from stub values instead of a UI.
  */
 
-export interface HeadlessOptions {
+interface HeadlessOptions {
   url: string;
   headers?: Record<string, string>;
   era?: Era | 'auto';

@@ -1,3 +1,4 @@
+import { asRecord } from '../shared/records';
 /**
  * Answers a person gives to MRTR / task input requests other than forms: sampling (the user
  * writes the model's reply) and roots (the user lists file:// roots), plus classifying an input
@@ -17,22 +18,20 @@ export type InputKind =
   | { kind: 'roots' }
   | { kind: 'invalid'; reason: string };
 
-const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
-
 /**
  * Classify one input request (an MRTR or task `inputRequests` value). Tolerant on purpose: a
  * form whose schema is partly unusable is still shown (the user can decline), and the lints
  * report what is wrong with it.
  */
 export function classifyInputRequest(raw: unknown): InputKind {
-  const req = obj(raw);
-  const params = obj(req?.params) ?? {};
+  const req = asRecord(raw);
+  const params = asRecord(req?.params) ?? {};
   switch (req?.method) {
     case 'elicitation/create':
       if (params.mode === 'url') {
         return typeof params.url === 'string' ? { kind: 'url', params: { message: typeof params.message === 'string' ? params.message : '', url: params.url } } : { kind: 'invalid', reason: 'URL-mode elicitation without a url' };
       }
-      return obj(params.requestedSchema) ? { kind: 'form', params } : { kind: 'invalid', reason: 'form-mode elicitation without a requestedSchema' };
+      return asRecord(params.requestedSchema) ? { kind: 'form', params } : { kind: 'invalid', reason: 'form-mode elicitation without a requestedSchema' };
     case 'sampling/createMessage':
       return Array.isArray(params.messages) ? { kind: 'sampling', params } : { kind: 'invalid', reason: 'sampling request without messages' };
     case 'roots/list':
@@ -43,7 +42,7 @@ export function classifyInputRequest(raw: unknown): InputKind {
 }
 
 /** Rough token count (about four characters per token) for the maxTokens hint. */
-export function estimateTokens(text: string): number {
+function estimateTokens(text: string): number {
   return Math.ceil(text.trim().length / 4);
 }
 
@@ -84,7 +83,7 @@ export interface RootRow {
 }
 
 /** What is wrong with a root URI, or undefined. Roots are `file://` URIs. */
-export function rootProblem(uri: string): string | undefined {
+function rootProblem(uri: string): string | undefined {
   const u = uri.trim();
   if (!u) return 'Enter a file:// URI';
   if (!u.startsWith('file://')) return 'Roots must be file:// URIs';

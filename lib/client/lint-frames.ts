@@ -1,5 +1,6 @@
 import { HEADER, LEGACY_VERSIONS, META, lintAll, type Exchange, type Lint, type LintContext } from '../protocol';
 import type { Frame } from './frames';
+import { asRecord } from '../shared/records';
 
 /**
  * Live lints over tracked frames: regroup the frames of each exchange (request, response head,
@@ -8,18 +9,16 @@ import type { Frame } from './frames';
  */
 
 /** The exchange rebuilt from the frames of one exchangeId. */
-export interface FrameExchange {
+interface FrameExchange {
   exchangeId: string;
   exchange: Exchange;
 }
-
-const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
 
 /** Era of a request as sent: a legacy version header or a handshake without modern `_meta` means 2025-11-25. */
 function eraOf(body: Record<string, unknown> | undefined, headers: Record<string, string> | undefined): Exchange['era'] {
   const version = Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === HEADER.protocolVersion.toLowerCase())?.[1]?.trim();
   if (version && (LEGACY_VERSIONS as readonly string[]).includes(version)) return 'legacy';
-  const meta = obj(obj(body?.params)?._meta);
+  const meta = asRecord(asRecord(body?.params)?._meta);
   if (meta && META.protocolVersion in meta) return 'modern';
   return body?.method === 'initialize' || (headers && Object.keys(headers).some((k) => k.toLowerCase() === HEADER.sessionId.toLowerCase())) ? 'legacy' : 'modern';
 }
@@ -37,14 +36,14 @@ export function exchangesFromFrames(frames: readonly Frame[]): FrameExchange[] {
   for (const [exchangeId, group] of groups) {
     const sent = group.find((f) => f.direction === 'out' && (f.kind === 'http-request' || f.kind === 'message'));
     if (!sent) continue;
-    const body = obj(sent.body);
+    const body = asRecord(sent.body);
     const head = group.find((f) => f.kind === 'http-response');
     const id = body?.id;
     let response: unknown;
     const streamed: unknown[] = [];
     for (const f of group) {
       if (f.direction !== 'in' || (f.kind !== 'message' && f.kind !== 'sse-frame')) continue;
-      const m = f.body !== undefined ? obj(f.body) : undefined;
+      const m = f.body !== undefined ? asRecord(f.body) : undefined;
       if (m && ('result' in m || 'error' in m) && (m.id === id || (f.kind === 'message' && m.id === null))) response = m;
       else if (f.kind === 'sse-frame' || f.body !== undefined) streamed.push(f.body ?? f.raw);
     }

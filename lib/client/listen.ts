@@ -1,8 +1,8 @@
 import { META, type JsonRpcNotification, type RequestId, type SubscriptionFilter } from '../protocol';
-import { sleep } from './clock';
-import type { Connection } from './connection';
+import { sleep } from '../shared/clock';
+import type { Connection } from './connection-types';
 import { BACKOFF_CAP_MS, reconnectPlan, type ReconnectPlan } from './reconnect';
-import type { Outcome } from './results';
+import type { RequestOutcome } from './results';
 
 /**
  * `subscriptions/listen` with the reconnect plan. The acknowledgement comes first and says
@@ -31,11 +31,11 @@ export interface ListenOptions {
   maxAttempts?: number;
 }
 
-export type ListenEnd =
+type ListenEnd =
   | { reason: 'closed' }
-  | { reason: 'ended'; outcome: Outcome }
-  | { reason: 'refused'; outcome: Outcome }
-  | { reason: 'gave-up'; outcome: Outcome };
+  | { reason: 'ended'; outcome: RequestOutcome }
+  | { reason: 'refused'; outcome: RequestOutcome }
+  | { reason: 'gave-up'; outcome: RequestOutcome };
 
 export interface ListenHandle {
   /** Subscription id of the current stream (its JSON-RPC id). */
@@ -50,7 +50,7 @@ export interface ListenHandle {
 let listens = 0;
 
 /** Open a listen on a connection. */
-export function listen(conn: Connection, filter: SubscriptionFilter, handlers: ListenHandlers = {}, options: ListenOptions = {}): ListenHandle {
+export function openListen(conn: Connection, filter: SubscriptionFilter, handlers: ListenHandlers = {}, options: ListenOptions = {}): ListenHandle {
   const clock = conn.clock;
   const conversationId = `listen-${++listens}`;
   let current: AbortController | undefined;

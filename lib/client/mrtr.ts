@@ -1,7 +1,7 @@
 import type { InputRequests, InputResponses } from '../protocol';
-import { sleep, type Clock } from './clock';
+import { sleep, type Clock } from '../shared/clock';
 import { retryDelayMs } from './reconnect';
-import type { Outcome } from './results';
+import type { RequestOutcome } from './results';
 import type { CallToolOptions, ToolApi } from './tools';
 
 /**
@@ -21,12 +21,12 @@ export interface CallWithInputOptions extends Omit<CallToolOptions, 'inputRespon
 }
 
 /** What the loop ended with: the last outcome plus the rounds it took. */
-export type MrtrOutcome = (Outcome | { type: 'abandoned'; inputRequests: InputRequests; requestState?: string }) & { rounds: number; conversationId: string };
+export type CallWithInputOutcome = (RequestOutcome | { type: 'abandoned'; inputRequests: InputRequests; requestState?: string }) & { rounds: number; conversationId: string };
 
 let conversations = 0;
 
 /** Call a tool and answer its input requests until it completes, fails or the rounds run out. */
-export async function callWithInput(tools: ToolApi, clock: Clock, name: string, args: Record<string, unknown>, answer: InputAnswerer, options: CallWithInputOptions = {}): Promise<MrtrOutcome> {
+export async function callWithInput(tools: ToolApi, clock: Clock, name: string, args: Record<string, unknown>, answer: InputAnswerer, options: CallWithInputOptions = {}): Promise<CallWithInputOutcome> {
   const { maxRounds = 8, ...callOptions } = options;
   const conversationId = `mrtr-${++conversations}`;
   let inputResponses: InputResponses | undefined;

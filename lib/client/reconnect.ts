@@ -10,7 +10,7 @@ import type { SubscriptionFilter } from '../protocol';
  */
 
 /** First reconnect delay. */
-export const BACKOFF_BASE_MS = 250;
+const BACKOFF_BASE_MS = 250;
 /** Reconnect delays never exceed this. */
 export const BACKOFF_CAP_MS = 8_000;
 
@@ -21,7 +21,7 @@ export function retryDelayMs(attempt: number): number {
   return attempt >= 6 ? BACKOFF_CAP_MS : Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt);
 }
 
-export interface ReconnectPlanInput {
+interface ReconnectPlanInput {
   /** Subscription id of the dropped listen (its JSON-RPC id). */
   previousSubscriptionId?: string | number;
   /** The filter the dropped listen asked for. */

@@ -24,7 +24,7 @@ import {
 
 export type Era = 'modern' | 'legacy';
 
-export interface BuildRequestOptions {
+interface BuildRequestOptions {
   id: RequestId;
   method: string;
   params?: Record<string, unknown>;
@@ -41,7 +41,7 @@ export interface BuildRequestOptions {
   sessionId?: string;
 }
 
-export interface BuiltRequest {
+interface BuiltRequest {
   message: JsonRpcRequest;
   headers: Record<string, string>;
 }
@@ -90,7 +90,7 @@ export interface DroppedTool {
   reason: string;
 }
 
-export interface ToolFilterResult {
+interface ToolFilterResult {
   tools: Tool[];
   dropped: DroppedTool[];
   /** Header bindings per kept tool name (empty array when it has none). */

@@ -17,7 +17,7 @@ import {
  */
 
 /** What a request ended with, as a value: wire errors and transport failures are not thrown. */
-export type Outcome =
+export type RequestOutcome =
   | { type: 'complete'; result: Record<string, unknown> }
   | { type: 'input_required'; inputRequests: InputRequests; requestState?: string; result: Record<string, unknown> }
   | { type: 'task'; task: Task; result: Record<string, unknown>; form: 'extension' | 'legacy' }
@@ -32,17 +32,17 @@ export type Outcome =
  * (the connection dropped during a side-effecting request, which was not retried blindly),
  * `local` (the client refused before sending, e.g. a tool dropped for invalid headers).
  */
-export type FailureReason = 'timeout' | 'aborted' | 'network' | 'dropped' | 'proxy' | 'unsafe-not-retried' | 'max-rounds' | 'local';
+type FailureReason = 'timeout' | 'aborted' | 'network' | 'dropped' | 'proxy' | 'unsafe-not-retried' | 'max-rounds' | 'local';
 
-export interface ClassifyContext {
+interface ClassifyContext {
   method: string;
   /** Whether this request declared the tasks extension. */
   declaredTasks: boolean;
   era: 'modern' | 'legacy';
 }
 
-/** Turn a JSON-RPC `result` into an Outcome. */
-export function classifyResult(result: Record<string, unknown>, ctx: ClassifyContext): Outcome {
+/** Turn a JSON-RPC `result` into a RequestOutcome. */
+export function classifyResult(result: Record<string, unknown>, ctx: ClassifyContext): RequestOutcome {
   if (ctx.era === 'legacy') {
     if (ctx.method === 'tools/call' && result.task && typeof result.task === 'object') {
       const legacy = LegacyCreateTaskResultSchema.safeParse(result);
@@ -87,4 +87,18 @@ export function classifyRetry(method: string, opts: { readOnly?: boolean; idempo
   if (SAFE_METHODS.has(method)) return 'safe';
   if (method === 'tools/call' && (opts.readOnly || opts.idempotent || !!opts.idempotencyKey)) return 'safe';
   return 'unsafe';
+}
+
+/** One line describing an outcome, for messages and logs. */
+export function describeOutcome(o: RequestOutcome): string {
+  switch (o.type) {
+    case 'error':
+      return `error ${o.error.code}: ${o.error.message}`;
+    case 'invalid':
+      return `invalid response: ${o.reason}`;
+    case 'failure':
+      return `${o.reason}: ${o.message}`;
+    default:
+      return o.type;
+  }
 }

@@ -6,7 +6,7 @@
  */
 
 /** Path of the proxy page (app/sandbox/proxy.html/route.ts). */
-export const SANDBOX_PROXY_PATH = '/sandbox/proxy.html';
+const SANDBOX_PROXY_PATH = '/sandbox/proxy.html';
 
 /** The other loopback name for a host name, or undefined when it has none. */
 export function otherLoopbackName(hostname: string): string | undefined {

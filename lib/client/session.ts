@@ -1,8 +1,9 @@
 import type { SubscriptionFilter, Task } from '../protocol';
-import { createConnection, type Connection, type ConnectionOptions } from './connection';
-import { listen, type ListenHandle, type ListenHandlers, type ListenOptions } from './listen';
-import { callWithInput, type CallWithInputOptions, type InputAnswerer, type MrtrOutcome } from './mrtr';
-import { createTaskApi, type TaskApi, type TaskSnapshot } from './task-api';
+import { createConnection } from './connection';
+import type { Connection, ConnectionOptions } from './connection-types';
+import { openListen, type ListenHandle, type ListenHandlers, type ListenOptions } from './listen';
+import { callWithInput, type CallWithInputOptions, type InputAnswerer, type CallWithInputOutcome } from './mrtr';
+import { createTaskApi, type TaskApi, type ObservedTask } from './task-api';
 import { followTask, type FollowOptions, type TaskFollower } from './task-follower';
 import { createToolApi, type ToolApi } from './tools';
 
@@ -15,11 +16,13 @@ import { createToolApi, type ToolApi } from './tools';
  *   const out = await session.callTool('generate_report', { size: 'small' }, { task: true });
  *   if (out.type === 'task') await session.followTask(out.task, { answer }).done;
  *
- * Every method returns what happened as a value (`Outcome`): results, JSON-RPC errors,
+ * Every method returns what happened as a value (`RequestOutcome`): results, JSON-RPC errors,
  * invalid responses and transport failures alike. Nothing is thrown for the wire.
+ *
+ * lib/client is browser-safe: Node-only pieces live in lib/cli and lib/adapters, never here.
  */
 
-export type ClientSessionOptions = ConnectionOptions;
+type ClientSessionOptions = ConnectionOptions;
 
 export interface ClientSession extends ToolApi, TaskApi {
   readonly connection: Connection;
@@ -29,9 +32,9 @@ export interface ClientSession extends ToolApi, TaskApi {
   connect: Connection['connect'];
   request: Connection['request'];
   /** tools/call with the MRTR loop: answer input requests until the call completes. */
-  callWithInput(name: string, args: Record<string, unknown>, answer: InputAnswerer, options?: CallWithInputOptions): Promise<MrtrOutcome>;
+  callWithInput(name: string, args: Record<string, unknown>, answer: InputAnswerer, options?: CallWithInputOptions): Promise<CallWithInputOutcome>;
   /** Follow a task (from a `task` outcome or a snapshot) to its end. */
-  followTask(task: Task | TaskSnapshot, options?: FollowOptions): TaskFollower;
+  followTask(task: Task | ObservedTask, options?: FollowOptions): TaskFollower;
   /** subscriptions/listen with the reconnect plan. */
   listen(filter: SubscriptionFilter, handlers?: ListenHandlers, options?: ListenOptions): ListenHandle;
 }
@@ -57,7 +60,7 @@ export function createClientSession(options: ClientSessionOptions): ClientSessio
     ...tools,
     ...tasks,
     callWithInput: (name, args, answer, o) => callWithInput(tools, connection.clock, name, args, answer, o),
-    followTask: (task, o) => followTask(connection, tasks, task as TaskSnapshot, o),
-    listen: (filter, handlers, o) => listen(connection, filter, handlers, o),
+    followTask: (task, o) => followTask(connection, tasks, task as ObservedTask, o),
+    listen: (filter, handlers, o) => openListen(connection, filter, handlers, o),
   };
 }

@@ -2,10 +2,10 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 
 /** Reading a `text/event-stream` body into events and comments with eventsource-parser. */
 
-export type SseItem = { type: 'event'; event: EventSourceMessage } | { type: 'comment'; text: string };
+type SseItem = { type: 'event'; event: EventSourceMessage } | { type: 'comment'; text: string };
 
 /** Largest partial line or event buffered before the stream is treated as broken. */
-export const MAX_SSE_BUFFER = 8 * 1024 * 1024;
+const MAX_SSE_BUFFER = 8 * 1024 * 1024;
 
 /**
  * Yield the events and comments of an SSE body as they arrive. Throws when the body fails

@@ -8,8 +8,8 @@ import {
   type JsonRpcErrorObject,
   type Task,
 } from '../protocol';
-import type { Connection, RequestOptions } from './connection';
-import type { Outcome } from './results';
+import type { Connection, RequestOptions } from './connection-types';
+import type { RequestOutcome } from './results';
 
 /**
  * Task methods in both eras, with one normalised shape (the extension's field names):
@@ -19,34 +19,34 @@ import type { Outcome } from './results';
  */
 
 /** A task as a client sees it: status fields plus whatever the status carries. */
-export type TaskSnapshot = Task & { inputRequests?: InputRequests; result?: Record<string, unknown>; error?: JsonRpcErrorObject };
+export type ObservedTask = Task & { inputRequests?: InputRequests; result?: Record<string, unknown>; error?: JsonRpcErrorObject };
 
-export type TaskRead = { type: 'snapshot'; task: TaskSnapshot; form: 'extension' | 'legacy'; problems: string[] } | Exclude<Outcome, { type: 'complete' }>;
+type TaskRead = { type: 'snapshot'; task: ObservedTask; form: 'extension' | 'legacy'; problems: string[] } | Exclude<RequestOutcome, { type: 'complete' }>;
 
 export interface TaskApi {
   getTask(taskId: string, options?: RequestOptions): Promise<TaskRead>;
   /** 2026-07-28: answer input requests; the ack is empty and the change shows on the next read. */
-  updateTask(taskId: string, inputResponses: InputResponses, options?: RequestOptions): Promise<Outcome>;
+  updateTask(taskId: string, inputResponses: InputResponses, options?: RequestOptions): Promise<RequestOutcome>;
   /** Request cancellation. 2026-07-28 answers an empty ack that is not final; 2025-11-25 the task. */
-  cancelTask(taskId: string, options?: RequestOptions): Promise<Outcome>;
+  cancelTask(taskId: string, options?: RequestOptions): Promise<RequestOutcome>;
   /** 2025-11-25: block until the task ends and return its result (or its error). */
-  taskResult(taskId: string, options?: RequestOptions): Promise<Outcome>;
+  taskResult(taskId: string, options?: RequestOptions): Promise<RequestOutcome>;
   /** 2025-11-25: every task the server lists. */
-  listTasks(options?: RequestOptions): Promise<{ type: 'tasks'; tasks: TaskSnapshot[] } | Exclude<Outcome, { type: 'complete' }>>;
+  listTasks(options?: RequestOptions): Promise<{ type: 'tasks'; tasks: ObservedTask[] } | Exclude<RequestOutcome, { type: 'complete' }>>;
 }
 
 /** Validate a snapshot object (without its resultType) in either era. */
-export function readSnapshot(raw: Record<string, unknown>, form: 'extension' | 'legacy'): { task: TaskSnapshot; problems: string[] } | { invalid: string } {
+export function readSnapshot(raw: Record<string, unknown>, form: 'extension' | 'legacy'): { task: ObservedTask; problems: string[] } | { invalid: string } {
   if (form === 'legacy') {
     const l = LegacyTaskSchema.safeParse(raw);
-    return l.success ? { task: normalizeLegacyTask(l.data) as TaskSnapshot, problems: [] } : { invalid: `not a 2025-11-25 task: ${l.error.issues[0]?.message}` };
+    return l.success ? { task: normalizeLegacyTask(l.data) as ObservedTask, problems: [] } : { invalid: `not a 2025-11-25 task: ${l.error.issues[0]?.message}` };
   }
   const { resultType: _r, _meta: _m, ...snap } = raw;
   const strict = DetailedTaskSchema.safeParse(snap);
-  if (strict.success) return { task: strict.data as TaskSnapshot, problems: [] };
+  if (strict.success) return { task: strict.data as ObservedTask, problems: [] };
   const loose = TaskSchema.safeParse(snap);
   if (!loose.success) return { invalid: `not a task snapshot: ${loose.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}` };
-  return { task: snap as TaskSnapshot, problems: strict.error.issues.map((i) => i.message) };
+  return { task: snap as ObservedTask, problems: strict.error.issues.map((i) => i.message) };
 }
 
 export function createTaskApi(conn: Connection): TaskApi {
@@ -56,7 +56,7 @@ export function createTaskApi(conn: Connection): TaskApi {
     if (!conn.era) await conn.connect(o?.signal);
   };
   const opts = (o: RequestOptions = {}): RequestOptions => ({ ...o, declareTasks: true });
-  const refuse = (method: string, era: string): Outcome => ({ type: 'failure', reason: 'local', message: `${method} does not exist in ${era}` });
+  const refuse = (method: string, era: string): RequestOutcome => ({ type: 'failure', reason: 'local', message: `${method} does not exist in ${era}` });
 
   async function getTask(taskId: string, o?: RequestOptions): Promise<TaskRead> {
     const out = await conn.request('tasks/get', { taskId }, opts(o));
@@ -83,7 +83,7 @@ export function createTaskApi(conn: Connection): TaskApi {
     },
     async listTasks(o) {
       await ready(o);
-      if (!legacy()) return refuse('tasks/list', '2026-07-28') as Exclude<Outcome, { type: 'complete' }>;
+      if (!legacy()) return refuse('tasks/list', '2026-07-28') as Exclude<RequestOutcome, { type: 'complete' }>;
       const out = await conn.request('tasks/list', undefined, o);
       if (out.type !== 'complete') return out;
       const list = Array.isArray(out.result.tasks) ? out.result.tasks : [];

@@ -1,10 +1,11 @@
-import { TERMINAL_STATUSES, type InputRequests, type InputResponses } from '../protocol';
-import { sleep } from './clock';
-import type { Connection } from './connection';
-import { listen, type ListenHandle } from './listen';
+import type { InputRequests, InputResponses } from '../protocol';
+import { sleep } from '../shared/clock';
+import type { Connection } from './connection-types';
+import { openListen, type ListenHandle } from './listen';
 import { retryDelayMs } from './reconnect';
-import type { Outcome } from './results';
-import { readSnapshot, type TaskApi, type TaskSnapshot } from './task-api';
+import type { RequestOutcome } from './results';
+import { readSnapshot, type TaskApi, type ObservedTask } from './task-api';
+import { isTerminalStatus } from '../shared/task-status';
 
 /**
  * Follows a task to its end the way the spec and seed 000 ask: poll `tasks/get` no faster
@@ -17,30 +18,30 @@ import { readSnapshot, type TaskApi, type TaskSnapshot } from './task-api';
  */
 
 export type FollowEnd =
-  | { kind: 'terminal'; task: TaskSnapshot }
-  | { kind: 'expired'; task: TaskSnapshot }
-  | { kind: 'timeout'; task: TaskSnapshot }
-  | { kind: 'aborted'; task: TaskSnapshot }
-  | { kind: 'needs-input'; task: TaskSnapshot }
-  | { kind: 'error'; task: TaskSnapshot; outcome: Outcome };
+  | { kind: 'terminal'; task: ObservedTask }
+  | { kind: 'expired'; task: ObservedTask }
+  | { kind: 'timeout'; task: ObservedTask }
+  | { kind: 'aborted'; task: ObservedTask }
+  | { kind: 'needs-input'; task: ObservedTask }
+  | { kind: 'error'; task: ObservedTask; outcome: RequestOutcome };
 
 export type FollowEvent =
-  | { type: 'poll'; task: TaskSnapshot }
-  | { type: 'notification'; task: TaskSnapshot }
-  | { type: 'answered'; keys: string[]; outcome: Outcome }
-  | { type: 'cancel-requested'; outcome: Outcome }
-  | { type: 'poll-failed'; outcome: Outcome }
+  | { type: 'poll'; task: ObservedTask }
+  | { type: 'notification'; task: ObservedTask }
+  | { type: 'answered'; keys: string[]; outcome: RequestOutcome }
+  | { type: 'cancel-requested'; outcome: RequestOutcome }
+  | { type: 'poll-failed'; outcome: RequestOutcome }
   | { type: 'listen-dropped'; reason: string; delayMs: number }
   | { type: 'resynced' };
 
 export interface FollowOptions {
   /** Answers new input request keys; `undefined` leaves them pending (the user answers later). */
-  answer?: (inputRequests: InputRequests, task: TaskSnapshot) => Promise<InputResponses | undefined>;
+  answer?: (inputRequests: InputRequests, task: ObservedTask) => Promise<InputResponses | undefined>;
   /** What to do at input_required when `answer` gives nothing: keep waiting (UI) or stop (CLI). */
   onUnanswered?: 'wait' | 'stop';
   /** Also subscribe to notifications/tasks (2026-07-28). */
   listen?: boolean;
-  onUpdate?: (task: TaskSnapshot) => void;
+  onUpdate?: (task: ObservedTask) => void;
   onEvent?: (event: FollowEvent) => void;
   signal?: AbortSignal;
   /** Stop waiting after this many ms (0 = unbounded). */
@@ -50,19 +51,17 @@ export interface FollowOptions {
 }
 
 export interface TaskFollower {
-  readonly task: TaskSnapshot;
+  readonly task: ObservedTask;
   readonly done: Promise<FollowEnd>;
   /** Send tasks/cancel and keep following until a terminal status. */
-  cancel(): Promise<Outcome>;
+  cancel(): Promise<RequestOutcome>;
   /** Poll now (a refresh button, a resync after a dropped listen). */
   refresh(): void;
   stop(): void;
 }
 
-const isTerminal = (t: TaskSnapshot) => (TERMINAL_STATUSES as readonly string[]).includes(t.status);
-
 /** Follow a task from its creation result (or a snapshot). */
-export function followTask(conn: Connection, tasks: TaskApi, initial: TaskSnapshot, options: FollowOptions = {}): TaskFollower {
+export function followTask(conn: Connection, tasks: TaskApi, initial: ObservedTask, options: FollowOptions = {}): TaskFollower {
   const clock = conn.clock;
   const taskId = initial.taskId;
   const startedAt = clock.now();
@@ -76,15 +75,15 @@ export function followTask(conn: Connection, tasks: TaskApi, initial: TaskSnapsh
   let sub: ListenHandle | undefined;
   const emit = (e: FollowEvent) => options.onEvent?.(e);
 
-  const apply = (t: TaskSnapshot) => {
+  const apply = (t: ObservedTask) => {
     // A snapshot never moves a task out of a terminal status; ignore stale ones that would.
-    if (isTerminal(latest) && !isTerminal(t)) return;
+    if (isTerminalStatus(latest.status) && !isTerminalStatus(t.status)) return;
     latest = t;
     options.onUpdate?.(t);
   };
 
   if (options.listen && conn.era === 'modern') {
-    sub = listen(conn, { taskIds: [taskId] }, {
+    sub = openListen(conn, { taskIds: [taskId] }, {
       onNotification: (n) => {
         if (n.method !== 'notifications/tasks' || n.params?.taskId !== taskId) return;
         const read = readSnapshot(n.params as Record<string, unknown>, 'extension');
@@ -102,7 +101,7 @@ export function followTask(conn: Connection, tasks: TaskApi, initial: TaskSnapsh
     }, { signal });
   }
 
-  async function answerInput(t: TaskSnapshot): Promise<'answered' | 'pending' | 'stop'> {
+  async function answerInput(t: ObservedTask): Promise<'answered' | 'pending' | 'stop'> {
     const fresh = Object.fromEntries(Object.entries(t.inputRequests ?? {}).filter(([k]) => !answered.has(k)));
     if (!Object.keys(fresh).length || cancelRequested) return 'pending';
     const responses = options.answer ? await options.answer(fresh, t) : undefined;
@@ -114,7 +113,7 @@ export function followTask(conn: Connection, tasks: TaskApi, initial: TaskSnapsh
     return 'answered';
   }
 
-  async function fillLegacyResult(t: TaskSnapshot): Promise<TaskSnapshot> {
+  async function fillLegacyResult(t: ObservedTask): Promise<ObservedTask> {
     if (conn.era !== 'legacy' || (t.status !== 'completed' && t.status !== 'failed') || t.result || t.error) return t;
     const out = await tasks.taskResult(taskId, { signal });
     if (out.type === 'complete') return { ...t, result: out.result };
@@ -126,7 +125,7 @@ export function followTask(conn: Connection, tasks: TaskApi, initial: TaskSnapsh
     let lastPoll: number | undefined = undefined;
     let failures = 0;
     for (;;) {
-      if (isTerminal(latest)) return { kind: 'terminal', task: await fillLegacyResult(latest) };
+      if (isTerminalStatus(latest.status)) return { kind: 'terminal', task: await fillLegacyResult(latest) };
       if (signal.aborted) return { kind: 'aborted', task: latest };
       if (latest.status === 'input_required') {
         const r = await answerInput(latest);

@@ -1,4 +1,5 @@
-import { describeForm, formContent, initialValues, validateField, type FieldValue, type FormField } from './elicitation-form';
+import { describeForm, formContent, initialValues, validateField, type FieldValue, type FormFieldSpec } from './elicitation-form';
+import { asRecord } from '../shared/records';
 
 /**
  * A tool's `inputSchema` as a form, pure: flat properties (strings with formats, numbers,
@@ -19,20 +20,18 @@ export interface JsonArgField {
   default?: string;
 }
 
-export type ArgField = FormField | JsonArgField;
+export type ArgField = FormFieldSpec | JsonArgField;
 export type ArgValues = Record<string, FieldValue>;
-
-const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
 
 /** The fields of a tool's inputSchema, in property order. */
 export function describeArguments(inputSchema: unknown): ArgField[] {
-  const schema = obj(inputSchema);
-  const props = obj(schema?.properties) ?? {};
+  const schema = asRecord(inputSchema);
+  const props = asRecord(schema?.properties) ?? {};
   const required = new Set(Array.isArray(schema?.required) ? schema.required.filter((k): k is string => typeof k === 'string') : []);
   return Object.entries(props).map(([key, prop]): ArgField => {
     const one = describeForm({ properties: { [key]: prop }, required: required.has(key) ? [key] : [] }).fields[0];
     if (one) return one;
-    const p = obj(prop) ?? {};
+    const p = asRecord(prop) ?? {};
     return {
       key,
       kind: 'json',
@@ -47,13 +46,13 @@ export function describeArguments(inputSchema: unknown): ArgField[] {
 
 /** Initial values: defaults pre-filled. */
 export function initialArgValues(fields: ArgField[]): ArgValues {
-  const values: ArgValues = initialValues(fields.filter((f): f is FormField => f.kind !== 'json'));
+  const values: ArgValues = initialValues(fields.filter((f): f is FormFieldSpec => f.kind !== 'json'));
   for (const f of fields) if (f.kind === 'json') values[f.key] = f.default ?? '';
   return values;
 }
 
 /** What is wrong with one argument, or undefined. */
-export function validateArg(f: ArgField, value: FieldValue | undefined): string | undefined {
+function validateArg(f: ArgField, value: FieldValue | undefined): string | undefined {
   if (f.kind !== 'json') return validateField(f, value);
   const text = typeof value === 'string' ? value.trim() : '';
   if (!text) return f.required ? 'Required' : undefined;
@@ -76,7 +75,7 @@ export function buildArguments(fields: ArgField[], values: ArgValues): { ok: tru
     if (problem) errors[f.key] = problem;
   }
   if (Object.keys(errors).length) return { ok: false, errors };
-  const form = fields.filter((f): f is FormField => f.kind !== 'json');
+  const form = fields.filter((f): f is FormFieldSpec => f.kind !== 'json');
   const args: Record<string, unknown> = formContent(form, values);
   for (const f of form) if (f.kind === 'boolean' && values[f.key] !== true && !f.required && f.default === undefined) delete args[f.key];
   for (const f of fields) {
@@ -91,7 +90,7 @@ export function parseRawArguments(text: string): { ok: true; args: Record<string
   if (!text.trim()) return { ok: true, args: {} };
   try {
     const v = JSON.parse(text) as unknown;
-    return obj(v) ? { ok: true, args: v as Record<string, unknown> } : { ok: false, error: 'Arguments must be a JSON object' };
+    return asRecord(v) ? { ok: true, args: v as Record<string, unknown> } : { ok: false, error: 'Arguments must be a JSON object' };
   } catch (e) {
     return { ok: false, error: `Not JSON: ${(e as Error).message}` };
   }

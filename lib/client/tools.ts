@@ -1,7 +1,7 @@
 import { LegacyToolExecutionSchema, type HeaderBinding, type InputResponses, type Tool } from '../protocol';
-import type { Connection, RequestOptions } from './connection';
+import type { Connection, RequestOptions } from './connection-types';
 import { filterTools, type DroppedTool } from './request-builder';
-import { classifyRetry, type Outcome } from './results';
+import { classifyRetry, type RequestOutcome } from './results';
 
 /**
  * Discovery, tool listing and tool calls. The tool list is cached because a call needs the
@@ -19,19 +19,19 @@ export interface CallToolOptions extends Omit<RequestOptions, 'declareTasks' | '
   requestState?: string;
 }
 
-export interface ToolList {
-  outcome: Outcome;
+interface ToolList {
+  outcome: RequestOutcome;
   tools: Tool[];
   dropped: DroppedTool[];
 }
 
 export interface ToolApi {
-  discover(options?: RequestOptions): Promise<Outcome>;
+  discover(options?: RequestOptions): Promise<RequestOutcome>;
   /** All pages of tools/list; invalid tools dropped. */
   listTools(options?: RequestOptions): Promise<ToolList>;
   /** A tool from the last list, if kept. */
   tool(name: string): Tool | undefined;
-  callTool(name: string, args?: Record<string, unknown>, options?: CallToolOptions): Promise<Outcome>;
+  callTool(name: string, args?: Record<string, unknown>, options?: CallToolOptions): Promise<RequestOutcome>;
 }
 
 const MAX_PAGES = 100;
@@ -42,7 +42,7 @@ export function createToolApi(conn: Connection): ToolApi {
   async function listTools(options: RequestOptions = {}): Promise<ToolList> {
     const all: unknown[] = [];
     let cursor: string | undefined;
-    let last: Outcome = { type: 'complete', result: {} };
+    let last: RequestOutcome = { type: 'complete', result: {} };
     for (let page = 0; page < MAX_PAGES; page++) {
       last = await conn.request('tools/list', cursor ? { cursor } : undefined, options);
       if (last.type !== 'complete') return { outcome: last, tools: [], dropped: [] };
@@ -65,7 +65,7 @@ export function createToolApi(conn: Connection): ToolApi {
     return { outcome: last, tools: cache.tools, dropped: cache.dropped };
   }
 
-  async function callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<Outcome> {
+  async function callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<RequestOutcome> {
     const { task, ttlMs, inputResponses, requestState, ...rest } = options;
     if (!conn.era) {
       const c = await conn.connect(options.signal);

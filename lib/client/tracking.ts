@@ -1,4 +1,4 @@
-import { rpcFields, taskIdOf, utf8Bytes, type CloseReason, type Frame, type FrameKind, type FrameSink } from './frames';
+import { rpcFields, taskIdOfMessage, utf8Bytes, type CloseReason, type Frame, type FrameKind, type FrameSink } from './frames';
 import type { Transport, TransportEvent, TransportRequestOptions } from './transport';
 
 /**
@@ -7,7 +7,7 @@ import type { Transport, TransportEvent, TransportRequestOptions } from './trans
  * `--record` all listen here; nothing else in the client produces frames.
  */
 
-export interface TrackingOptions {
+interface TrackingOptions {
   /** Receives each frame as it happens; must not throw (errors are swallowed). */
   sink: FrameSink;
   /** Names the connection in every frame (default: a random id). */
@@ -60,7 +60,7 @@ export function createTrackingTransport(inner: Transport, options: TrackingOptio
     const frame = (kind: FrameKind, direction: 'in' | 'out', extra: Partial<Frame>) => {
       const body = extra.body;
       const own = rpcFields(body);
-      const taskId = taskIdOf(body) ?? (kind === 'http-request' ? undefined : taskIdOf(message));
+      const taskId = taskIdOfMessage(body) ?? (kind === 'http-request' ? undefined : taskIdOfMessage(message));
       emit({
         at: now(),
         direction,

@@ -27,7 +27,7 @@ export interface TransportRequestOptions {
   conversationId?: string;
 }
 
-export type TransportCloseCause = 'end' | 'aborted' | 'dropped';
+type TransportCloseCause = 'end' | 'aborted' | 'dropped';
 
 export type TransportEvent =
   | { type: 'sent'; url: string; headers: Record<string, string>; raw: string; message: unknown; via: TransportKind }

@@ -18,10 +18,10 @@ export function autosaveName(date: Date = new Date()): string {
 }
 
 /** Writes one recording document under a name. */
-export type RecordingWriter = (name: string, text: string) => Promise<void>;
+type RecordingWriter = (name: string, text: string) => Promise<void>;
 
 /** How and where {@link startAutosave} saves. */
-export interface AutosaveOptions {
+interface AutosaveOptions {
   write: RecordingWriter;
   /** File name (default: the start time). */
   name?: string;
@@ -34,7 +34,7 @@ export interface AutosaveOptions {
 }
 
 /** A running autosave. */
-export interface Autosave {
+interface Autosave {
   readonly name: string;
   /** Save now (e.g. before the page unloads). */
   flush(): Promise<void>;
@@ -92,7 +92,7 @@ export function recordingsApiWriter(options: { base?: string; token?: string; fe
 }
 
 /** Where a recording replayed by the running Loupe is served, or why it is not. */
-export type ServerReplay = { ok: true; id: string; path: string; exchanges: number } | { ok: false; status: number; error: string };
+type ServerReplay = { ok: true; id: string; path: string; exchanges: number } | { ok: false; status: number; error: string };
 
 /** Ask the running Loupe to serve a recording as a mock (`POST /api/recordings/replay`, token-gated). */
 export async function startServerReplay(recordingText: string, options: { base?: string; token?: string; fetch?: typeof fetch } = {}): Promise<ServerReplay> {

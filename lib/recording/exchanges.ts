@@ -1,4 +1,5 @@
 import type { Frame } from '../client/frames';
+import { asRecord } from '../shared/records';
 
 /**
  * A recording read as exchanges: the frames of one exchangeId regrouped into the request, the
@@ -30,8 +31,6 @@ export interface RecordedExchange {
   endAt: number;
 }
 
-const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
-
 /** Whether a message is the response to the request with `id`. */
 export function isResponseTo(message: Record<string, unknown> | undefined, id: unknown): boolean {
   return !!message && ('result' in message || 'error' in message) && (message.id === id || (id === undefined && message.id === null));
@@ -51,7 +50,7 @@ export function groupExchanges(frames: readonly Frame[]): RecordedExchange[] {
   for (const group of groups.values()) {
     const request = group.find((f) => f.direction === 'out' && (f.kind === 'http-request' || f.kind === 'message'));
     if (!request) continue;
-    const body = obj(request.body);
+    const body = asRecord(request.body);
     const rpcId = typeof body?.id === 'string' || typeof body?.id === 'number' ? body.id : request.rpcId;
     const head = group.find((f) => f.kind === 'http-response');
     const incoming = group.filter((f) => f.direction === 'in' && f.kind !== 'http-response');
@@ -60,7 +59,7 @@ export function groupExchanges(frames: readonly Frame[]): RecordedExchange[] {
     const messages: Record<string, unknown>[] = [];
     for (const f of incoming) {
       if (f.kind !== 'message' && f.kind !== 'sse-frame') continue;
-      const m = obj(f.body);
+      const m = asRecord(f.body);
       if (!m) continue;
       if (!response && rpcId !== undefined && isResponseTo(m, rpcId)) {
         response = m;
@@ -78,7 +77,7 @@ export function groupExchanges(frames: readonly Frame[]): RecordedExchange[] {
       request,
       ...(method ? { method } : {}),
       ...(rpcId !== undefined ? { rpcId } : {}),
-      ...(obj(body?.params) ? { params: obj(body?.params) } : {}),
+      ...(asRecord(body?.params) ? { params: asRecord(body?.params) } : {}),
       ...(head ? { head } : {}),
       ...(response ? { response, responseFrame } : {}),
       incoming,

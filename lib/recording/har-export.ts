@@ -15,7 +15,7 @@ const STATUS_TEXT: Record<number, string> = { 200: 'OK', 202: 'Accepted', 204: '
 const toHeaders = (h: Record<string, string> | undefined): HarHeader[] => Object.entries(h ?? {}).map(([name, value]) => ({ name, value }));
 
 /** The event-stream text of SSE frames and comments, in order. */
-export function sseText(frames: readonly Frame[]): string {
+function sseText(frames: readonly Frame[]): string {
   let out = '';
   for (const f of frames) {
     if (f.kind === 'sse-frame') out += `${(frameText(f) ?? '').split('\n').map((l) => `data: ${l}`).join('\n')}\n\n`;

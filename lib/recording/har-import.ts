@@ -1,4 +1,4 @@
-import { rpcFields, taskIdOf, utf8Bytes, type Frame, type FrameKind } from '../client/frames';
+import { rpcFields, taskIdOfMessage, utf8Bytes, type Frame, type FrameKind } from '../client/frames';
 import { lintFrames } from '../client/lint-frames';
 import { parseSseText } from '../client/sse';
 import { LEGACY_VERSIONS, META } from '../protocol';
@@ -8,6 +8,7 @@ import { appContentsOf, LOUPE_APP } from './recorder';
 import { openRecording, RECORDING_FORMAT, RECORDING_VERSION, type OpenResult, type Recording } from './schema';
 import { sha256Hex } from '../shared/fingerprint';
 import { deriveStreams } from './streams';
+import { asRecord } from '../shared/records';
 
 /**
  * HAR import. A HAR written by Loupe opens exactly as it was recorded (its `_loupe` extras).
@@ -24,9 +25,7 @@ export interface HarImportStats {
 }
 
 /** The recording a HAR opened as, with how many entries were MCP exchanges, or why it did not open. */
-export type HarImport = (OpenResult & { ok: true; stats: HarImportStats }) | { ok: false; error: string };
-
-const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+type HarImport = (OpenResult & { ok: true; stats: HarImportStats }) | { ok: false; error: string };
 
 function parse(text: string | undefined): { body?: unknown; parseError?: string } {
   if (text === undefined || text === '') return {};
@@ -103,7 +102,7 @@ function exactFrames(entry: HarEntry): Frame[] {
 function foreignFrames(entry: HarEntry, connectionId: string, exchangeId: string, nextSeq: () => number): Frame[] | undefined {
   const raw = entry.request.postData?.text;
   const request = parse(raw).body;
-  const rpc = obj(request);
+  const rpc = asRecord(request);
   const sse = isSse(entry);
   if (!(rpc && rpc.jsonrpc === '2.0') && !(entry.request.method === 'GET' && sse)) return undefined;
   const start = Date.parse(entry.startedDateTime);
@@ -116,7 +115,7 @@ function foreignFrames(entry: HarEntry, connectionId: string, exchangeId: string
   const frames: Frame[] = [];
   const add = (kind: FrameKind, direction: 'in' | 'out', at: number, extra: Partial<Frame>) => {
     const own = rpcFields(extra.body);
-    const taskId = taskIdOf(extra.body) ?? (kind === 'http-request' ? undefined : taskIdOf(request));
+    const taskId = taskIdOfMessage(extra.body) ?? (kind === 'http-request' ? undefined : taskIdOfMessage(request));
     const method = own.method ?? reqMethod;
     frames.push({ seq: nextSeq(), at, connectionId, direction, kind, exchangeId, ...(rpcId !== undefined ? { rpcId } : {}), ...(method ? { method } : {}), ...(taskId ? { taskId } : {}), bytes: utf8Bytes(extra.raw), ...extra });
   };
@@ -143,7 +142,7 @@ function foreignFrames(entry: HarEntry, connectionId: string, exchangeId: string
     const at = Math.round(headAt + ((endAt - headAt) * (i + 1)) / (items.length + 1));
     if (item.type === 'comment') return add('sse-comment', 'in', at, { streamId: exchangeId, raw: item.text });
     const p = parse(item.event.data);
-    const m = obj(p.body);
+    const m = asRecord(p.body);
     if (m && m.id === rpcId && ('result' in m || 'error' in m)) answered = true;
     add('sse-frame', 'in', at, { streamId: exchangeId, raw: item.event.data, ...(p.body !== undefined ? { body: p.body } : {}), ...(p.parseError ? { errorText: `not JSON: ${p.parseError}` } : {}) });
   });
@@ -157,12 +156,12 @@ function guessConnection(urls: string[], frames: Frame[]): Recording['connection
   const counts = new Map<string, number>();
   for (const u of urls) counts.set(u, (counts.get(u) ?? 0) + 1);
   const target = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
-  const first = frames.find((f) => f.kind === 'http-request' && obj(f.body));
-  const body = obj(first?.body);
-  const params = obj(body?.params);
-  const meta = obj(params?._meta);
+  const first = frames.find((f) => f.kind === 'http-request' && asRecord(f.body));
+  const body = asRecord(first?.body);
+  const params = asRecord(body?.params);
+  const meta = asRecord(params?._meta);
   const version = first?.headers?.['mcp-protocol-version'] ?? (typeof meta?.[META.protocolVersion] === 'string' ? (meta[META.protocolVersion] as string) : typeof params?.protocolVersion === 'string' ? params.protocolVersion : undefined);
-  const clientInfo = obj(meta?.[META.clientInfo]) ?? obj(params?.clientInfo);
+  const clientInfo = asRecord(meta?.[META.clientInfo]) ?? asRecord(params?.clientInfo);
   const era = body?.method === 'initialize' || (version && (LEGACY_VERSIONS as readonly string[]).includes(version)) ? 'legacy' : 'modern';
   return describeConnection({
     target,

@@ -8,18 +8,18 @@ import { FrameSchema } from '../client/frames';
  * recording's metadata and frames HTTP cannot express) so that an export opens again exactly.
  */
 
-export const HarHeaderSchema = z.looseObject({ name: z.string(), value: z.string() });
+const HarHeaderSchema = z.looseObject({ name: z.string(), value: z.string() });
 export type HarHeader = z.infer<typeof HarHeaderSchema>;
 
 /** Frame fields the HAR body and headers do not carry. */
-export const HarFrameMetaSchema = FrameSchema.omit({ headers: true, body: true, raw: true });
+const HarFrameMetaSchema = FrameSchema.omit({ headers: true, body: true, raw: true });
 export type HarFrameMeta = z.infer<typeof HarFrameMetaSchema>;
 
 /** Loupe's extras on an exported entry: the metadata of each frame of the exchange. */
-export const HarLoupeEntrySchema = z.object({ frames: z.array(HarFrameMetaSchema).min(1) });
+const HarLoupeEntrySchema = z.object({ frames: z.array(HarFrameMetaSchema).min(1) });
 
 /** One HAR entry (an HTTP exchange), parsed loosely. */
-export const HarEntrySchema = z.looseObject({
+const HarEntrySchema = z.looseObject({
   startedDateTime: z.string(),
   time: z.number().optional(),
   request: z.looseObject({
@@ -53,7 +53,7 @@ export const HarEntrySchema = z.looseObject({
 export type HarEntry = z.infer<typeof HarEntrySchema>;
 
 /** Loupe's extras on an exported log: the recording's metadata. */
-export const HarLoupeLogSchema = z.looseObject({
+const HarLoupeLogSchema = z.looseObject({
   createdAt: z.string(),
   app: z.object({ name: z.string(), version: z.string() }),
   connection: z.record(z.string(), z.unknown()),
@@ -74,7 +74,6 @@ export const HarSchema = z.looseObject({
     _loupe: HarLoupeLogSchema.optional(),
   }),
 });
-export type Har = z.infer<typeof HarSchema>;
 
 /** Whether a parsed JSON document looks like a HAR (`log.entries`). */
 export function looksLikeHar(doc: unknown): boolean {

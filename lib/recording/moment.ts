@@ -2,6 +2,7 @@ import type { Frame } from '../client/frames';
 import { groupExchanges } from './exchanges';
 import { appContentsOf } from './recorder';
 import type { Recording } from './schema';
+import { asRecord } from '../shared/records';
 
 /**
  * A recording at a moment, for scrubbing: the frames seen up to that time (the views rebuild
@@ -27,7 +28,7 @@ export function framesUntil(recording: Recording, at: number): readonly Frame[] 
 }
 
 /** The app view on screen at a moment: the HTML, its resource and when it was shown. */
-export interface MomentApp {
+interface MomentApp {
   uri: string;
   html: string;
   digest: string;
@@ -76,7 +77,7 @@ export function streamsAt(recording: Recording, at: number): { streamId: string;
 }
 
 /** What an app view needs to render from a recording: the tool, its call's input and result, and the resource read. */
-export interface RecordedAppCall {
+interface RecordedAppCall {
   tool: Record<string, unknown> & { name: string };
   tools: (Record<string, unknown> & { name: string })[];
   input: Record<string, unknown>;
@@ -86,8 +87,7 @@ export interface RecordedAppCall {
   resource: Record<string, unknown>;
 }
 
-const rec = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
-const uiUri = (tool: Record<string, unknown>) => rec(rec(tool._meta)?.ui)?.resourceUri ?? rec(tool._meta)?.['ui/resourceUri'];
+const uiUri = (tool: Record<string, unknown>) => asRecord(asRecord(tool._meta)?.ui)?.resourceUri ?? asRecord(tool._meta)?.['ui/resourceUri'];
 
 /** The recorded tool call behind an app view at `at`, or undefined when the recording cannot tell. */
 export function recordedAppCall(recording: Recording, app: MomentApp, at: number): RecordedAppCall | undefined {
@@ -95,12 +95,12 @@ export function recordedAppCall(recording: Recording, app: MomentApp, at: number
   const wanted = new Set<string>();
   for (const f of recording.frames) if (f.direction === 'out' && (f.method === 'tools/list' || f.method === 'tools/call' || f.method === 'resources/read')) wanted.add(f.exchangeId);
   const xs = groupExchanges(recording.frames.filter((f) => wanted.has(f.exchangeId)));
-  const listed = xs.filter((x) => x.method === 'tools/list' && Array.isArray(rec(x.response?.result)?.tools));
-  const tools = (listed.length ? (rec(listed[listed.length - 1].response?.result)!.tools as unknown[]) : []).filter((t): t is Record<string, unknown> & { name: string } => typeof rec(t)?.name === 'string');
+  const listed = xs.filter((x) => x.method === 'tools/list' && Array.isArray(asRecord(x.response?.result)?.tools));
+  const tools = (listed.length ? (asRecord(listed[listed.length - 1].response?.result)!.tools as unknown[]) : []).filter((t): t is Record<string, unknown> & { name: string } => typeof asRecord(t)?.name === 'string');
   const by = Math.max(at, app.at);
   const callsOf = (name: string) => xs.filter((x) => x.method === 'tools/call' && x.params?.name === name);
   const latest = (name: string) => callsOf(name).filter((x) => x.startAt <= by).pop()?.startAt ?? -Infinity;
-  const appOnly = (t: Record<string, unknown>) => JSON.stringify(rec(rec(t._meta)?.ui)?.visibility) === '["app"]';
+  const appOnly = (t: Record<string, unknown>) => JSON.stringify(asRecord(asRecord(t._meta)?.ui)?.visibility) === '["app"]';
   // Several tools may share a view: app-only ones are what the view itself calls, so the view
   // was shown for one the host may call, the one called last by then.
   const tool = tools
@@ -109,13 +109,13 @@ export function recordedAppCall(recording: Recording, app: MomentApp, at: number
   if (!tool) return undefined;
   const calls = callsOf(tool.name);
   const call = calls.filter((x) => x.startAt <= by).pop() ?? calls[0];
-  const answered = call?.responseFrame && call.responseFrame.at <= by ? rec(call.response?.result) : undefined;
-  const read = xs.filter((x) => x.method === 'resources/read' && x.params?.uri === app.uri && rec(x.response?.result)).pop();
+  const answered = call?.responseFrame && call.responseFrame.at <= by ? asRecord(call.response?.result) : undefined;
+  const read = xs.filter((x) => x.method === 'resources/read' && x.params?.uri === app.uri && asRecord(x.response?.result)).pop();
   return {
     tool,
     tools,
-    input: rec(call?.params?.arguments) ?? {},
+    input: asRecord(call?.params?.arguments) ?? {},
     ...(answered ? { result: answered } : {}),
-    resource: rec(read?.response?.result) ?? { contents: [{ uri: app.uri, mimeType: 'text/html;profile=mcp-app', text: app.html }] },
+    resource: asRecord(read?.response?.result) ?? { contents: [{ uri: app.uri, mimeType: 'text/html;profile=mcp-app', text: app.html }] },
   };
 }

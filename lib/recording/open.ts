@@ -19,7 +19,7 @@ export type OpenedFile =
 const FrameListSchema = z.object({ kind: z.literal('mcp-loupe-frames'), frames: z.array(FrameSchema), target: z.string().optional() });
 
 /** Open parsed JSON of any supported kind. */
-export function openDocument(doc: unknown): OpenedFile {
+function openDocument(doc: unknown): OpenedFile {
   if (looksLikeHar(doc)) {
     const har = importHar(doc);
     return har.ok ? { ok: true, recording: har.recording, source: 'har', har: har.stats } : har;

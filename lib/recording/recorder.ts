@@ -1,9 +1,10 @@
 import type { Frame, FrameSink } from '../client/frames';
 import { sha256Hex } from '../shared/fingerprint';
 import { lintFrames } from '../client/lint-frames';
-import type { ConnectionMeta, Recording, AppView } from './schema';
+import type { ConnectionMeta, Recording, RecordedAppView } from './schema';
 import { RECORDING_FORMAT, RECORDING_VERSION } from './schema';
 import { deriveStreams } from './streams';
+import { asRecord } from '../shared/records';
 
 /**
  * The recorder: a FrameSink for the tracking decorator that keeps the session's frames, picks
@@ -15,7 +16,7 @@ import { deriveStreams } from './streams';
 export const LOUPE_APP = { name: 'mcp-loupe', version: '0.1.0' } as const;
 
 /** What a recorder starts with. */
-export interface RecorderOptions {
+interface RecorderOptions {
   connection: ConnectionMeta;
   /** Wall clock (ms); the recording's createdAt when no frame has arrived yet. */
   now?: () => number;
@@ -50,16 +51,14 @@ export interface Recorder {
   build(): Recording;
 }
 
-const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
-
 /** The app resources (ui:// HTML with the MCP Apps profile) a frame's resources/read result carries. */
 export function appContentsOf(frame: Frame): { uri: string; html: string }[] {
   if (frame.direction !== 'in' || frame.method !== 'resources/read') return [];
-  const contents = obj(obj(frame.body)?.result)?.contents;
+  const contents = asRecord(asRecord(frame.body)?.result)?.contents;
   if (!Array.isArray(contents)) return [];
   const out: { uri: string; html: string }[] = [];
   for (const c of contents) {
-    const item = obj(c);
+    const item = asRecord(c);
     if (typeof item?.uri !== 'string' || typeof item.text !== 'string' || !item.uri.startsWith('ui://')) continue;
     if (typeof item.mimeType === 'string' && !item.mimeType.toLowerCase().startsWith('text/html')) continue;
     out.push({ uri: item.uri, html: item.text });
@@ -76,7 +75,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
   /** Frames dropped to stay within `maxBytes`. */
   let dropped = 0;
   const apps: Record<string, string> = {};
-  const views: AppView[] = [];
+  const views: RecordedAppView[] = [];
   let connection: ConnectionMeta = { ...options.connection };
   const listeners = new Set<() => void>();
   const changed = () => {

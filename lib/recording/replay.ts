@@ -2,6 +2,7 @@ import { frameText, type Frame } from '../client/frames';
 import { ERROR, httpStatusForError } from '../protocol';
 import { groupExchanges, type RecordedExchange } from './exchanges';
 import type { Recording } from './schema';
+import { asRecord } from '../shared/records';
 
 /**
  * A recording served as a mock: a web fetch handler that answers each JSON-RPC request with
@@ -49,7 +50,7 @@ export interface ReplayOptions {
 }
 
 /** A recording served as a web fetch handler. */
-export interface ReplayHandler {
+interface ReplayHandler {
   fetch(request: Request): Promise<Response>;
   /** Recorded exchanges available for replay. */
   readonly exchanges: number;
@@ -57,7 +58,6 @@ export interface ReplayHandler {
   reset(): void;
 }
 
-const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
 const DROP_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date', 'content-encoding']);
 
 const jsonResponse = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -67,15 +67,15 @@ function rpcError(id: unknown, code: number, message: string, data?: unknown): R
 }
 
 function progressTokenOf(params: unknown): unknown {
-  return obj(obj(params)?._meta)?.progressToken;
+  return asRecord(asRecord(params)?._meta)?.progressToken;
 }
 
 /** The recorded JSON text of a frame with the incoming id (responses) and progress token (notifications) put in. */
 function rewrite(frame: Frame, recordedId: unknown, id: unknown, tokens: { from: unknown; to: unknown }): string {
-  const body = obj(frame.body);
+  const body = asRecord(frame.body);
   if (!body) return frameText(frame) ?? '';
   if (('result' in body || 'error' in body) && body.id === recordedId && recordedId !== id) return JSON.stringify({ ...body, id });
-  const params = obj(body.params);
+  const params = asRecord(body.params);
   if (tokens.from !== undefined && tokens.to !== undefined && tokens.from !== tokens.to && params?.progressToken === tokens.from) {
     return JSON.stringify({ ...body, params: { ...params, progressToken: tokens.to } });
   }
@@ -130,8 +130,8 @@ function latestSnapshot(frames: readonly Frame[], taskId: unknown): { at: number
   let latest: { at: number; result: Record<string, unknown> } | undefined;
   for (const f of frames) {
     if (f.direction !== 'in' || f.taskId !== taskId || (latest && f.at < latest.at)) continue;
-    const body = obj(f.body);
-    const snap = f.method === 'tasks/get' ? obj(body?.result) : body?.method === 'notifications/tasks' ? obj(body.params) : undefined;
+    const body = asRecord(f.body);
+    const snap = f.method === 'tasks/get' ? asRecord(body?.result) : body?.method === 'notifications/tasks' ? asRecord(body.params) : undefined;
     if (!snap || snap.taskId !== taskId || typeof snap.status !== 'string') continue;
     const { _meta: _m, resultType: _r, ...rest } = snap;
     latest = { at: f.at, result: { resultType: 'complete', ...rest } };
@@ -142,7 +142,7 @@ function latestSnapshot(frames: readonly Frame[], taskId: unknown): { at: number
 /** Create a replay handler for a recording. */
 export function createReplay(recording: Recording, options: ReplayOptions = {}): ReplayHandler {
   const all: Recorded[] = groupExchanges(recording.frames)
-    .filter((x) => x.method !== undefined && obj(x.request.body) !== undefined)
+    .filter((x) => x.method !== undefined && asRecord(x.request.body) !== undefined)
     .map((x) => ({ x, key: canonicalParams(x.params), used: false }));
   const byMethod = new Map<string, Recorded[]>();
   for (const r of all) {
@@ -174,7 +174,7 @@ export function createReplay(recording: Recording, options: ReplayOptions = {}):
       } catch (e) {
         return rpcError(null, ERROR.parseError, `Parse error: ${(e as Error).message}`);
       }
-      const msg = obj(body);
+      const msg = asRecord(body);
       if (!msg) return rpcError(null, ERROR.invalidRequest, 'Invalid Request: expected one JSON-RPC message (batches are not supported)');
       // A client's answer to a server request is accepted; nothing was recorded to send back.
       if (typeof msg.method !== 'string') return new Response(null, { status: 202 });
@@ -196,7 +196,7 @@ export function createReplay(recording: Recording, options: ReplayOptions = {}):
       }
       r.used = true;
       if (match === 'repeat' && method === 'tasks/get') {
-        const latest = latestSnapshot(recording.frames, obj(msg.params)?.taskId);
+        const latest = latestSnapshot(recording.frames, asRecord(msg.params)?.taskId);
         if (latest && latest.at > r.x.endAt) return jsonResponse(200, { jsonrpc: '2.0', id: msg.id, result: latest.result });
       }
       return answer(r.x, msg.id, msg.params, request.signal);

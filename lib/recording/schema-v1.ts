@@ -14,7 +14,7 @@ import { deriveStreams } from './streams';
 const V1_KINDS = ['request', 'response', 'message', 'sse-open', 'sse-event', 'sse-comment', 'sse-close', 'error', 'bridge'] as const;
 
 /** A version 1 frame. */
-export const FrameV1Schema = z.object({
+const FrameV1Schema = z.object({
   seq: z.number().int().min(0),
   time: z.number(),
   connection: z.string(),
@@ -33,7 +33,7 @@ export const FrameV1Schema = z.object({
   reason: z.string().optional(),
   error: z.string().optional(),
 });
-export type FrameV1 = z.infer<typeof FrameV1Schema>;
+type FrameV1 = z.infer<typeof FrameV1Schema>;
 
 /** A version 1 recording document. */
 export const RecordingV1Schema = z.object({
@@ -47,7 +47,7 @@ export const RecordingV1Schema = z.object({
   /** App HTML keyed by ui:// URI. */
   html: z.record(z.string(), z.string()).optional(),
 });
-export type RecordingV1 = z.infer<typeof RecordingV1Schema>;
+type RecordingV1 = z.infer<typeof RecordingV1Schema>;
 
 const KIND: Record<FrameV1['kind'], Frame['kind']> = {
   request: 'http-request',

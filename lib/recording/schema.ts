@@ -18,7 +18,7 @@ export const RECORDING_FORMAT = 'mcp-loupe-recording';
 export const RECORDING_VERSION = 2;
 
 /** What the session talked to; values of secret headers are never stored, only their names. */
-export const ConnectionMetaSchema = z.object({
+const ConnectionMetaSchema = z.object({
   /** The endpoint (or command line), with credentials and token query parameters removed. */
   target: z.string(),
   transport: z.enum(['http', 'proxy', 'memory', 'stdio']).optional(),
@@ -32,7 +32,7 @@ export const ConnectionMetaSchema = z.object({
 export type ConnectionMeta = z.infer<typeof ConnectionMetaSchema>;
 
 /** One SSE stream of the session: its exchange, lifetime and how it ended. */
-export const StreamSummarySchema = z.object({
+const StreamSummarySchema = z.object({
   streamId: z.string(),
   exchangeId: z.string(),
   connectionId: z.string(),
@@ -44,20 +44,19 @@ export const StreamSummarySchema = z.object({
   /** Number of `sse-frame` events the stream carried. */
   frames: z.number().int().min(0),
 });
-export type StreamSummary = z.infer<typeof StreamSummarySchema>;
 
 /** An MCP App rendered during the session: which ui:// resource, which HTML, when. */
-export const AppViewSchema = z.object({
+const RecordedAppViewSchema = z.object({
   uri: z.string(),
   digest: z.string().regex(/^[0-9a-f]{64}$/),
   at: z.number(),
   exchangeId: z.string().optional(),
   toolName: z.string().optional(),
 });
-export type AppView = z.infer<typeof AppViewSchema>;
+export type RecordedAppView = z.infer<typeof RecordedAppViewSchema>;
 
 /** Marks an export whose secrets were replaced by pseudonyms, and how many of each kind. */
-export const RedactionNoteSchema = z.object({
+const RedactionNoteSchema = z.object({
   redactedAt: z.string(),
   counts: z.record(z.string(), z.number().int().min(0)),
 });
@@ -76,18 +75,17 @@ export const RecordingSchema = z.object({
   lints: z.record(z.string(), z.array(LintSchema)).default({}),
   /** App HTML keyed by the lower-case hex SHA-256 of the text. */
   apps: z.record(z.string().regex(/^[0-9a-f]{64}$/), z.string()).default({}),
-  views: z.array(AppViewSchema).default([]),
+  views: z.array(RecordedAppViewSchema).default([]),
   redaction: RedactionNoteSchema.optional(),
 });
 export type Recording = z.infer<typeof RecordingSchema>;
-export type RecordingInput = z.input<typeof RecordingSchema>;
 
 /**
  * One upgrade step. `migrate` receives a document that declares version `from` and returns one
  * for `to`; it must not trust its input (the result is validated once, at the end, which keeps
  * opening a large file fast), and `schema` names the old version's fields when it fails.
  */
-export interface Migration {
+interface Migration {
   from: number;
   to: number;
   schema: z.ZodType;
@@ -107,7 +105,7 @@ function describeIssues(error: z.ZodError, prefix: string): string {
 }
 
 /** The version a document declares, or undefined when it is not a recording at all. */
-export function versionOf(doc: unknown): number | undefined {
+function versionOf(doc: unknown): number | undefined {
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return undefined;
   const v = (doc as { version?: unknown }).version;
   return typeof v === 'number' && Number.isInteger(v) ? v : undefined;

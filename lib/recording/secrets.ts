@@ -1,6 +1,7 @@
 import type { Frame } from '../client/frames';
 import { COOKIE_HEADER, SECRET_BODY_KEY, SECRET_HEADER, SECRET_QUERY, SESSION_HEADER } from './connection';
 import type { Recording } from './schema';
+import { asRecord } from '../shared/records';
 
 /**
  * Finding the secrets of a recording: credentials in headers (Authorization, cookies, API
@@ -33,10 +34,8 @@ const PREFIX: Record<SecretKind, (n: number) => string> = {
 const BEARER = /\bBearer\s+([A-Za-z0-9\-._~+/]+=*)/gi;
 const QUERY = /[?&#]([A-Za-z_][A-Za-z0-9_-]*)=([^&#\s"'<>\\]+)/g;
 
-const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
-
 /** Collects secrets, giving each distinct value one pseudonym. */
-export interface SecretCollector {
+interface SecretCollector {
   add(kind: SecretKind, value: string | undefined): void;
   /** Scan free text for bearer tokens and credential query parameters. */
   scanText(text: string): void;
@@ -47,7 +46,7 @@ export interface SecretCollector {
 }
 
 /** A collector that gives each distinct secret one pseudonym of its kind, in the order found. */
-export function createSecretCollector(): SecretCollector {
+function createSecretCollector(): SecretCollector {
   const secrets = new Map<string, Secret>();
   const counters = new Map<SecretKind, number>();
   const add = (kind: SecretKind, value: string | undefined) => {
@@ -106,7 +105,7 @@ export function createSecretCollector(): SecretCollector {
       for (const v of value) scanJson(v);
       return;
     }
-    const o = obj(value);
+    const o = asRecord(value);
     if (!o) return;
     for (const [k, v] of Object.entries(o)) scanJson(v, k);
   }
@@ -115,7 +114,7 @@ export function createSecretCollector(): SecretCollector {
 }
 
 /** Every secret of a frame. */
-export function scanFrame(c: SecretCollector, f: Frame): void {
+function scanFrame(c: SecretCollector, f: Frame): void {
   if (f.taskId) c.add('task-id', f.taskId);
   c.scanHeaders(f.headers);
   if (f.body !== undefined) c.scanJson(f.body);

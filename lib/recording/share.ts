@@ -13,9 +13,9 @@ export const MAX_SHARE_FRAGMENT_BYTES = 1_500_000;
 /** The same limit, as the UI states it. */
 export const MAX_SHARE_LABEL = '1.5 MB';
 /** Largest recording a link may inflate to (a guard against decompression bombs). */
-export const MAX_SHARED_RECORDING_BYTES = 64 * 1024 * 1024;
+const MAX_SHARED_RECORDING_BYTES = 64 * 1024 * 1024;
 /** The fragment parameter. */
-export const SHARE_PARAM = 'rec';
+const SHARE_PARAM = 'rec';
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const LOOKUP = new Int16Array(128).fill(-1);

@@ -3,7 +3,7 @@ import type { Frame } from '../client/frames';
 /** The SSE streams of a session, derived from its frames (what the streams panel lists). */
 
 /** A summary row per stream: mirrors `StreamSummarySchema` (kept structural to avoid an import cycle). */
-export interface DerivedStream {
+interface DerivedStream {
   streamId: string;
   exchangeId: string;
   connectionId: string;

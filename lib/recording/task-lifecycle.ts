@@ -1,5 +1,7 @@
 import type { Frame } from '../client/frames';
 import { groupExchanges, type RecordedExchange } from './exchanges';
+import { asRecord } from '../shared/records';
+import { isTerminalStatus } from '../shared/task-status';
 
 /**
  * A task's lifecycle as the client saw it: every snapshot (the CreateTaskResult, tasks/get
@@ -9,7 +11,7 @@ import { groupExchanges, type RecordedExchange } from './exchanges';
  * terminal outcome. A lifecycle the recording did not see end gets a manual step.
  */
 
-export interface TaskSnapshotSeen {
+interface TaskSnapshotSeen {
   at: number;
   status: string;
   statusMessage?: string;
@@ -21,8 +23,6 @@ export interface TaskSnapshotSeen {
   pollIntervalMs?: number;
 }
 
-const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
-
 function snapshotOf(t: Record<string, unknown> | undefined, at: number): TaskSnapshotSeen | undefined {
   if (!t || typeof t.status !== 'string') return undefined;
   const updated = typeof t.lastUpdatedAt === 'string' ? Date.parse(t.lastUpdatedAt) : NaN;
@@ -33,30 +33,29 @@ function snapshotOf(t: Record<string, unknown> | undefined, at: number): TaskSna
     status: t.status,
     ...(typeof t.statusMessage === 'string' ? { statusMessage: t.statusMessage } : {}),
     ...(!Number.isNaN(updated) ? { lastUpdatedAt: updated } : {}),
-    ...(obj(t.inputRequests) ? { inputRequests: t.inputRequests as TaskSnapshotSeen['inputRequests'] } : {}),
-    ...(obj(t.result) ? { result: t.result as Record<string, unknown> } : {}),
-    ...(obj(t.error) ? { error: t.error as TaskSnapshotSeen['error'] } : {}),
+    ...(asRecord(t.inputRequests) ? { inputRequests: t.inputRequests as TaskSnapshotSeen['inputRequests'] } : {}),
+    ...(asRecord(t.result) ? { result: t.result as Record<string, unknown> } : {}),
+    ...(asRecord(t.error) ? { error: t.error as TaskSnapshotSeen['error'] } : {}),
     ...(typeof ttl === 'number' || ttl === null ? { ttlMs: ttl as number | null } : {}),
     ...(typeof poll === 'number' ? { pollIntervalMs: poll } : {}),
   };
 }
 
 /** Every snapshot of `taskId` in the frames, in time order. */
-export function taskSnapshots(frames: readonly Frame[], taskId: string): TaskSnapshotSeen[] {
+function taskSnapshots(frames: readonly Frame[], taskId: string): TaskSnapshotSeen[] {
   const out: TaskSnapshotSeen[] = [];
   for (const f of frames) {
     if (f.direction !== 'in' || f.taskId !== taskId) continue;
-    const body = obj(f.body);
-    const result = obj(body?.result);
-    const fromResult = result && f.method !== 'tasks/cancel' && f.method !== 'tasks/update' ? (result.taskId === taskId ? result : obj(result.task)?.taskId === taskId ? obj(result.task) : undefined) : undefined;
-    const fromNote = body?.method === 'notifications/tasks' || body?.method === 'notifications/tasks/status' ? obj(body.params) : undefined;
+    const body = asRecord(f.body);
+    const result = asRecord(body?.result);
+    const fromResult = result && f.method !== 'tasks/cancel' && f.method !== 'tasks/update' ? (result.taskId === taskId ? result : asRecord(result.task)?.taskId === taskId ? asRecord(result.task) : undefined) : undefined;
+    const fromNote = body?.method === 'notifications/tasks' || body?.method === 'notifications/tasks/status' ? asRecord(body.params) : undefined;
     const s = snapshotOf(fromResult ?? fromNote, f.at);
     if (s) out.push(s);
   }
   return out.sort((a, b) => a.at - b.at);
 }
 
-const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 const sameState = (a: TaskSnapshotSeen, b: TaskSnapshotSeen) =>
   a.status === b.status && a.statusMessage === b.statusMessage && JSON.stringify(Object.keys(a.inputRequests ?? {})) === JSON.stringify(Object.keys(b.inputRequests ?? {}));
 
@@ -73,7 +72,7 @@ function cancelPolicy(exchanges: RecordedExchange[], taskId: string, seen: TaskS
   const after = seen.filter((s) => s.at > cancel.startAt);
   const final = after[after.length - 1]?.status;
   if (final === 'completed' || final === 'failed') return { policy: 'finish' };
-  const alive = after.filter((s) => !TERMINAL.has(s.status)).length;
+  const alive = after.filter((s) => !isTerminalStatus(s.status)).length;
   return alive > 0 ? { policy: 'ignore', ignorePolls: alive } : { policy: 'honour' };
 }
 
@@ -89,7 +88,7 @@ export function inferTaskSpec(frames: readonly Frame[], taskId: string, mode: 'd
   for (let i = 0; i < groups.length; i++) {
     const g = groups[i];
     const next = groups[i + 1];
-    if (TERMINAL.has(g.status)) {
+    if (isTerminalStatus(g.status)) {
       const msg = g.statusMessage !== undefined ? { statusMessage: g.statusMessage } : {};
       // A cancel the client asked for is the cancel policy's business, not the script's.
       if (g.status === 'cancelled' && cancelAt !== undefined && g.at >= cancelAt) break;

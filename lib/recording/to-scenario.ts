@@ -3,6 +3,7 @@ import { META } from '../protocol';
 import { groupExchanges, type RecordedExchange } from './exchanges';
 import type { Recording } from './schema';
 import { inferTaskSpec, resultSpec } from './task-lifecycle';
+import { asRecord } from '../shared/records';
 
 /**
  * Recording → editable scenario: server identity from discovery (or the handshake), the tools
@@ -12,18 +13,17 @@ import { inferTaskSpec, resultSpec } from './task-lifecycle';
  * `parseScenario` validates and the control room opens for editing.
  */
 
-export interface ToScenarioOptions {
+interface ToScenarioOptions {
   /** Scenario id (default: from the server name, e.g. `loupe-demo-recorded`). */
   id?: string;
   name?: string;
 }
 
-const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
-const resultOf = (x: RecordedExchange) => obj(x.response?.result);
-const errorOf = (x: RecordedExchange) => obj(x.response?.error);
+const resultOf = (x: RecordedExchange) => asRecord(x.response?.result);
+const errorOf = (x: RecordedExchange) => asRecord(x.response?.error);
 
 /** A scenario id from free text. */
-export function scenarioIdFrom(text: string): string {
+function scenarioIdFrom(text: string): string {
   const slug = text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 50);
   return /^[a-z0-9]/.test(slug) ? slug : `recorded${slug ? `-${slug}` : ''}`;
 }
@@ -32,7 +32,7 @@ function serverInfo(recording: Recording, xs: RecordedExchange[]): { name: strin
   const discover = xs.filter((x) => x.method === 'server/discover' && resultOf(x)).pop();
   const init = xs.filter((x) => x.method === 'initialize' && resultOf(x)).pop();
   const r = resultOf(discover ?? init ?? ({} as RecordedExchange));
-  const info = obj(obj(r?._meta)?.[META.serverInfo]) ?? obj(r?.serverInfo) ?? recording.connection.serverInfo;
+  const info = asRecord(asRecord(r?._meta)?.[META.serverInfo]) ?? asRecord(r?.serverInfo) ?? recording.connection.serverInfo;
   const versions = Array.isArray(r?.supportedVersions) ? (r.supportedVersions as string[]) : typeof r?.protocolVersion === 'string' ? [r.protocolVersion] : undefined;
   return {
     name: typeof info?.name === 'string' ? info.name : 'recorded-server',
@@ -50,7 +50,7 @@ function listed(xs: RecordedExchange[], method: string, field: string, key: stri
     if (x.method !== method) continue;
     const items = resultOf(x)?.[field];
     if (!Array.isArray(items)) continue;
-    for (const item of items) if (obj(item) && typeof obj(item)![key] === 'string') byKey.set(obj(item)![key] as string, obj(item)!);
+    for (const item of items) if (asRecord(item) && typeof asRecord(item)![key] === 'string') byKey.set(asRecord(item)![key] as string, asRecord(item)!);
   }
   return [...byKey.values()];
 }
@@ -59,10 +59,10 @@ function listed(xs: RecordedExchange[], method: string, field: string, key: stri
 function behaviour(recording: Recording, xs: RecordedExchange[], name: string): Record<string, unknown> {
   const calls = xs.filter((x) => x.method === 'tools/call' && x.params?.name === name && x.response);
   const needsTasks = calls.some((x) => errorOf(x)?.code === -32021 && JSON.stringify(errorOf(x)).includes('tasks'));
-  const taskCall = calls.find((x) => resultOf(x)?.resultType === 'task' || obj(resultOf(x)?.task));
+  const taskCall = calls.find((x) => resultOf(x)?.resultType === 'task' || asRecord(resultOf(x)?.task));
   if (taskCall) {
     const r = resultOf(taskCall)!;
-    const taskId = (typeof r.taskId === 'string' ? r.taskId : obj(r.task)?.taskId) as string;
+    const taskId = (typeof r.taskId === 'string' ? r.taskId : asRecord(r.task)?.taskId) as string;
     return { task: inferTaskSpec(recording.frames, taskId, needsTasks ? 'required' : 'declared') };
   }
   // MRTR: input_required answers, then a final answer in the same conversation.
@@ -87,23 +87,23 @@ function pickError(e: Record<string, unknown>): Record<string, unknown> {
 
 function normaliseRequests(v: unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, r] of Object.entries(obj(v) ?? {})) out[k] = { method: obj(r)?.method, params: obj(obj(r)?.params) ?? {} };
+  for (const [k, r] of Object.entries(asRecord(v) ?? {})) out[k] = { method: asRecord(r)?.method, params: asRecord(asRecord(r)?.params) ?? {} };
   return out;
 }
 
 /** A tool as listed, turned into a scenario tool (ui binding lifted out of `_meta`). */
 function toolSpec(recording: Recording, xs: RecordedExchange[], tool: Record<string, unknown>): Record<string, unknown> {
   const { name, title, description, inputSchema, outputSchema, annotations, _meta } = tool;
-  const meta = { ...(obj(_meta) ?? {}) };
-  const ui = obj(meta.ui);
+  const meta = { ...(asRecord(_meta) ?? {}) };
+  const ui = asRecord(meta.ui);
   delete meta.ui;
   return {
     name,
     ...(title !== undefined ? { title } : {}),
     ...(description !== undefined ? { description } : {}),
-    inputSchema: obj(inputSchema) ?? { type: 'object' },
-    ...(obj(outputSchema) ? { outputSchema } : {}),
-    ...(obj(annotations) ? { annotations } : {}),
+    inputSchema: asRecord(inputSchema) ?? { type: 'object' },
+    ...(asRecord(outputSchema) ? { outputSchema } : {}),
+    ...(asRecord(annotations) ? { annotations } : {}),
     ...(Object.keys(meta).length ? { _meta: meta } : {}),
     ...(typeof ui?.resourceUri === 'string' && ui.resourceUri.startsWith('ui://') ? { ui: { resourceUri: ui.resourceUri, ...(Array.isArray(ui.visibility) ? { visibility: ui.visibility } : {}) } } : {}),
     ...behaviour(recording, xs, name as string),
@@ -116,10 +116,10 @@ function resources(recording: Recording, xs: RecordedExchange[]): Record<string,
   for (const x of xs) {
     if (x.method !== 'resources/read') continue;
     for (const c of (resultOf(x)?.contents as unknown[]) ?? []) {
-      const item = obj(c);
+      const item = asRecord(c);
       if (typeof item?.uri !== 'string') continue;
       const base = byUri.get(item.uri) ?? { uri: item.uri, name: item.uri };
-      byUri.set(item.uri, { ...base, ...pick(item, ['mimeType', 'text', 'blob']), ...(obj(item._meta) ? { _meta: item._meta } : {}) });
+      byUri.set(item.uri, { ...base, ...pick(item, ['mimeType', 'text', 'blob']), ...(asRecord(item._meta) ? { _meta: item._meta } : {}) });
     }
   }
   for (const v of recording.views) {

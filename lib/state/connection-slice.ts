@@ -1,6 +1,6 @@
 import { createHttpTransport } from '../client/http-transport';
 import { createStdioProxyTransport, splitCommandLine } from '../client/stdio-proxy-transport';
-import { describeOutcome } from '../client/connection';
+import { describeOutcome } from '../client/results';
 import type { Era } from '../client/request-builder';
 import { createClientSession, type ClientSession } from '../client/session';
 import { createTrackingTransport, type TrackedTransport } from '../client/tracking';
@@ -18,7 +18,7 @@ import type { TimelineSlice } from './timeline-slice';
 
 /** `stdio`: `url` holds a command line the proxy spawns (split without a shell). */
 export type ConnectionMode = 'direct' | 'proxy' | 'stdio';
-export type ConnectionStatus = 'idle' | 'connecting' | 'connected' | 'error';
+type ConnectionStatus = 'idle' | 'connecting' | 'connected' | 'error';
 
 /** A custom header row of the editor; disabled rows are kept but not sent. */
 export interface HeaderRow {
@@ -39,7 +39,7 @@ export interface ConnectionConfig {
   apps?: boolean;
 }
 
-export interface ServerSummary {
+interface ServerSummary {
   info?: Implementation;
   capabilities?: Record<string, unknown>;
   supportedVersions?: string[];
@@ -48,7 +48,7 @@ export interface ServerSummary {
   era?: Era;
 }
 
-export interface ConnectionState {
+interface ConnectionState {
   config: ConnectionConfig;
   status: ConnectionStatus;
   /** Why the last connect failed. */
@@ -73,7 +73,7 @@ export interface ConnectionSlice {
   connection: ConnectionState;
 }
 
-export const DEFAULT_CONFIG: ConnectionConfig = { url: '/mcp', mode: 'direct', headers: [], bearer: '', era: 'auto' };
+const DEFAULT_CONFIG: ConnectionConfig = { url: '/mcp', mode: 'direct', headers: [], bearer: '', era: 'auto' };
 
 /** What the inspector declares: it can answer forms, URL elicitation, sampling and roots, and render apps. */
 export const INSPECTOR_CAPABILITIES: ClientCapabilities = {
@@ -84,7 +84,7 @@ export const INSPECTOR_CAPABILITIES: ClientCapabilities = {
 };
 
 /** The inspector's capabilities without the MCP Apps extension (servers then send text fallbacks). */
-export function withoutApps(caps: ClientCapabilities): ClientCapabilities {
+function withoutApps(caps: ClientCapabilities): ClientCapabilities {
   const { [EXT.ui]: _ui, ...extensions } = caps.extensions ?? {};
   return { ...caps, extensions };
 }

@@ -26,10 +26,10 @@ export interface JournalRow {
   frames: unknown[];
 }
 
-/** A task row; `expired` once the control room expired it (it is gone from the store). */
-export type TaskRow = TaskSnapshot & { expired?: boolean };
+/** A live task of the scenario; `expired` once the control room expired it (it is gone from the store). */
+export type LiveTask = TaskSnapshot & { expired?: boolean };
 
-export type ReportCardState =
+type ReportCardState =
   | { status: 'idle' | 'loading' }
   | { status: 'ready'; card: ReportCard }
   | { status: 'unavailable' | 'error'; message: string };
@@ -38,7 +38,7 @@ export interface ControlRoomState {
   scenarioId: string;
   feed: FeedStatus;
   journal: JournalRow[];
-  tasks: TaskRow[];
+  tasks: LiveTask[];
   reportCard: ReportCardState;
   /** Journal seqs shown as evidence of the selected grade. */
   highlighted: number[];
@@ -76,7 +76,7 @@ function frameMessage(frame: unknown): unknown {
 }
 
 /** Normalize a wire journal entry into a row. */
-export function toJournalRow(entry: JournalEntry): JournalRow {
+function toJournalRow(entry: JournalEntry): JournalRow {
   return {
     seq: entry.seq,
     at: entry.at,
@@ -93,7 +93,7 @@ export function toJournalRow(entry: JournalEntry): JournalRow {
   };
 }
 
-const byNewest = (a: TaskRow, b: TaskRow) => b.createdAt - a.createdAt || a.taskId.localeCompare(b.taskId);
+const byNewest = (a: LiveTask, b: LiveTask) => b.createdAt - a.createdAt || a.taskId.localeCompare(b.taskId);
 
 function upsertRow(rows: JournalRow[], row: JournalRow): JournalRow[] {
   const last = rows[rows.length - 1];

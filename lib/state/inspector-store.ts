@@ -1,8 +1,11 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ClientCapabilities } from '../protocol';
 import { createConnectionSlice, type ConnectionSlice } from './connection-slice';
-import { createStreamsSlice, type StreamsSlice } from './streams-slice';
-import { createTasksSlice, type TasksSlice } from './tasks-slice';
+import { createStreamsSlice } from './streams-slice';
+import type { StreamsSlice } from './streams-types';
+import { createTaskRunner, type TaskRunner } from './task-runner';
+import { createTasksSlice } from './tasks-slice';
+import type { TasksSlice } from './tasks-types';
 import { createTimelineSlice, type TimelineSlice } from './timeline-slice';
 import { createUiSlice, type UiSlice } from './ui-slice';
 import type { SpillHandler, TimelineLimits } from './timeline-types';
@@ -49,13 +52,19 @@ import type { SpillHandler, TimelineLimits } from './timeline-types';
  * `s.tasks`, `s.streams` (lib/state/tasks-slice.ts, streams-slice.ts): fed with every frame
  * batch here (their `ingestMany`), and by the panels' own calls.
  *
+ * `store.taskRunner()` (lib/state/task-runner.ts): the store's task runner, made on first use
+ * and owned by the store, so followers and listens outlive a hidden tasks panel.
+ *
  * Read with selectors (lib/state/selectors.ts) so components re-render only on what they show.
  * Adding a slice: write `createXSlice(set, get)` against lib/state/slice.ts, add it to
  * `InspectorState` and to the spread below.
  */
 
 export type InspectorState = ConnectionSlice & TimelineSlice & UiSlice & TasksSlice & StreamsSlice;
-export type InspectorStore = StoreApi<InspectorState>;
+export type InspectorStore = StoreApi<InspectorState> & {
+  /** The store's task runner (one per store, created on first use). */
+  taskRunner(): TaskRunner;
+};
 
 export interface InspectorStoreOptions {
   /** Byte budgets of the timeline (defaults: 32 MiB list, 16 MiB bodies, 64 KiB previews). */
@@ -91,5 +100,7 @@ export function createInspectorStore(options: InspectorStoreOptions = {}): Inspe
     tasks.ingestMany(frames);
     streams.ingestMany(frames);
   });
-  return store;
+  // Made on first use (the tasks panel, a tool call run as a task): other stores never subscribe one.
+  let runner: TaskRunner | undefined;
+  return Object.assign(store, { taskRunner: () => (runner ??= createTaskRunner(store)) });
 }

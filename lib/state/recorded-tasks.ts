@@ -1,8 +1,9 @@
 import type { Frame } from '../client/frames';
-import type { TaskSnapshot } from '../client/task-api';
-import { TERMINAL_STATUSES } from '../protocol';
+import type { ObservedTask } from '../client/task-api';
 import { isResponseTo } from '../recording/exchanges';
 import type { InspectorStore } from './inspector-store';
+import { asRecord } from '../shared/records';
+import { isTerminalStatus } from '../shared/task-status';
 
 /**
  * Feeds the tasks slice from recorded frames, the way the live follower would have: a task is
@@ -11,14 +12,11 @@ import type { InspectorStore } from './inspector-store';
  * terminal snapshot ends it. Call it before `appendMany(frames)` so the polls land on known tasks.
  */
 
-const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
-const TERMINAL = new Set<string>(TERMINAL_STATUSES);
-
-function snapshotOf(v: unknown): TaskSnapshot | undefined {
-  const t = obj(v);
+function snapshotOf(v: unknown): ObservedTask | undefined {
+  const t = asRecord(v);
   if (!t || typeof t.taskId !== 'string' || typeof t.status !== 'string') return undefined;
   const { _meta: _m, resultType: _r, ...rest } = t;
-  return rest as unknown as TaskSnapshot;
+  return rest as unknown as ObservedTask;
 }
 
 /** What a task-related exchange contributes: its request and, when it came, the answer. */
@@ -46,19 +44,19 @@ function taskExchanges(frames: readonly Frame[]): TaskExchange[] {
     const x = byKey.get(key);
     if (!x) {
       if (f.direction !== 'out' || (f.kind !== 'http-request' && f.kind !== 'message')) continue;
-      const body = obj(f.body);
+      const body = asRecord(f.body);
       const rpcId = typeof body?.id === 'string' || typeof body?.id === 'number' ? body.id : f.rpcId;
-      const params = obj(body?.params);
+      const params = asRecord(body?.params);
       byKey.set(key, { method: typeof body?.method === 'string' ? body.method : f.method, rpcId, ...(params ? { params } : {}), startAt: f.at, answered: false });
       continue;
     }
     if (x.answered || f.direction !== 'in' || (f.kind !== 'message' && f.kind !== 'sse-frame')) continue;
-    const m = obj(f.body);
+    const m = asRecord(f.body);
     // The response, or a transport-level refusal (400/403/413...), which answers with id null.
     if (m && x.rpcId !== undefined && (isResponseTo(m, x.rpcId) || (f.kind === 'message' && m.id === null && 'error' in m))) {
       x.answered = true;
       x.at = f.at;
-      const result = obj(m.result);
+      const result = asRecord(m.result);
       if (result) x.result = result;
     }
   }
@@ -87,7 +85,7 @@ export function seedRecordedTasks(store: InspectorStore, frames: readonly Frame[
     }
     if (x.method === 'tasks/update' && result && typeof x.params?.taskId === 'string') {
       const taskId = x.params.taskId;
-      const keys = Object.keys(obj(x.params.inputResponses) ?? {});
+      const keys = Object.keys(asRecord(x.params.inputResponses) ?? {});
       events.push({ at, run: () => tasks().markAnswered(taskId, keys, at) });
     }
     if (x.method === 'tasks/cancel' && typeof x.params?.taskId === 'string') {
@@ -97,7 +95,7 @@ export function seedRecordedTasks(store: InspectorStore, frames: readonly Frame[
     }
   }
   for (const f of frames) {
-    const body = f.direction === 'in' ? obj(f.body) : undefined;
+    const body = f.direction === 'in' ? asRecord(f.body) : undefined;
     if (body?.method !== 'notifications/tasks') continue;
     const snap = snapshotOf(body.params);
     if (snap) events.push({ at: f.at, run: () => tasks().applySnapshot(snap.taskId, snap, 'notification', f.at) });
@@ -109,6 +107,6 @@ export function seedRecordedTasks(store: InspectorStore, frames: readonly Frame[
   // After the batch: the store holds its result now (a task that finished ends once).
   for (const id of known) {
     const r = tasks().byId[id];
-    if (r && TERMINAL.has(r.snapshot.status)) tasks().end(id, { kind: 'terminal', at: r.history[r.history.length - 1]?.at ?? r.seenAt });
+    if (r && isTerminalStatus(r.snapshot.status)) tasks().end(id, { kind: 'terminal', at: r.history[r.history.length - 1]?.at ?? r.seenAt });
   }
 }

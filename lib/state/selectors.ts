@@ -2,7 +2,7 @@ import type { Lint } from '../protocol';
 import type { InspectorState } from './inspector-store';
 import type { TimelineBuffer } from './timeline-buffer';
 import { previewOf } from './timeline-entry';
-import type { Span, TimelineEntry, TimelineFilters } from './timeline-types';
+import type { TimelineEntry, TimelineFilters } from './timeline-types';
 
 /**
  * Selectors over the inspector store. Plain ones pick a field; the list ones are memoized per
@@ -19,11 +19,6 @@ export const selectSearch = (s: InspectorState) => s.timeline.search;
 export const selectSelectedId = (s: InspectorState) => s.timeline.selectedId;
 export const selectFollow = (s: InspectorState) => s.timeline.follow;
 export const selectBuffer = (s: InspectorState) => s.timeline.buffer;
-export const selectTimelineActions = (s: InspectorState) => s.timeline;
-export const selectConnection = (s: InspectorState) => s.connection;
-export const selectStatus = (s: InspectorState) => s.connection.status;
-export const selectTools = (s: InspectorState) => s.connection.tools;
-export const selectSession = (s: InspectorState) => s.connection.session;
 export const selectReveal = (s: InspectorState) => s.ui.reveal;
 
 const EMPTY: readonly Lint[] = [];
@@ -62,7 +57,7 @@ export function worstSeverity(lints: readonly Lint[]): Lint['severity'] | undefi
 }
 
 /** A case-insensitive matcher for the search box (plain text, not a pattern). */
-export function searchMatcher(search: string): ((e: TimelineEntry) => boolean) | undefined {
+function searchMatcher(search: string): ((e: TimelineEntry) => boolean) | undefined {
   const text = search.trim();
   if (!text) return undefined;
   const re = new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
@@ -70,7 +65,7 @@ export function searchMatcher(search: string): ((e: TimelineEntry) => boolean) |
 }
 
 /** Whether an entry passes the filters and search. */
-export function entryMatches(buffer: TimelineBuffer, e: TimelineEntry, f: TimelineFilters, search?: (e: TimelineEntry) => boolean): boolean {
+function entryMatches(buffer: TimelineBuffer, e: TimelineEntry, f: TimelineFilters, search?: (e: TimelineEntry) => boolean): boolean {
   if (f.direction !== 'all' && e.direction !== f.direction) return false;
   if (f.kinds === 'messages' && !MESSAGE_KINDS.has(e.kind)) return false;
   if (f.errorsOnly && !e.isError) return false;
@@ -136,11 +131,4 @@ export function taskFingerprints(buffer: TimelineBuffer): string[] {
   const out: string[] = [];
   for (const s of buffer.longSpans()) if (s.kind === 'task' && s.taskFp) out.push(s.taskFp);
   return out;
-}
-
-/** Spans overlapping entries [fromId, toId], longest-lived kinds first; exchange spans excluded unless asked. */
-export function spansInWindow(buffer: TimelineBuffer, fromId: number, toId: number, withExchanges = false): Span[] {
-  const out: Span[] = [];
-  for (const s of withExchanges ? buffer.spans() : buffer.longSpans()) if (s.firstId <= toId && s.lastId >= fromId) out.push(s);
-  return out.sort((a, b) => a.firstId - b.firstId);
 }

@@ -1,12 +1,12 @@
 import type { SubscriptionFilter } from '../protocol';
 import { fingerprint } from '../shared/fingerprint';
 import type { Frame } from '../client/frames';
-import { BACKOFF_CAP_MS, reconnectPlan, type ReconnectPlan } from '../client/reconnect';
+import { BACKOFF_CAP_MS, reconnectPlan } from '../client/reconnect';
 import { classifyRetry } from '../client/results';
+import { asRecord } from '../shared/records';
 import type { SliceGet, SliceSet } from './slice';
-import type { ListenDrop, ListenRecord, StreamFrameSummary, StreamRecord } from './streams-types';
-
-export * from './streams-types';
+import { createStreamsDraft } from './streams-draft';
+import type { ListenDrop, StreamFrameSummary, StreamsSlice, StreamsState } from './streams-types';
 
 /**
  * The streams slice of the inspector store, built from frames: each SSE stream (one per POST
@@ -19,40 +19,15 @@ export * from './streams-types';
  * Labels carry task fingerprints, never task ids.
  */
 
-/** The slice's state and actions, under `state.streams`. */
-export interface StreamsState {
-  byId: Record<string, StreamRecord>;
-  /** Stream ids, oldest first. */
-  order: string[];
-  listens: Record<string, ListenRecord>;
-  listenOrder: string[];
-  /** A frame of the connection (only SSE, listen requests and in-flight bookkeeping matter). */
-  ingest(frame: Frame): void;
-  /** Many frames in one store update (a batch from the timeline, a recording). */
-  ingestMany(frames: readonly Frame[]): void;
-  /** The listener reported a drop with its own plan (replaces the derived one). */
-  noteListenDrop(subscriptionId: string | number, info: { at: number; reason: string; attempt: number; plan: ReconnectPlan }): void;
-  /** The listener resynced after a re-open (refetch done or started). */
-  noteListenResync(subscriptionId: string | number, at: number): void;
-  /** The user closed the listen (perhaps while it waited to reconnect, when no frame says so). */
-  noteListenClosed(subscriptionId: string | number): void;
-  clear(): void;
-}
+const MAX_STREAMS = 200;
+const MAX_RECENT = 40;
+const MAX_LISTENS = 50;
+const MAX_DROPS = 50;
 
-export interface StreamsSlice {
-  streams: StreamsState;
-}
-
-export const MAX_STREAMS = 200;
-export const MAX_RECENT = 40;
-export const MAX_LISTENS = 50;
-export const MAX_DROPS = 50;
-
-const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
 const isResponse = (body: Record<string, unknown> | undefined, rpcId: unknown) => !!body && ('result' in body || 'error' in body) && body.id === rpcId;
 
 function summarize(f: Frame): StreamFrameSummary {
-  const body = obj(f.body);
+  const body = asRecord(f.body);
   const label = f.kind === 'sse-comment' ? 'keep-alive' : !body ? 'not JSON' : 'error' in body ? 'error' : 'result' in body ? 'response' : typeof body.method === 'string' ? body.method : 'message';
   return { seq: f.seq, at: f.at, kind: f.kind === 'sse-comment' ? 'keep-alive' : 'frame', label, ...(f.taskId ? { taskFp: fingerprint(f.taskId) } : {}), bytes: f.bytes };
 }
@@ -68,66 +43,18 @@ export function createStreamsSlice(set: SliceSet<StreamsSlice>, _get?: SliceGet<
     statuses.delete(exchangeId);
   };
 
-  // Every action runs against a working copy: read from `cur`, write through `own()`, which
-  // copies the maps and lists once per action or batch (never once per frame), so a batch of
-  // 100,000 frames costs one store update and no per-frame copies of the whole map.
-  let cur: StreamsState | undefined;
-  let owned = false;
-  // Stream records copied in this action: further frames of the same stream update them in place.
-  const fresh = new Set<string>();
-  const own = (): StreamsState => {
-    if (!owned) {
-      // Rebuilt from the order lists rather than spread: evictions leave the maps in V8's
-      // dictionary mode, whose spread costs ~100× more than this loop.
-      const c = cur!;
-      const byId: Record<string, StreamRecord> = {};
-      for (const id of c.order) byId[id] = c.byId[id];
-      const listens: Record<string, ListenRecord> = {};
-      for (const id of c.listenOrder) listens[id] = c.listens[id];
-      cur = { ...c, byId, order: c.order.slice(), listens, listenOrder: c.listenOrder.slice() };
-      owned = true;
-    }
-    return cur!;
-  };
-  function run(action: () => void) {
-    if (cur) return action();
-    set((s) => {
-      cur = s.streams;
-      owned = false;
-      try {
-        action();
-        return owned ? { streams: cur } : {};
-      } finally {
-        cur = undefined;
-        fresh.clear();
-      }
-    });
-  }
-  const putStream = (r: StreamRecord) => {
-    own().byId[r.streamId] = r;
-    fresh.add(r.streamId);
-  };
-  /** The stream's record, copied once per action so it can be updated in place. */
-  const draftStream = (id: string): StreamRecord | undefined => {
-    const r = cur!.byId[id];
-    if (!r || fresh.has(id)) return r;
-    const copy = { ...r, recent: r.recent.slice() };
-    putStream(copy);
-    return copy;
-  };
-  const putListen = (l: ListenRecord) => void (own().listens[l.listenId] = l);
-  const listenOf = (subscriptionId: string | number) => cur!.listenOrder.map((id) => cur!.listens[id]).find((l) => l.subscriptionIds.includes(subscriptionId));
+  const { run, current, own, putStream, draftStream, putListen, listenOf } = createStreamsDraft(set);
 
   function listenRequest(f: Frame) {
     const listenId = f.conversationId ?? f.exchangeId;
-    const l = cur!.listens[listenId];
+    const l = current().listens[listenId];
     if (l) {
       const drops = l.drops.slice();
       const last = drops[drops.length - 1];
       if (last && last.reopenedAt === undefined) drops[drops.length - 1] = { ...last, reopenedAt: f.at };
       return putListen({ ...l, state: 'opening', drops, subscriptionIds: f.rpcId !== undefined ? [...l.subscriptionIds, f.rpcId] : l.subscriptionIds });
     }
-    const filter = (obj(obj(obj(f.body)?.params)?.notifications) ?? {}) as SubscriptionFilter;
+    const filter = (asRecord(asRecord(asRecord(f.body)?.params)?.notifications) ?? {}) as SubscriptionFilter;
     putListen({ listenId, connectionId: f.connectionId, filter, subscriptionIds: f.rpcId !== undefined ? [f.rpcId] : [], streamIds: [], state: 'opening', openedAt: f.at, attempt: 0, drops: [] });
     const w = own();
     w.listenOrder.push(listenId);
@@ -136,7 +63,7 @@ export function createStreamsSlice(set: SliceSet<StreamsSlice>, _get?: SliceGet<
 
   /** A listen request ended without its final response: record a drop and the plan. */
   function listenDropped(listenId: string, f: Frame, reason: string) {
-    const l = cur!.listens[listenId];
+    const l = current().listens[listenId];
     if (!l || l.state === 'closed' || l.state === 'ended' || l.state === 'refused') return;
     const unsafe = [...inFlight.values()].some((r) => r.unsafe);
     // Like the listener: a stream that stayed up past the cap earns a fresh backoff.
@@ -180,7 +107,7 @@ export function createStreamsSlice(set: SliceSet<StreamsSlice>, _get?: SliceGet<
   }
 
   function streamFrame(f: Frame) {
-    const body = obj(f.body);
+    const body = asRecord(f.body);
     const responded = isResponse(body, f.rpcId);
     if (responded) settle(f.exchangeId);
     const r = draftStream(f.streamId ?? f.exchangeId);
@@ -192,9 +119,9 @@ export function createStreamsSlice(set: SliceSet<StreamsSlice>, _get?: SliceGet<
     r.lastActivityAt = f.at;
     r.recent.push(summarize(f));
     if (r.recent.length > MAX_RECENT) r.recent.shift();
-    if (ack) r.ack = { at: f.at, agreed: (obj(body?.params)?.notifications ?? {}) as SubscriptionFilter };
+    if (ack) r.ack = { at: f.at, agreed: (asRecord(body?.params)?.notifications ?? {}) as SubscriptionFilter };
     if (responded) r.responded = true;
-    const l = r.listenId ? cur!.listens[r.listenId] : undefined;
+    const l = r.listenId ? current().listens[r.listenId] : undefined;
     if (l && ack) putListen({ ...l, state: 'live', lastAckAt: f.at });
     else if (l && responded) putListen({ ...l, state: 'error' in body! ? 'refused' : 'ended' });
   }
@@ -207,7 +134,7 @@ export function createStreamsSlice(set: SliceSet<StreamsSlice>, _get?: SliceGet<
     if (f.closeReason) r.closeReason = f.closeReason;
     if (f.errorText) r.closeDetail = f.errorText;
     if (f.durationMs !== undefined) r.durationMs = f.durationMs;
-    const l = r.listenId ? cur!.listens[r.listenId] : undefined;
+    const l = r.listenId ? current().listens[r.listenId] : undefined;
     if (!l || r.responded) return;
     if (f.closeReason === 'client-closed') putListen({ ...l, state: 'closed' });
     else listenDropped(l.listenId, f, f.errorText ?? (f.closeReason === 'server-closed' ? 'the server closed the stream' : 'the stream failed'));
@@ -217,7 +144,7 @@ export function createStreamsSlice(set: SliceSet<StreamsSlice>, _get?: SliceGet<
     switch (f.kind) {
       case 'http-request':
         if (f.method === 'subscriptions/listen') listenRequest(f);
-        else if (f.rpcId !== undefined && f.method) inFlight.set(f.exchangeId, { method: f.method, unsafe: classifyRetry(f.method, { idempotencyKey: typeof obj(obj(obj(f.body)?.params)?.arguments)?.idempotencyKey === 'string' ? 'key' : undefined }) === 'unsafe' });
+        else if (f.rpcId !== undefined && f.method) inFlight.set(f.exchangeId, { method: f.method, unsafe: classifyRetry(f.method, { idempotencyKey: typeof asRecord(asRecord(asRecord(f.body)?.params)?.arguments)?.idempotencyKey === 'string' ? 'key' : undefined }) === 'unsafe' });
         return;
       case 'http-response':
         if (f.httpStatus !== undefined) statuses.set(f.exchangeId, f.httpStatus);
@@ -227,8 +154,8 @@ export function createStreamsSlice(set: SliceSet<StreamsSlice>, _get?: SliceGet<
         if (f.direction !== 'in') return;
         settle(f.exchangeId);
         // A listen answered with a plain JSON body never streamed: refused (error) or ended.
-        const l = f.method === 'subscriptions/listen' ? cur!.listens[f.conversationId ?? f.exchangeId] : undefined;
-        if (l && isResponse(obj(f.body), f.rpcId)) putListen({ ...l, state: 'error' in obj(f.body)! ? 'refused' : 'ended' });
+        const l = f.method === 'subscriptions/listen' ? current().listens[f.conversationId ?? f.exchangeId] : undefined;
+        if (l && isResponse(asRecord(f.body), f.rpcId)) putListen({ ...l, state: 'error' in asRecord(f.body)! ? 'refused' : 'ended' });
         return;
       }
       case 'error':

@@ -1,8 +1,8 @@
 import type { SubscriptionFilter } from '../protocol';
-import type { CloseReason } from '../client/frames';
+import type { CloseReason, Frame } from '../client/frames';
 import type { ReconnectPlan } from '../client/reconnect';
 
-/** The records the streams slice keeps (see streams-slice.ts). Task ids appear only as fingerprints. */
+/** The streams slice's shape and the records it keeps (see streams-slice.ts). Task ids appear only as fingerprints. */
 
 export interface StreamFrameSummary {
   seq: number;
@@ -54,7 +54,7 @@ export interface ListenDrop {
   resyncedAt?: number;
 }
 
-export type ListenState = 'opening' | 'live' | 'reconnecting' | 'closed' | 'ended' | 'refused';
+type ListenState = 'opening' | 'live' | 'reconnecting' | 'closed' | 'ended' | 'refused';
 
 export interface ListenRecord {
   listenId: string;
@@ -68,4 +68,29 @@ export interface ListenRecord {
   lastAckAt?: number;
   attempt: number;
   drops: ListenDrop[];
+}
+
+/** The slice's state and actions, under `state.streams`. */
+export interface StreamsState {
+  byId: Record<string, StreamRecord>;
+  /** Stream ids, oldest first. */
+  order: string[];
+  listens: Record<string, ListenRecord>;
+  listenOrder: string[];
+  /** A frame of the connection (only SSE, listen requests and in-flight bookkeeping matter). */
+  ingest(frame: Frame): void;
+  /** Many frames in one store update (a batch from the timeline, a recording). */
+  ingestMany(frames: readonly Frame[]): void;
+  /** The listener reported a drop with its own plan (replaces the derived one). */
+  noteListenDrop(subscriptionId: string | number, info: { at: number; reason: string; attempt: number; plan: ReconnectPlan }): void;
+  /** The listener resynced after a re-open (refetch done or started). */
+  noteListenResync(subscriptionId: string | number, at: number): void;
+  /** The user closed the listen (perhaps while it waited to reconnect, when no frame says so). */
+  noteListenClosed(subscriptionId: string | number): void;
+  clear(): void;
+}
+
+/** The part of a store's state the streams slice owns. */
+export interface StreamsSlice {
+  streams: StreamsState;
 }

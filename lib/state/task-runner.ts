@@ -1,13 +1,14 @@
 import type { StoreApi } from 'zustand/vanilla';
 import type { InputResponses, Task } from '../protocol';
-import { describeOutcome } from '../client/connection';
+import { describeOutcome } from '../client/results';
 import type { ListenHandle } from '../client/listen';
-import { readSnapshot, type TaskSnapshot } from '../client/task-api';
+import { readSnapshot, type ObservedTask } from '../client/task-api';
 import type { TaskFollower } from '../client/task-follower';
-import type { Outcome } from '../client/results';
+import type { RequestOutcome } from '../client/results';
 import type { ConnectionSlice } from './connection-slice';
-import type { StreamsSlice } from './streams-slice';
-import { isTerminalStatus, type TasksSlice } from './tasks-slice';
+import type { StreamsSlice } from './streams-types';
+import type { TasksSlice } from './tasks-types';
+import { isTerminalStatus } from '../shared/task-status';
 
 /**
  * What the tasks panel does to tasks, outside React so a task keeps being followed while the
@@ -19,7 +20,7 @@ import { isTerminalStatus, type TasksSlice } from './tasks-slice';
  * extras (tasks/list, tasks/result). Everything lands in the tasks and streams slices.
  */
 
-export type RunnerState = TasksSlice & StreamsSlice & ConnectionSlice;
+type RunnerState = TasksSlice & StreamsSlice & ConnectionSlice;
 
 export interface TaskRunner {
   /** A `task` outcome of tools/call: record it and follow it. */
@@ -29,8 +30,8 @@ export interface TaskRunner {
   stop(taskId: string): void;
   /** Poll now (the refresh button). */
   refresh(taskId: string): void;
-  answer(taskId: string, responses: InputResponses): Promise<Outcome>;
-  cancel(taskId: string): Promise<Outcome>;
+  answer(taskId: string, responses: InputResponses): Promise<RequestOutcome>;
+  cancel(taskId: string): Promise<RequestOutcome>;
   setListening(taskId: string, on: boolean): void;
   /** 2025-11-25: list the server's tasks; returns a problem text or undefined. */
   listTasks(): Promise<string | undefined>;
@@ -39,16 +40,10 @@ export interface TaskRunner {
   dispose(): void;
 }
 
-const runners = new WeakMap<object, TaskRunner>();
-
-/** The runner of a store (one per store, created on first use). */
-export function taskRunnerFor(store: StoreApi<RunnerState>): TaskRunner {
-  let r = runners.get(store);
-  if (!r) runners.set(store, (r = createTaskRunner(store)));
-  return r;
-}
-
-/** Create a runner over a store whose state has the connection, tasks and streams slices. */
+/**
+ * Create a runner over a store whose state has the connection, tasks and streams slices. The
+ * inspector store makes its own on first use (`store.taskRunner()`), so a store has one.
+ */
 export function createTaskRunner(store: StoreApi<RunnerState>, now: () => number = Date.now): TaskRunner {
   const followers = new Map<string, TaskFollower>();
   const listens = new Map<string, ListenHandle>();
@@ -185,7 +180,7 @@ export function createTaskRunner(store: StoreApi<RunnerState>, now: () => number
       const record = tasks().byId[taskId];
       if (!s || !record) return;
       const out = await s.taskResult(taskId);
-      const snap: TaskSnapshot = { ...record.snapshot };
+      const snap: ObservedTask = { ...record.snapshot };
       if (out.type === 'complete') snap.result = out.result;
       else if (out.type === 'error') snap.error = out.error;
       else return tasks().noteError(taskId, `tasks/result: ${describeOutcome(out)}`);

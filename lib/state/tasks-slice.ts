@@ -1,8 +1,9 @@
-import { TERMINAL_STATUSES, normalizeLegacyTask, type InputRequests, type LegacyTask, type Task, type TaskStatus } from '../protocol';
+import { normalizeLegacyTask, type LegacyTask, type Task } from '../protocol';
 import { fingerprint } from '../shared/fingerprint';
-import type { Frame } from '../client/frames';
-import type { TaskSnapshot } from '../client/task-api';
+import { isTerminalStatus } from '../shared/task-status';
+import type { ObservedTask } from '../client/task-api';
 import type { SliceGet, SliceSet } from './slice';
+import type { StatusChange, TasksSlice, TasksState, TrackedTask } from './tasks-types';
 
 /**
  * The tasks slice of the inspector store: every task this session created (or a 2025-11-25
@@ -17,136 +18,26 @@ import type { SliceGet, SliceSet } from './slice';
  * cadence shown is the one on the wire whoever polled).
  */
 
-/** Where a snapshot came from. */
-export type SnapshotSource = 'created' | 'poll' | 'notification' | 'cancel' | 'list';
-
-export interface StatusChange {
-  status: TaskStatus;
-  at: number;
-  statusMessage?: string;
-}
-
-/** How following a task ended (the follower's `FollowEnd` kinds, plus a stop by the user). */
-export interface TaskEnd {
-  kind: 'terminal' | 'expired' | 'timeout' | 'aborted' | 'needs-input' | 'error' | 'stopped';
-  at: number;
-  detail?: string;
-}
-
-export interface TaskRecord {
-  /** The real id: sent on requests, never rendered. */
-  taskId: string;
-  /** 8-character fingerprint shown in lists and logs. */
-  fp: string;
-  toolName?: string;
-  form: 'extension' | 'legacy';
-  /** Created by this session, or only seen in a 2025-11-25 tasks/list. */
-  origin: 'created' | 'listed';
-  /** When this session first saw it (client clock). */
-  seenAt: number;
-  snapshot: TaskSnapshot;
-  /** Status changes in order, the first one included. */
-  history: StatusChange[];
-  /** Send times of tasks/get for this task (the last MAX_POLLS). */
-  polls: number[];
-  pollCount: number;
-  notifications: number;
-  /** Input request keys answered with tasks/update and acknowledged, with the time. */
-  answered: Record<string, number>;
-  cancel?: { requestedAt: number; ack?: 'acknowledged' | 'refused'; detail?: string };
-  listening: boolean;
-  /** Whether a follower is polling it now. */
-  following: boolean;
-  end?: TaskEnd;
-  /** The last failed request about it (a poll, an update, a cancel), cleared by the next snapshot. */
-  lastError?: string;
-}
-
-/** The slice's state and actions, under `state.tasks`. */
-export interface TasksState {
-  byId: Record<string, TaskRecord>;
-  /** Task ids, newest first. */
-  order: string[];
-  /** A task this session created (a `task` outcome of tools/call) or a legacy tasks/list row. */
-  track(task: Task | LegacyTask | TaskSnapshot, meta: { form: 'extension' | 'legacy'; toolName?: string; origin?: 'created' | 'listed'; at: number }): void;
-  /** A newer snapshot (a poll, a notification, a legacy cancel answer). */
-  applySnapshot(taskId: string, snapshot: TaskSnapshot, source: SnapshotSource, at: number): void;
-  /** A frame of the connection: counts tasks/get sends as polls. */
-  ingest(frame: Frame): void;
-  /** Many frames in one store update. */
-  ingestMany(frames: readonly Frame[]): void;
-  /** Run many updates (`track`, `applySnapshot`...) as one store update. */
-  batch(run: () => void): void;
-  /** tasks/update acknowledged for these keys. */
-  markAnswered(taskId: string, keys: string[], at: number): void;
-  markCancelRequested(taskId: string, at: number): void;
-  markCancelAck(taskId: string, ack: 'acknowledged' | 'refused', detail?: string): void;
-  setFollowing(taskId: string, following: boolean): void;
-  setListening(taskId: string, listening: boolean): void;
-  end(taskId: string, end: TaskEnd): void;
-  noteError(taskId: string, text: string): void;
-  /** Forget every task (a new connection). */
-  clear(): void;
-}
-
-export interface TasksSlice {
-  tasks: TasksState;
-}
-
 /** Poll times kept per task; older ones only count in `pollCount`. */
-export const MAX_POLLS = 120;
+const MAX_POLLS = 120;
 /** Tasks kept; the oldest finished ones go first. */
-export const MAX_TASKS = 500;
-
-const TERMINAL = new Set<string>(TERMINAL_STATUSES);
-
-/** Whether a status is terminal (completed, failed, cancelled). */
-export const isTerminalStatus = (s: string): boolean => TERMINAL.has(s);
+const MAX_TASKS = 500;
 
 /** One shape for both eras: a legacy task (`ttl`, `pollInterval`) gets the extension's names. */
-export function toTaskSnapshot(task: Task | LegacyTask | TaskSnapshot): TaskSnapshot {
+function toObservedTask(task: Task | LegacyTask | ObservedTask): ObservedTask {
   const t = task as Record<string, unknown>;
-  if (!('ttlMs' in t) && 'ttl' in t) return normalizeLegacyTask(task as LegacyTask) as TaskSnapshot;
+  if (!('ttlMs' in t) && 'ttl' in t) return normalizeLegacyTask(task as LegacyTask) as ObservedTask;
   const { resultType: _r, ...rest } = t;
-  return rest as TaskSnapshot;
+  return rest as ObservedTask;
 }
 
-/** Input requests the task waits on that were not answered yet. */
-export function pendingInputRequests(record: TaskRecord): InputRequests {
-  if (record.snapshot.status !== 'input_required' || !record.snapshot.inputRequests) return {};
-  return Object.fromEntries(Object.entries(record.snapshot.inputRequests).filter(([k]) => !(k in record.answered)));
-}
-
-/** Every status the task has been in, in order of first visit. */
-export function visitedStatuses(record: TaskRecord): TaskStatus[] {
-  return [...new Set(record.history.map((h) => h.status))];
-}
-
-/** A cancel was requested and the task has not reached a terminal status yet. */
-export function cancelPending(record: TaskRecord): boolean {
-  return !!record.cancel && !isTerminalStatus(record.snapshot.status);
-}
-
-/** Intervals between the last polls (ms), most recent last. */
-export function pollIntervals(record: TaskRecord, last = 10): number[] {
-  const p = record.polls.slice(-last - 1);
-  return p.slice(1).map((t, i) => t - p[i]);
-}
-
-/** When the server may purge the task (`createdAt + ttlMs`), or undefined for no TTL. */
-export function expiresAt(snapshot: TaskSnapshot): number | undefined {
-  if (snapshot.ttlMs === null || snapshot.ttlMs === undefined) return undefined;
-  const created = Date.parse(snapshot.createdAt);
-  return Number.isFinite(created) ? created + snapshot.ttlMs : undefined;
-}
-
-function withHistory(record: TaskRecord, snapshot: TaskSnapshot, at: number): StatusChange[] {
+function withHistory(record: TrackedTask, snapshot: ObservedTask, at: number): StatusChange[] {
   const last = record.history[record.history.length - 1];
   if (last && last.status === snapshot.status) return record.history;
   return [...record.history, { status: snapshot.status, at, ...(snapshot.statusMessage ? { statusMessage: snapshot.statusMessage } : {}) }];
 }
 
-function trimOrder(order: string[], tasks: Record<string, TaskRecord>): { order: string[]; tasks: Record<string, TaskRecord> } {
+function trimOrder(order: string[], tasks: Record<string, TrackedTask>): { order: string[]; tasks: Record<string, TrackedTask> } {
   if (order.length <= MAX_TASKS) return { order, tasks };
   // Drop the oldest finished task, else the oldest.
   const victim = [...order].reverse().find((id) => isTerminalStatus(tasks[id].snapshot.status)) ?? order[order.length - 1];
@@ -169,7 +60,7 @@ export function createTasksSlice(set: SliceSet<TasksSlice>, _get?: SliceGet<Task
       return p ? { tasks: { ...s.tasks, ...p } } : {};
     });
   };
-  const patch = (taskId: string, fn: (r: TaskRecord) => TaskRecord | undefined) =>
+  const patch = (taskId: string, fn: (r: TrackedTask) => TrackedTask | undefined) =>
     update((t) => {
       const r = t.byId[taskId];
       const next = r && fn(r);
@@ -180,7 +71,7 @@ export function createTasksSlice(set: SliceSet<TasksSlice>, _get?: SliceGet<Task
     byId: {},
     order: [],
     track(task, meta) {
-      const snapshot = toTaskSnapshot(task);
+      const snapshot = toObservedTask(task);
       update((t) => {
         const existing = t.byId[snapshot.taskId];
         if (existing) {
@@ -189,7 +80,7 @@ export function createTasksSlice(set: SliceSet<TasksSlice>, _get?: SliceGet<Task
           const updated = { ...existing, snapshot: { ...existing.snapshot, ...snapshot }, history: withHistory(existing, snapshot, meta.at), toolName: existing.toolName ?? meta.toolName };
           return { byId: { ...t.byId, [snapshot.taskId]: updated } };
         }
-        const record: TaskRecord = {
+        const record: TrackedTask = {
           taskId: snapshot.taskId,
           fp: fingerprint(snapshot.taskId),
           ...(meta.toolName ? { toolName: meta.toolName } : {}),
@@ -213,7 +104,7 @@ export function createTasksSlice(set: SliceSet<TasksSlice>, _get?: SliceGet<Task
       patch(taskId, (r) => {
         // A terminal status is final: a stale or misbehaving snapshot never moves it back.
         if (isTerminalStatus(r.snapshot.status) && !isTerminalStatus(snapshot.status)) return r;
-        const next = toTaskSnapshot(snapshot);
+        const next = toObservedTask(snapshot);
         // Answers belong to the round that asked: once the task leaves input_required, forget them.
         const answered = next.status === 'input_required' ? r.answered : {};
         return { ...r, snapshot: next, history: withHistory(r, next, at), answered, notifications: r.notifications + (source === 'notification' ? 1 : 0), lastError: undefined };

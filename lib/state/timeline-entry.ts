@@ -1,5 +1,6 @@
 import { frameText, type Frame } from '../client/frames';
 import type { TimelineEntry } from './timeline-types';
+import { asRecord } from '../shared/records';
 
 /**
  * Frame → TimelineEntry: the payload kept as text (truncated past the preview size, with the
@@ -8,9 +9,8 @@ import type { TimelineEntry } from './timeline-types';
  */
 
 /** Fixed estimate of what one entry costs besides its strings (object, array slot, span share). */
-export const ENTRY_OVERHEAD = 512;
+const ENTRY_OVERHEAD = 512;
 
-const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
 const WIDE = /[^\x00-\xff]/;
 
 /** Heap bytes of a string's characters: V8 keeps Latin-1 strings at one byte a char, others at two. */
@@ -39,7 +39,7 @@ function headersBytes(h: Record<string, string> | undefined): number {
 }
 
 function describe(frame: Frame): Pick<TimelineEntry, 'rpcKind' | 'status' | 'isError' | 'snapshot' | 'target'> {
-  const body = obj(frame.body);
+  const body = asRecord(frame.body);
   let isError = false;
   let status: string | undefined;
   let rpcKind: TimelineEntry['rpcKind'];
@@ -67,9 +67,9 @@ function describe(frame: Frame): Pick<TimelineEntry, 'rpcKind' | 'status' | 'isE
   }
   if (frame.errorText && frame.kind !== 'sse-close') isError = true;
   if (body) {
-    const params = obj(body.params);
-    const result = obj(body.result);
-    const error = obj(body.error);
+    const params = asRecord(body.params);
+    const result = asRecord(body.result);
+    const error = asRecord(body.error);
     if (typeof body.method === 'string') {
       rpcKind = 'id' in body ? 'request' : 'notification';
       target = typeof params?.name === 'string' ? params.name : typeof params?.uri === 'string' ? params.uri : undefined;
@@ -86,7 +86,7 @@ function describe(frame: Frame): Pick<TimelineEntry, 'rpcKind' | 'status' | 'isE
       isError = true;
     } else if (result) {
       rpcKind = 'result';
-      const legacyTask = obj(result.task);
+      const legacyTask = asRecord(result.task);
       const taskStatus = typeof result.status === 'string' && typeof result.taskId === 'string' ? result.status : typeof legacyTask?.status === 'string' ? legacyTask.status : undefined;
       if (taskStatus) {
         snapshot = true;
@@ -112,7 +112,7 @@ export function previewOf(e: TimelineEntry): string | undefined {
 }
 
 /** Converted entry plus the full text when the preview had to be cut. */
-export interface EntryWithBody {
+interface EntryWithBody {
   entry: TimelineEntry;
   fullBody?: string;
 }

@@ -11,7 +11,7 @@ import type { Span, SpanKind, TimelineEntry } from './timeline-types';
  *   per-mille of the window, plus the entry's own tick), like a network waterfall.
  */
 
-export const MAX_LANES = 6;
+const MAX_LANES = 6;
 
 export interface LaneModel {
   /** The spans given a lane, by lane index. */

@@ -1,6 +1,7 @@
 import { rpcFields, type Frame } from '../client/frames';
 import { exchangesFromFrames } from '../client/lint-frames';
 import { createLintSession, type Lint, type LintSession } from '../protocol';
+import { asRecord } from '../shared/records';
 
 /**
  * Live lints, incrementally: frames are grouped by exchange until the exchange completes (its
@@ -11,7 +12,7 @@ import { createLintSession, type Lint, type LintSession } from '../protocol';
  * session lints in constant time per exchange, and nothing is kept once an exchange is linted.
  */
 
-export interface IncrementalLinter {
+interface IncrementalLinter {
   /** Watch frames; returns whether some exchange became ready to lint. */
   observe(frames: readonly Frame[]): boolean;
   /** Lint ready exchanges until `budgetMs` is used up (Infinity: all, plus incomplete ones when `all`). */
@@ -26,13 +27,12 @@ export interface IncrementalLinter {
 const MAX_FRAMES_PER_EXCHANGE = 256;
 const MAX_PENDING = 2000;
 const MAX_CONNECTIONS = 4;
-const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
 
 function completes(f: Frame, rpcId: Frame['rpcId']): boolean {
   if (f.kind === 'sse-close' || f.kind === 'error') return true;
   if (f.kind === 'http-response' && (f.httpStatus === 202 || f.httpStatus === 204)) return true;
   if (f.kind === 'message' && f.direction === 'in') {
-    const m = obj(f.body);
+    const m = asRecord(f.body);
     return !!m && ('result' in m || 'error' in m) && (m.id === rpcId || m.id === null || rpcId === undefined);
   }
   return false;

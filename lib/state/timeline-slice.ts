@@ -13,9 +13,9 @@ import { DEFAULT_FILTERS, type LintMap, type TimelineFilters, type TimelineStats
  */
 
 /** Receives every ingested frame, unchanged (parsed body included), in arrival batches. */
-export type FrameListener = (frames: readonly Frame[]) => void;
+type FrameListener = (frames: readonly Frame[]) => void;
 
-export interface TimelineState {
+interface TimelineState {
   /** Grows on every change of the buffer (entries, bodies, lints). */
   version: number;
   /** Grows when lints were added. */

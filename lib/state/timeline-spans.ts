@@ -16,7 +16,7 @@ import type { Span, SpanKind, TimelineEntry } from './timeline-types';
  * entries all left memory.
  */
 
-export interface SpanIndex {
+interface SpanIndex {
   /** Add an entry to the spans it belongs to. */
   add(entry: TimelineEntry): void;
   get(key: string): Span | undefined;

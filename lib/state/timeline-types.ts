@@ -1,4 +1,4 @@
-import type { CloseReason, Frame, FrameKind } from '../client/frames';
+import type { CloseReason, FrameKind } from '../client/frames';
 import type { Lint } from '../protocol';
 
 /**
@@ -139,6 +139,3 @@ export interface TimelineStats {
 
 /** Lints keyed by exchangeId, as `lintFrames` returns them. */
 export type LintMap = ReadonlyMap<string, readonly Lint[]>;
-
-/** A frame to ingest: the tracking decorator's Frame as is. */
-export type IncomingFrame = Frame;

@@ -6,9 +6,9 @@ import type { SliceGet, SliceSet } from './slice';
  * panel is shown.
  */
 
-export type DetailTab = 'json' | 'headers' | 'diff' | 'lints';
+type DetailTab = 'json' | 'headers' | 'diff' | 'lints';
 
-export interface UiState {
+interface UiState {
   /** Show masked header values in clear (off by default; task ids are bearer tokens). */
   reveal: boolean;
   detailTab: DetailTab;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeForm, formContent, initialValues, submitForm, validateField, validateForm, type FormField } from '../../../lib/client/elicitation-form';
+import { describeForm, formContent, initialValues, submitForm, validateField, validateForm, type FormFieldSpec } from '../../../lib/client/elicitation-form';
 import { validateFormContent, RequestedSchemaSchema } from '../../../lib/protocol';
 
 /** Form-mode elicitation logic: fields from a requestedSchema, defaults, validation, typed content. */
@@ -25,7 +25,7 @@ const SCHEMA = {
   required: ['email', 'age', 'color'],
 };
 
-const field = (key: string): FormField => describeForm(SCHEMA).fields.find((f) => f.key === key)!;
+const field = (key: string): FormFieldSpec => describeForm(SCHEMA).fields.find((f) => f.key === key)!;
 
 describe('describeForm', () => {
   it('derives every primitive kind with labels, options and constraints', () => {

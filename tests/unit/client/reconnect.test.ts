@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BACKOFF_CAP_MS, reconnectPlan, retryDelayMs } from '../../../lib/client/reconnect';
 import { createClientSession } from '../../../lib/client/session';
 import { createMemoryTransport } from '../../../lib/client/memory-transport';
-import type { TaskSnapshot } from '../../../lib/client/task-api';
+import type { ObservedTask } from '../../../lib/client/task-api';
 import { createFakeClock, drive, flushAsync as flush, type FakeClock } from '../../helpers/fake-clock';
 
 /** Backoff, the reconnect plan of a dropped listen, retry safety after a drop, and request deadlines. */
@@ -148,7 +148,7 @@ describe('listen reconnect', () => {
   it('makes a follower refetch its task as soon as the re-opened listen is acknowledged', async () => {
     const clock = createFakeClock();
     let listens = 0;
-    const task: TaskSnapshot = { taskId: 'T7', status: 'working', createdAt: new Date(clock.now()).toISOString(), lastUpdatedAt: new Date(clock.now()).toISOString(), ttlMs: null, pollIntervalMs: 10_000 };
+    const task: ObservedTask = { taskId: 'T7', status: 'working', createdAt: new Date(clock.now()).toISOString(), lastUpdatedAt: new Date(clock.now()).toISOString(), ttlMs: null, pollIntervalMs: 10_000 };
     const { target, seen } = scripted(clock, (body) => {
       if (body.method === 'tasks/get') return { jsonrpc: '2.0', id: body.id, result: { resultType: 'complete', ...task, status: 'completed', result: { content: [] } } };
       return (s: Stream) => {

@@ -7,7 +7,7 @@ import { createMemoryTransport } from '../../../lib/client/memory-transport';
 import { createTrackingTransport } from '../../../lib/client/tracking';
 import type { Frame } from '../../../lib/client/frames';
 import type { FollowEvent } from '../../../lib/client/task-follower';
-import type { TaskSnapshot } from '../../../lib/client/task-api';
+import type { ObservedTask } from '../../../lib/client/task-api';
 import { createFakeClock, drive, flushAsync as flush, type FakeClock } from '../../helpers/fake-clock';
 
 /**
@@ -52,10 +52,10 @@ function setup(): { clock: FakeClock; session: ClientSession; frames: Frame[]; g
 }
 
 
-async function start(s: ClientSession, clock: FakeClock, name: string): Promise<TaskSnapshot> {
+async function start(s: ClientSession, clock: FakeClock, name: string): Promise<ObservedTask> {
   const out = await drive(clock, s.callTool(name, {}, { task: true }));
   if (out.type !== 'task') throw new Error(`expected a task, got ${JSON.stringify(out)}`);
-  return out.task as TaskSnapshot;
+  return out.task as ObservedTask;
 }
 
 const gaps = (times: number[]) => times.slice(1).map((t, i) => t - times[i]);
@@ -111,7 +111,7 @@ describe('followTask', () => {
     const after = gets().filter((t) => t > ackAt);
     // The server ignored the cancel for three polls; the follower saw them all, then the end.
     expect(after.length).toBeGreaterThanOrEqual(4);
-    expect(events.filter((e) => e.type === 'poll').map((e) => (e as { task: TaskSnapshot }).task.status).slice(-4)).toEqual(['working', 'working', 'working', 'cancelled']);
+    expect(events.filter((e) => e.type === 'poll').map((e) => (e as { task: ObservedTask }).task.status).slice(-4)).toEqual(['working', 'working', 'working', 'cancelled']);
     for (const g of gaps(gets())) expect(g).toBeGreaterThanOrEqual(500);
     expect(frames.filter((x) => x.kind === 'http-request' && x.method === 'tasks/cancel')).toHaveLength(1);
   });

@@ -4,7 +4,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createMockEngine, type MockEngine } from '../../../lib/engine';
 import { getBuiltinScenario } from '../../../lib/scenario/builtins';
 import { createInspectorStore, type InspectorStore } from '../../../lib/state/inspector-store';
-import { taskRunnerFor } from '../../../lib/state/task-runner';
 import { fingerprint } from '../../../lib/shared/fingerprint';
 import { reconnectPlan } from '../../../lib/client/reconnect';
 import type { Frame } from '../../../lib/client/frames';
@@ -127,7 +126,7 @@ describe('TasksPanel', () => {
     expect(Number(view.get('[data-testid="poll-cadence"]').dataset.polls)).toBeGreaterThan(0);
     expect(view.get('[data-testid="poll-cadence"]').dataset.tooFast).toBe('false');
     expect(view.container.innerHTML).not.toContain(id);
-    taskRunnerFor(store).dispose();
+    store.taskRunner().dispose();
   });
 });
 
@@ -166,7 +165,7 @@ describe('TasksPanel under 2025-11-25', () => {
     for (const id of ids) expect(store.getState().tasks.byId[id].snapshot).toHaveProperty('ttlMs', 600_000);
     expect(store.getState().tasks.byId[ids[0]].origin).toBe('listed');
     for (const id of ids) expect(view.container.innerHTML).not.toContain(id);
-    taskRunnerFor(store).dispose();
+    store.taskRunner().dispose();
   });
 });
 

@@ -4,7 +4,7 @@ import { ScenarioSchema } from '../../../lib/scenario/schema';
 import { listen } from '../../../lib/adapters/node-http';
 import { createInspectorStore, type InspectorStore } from '../../../lib/state/inspector-store';
 import { createTaskRunner, type TaskRunner } from '../../../lib/state/task-runner';
-import { cancelPending, pollIntervals, visitedStatuses } from '../../../lib/state/tasks-slice';
+import { cancelPending, pollIntervals, visitedStatuses } from '../../../lib/state/tracked-task';
 
 /**
  * The task runner over the real inspector store, talking HTTP to a real mock engine: a task

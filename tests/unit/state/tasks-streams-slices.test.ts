@@ -8,9 +8,12 @@ import { createClientSession, type ClientSession } from '../../../lib/client/ses
 import { createMemoryTransport } from '../../../lib/client/memory-transport';
 import { createTrackingTransport } from '../../../lib/client/tracking';
 import { fingerprint } from '../../../lib/shared/fingerprint';
-import type { TaskSnapshot } from '../../../lib/client/task-api';
-import { createTasksSlice, pendingInputRequests, visitedStatuses, cancelPending, pollIntervals, expiresAt, type TasksSlice } from '../../../lib/state/tasks-slice';
-import { createStreamsSlice, type StreamsSlice } from '../../../lib/state/streams-slice';
+import type { ObservedTask } from '../../../lib/client/task-api';
+import { createTasksSlice } from '../../../lib/state/tasks-slice';
+import type { TasksSlice } from '../../../lib/state/tasks-types';
+import { pendingInputRequests, visitedStatuses, cancelPending, pollIntervals, expiresAt } from '../../../lib/state/tracked-task';
+import { createStreamsSlice } from '../../../lib/state/streams-slice';
+import type { StreamsSlice } from '../../../lib/state/streams-types';
 import { createFakeClock, drive, type FakeClock } from '../../helpers/fake-clock';
 
 /**
@@ -87,8 +90,8 @@ describe('tasks slice', () => {
     t.markCancelRequested('task-abc', 2);
     t.markCancelAck('task-abc', 'acknowledged');
     expect(cancelPending(store.getState().tasks.byId['task-abc'])).toBe(true);
-    t.applySnapshot('task-abc', { ...base, status: 'cancelled' } as TaskSnapshot, 'poll', 3);
-    t.applySnapshot('task-abc', { ...base, status: 'working' } as TaskSnapshot, 'notification', 4);
+    t.applySnapshot('task-abc', { ...base, status: 'cancelled' } as ObservedTask, 'poll', 3);
+    t.applySnapshot('task-abc', { ...base, status: 'working' } as ObservedTask, 'notification', 4);
     const r = store.getState().tasks.byId['task-abc'];
     expect(r.snapshot.status).toBe('cancelled');
     expect(cancelPending(r)).toBe(false);

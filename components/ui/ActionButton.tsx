@@ -2,7 +2,7 @@
 
 import type { ButtonHTMLAttributes } from 'react';
 
-/** Buttons shared by the elicitation prompts: one primary action, the rest quiet. */
+/** The buttons every feature uses: one primary action, the rest quiet, destructive ones in danger. */
 
 const STYLE = {
   primary: 'bg-accent text-white hover:bg-accent/90 disabled:bg-accent/40',
@@ -10,7 +10,7 @@ const STYLE = {
   danger: 'border border-danger/40 text-danger hover:bg-danger/10 disabled:opacity-50',
 } as const;
 
-export interface ActionButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+interface ActionButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   tone?: keyof typeof STYLE;
   /** Names the action for tests and the timeline (`data-action`). */
   action: string;
@@ -20,5 +20,3 @@ export interface ActionButtonProps extends ButtonHTMLAttributes<HTMLButtonElemen
 export function ActionButton({ tone = 'quiet', action, className = '', type = 'button', ...rest }: ActionButtonProps) {
   return <button type={type} data-action={action} className={`rounded-md px-3 py-1.5 text-sm font-medium disabled:cursor-not-allowed ${STYLE[tone]} ${className}`} {...rest} />;
 }
-
-export default ActionButton;

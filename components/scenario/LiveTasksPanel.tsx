@@ -2,9 +2,10 @@
 
 import { TaskRow } from './TaskRow';
 import { useTasks } from './use-task-actions';
+import { EmptyState } from '@/components/ui/EmptyState';
 
 /** The scenario's live tasks, newest first, with controls to drive each one. */
-export function TasksPanel() {
+export function LiveTasksPanel() {
   const { tasks, act, pending, error } = useTasks();
   return (
     <section aria-label="Tasks" className="flex min-h-0 flex-col rounded-xl border border-border bg-surface shadow-sm">
@@ -19,9 +20,9 @@ export function TasksPanel() {
         </p>
       ) : null}
       {tasks.length === 0 ? (
-        <p data-testid="tasks-empty" className="px-4 py-6 text-center text-sm text-muted">
+        <EmptyState testId="tasks-empty" className="px-4 py-6">
           No tasks yet. A tool call that runs as a task shows up here.
-        </p>
+        </EmptyState>
       ) : (
         <ul data-testid="tasks" className="max-h-[28rem] overflow-y-auto">
           {tasks.map((task) => (
