@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { TASK_ACTIONS } from '../protocol/loupe-api';
+import { fingerprint } from '../shared/fingerprint';
 
 /**
  * `mcp-loupe tasks advance|complete|fail|cancel|expire|require-input TASK_ID --url URL --token T`:
@@ -14,12 +16,12 @@ async function control(action: string, taskId: string, opts: { url: string; toke
   const res = await fetch(target, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: opts.json ?? '{}' });
   const body = (await res.json().catch(() => ({}))) as { task?: { status?: string; statusMessage?: string }; error?: string };
   if (!res.ok) throw new Error(`Failed to ${action} task: ${body.error ?? `HTTP ${res.status}`}`);
-  process.stdout.write(`${action}: task ${taskId.slice(0, 8)}… is now ${body.task?.status}${body.task?.statusMessage ? ` (${body.task.statusMessage})` : ''}\n`);
+  process.stdout.write(`${action}: task ${fingerprint(taskId)}… is now ${body.task?.status}${body.task?.statusMessage ? ` (${body.task.statusMessage})` : ''}\n`);
 }
 
 export function registerTaskCommands(program: Command): void {
   const tasks = program.command('tasks').description("drive a running mock's tasks (control API)");
-  for (const action of ['advance', 'complete', 'fail', 'cancel', 'expire', 'require-input']) {
+  for (const action of TASK_ACTIONS) {
     tasks
       .command(action)
       .argument('<taskId>')

@@ -67,7 +67,8 @@ function createReplacer(secrets: Secret[]) {
     const escaped = JSON.stringify(s.value).slice(1, -1);
     if (escaped !== s.value) map.set(escaped, { ...s, pseudonym: JSON.stringify(s.pseudonym).slice(1, -1) });
     if (s.kind === 'task-id') {
-      // Lint messages and logs name task ids by their first 8 characters, or by fingerprint.
+      // Logs name task ids by fingerprint; recordings made before lints did too named them by
+      // their first 8 characters.
       map.set(`${s.value.slice(0, 8)}…`, { ...s, pseudonym: `${s.pseudonym.slice(0, 8)}…` });
       map.set(fingerprint(s.value), { ...s, pseudonym: fingerprint(s.pseudonym) });
     }

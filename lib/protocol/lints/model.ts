@@ -3,6 +3,7 @@ import { ClientCapabilitiesSchema, ServerCapabilitiesSchema, declaresExtension, 
 import { EXT, META } from '../constants';
 import { ToolSchema } from '../content';
 import type { LintId } from './rules';
+import { fingerprint } from '../../shared/fingerprint';
 
 /**
  * The shapes live lints work on: an exchange (one request, its stream frames and its final
@@ -143,9 +144,9 @@ export function viewOf(ex: Exchange, ctx: LintContext): View {
 /** Reports one finding of a catalogued rule; severity and spec reference come from the catalogue. */
 export type Report = (id: LintId, message: string, path?: string) => void;
 
-/** Task ids are bearer tokens: lint messages name them by their first 8 characters only. */
+/** Task ids are bearer tokens: lint messages name them by their fingerprint, never by a prefix. */
 export function maskId(id: unknown): string {
-  return typeof id === 'string' ? (id.length > 8 ? `${id.slice(0, 8)}…` : id) : show(id);
+  return typeof id === 'string' ? `${fingerprint(id)}…` : show(id);
 }
 
 /** Short JSON rendering for messages. */

@@ -16,6 +16,7 @@ import {
   type LintContext,
   type LintId,
 } from '../../../lib/protocol/lints';
+import { fingerprint } from '../../../lib/shared/fingerprint';
 
 /**
  * Golden wire fixtures (tests/fixtures/protocol/*.json): each case lists the exact set of lint
@@ -147,5 +148,22 @@ describe('lint engine', () => {
     expect(specUrl('basic/index#result-type')).toBe('https://modelcontextprotocol.io/specification/2026-07-28/basic/index#result-type');
     expect(specUrl('ext/tasks#polling')).toMatch(/^https:\/\/github\.com\/modelcontextprotocol\/ext-tasks\/.+#polling$/);
     for (const rule of Object.values(LINT_RULES)) expect(specUrl(rule.specRef)).toMatch(/^https:\/\//);
+  });
+});
+
+describe('task ids in lint messages', () => {
+  it('are named by their fingerprint, never by a prefix of the id (task ids are bearer tokens)', () => {
+    const taskCase = fixtures.flatMap((f) => f.cases).find((c) => 'exchanges' in c && c.expect.flat().includes('task-cancel-by-notification')) as SequenceCase;
+    const messages = lintAll(taskCase.exchanges, taskCase.context ? LintContextSchema.parse(taskCase.context) : undefined)
+      .flat()
+      .filter((l) => l.id === 'task-cancel-by-notification')
+      .map((l) => l.message);
+    const taskIds = JSON.stringify(taskCase.exchanges).match(/"taskId":"([^"]+)"/g)!.map((m) => m.slice(10, -1));
+    expect(messages.length).toBeGreaterThan(0);
+    for (const m of messages) {
+      for (const id of taskIds) expect(m).not.toContain(id.slice(0, 8));
+      const shown = m.match(/task ([0-9a-f]{8})…/)?.[1];
+      expect(taskIds.map(fingerprint)).toContain(shown);
+    }
   });
 });
