@@ -2,7 +2,7 @@
 
 import { useEffect } from 'react';
 import { z } from 'zod';
-import { JournalEntrySchema, TaskSnapshotSchema } from '@/lib/client/control-client';
+import { JournalEntrySchema, ScenarioSnapshotSchema, TaskSnapshotSchema } from '@/lib/protocol/loupe-api';
 import { useControlRoom, useControlRoomContext } from './use-control-room';
 
 /**
@@ -11,7 +11,7 @@ import { useControlRoom, useControlRoomContext } from './use-control-room';
  * tells why: an expired token or a deleted scenario stop the feed, anything else reconnects.
  */
 
-const SnapshotSchema = z.object({ entries: z.array(JournalEntrySchema), tasks: z.array(TaskSnapshotSchema) });
+const SnapshotSchema = ScenarioSnapshotSchema.pick({ entries: true, tasks: true });
 const FrameSchema = z.object({ seq: z.number().int(), frame: z.unknown() });
 
 function parse<T>(schema: z.ZodType<T>, event: MessageEvent): T | undefined {

@@ -1,5 +1,7 @@
 import type { Recorder } from './recorder';
 import { serializeRecording } from './schema';
+import { asRecord } from '../shared/records';
+import { ReplayStartedSchema } from '../protocol/loupe-api';
 
 /**
  * Autosave of the current session: after each change (debounced) the recording is written
@@ -104,9 +106,13 @@ export async function startServerReplay(recordingText: string, options: { base?:
       body: recordingText,
       credentials: 'same-origin',
     });
-    const body = (await res.json().catch(() => ({}))) as { id?: string; path?: string; exchanges?: number; error?: string };
-    if (!res.ok || typeof body.path !== 'string') return { ok: false, status: res.status, error: body.error ?? `HTTP ${res.status}` };
-    return { ok: true, id: body.id ?? '', path: body.path, exchanges: body.exchanges ?? 0 };
+    const body: unknown = await res.json().catch(() => ({}));
+    const started = ReplayStartedSchema.safeParse(body);
+    if (!res.ok || !started.success) {
+      const error = asRecord(body)?.error;
+      return { ok: false, status: res.status, error: typeof error === 'string' ? error : `HTTP ${res.status}` };
+    }
+    return { ok: true, ...started.data };
   } catch (e) {
     return { ok: false, status: 0, error: `Cannot reach Loupe: ${(e as Error).message}` };
   }

@@ -8,6 +8,7 @@ import { EXT, type ClientCapabilities, type Implementation, type Tool } from '..
 import type { InspectorStoreOptions } from './inspector-store';
 import type { SliceGet, SliceSet } from './slice';
 import type { TimelineSlice } from './timeline-slice';
+import { PROXY_PATH } from '../protocol/loupe-api';
 
 /**
  * The connection slice: what to connect to (URL, direct or through Loupe's proxy, headers and
@@ -139,7 +140,7 @@ export function createConnectionSlice(set: SliceSet<ConnectionSlice>, get: Slice
       config.mode === 'stdio'
         ? createStdioProxyTransport({ command: argv[0], args: argv.slice(1), fetch: options.fetch })
         : config.mode === 'proxy'
-        ? createHttpTransport({ url: absoluteUrl(config.url), headers, proxy: { endpoint: options.proxyEndpoint ?? '/api/proxy' }, fetch: options.fetch })
+        ? createHttpTransport({ url: absoluteUrl(config.url), headers, proxy: { endpoint: options.proxyEndpoint ?? PROXY_PATH }, fetch: options.fetch })
         : createHttpTransport({ url: config.url, headers, fetch: options.fetch });
     const transport = createTrackingTransport(inner, { sink: (f) => get().timeline.enqueue(f), ...(options.now ? { now: options.now } : {}) });
     const session = createClientSession({ transport, era: config.era, capabilities: config.apps === false ? withoutApps(options.capabilities ?? INSPECTOR_CAPABILITIES) : (options.capabilities ?? INSPECTOR_CAPABILITIES), onWarning: warn });
