@@ -1,6 +1,7 @@
-import { APP_MIME_TYPE, ERROR, EXT, META, declaresExtension, type ClientCapabilities } from '../protocol';
+import { APP_MIME_TYPE, ERROR, EXT, META, declaresExtension, type ClientCapabilities, type CompleteParams, type GetPromptParams, type ReadResourceParams } from '../protocol';
 import type { ResourceSpec, ResourceTemplateSpec, Scenario, ToolSpec } from '../scenario/schema';
 import { fail, ok, type EngineCore, type Outcome, type RequestContext } from './context';
+import { runMrtr } from './mrtr';
 import { fillTemplate } from './template';
 
 /** server/discover, the list methods, resources/read, prompts/get and completion/complete. */
@@ -158,16 +159,47 @@ export function resourceNotFound(uri: string): Outcome {
   return fail(ERROR.invalidParams, `Resource not found: ${uri}`, { uri });
 }
 
-export function complete(core: EngineCore, ctx: RequestContext): Outcome {
-  const ref = ctx.params.ref as Record<string, unknown> | undefined;
-  const arg = ctx.params.argument as Record<string, unknown> | undefined;
-  if (!ref || typeof ref.type !== 'string' || !arg || typeof arg.name !== 'string') {
-    return fail(ERROR.invalidParams, 'Invalid params: completion/complete needs ref and argument {name, value}');
-  }
+/** completion/complete, with its params parsed (CompleteParamsSchema). */
+export function complete(core: EngineCore, params: CompleteParams): Outcome {
+  const { ref, argument: arg } = params;
   const value = typeof arg.value === 'string' ? arg.value : '';
   const spec = core.scenario.completions.find(
     (c) => c.ref.type === ref.type && (c.ref.name ?? c.ref.uri) === (ref.name ?? ref.uri) && c.argument === arg.name,
   );
   const values = (spec?.values ?? []).filter((v) => v.toLowerCase().startsWith(value.toLowerCase())).slice(0, 100);
   return ok({ resultType: 'complete', completion: { values, total: values.length, hasMore: false } });
+}
+
+/** The gate of prompts/get: whatever `name` holds, a name that matches no prompt is answered first. */
+export function unknownPrompt(core: EngineCore, { params }: RequestContext): Outcome | undefined {
+  return core.scenario.prompts.some((p) => p.name === params.name) ? undefined : fail(ERROR.invalidParams, `Unknown prompt: ${String(params.name)}`);
+}
+
+/** prompts/get, for a known prompt, with its params parsed (GetPromptParamsSchema). */
+export async function getPrompt(core: EngineCore, ctx: RequestContext, params: GetPromptParams): Promise<Outcome> {
+  const prompt = core.scenario.prompts.find((p) => p.name === params.name)!;
+  const args = params.arguments ?? {};
+  for (const a of prompt.arguments ?? []) if (a.required && args[a.name] === undefined) return fail(ERROR.invalidParams, `Invalid params: missing required argument "${a.name}"`);
+  let inputs: Record<string, unknown> = {};
+  if (prompt.mrtr) {
+    const m = await runMrtr(core, ctx, prompt.mrtr.rounds, { args });
+    if (!m.done) return 'outcome' in m ? m.outcome : fail(ERROR.invalidRequest, 'The user declined');
+    inputs = m.inputs;
+  }
+  const messages = fillTemplate(prompt.messages, { args, inputs });
+  return ok({ resultType: 'complete', ...(prompt.description ? { description: prompt.description } : {}), messages });
+}
+
+/** resources/read, with its params parsed (ReadResourceParamsSchema). */
+export async function readResource(core: EngineCore, ctx: RequestContext, params: ReadResourceParams): Promise<Outcome> {
+  const uri = params.uri;
+  const spec = core.scenario.resources.find((r) => r.uri === uri);
+  if (spec?.mrtr) {
+    const m = await runMrtr(core, ctx, spec.mrtr.rounds, {});
+    if (!m.done) return 'outcome' in m ? m.outcome : fail(ERROR.invalidRequest, 'The user declined');
+    const c = resourceContents(core, uri)!;
+    return readResourceResult(core, fillTemplate(c, { inputs: m.inputs }));
+  }
+  const contents = resourceContents(core, uri);
+  return contents ? readResourceResult(core, contents) : resourceNotFound(uri);
 }

@@ -12,6 +12,7 @@ import {
   valueAtPath,
   type ClientCapabilities,
 } from '../protocol';
+import { asRecord } from '../shared/records';
 import type { ToolSpec } from '../scenario/schema';
 import { fail, type Outcome } from './context';
 
@@ -33,8 +34,7 @@ function badMeta(message: string): Outcome {
 
 /** Validate `_meta` (all transports). */
 export function checkMeta(params: Record<string, unknown> | undefined, supported: readonly string[], headerVersion?: string | null): MetaCheck | Outcome {
-  const meta = params?._meta;
-  const m = meta && typeof meta === 'object' && !Array.isArray(meta) ? (meta as Record<string, unknown>) : undefined;
+  const m = asRecord(params?._meta);
   const version = m?.[META.protocolVersion];
   if (typeof version !== 'string') {
     return badMeta(`Invalid params: _meta["${META.protocolVersion}"] is required and must be a string`);

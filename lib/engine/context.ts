@@ -11,7 +11,9 @@ export interface RequestContext {
   era: 'modern' | 'legacy';
   id: RequestId;
   method: string;
+  /** The params as sent; a route hands its handler the parsed view (route.ts). */
   params: Record<string, unknown>;
+  /** Declared in `_meta` (2026-07-28, filled by the modern dispatch); empty for 2025-11-25. */
   caps: ClientCapabilities;
   /** Whose tasks and requestState these are. */
   principal: string;

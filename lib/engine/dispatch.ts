@@ -1,136 +1,91 @@
-import type { HeaderBag } from './http-types';
-import { ERROR, HEADER, LEGACY_VERSIONS, META, MODERN_METHODS, REMOVED_METHODS, TASK_METHODS } from '../protocol';
-import type { JsonRpcRequest } from '../protocol';
-import { fail, ok, type EngineCore, type Outcome, type RequestContext } from './context';
+import {
+  CancelTaskParamsSchema,
+  CompleteParamsSchema,
+  ERROR,
+  GetPromptParamsSchema,
+  GetTaskParamsSchema,
+  HEADER,
+  ListenParamsSchema,
+  ReadResourceParamsSchema,
+  REMOVED_METHODS,
+  UpdateTaskParamsSchema,
+  type MODERN_METHODS,
+  type TASK_METHODS,
+} from '../protocol';
+import type { Scenario } from '../scenario/schema';
+import { fail, type EngineCore, type Outcome, type RequestContext } from './context';
 import { checkHeaders, checkMeta } from './checks';
-import { complete, discover, listPrompts, listResourceTemplates, listResources, listTools, readResourceResult, resourceContents, resourceNotFound } from './catalog';
-import { runMrtr } from './mrtr';
-import { fillTemplate } from './template';
-import { callTool } from './tools';
-import type { TaskManager } from './tasks';
+import { complete, discover, getPrompt, listPrompts, listResourceTemplates, listResources, listTools, readResource, unknownPrompt } from './catalog';
+import { route, runRoute, unchecked, type Route } from './route';
+import { callToolRoute } from './tools';
+import { needsTasksExtension, type TaskManager } from './tasks';
 import type { ListenHub } from './listen';
 
-/** Method routing for the modern (2026-07-28) era, after the per-request checks. */
+/**
+ * The modern (2026-07-28) era: the per-request checks (version header, `_meta`, `Mcp-Method`,
+ * known method, `Mcp-Name` and `Mcp-Param-*`), then the method's route.
+ */
 
-export interface Dispatcher {
-  /** Era of a request: legacy when it carries a legacy version header or is a handshake without modern `_meta`. */
-  eraOf(req: JsonRpcRequest, headers?: HeaderBag): 'modern' | 'legacy';
-  /** Run the modern checks and the method. `base` lacks caps (filled from `_meta`). */
-  modern(req: JsonRpcRequest, base: Omit<RequestContext, 'caps' | 'era'>): Promise<Outcome>;
-}
+/** The methods a 2026-07-28 request may name: the core ones and the tasks extension's. */
+export type ModernMethod = (typeof MODERN_METHODS)[number] | (typeof TASK_METHODS)[number];
 
-const KNOWN = new Set<string>([...MODERN_METHODS, ...TASK_METHODS]);
-
-export function createDispatcher(core: EngineCore, tasks: TaskManager, hub: ListenHub): Dispatcher {
-  const s = () => core.scenario;
-
-  function gatedByCapability(method: string): boolean {
-    const sc = s();
-    if (method.startsWith('tools/')) return sc.tools.length === 0;
-    if (method.startsWith('prompts/')) return sc.prompts.length === 0;
-    if (method.startsWith('resources/')) return sc.resources.length === 0 && sc.resourceTemplates.length === 0;
-    if (method === 'completion/complete') return sc.completions.length === 0 && sc.prompts.length === 0;
-    if (method.startsWith('tasks/')) return !sc.tools.some((t) => t.task);
-    return false;
-  }
-
-  async function getPrompt(ctx: RequestContext): Promise<Outcome> {
-    const name = ctx.params.name;
-    const prompt = s().prompts.find((p) => p.name === name);
-    if (!prompt) return fail(ERROR.invalidParams, `Unknown prompt: ${String(name)}`);
-    const args = (ctx.params.arguments ?? {}) as Record<string, unknown>;
-    if (typeof args !== 'object' || Array.isArray(args)) return fail(ERROR.invalidParams, 'Invalid params: arguments must be an object');
-    for (const a of prompt.arguments ?? []) if (a.required && args[a.name] === undefined) return fail(ERROR.invalidParams, `Invalid params: missing required argument "${a.name}"`);
-    let inputs: Record<string, unknown> = {};
-    if (prompt.mrtr) {
-      const m = await runMrtr(core, ctx, prompt.mrtr.rounds, { args });
-      if (!m.done) return 'outcome' in m ? m.outcome : fail(ERROR.invalidRequest, 'The user declined');
-      inputs = m.inputs;
-    }
-    const messages = fillTemplate(prompt.messages, { args, inputs });
-    return ok({ resultType: 'complete', ...(prompt.description ? { description: prompt.description } : {}), messages });
-  }
-
-  async function readResource(ctx: RequestContext): Promise<Outcome> {
-    const uri = ctx.params.uri;
-    if (typeof uri !== 'string') return fail(ERROR.invalidParams, 'Invalid params: resources/read needs a uri');
-    const spec = s().resources.find((r) => r.uri === uri);
-    if (spec?.mrtr) {
-      const m = await runMrtr(core, ctx, spec.mrtr.rounds, {});
-      if (!m.done) return 'outcome' in m ? m.outcome : fail(ERROR.invalidRequest, 'The user declined');
-      const c = resourceContents(core, uri)!;
-      return readResourceResult(core, fillTemplate(c, { inputs: m.inputs }));
-    }
-    const contents = resourceContents(core, uri);
-    return contents ? readResourceResult(core, contents) : resourceNotFound(uri);
-  }
-
-  async function route(ctx: RequestContext): Promise<Outcome> {
-    switch (ctx.method) {
-      case 'server/discover':
-        return discover(core);
-      case 'tools/list':
-        return listTools(core, ctx);
-      case 'tools/call':
-        return callTool(core, ctx, tasks);
-      case 'resources/list':
-        return listResources(core, ctx);
-      case 'resources/templates/list':
-        return listResourceTemplates(core, ctx);
-      case 'resources/read':
-        return readResource(ctx);
-      case 'prompts/list':
-        return listPrompts(core, ctx);
-      case 'prompts/get':
-        return getPrompt(ctx);
-      case 'completion/complete':
-        return complete(core, ctx);
-      case 'subscriptions/listen':
-        return hub.listen(ctx);
-      case 'tasks/get':
-        return tasks.get(ctx);
-      case 'tasks/update':
-        return tasks.update(ctx);
-      case 'tasks/cancel':
-        return tasks.cancel(ctx);
-      default:
-        return fail(ERROR.methodNotFound, `Method not found: ${ctx.method}`);
-    }
-  }
-
+/** Method → params schema → handler, for every method of the era. */
+function modernRoutes(core: EngineCore, tasks: TaskManager, hub: ListenHub): Record<ModernMethod, Route> {
   return {
-    eraOf(req, headers) {
-      const hv = headers?.get(HEADER.protocolVersion)?.trim();
-      if (hv && (LEGACY_VERSIONS as readonly string[]).includes(hv)) return 'legacy';
-      const meta = req.params?._meta as Record<string, unknown> | undefined;
-      const modernMeta = !!meta && typeof meta === 'object' && META.protocolVersion in meta;
-      if (req.method === 'initialize' && !modernMeta && !hv) return 'legacy';
-      return 'modern';
-    },
-    async modern(req, base) {
-      const params = (req.params ?? {}) as Record<string, unknown>;
-      const headers = base.headers;
-      if (headers && headers.get(HEADER.protocolVersion) === null) {
-        return fail(ERROR.headerMismatch, `Header mismatch: ${HEADER.protocolVersion} header is required`);
-      }
-      const meta = checkMeta(params, s().supportedVersions, headers ? headers.get(HEADER.protocolVersion) : undefined);
-      if ('error' in meta || 'result' in meta) return meta;
-      const ctx: RequestContext = { ...base, era: 'modern', caps: meta.caps };
-      if (headers) {
-        const rawMethod = headers.get(HEADER.method);
-        if (rawMethod === null || rawMethod.trim() !== req.method) return checkHeaders(headers, req.method, params, undefined)!;
-      }
-      const removed = (REMOVED_METHODS as readonly string[]).includes(req.method);
-      if (removed || !KNOWN.has(req.method) || gatedByCapability(req.method)) {
-        return { ...fail(ERROR.methodNotFound, `Method not found: ${req.method}${removed ? ' (removed in 2026-07-28)' : ''}`), httpStatus: 404 };
-      }
-      if (headers) {
-        const tool = req.method === 'tools/call' && typeof params.name === 'string' ? core.tool(params.name) : undefined;
-        const bad = checkHeaders(headers, req.method, params, tool);
-        if (bad) return bad;
-      }
-      return route(ctx);
-    },
+    'server/discover': unchecked(() => discover(core)),
+    'tools/list': unchecked((ctx) => listTools(core, ctx)),
+    'tools/call': callToolRoute(core, tasks),
+    'resources/list': unchecked((ctx) => listResources(core, ctx)),
+    'resources/templates/list': unchecked((ctx) => listResourceTemplates(core, ctx)),
+    'resources/read': route(ReadResourceParamsSchema, (ctx, p) => readResource(core, ctx, p)),
+    'prompts/list': unchecked((ctx) => listPrompts(core, ctx)),
+    'prompts/get': route(GetPromptParamsSchema, (ctx, p) => getPrompt(core, ctx, p), (ctx) => unknownPrompt(core, ctx)),
+    'completion/complete': route(CompleteParamsSchema, (_ctx, p) => complete(core, p)),
+    'subscriptions/listen': route(ListenParamsSchema, (ctx, p) => hub.listen(ctx, p)),
+    'tasks/get': route(GetTaskParamsSchema, (ctx, p) => tasks.get(ctx, p), needsTasksExtension),
+    'tasks/update': route(UpdateTaskParamsSchema, (ctx, p) => tasks.update(ctx, p), needsTasksExtension),
+    'tasks/cancel': route(CancelTaskParamsSchema, (ctx, p) => tasks.cancel(ctx, p), needsTasksExtension),
   };
 }
 
+/** Whether the scenario has nothing a method could serve, so it answers as unknown. */
+function unavailable(sc: Scenario, method: string): boolean {
+  if (method.startsWith('tools/')) return sc.tools.length === 0;
+  if (method.startsWith('prompts/')) return sc.prompts.length === 0;
+  if (method.startsWith('resources/')) return sc.resources.length === 0 && sc.resourceTemplates.length === 0;
+  if (method === 'completion/complete') return sc.completions.length === 0 && sc.prompts.length === 0;
+  if (method.startsWith('tasks/')) return !sc.tools.some((t) => t.task);
+  return false;
+}
+
+function methodNotFound(method: string): Outcome {
+  const removed = (REMOVED_METHODS as readonly string[]).includes(method);
+  return { ...fail(ERROR.methodNotFound, `Method not found: ${method}${removed ? ' (removed in 2026-07-28)' : ''}`), httpStatus: 404 };
+}
+
+/** Answer a modern request. `ctx.caps` is filled here, from `_meta`. */
+export function createModernDispatch(core: EngineCore, tasks: TaskManager, hub: ListenHub): (ctx: RequestContext) => Promise<Outcome> {
+  const routes = new Map<string, Route>(Object.entries(modernRoutes(core, tasks, hub)));
+
+  return async function modern(ctx) {
+    const { headers, params, method } = ctx;
+    if (headers && headers.get(HEADER.protocolVersion) === null) {
+      return fail(ERROR.headerMismatch, `Header mismatch: ${HEADER.protocolVersion} header is required`);
+    }
+    const meta = checkMeta(params, core.scenario.supportedVersions, headers ? headers.get(HEADER.protocolVersion) : undefined);
+    if ('error' in meta || 'result' in meta) return meta;
+    ctx.caps = meta.caps;
+    if (headers) {
+      const rawMethod = headers.get(HEADER.method);
+      if (rawMethod === null || rawMethod.trim() !== method) return checkHeaders(headers, method, params, undefined)!;
+    }
+    const r = routes.get(method);
+    if (!r || unavailable(core.scenario, method)) return methodNotFound(method);
+    if (headers) {
+      const tool = method === 'tools/call' && typeof params.name === 'string' ? core.tool(params.name) : undefined;
+      const bad = checkHeaders(headers, method, params, tool);
+      if (bad) return bad;
+    }
+    return runRoute(r, ctx);
+  };
+}

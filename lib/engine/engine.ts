@@ -1,13 +1,12 @@
-import { ERROR, errorResponse, JsonRpcRequestSchema, JsonRpcNotificationSchema, type JsonRpcRequest } from '../protocol';
 import type { Scenario, ToolSpec } from '../scenario/schema';
 import { createMemoryStores } from '../store/memory';
 import type { Stores, TaskRecord } from '../store/types';
-import type { EngineCore, Outcome, RequestContext } from './context';
-import { createDispatcher } from './dispatch';
+import type { EngineCore } from './context';
 import { createHttpFront } from './http';
 import type { HttpInput, HttpOutput } from './http-types';
-import { createLegacy } from './legacy';
 import { createListenHub } from './listen';
+import { createMessageFace } from './message-face';
+import { createRequestPipeline } from './pipeline';
 import { createStateCodec } from './request-state';
 import { createRandomIds, createSystemClock, randomToken, type Clock, type IdSource } from './runtime';
 import { createTaskManager, type ControlAction } from './tasks';
@@ -65,7 +64,10 @@ export interface MockEngine {
   close(): void;
 }
 
-/** Create a mock MCP server for a scenario. */
+/**
+ * Create a mock MCP server for a scenario. A request flows one way: a face (HTTP or messages)
+ * → the request pipeline (principal, era) → that era's dispatch → the method's handler.
+ */
 export function createMockEngine(options: MockEngineOptions): MockEngine {
   const scenario = options.scenario;
   const stores = options.stores ?? createMemoryStores({ replayMaxEntries: scenario.settings.replayStoreMaxEntries });
@@ -90,17 +92,7 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
   };
   const tasks = createTaskManager(core);
   const hub = createListenHub(core, tasks);
-  const dispatcher = createDispatcher(core, tasks, hub);
-  const legacy = createLegacy(core, tasks);
-
-  async function run(req: JsonRpcRequest, base: Omit<RequestContext, 'caps' | 'era'>): Promise<Outcome> {
-    const era = dispatcher.eraOf(req, base.headers);
-    if (era === 'legacy') {
-      if (!scenario.settings.legacy) return { error: { code: ERROR.methodNotFound, message: `Method not found: ${req.method}` }, httpStatus: 404 };
-      return legacy({ ...base, era, caps: {} });
-    }
-    return dispatcher.modern(req, base);
-  }
+  const pipeline = createRequestPipeline(core, tasks, hub);
 
   const faults = createFaultInjector(scenario.faults, options.seed ?? scenario.seed ?? scenario.id);
   const http = createHttpFront({
@@ -111,19 +103,7 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
     allowedOrigins: options.allowedOrigins ?? [],
     setTimer: (fn, ms) => clock.setTimeout(fn, ms),
     clearTimer: (h) => clock.clearTimeout(h),
-    run: async (req, http, hooks) =>
-      run(req, {
-        transport: 'http',
-        id: req.id,
-        method: req.method,
-        params: (req.params ?? {}) as Record<string, unknown>,
-        principal: await principalOf(scenario.id, http.headers.get('authorization')),
-        signal: hooks.signal,
-        notify: hooks.notify,
-        openStream: hooks.openStream,
-        headers: http.headers,
-      }),
-    onNotification: () => {},
+    pipeline,
     tap: {
       open(start) {
         const handle = journal.open(start);
@@ -140,50 +120,12 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
     else if (e.type === 'end') core.emit('journal:end', e.entry);
     else core.emit('journal:clear', {});
   });
-  const inflight = new Map<string, AbortController>();
 
   return {
     scenario,
     fetch: http.fetch,
     handle: http.handle,
-    async handleMessage(message, send) {
-      const req = JsonRpcRequestSchema.safeParse(message);
-      if (!req.success) {
-        const note = JsonRpcNotificationSchema.safeParse(message);
-        if (note.success) {
-          if (note.data.method === 'notifications/cancelled') {
-            const target = (note.data.params as { requestId?: unknown } | undefined)?.requestId;
-            inflight.get(JSON.stringify(target))?.abort(new Error('cancelled by notifications/cancelled'));
-          }
-          return;
-        }
-        if (message && typeof message === 'object' && ('result' in message || 'error' in message)) return;
-        send(errorResponse(null, { code: ERROR.invalidRequest, message: 'Invalid Request: not a JSON-RPC 2.0 message' }));
-        return;
-      }
-      const r = req.data;
-      const ac = new AbortController();
-      const key = JSON.stringify(r.id);
-      inflight.set(key, ac);
-      try {
-        const outcome = await run(r, {
-          transport: 'stdio',
-          id: r.id,
-          method: r.method,
-          params: (r.params ?? {}) as Record<string, unknown>,
-          principal: `${scenario.id}:stdio`,
-          signal: ac.signal,
-          notify: (method, params) => {
-            if (!ac.signal.aborted) send({ jsonrpc: '2.0', method, params });
-          },
-          openStream: () => {},
-        }).catch((e: unknown) => ({ error: { code: ERROR.internalError, message: `Internal error: ${(e as Error).message}` } }) as Outcome);
-        if (ac.signal.aborted && r.method !== 'subscriptions/listen') return;
-        send('error' in outcome ? errorResponse(r.id, outcome.error) : { jsonrpc: '2.0', id: r.id, result: outcome.result });
-      } finally {
-        inflight.delete(key);
-      }
-    },
+    handleMessage: createMessageFace(pipeline),
     tasks: {
       list: () => stores.tasks.list({ scenarioId: scenario.id }),
       get: (taskId) => tasks.read(taskId, undefined),

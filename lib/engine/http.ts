@@ -1,16 +1,18 @@
 import { ERROR, httpStatusForError, errorResponse, JsonRpcRequestSchema, JsonRpcNotificationSchema, type JsonRpcRequest } from '../protocol';
+import { asRecord } from '../shared/records';
 import { isAllowedHost, isAllowedOrigin } from './guards';
 import { SSE_HEADERS, createSseChannel } from './sse';
-import type { Outcome, RequestContext } from './context';
-import { tapChannel, type ExchangeHandle, type ExchangeTap } from './journal';
+import type { RequestOrigin, RequestPipeline } from './pipeline';
+import { tapChannel, type ExchangeHandle, type ExchangeTap } from './exchange-tap';
 import { dripResponse, faultReply, withStreamFaults } from './fault-stream';
 import type { FaultPlan, FaultRequest } from './faults';
 import { toHttpInput, toResponse, type HeaderBag, type HttpInput, type HttpOutput } from './http-types';
 
 /**
  * The Streamable HTTP face of the engine: transport checks (Host, Origin, method, content type,
- * size, JSON, JSON-RPC shape), then dispatch. A request answers with JSON unless the handler
- * emits a notification or opens a stream first, in which case it answers with SSE.
+ * size, JSON, JSON-RPC shape) and faults, then the request pipeline. A request answers with JSON
+ * unless the handler emits a notification or opens a stream first, in which case it answers
+ * with SSE. A notification or a response POSTed by the client is accepted and dropped (202).
  */
 
 export interface HttpFrontOptions {
@@ -20,26 +22,12 @@ export interface HttpFrontOptions {
   allowedOrigins: readonly string[];
   setTimer: (fn: () => void, ms: number) => unknown;
   clearTimer: (h: unknown) => void;
-  /** Build the request context and run it. `ctx` lacks only what the HTTP layer adds. */
-  run: (req: JsonRpcRequest, http: HttpRequestInfo, hooks: StreamHooks) => Promise<Outcome>;
-  /** A notification POST (no id). */
-  onNotification: (method: string, params: Record<string, unknown> | undefined, http: HttpRequestInfo) => void;
+  /** Where each JSON-RPC request goes once the transport checks pass. */
+  pipeline: RequestPipeline;
   /** Journal every exchange from the moment its body is read (request, response, stream frames). */
   tap?: ExchangeTap;
   /** The scenario's faults: which fire on a request (each call counts it). */
   faults?: { plan(request: FaultRequest): FaultPlan | undefined };
-}
-
-export interface HttpRequestInfo {
-  headers: HeaderBag;
-  url: string;
-  signal: AbortSignal;
-}
-
-export interface StreamHooks {
-  notify: RequestContext['notify'];
-  openStream: RequestContext['openStream'];
-  signal: AbortSignal;
 }
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
@@ -100,8 +88,7 @@ export function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Prom
       opts.tap?.open({ requestHeaders: headerRecord(headers), requestBody: text }).respond(400, err);
       return json(400, err);
     }
-    const info: HttpRequestInfo = { headers, url: req.url, signal: req.signal };
-    const fields = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+    const fields = asRecord(body) ?? {};
     const tap = opts.tap?.open({
       method: typeof fields.method === 'string' ? fields.method : undefined,
       id: fields.id,
@@ -114,7 +101,6 @@ export function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Prom
     if (!asRequest.success) {
       const asNote = JsonRpcNotificationSchema.safeParse(body);
       if (asNote.success && !(body as Record<string, unknown>).hasOwnProperty('id')) {
-        opts.onNotification(asNote.data.method, asNote.data.params, info);
         record(202, undefined);
         return { status: 202, headers: {} };
       }
@@ -133,7 +119,7 @@ export function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Prom
     const rpc = asRequest.data;
     const tool = rpc.method === 'tools/call' ? (rpc.params as { name?: unknown } | undefined)?.name : undefined;
     const plan = opts.faults?.plan({ method: rpc.method, tool: typeof tool === 'string' ? tool : undefined });
-    if (!plan) return serve(rpc, info, tap);
+    if (!plan) return serve(rpc, req, tap);
     tap?.annotate({ fault: plan.names.join(', ') });
     if (plan.delayMs > 0) await new Promise<void>((resolve) => opts.setTimer(resolve, plan.delayMs));
     let response: HttpOutput;
@@ -141,11 +127,11 @@ export function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Prom
       const reply = faultReply(plan.reply, rpc.id);
       tap?.respond(reply.status, reply.body);
       response = reply.output;
-    } else response = await serve(rpc, info, tap, plan);
+    } else response = await serve(rpc, req, tap, plan);
     return plan.drip ? dripResponse(response, plan.drip, { setTimer: opts.setTimer }) : response;
   };
 
-  async function serve(rpc: JsonRpcRequest, info: HttpRequestInfo, tap: ExchangeHandle | undefined, plan?: FaultPlan): Promise<HttpOutput> {
+  async function serve(rpc: JsonRpcRequest, info: HttpInput, tap: ExchangeHandle | undefined, plan?: FaultPlan): Promise<HttpOutput> {
     const abort = new AbortController();
     const onAbort = () => abort.abort(info.signal.reason);
     if (info.signal.aborted) abort.abort();
@@ -175,7 +161,9 @@ export function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Prom
       for (const n of pending) channel.send({ jsonrpc: '2.0', method: n.method, params: n.params });
       resolveStream?.({ status: 200, headers: { ...SSE_HEADERS }, stream: channel.stream, ...(channel.attach ? { attach: channel.attach } : {}) });
     };
-    const hooks: StreamHooks = {
+    const origin: RequestOrigin = {
+      transport: 'http',
+      headers: info.headers,
       signal: abort.signal,
       notify(method, params) {
         if (abort.signal.aborted) return;
@@ -193,10 +181,7 @@ export function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Prom
     // A stream fault needs a stream to damage, even where the answer would be plain JSON.
     if (plan?.stream.length) startStream();
 
-    const work = opts.run(rpc, info, hooks).then(
-      (outcome) => outcome,
-      (e: unknown) => ({ error: { code: ERROR.internalError, message: `Internal error: ${(e as Error)?.message ?? String(e)}` } }) as Outcome,
-    );
+    const work = opts.pipeline(rpc, origin);
     const first = await Promise.race([work.then((o) => ({ kind: 'done' as const, o })), streamStarted.then((r) => ({ kind: 'stream' as const, r }))]);
     if (first.kind === 'done' && !channel) {
       info.signal.removeEventListener('abort', onAbort);

@@ -1,5 +1,5 @@
 import type { Clock } from './runtime';
-import type { SseChannel } from './sse';
+import type { ExchangeHandle, ExchangeStart, ExchangeTap, StreamEnd } from './exchange-tap';
 import { boundPayload, DEFAULT_PAYLOAD_LIMITS, truncateString, type PayloadLimits } from './journal-bounds';
 
 /**
@@ -9,9 +9,6 @@ import { boundPayload, DEFAULT_PAYLOAD_LIMITS, truncateString, type PayloadLimit
  * streams are visible while they run, and it is completed when the response or stream ends.
  * Bounded by entry count and by bytes; oversized payloads keep their shape with markers.
  */
-
-/** How a streamed response ended. */
-export type StreamEnd = 'complete' | 'client-closed' | 'dropped';
 
 /** One SSE frame the engine wrote on a streamed response. */
 export interface JournalFrame {
@@ -59,32 +56,6 @@ export interface JournalEntry {
   bytes: number;
 }
 
-/** What the HTTP front knows when a request arrives. */
-export interface ExchangeStart {
-  method?: string;
-  id?: unknown;
-  requestHeaders: Record<string, string>;
-  requestBody: unknown;
-}
-
-/** Progress of one exchange, reported by the HTTP front. */
-export interface ExchangeHandle {
-  readonly entry: JournalEntry;
-  /** A JSON (or empty) answer: completes the entry. */
-  respond(status: number, body?: unknown): void;
-  /** The response turned into an SSE stream. */
-  stream(status: number): void;
-  frame(message: unknown): void;
-  /** The stream closed; `final` is the final response when it was written. */
-  close(end: StreamEnd, final?: unknown): void;
-  annotate(fields: { principal?: string; fault?: string }): void;
-}
-
-/** Something that journals exchanges (the HTTP front calls it). */
-export interface ExchangeTap {
-  open(start: ExchangeStart): ExchangeHandle;
-}
-
 /** Journal change events for live views. */
 export type JournalEvent =
   | { type: 'entry'; entry: JournalEntry }
@@ -92,8 +63,14 @@ export type JournalEvent =
   | { type: 'end'; entry: JournalEntry }
   | { type: 'clear' };
 
+/** The journal's handle on one exchange: the reporting calls, plus the entry they fill. */
+export interface JournalHandle extends ExchangeHandle {
+  readonly entry: JournalEntry;
+}
+
 /** Bounded journal of every request the mock received and what it answered. */
 export interface Journal extends ExchangeTap {
+  open(start: ExchangeStart): JournalHandle;
   /** Entries with a sequence number above `sinceSeq`, oldest first. */
   entries(sinceSeq?: number): JournalEntry[];
   get(seq: number): JournalEntry | undefined;
@@ -230,36 +207,6 @@ export function createJournal(options: JournalOptions): Journal {
     },
     get bytes() {
       return total;
-    },
-  };
-}
-
-/**
- * Journal what a stream really writes: wrap the channel that faces the wire, so injected faults
- * (duplicates, reordering, garbage) wrapped around it show up as the client saw them.
- */
-export function tapChannel(channel: SseChannel, handle: ExchangeHandle | undefined): SseChannel {
-  if (!handle) return channel;
-  return {
-    stream: channel.stream,
-    ...(channel.attach ? { attach: channel.attach } : {}),
-    send(message, o) {
-      if (!channel.closed) handle.frame(message);
-      channel.send(message, o);
-    },
-    sendRaw(text) {
-      if (!channel.closed) handle.frame(text);
-      channel.sendRaw(text);
-    },
-    finish: (message) => channel.finish(message),
-    abort: () => channel.abort(),
-    drop: () => channel.drop(),
-    stall: () => channel.stall(),
-    get closed() {
-      return channel.closed;
-    },
-    get dropped() {
-      return channel.dropped;
     },
   };
 }

@@ -1,11 +1,12 @@
-import { ERROR, LEGACY_VERSION, LEGACY_VERSIONS, META } from '../protocol';
+import { CompleteParamsSchema, ERROR, LEGACY_VERSION, LEGACY_VERSIONS, LegacyTaskResultParamsSchema, META } from '../protocol';
 import type { TaskRecord } from '../store/types';
 import { fail, ok, type EngineCore, type Outcome, type RequestContext } from './context';
 import { complete, listPrompts, listResourceTemplates, listResources, listTools, readResourceResult, resourceContents, resourceNotFound, serverCapabilities } from './catalog';
 import { NOT_FOUND, type TaskManager } from './tasks';
 import { isTerminal } from './task-script';
+import { route, runRoute, unchecked, type Route } from './route';
 import { fillTemplate } from './template';
-import { callTool } from './tools';
+import { callToolRoute } from './tools';
 
 /**
  * The 2025-11-25 era for older clients: the `initialize` handshake and SEP-1686 experimental
@@ -36,7 +37,10 @@ export function legacyTask(rec: TaskRecord): Record<string, unknown> {
   };
 }
 
-export function createLegacy(core: EngineCore, tasks: TaskManager) {
+/** Answer a 2025-11-25 request (the era has no per-request checks). */
+export function createLegacyDispatch(core: EngineCore, tasks: TaskManager): (ctx: RequestContext) => Promise<Outcome> {
+  const callTool = callToolRoute(core, tasks);
+
   function initialize(ctx: RequestContext): Outcome {
     const asked = ctx.params.protocolVersion;
     const version = typeof asked === 'string' && (LEGACY_VERSIONS as readonly string[]).includes(asked) ? asked : LEGACY_VERSION;
@@ -52,6 +56,7 @@ export function createLegacy(core: EngineCore, tasks: TaskManager) {
     });
   }
 
+  /** A task-augmented call takes its arguments as sent; a direct call goes through the tools/call route. */
   async function toolCall(ctx: RequestContext): Promise<Outcome> {
     const tool = typeof ctx.params.name === 'string' ? core.tool(ctx.params.name) : undefined;
     const taskParam = ctx.params.task;
@@ -65,7 +70,7 @@ export function createLegacy(core: EngineCore, tasks: TaskManager) {
     }
     if (tool?.task?.mode === 'required') return fail(ERROR.methodNotFound, `Tool ${tool.name} requires a task-augmented call (params.task)`);
     if (tool?.mrtr) return fail(ERROR.invalidRequest, `Tool ${tool.name} asks for input with MRTR, which needs protocol 2026-07-28`);
-    return strip(await callTool(core, ctx, tasks));
+    return strip(await runRoute(callTool, ctx));
   }
 
   async function taskResult(ctx: RequestContext, taskId: string): Promise<Outcome> {
@@ -91,57 +96,53 @@ export function createLegacy(core: EngineCore, tasks: TaskManager) {
     }
   }
 
-  return async function legacy(ctx: RequestContext): Promise<Outcome> {
-    const p = ctx.params;
-    switch (ctx.method) {
-      case 'initialize':
-        return initialize(ctx);
-      case 'ping':
-      case 'logging/setLevel':
-      case 'resources/subscribe':
-      case 'resources/unsubscribe':
-        return ok({});
-      case 'tools/list':
-        return strip(listTools(core, ctx));
-      case 'tools/call':
-        return toolCall(ctx);
-      case 'resources/list':
-        return strip(listResources(core, ctx));
-      case 'resources/templates/list':
-        return strip(listResourceTemplates(core, ctx));
-      case 'resources/read': {
-        const c = typeof p.uri === 'string' ? resourceContents(core, p.uri) : undefined;
-        return c ? strip(readResourceResult(core, c)) : resourceNotFound(String(p.uri));
-      }
-      case 'prompts/list':
-        return strip(listPrompts(core, ctx));
-      case 'prompts/get': {
-        const prompt = core.scenario.prompts.find((x) => x.name === p.name);
-        if (!prompt) return fail(ERROR.invalidParams, `Unknown prompt: ${String(p.name)}`);
-        return ok({ messages: fillTemplate(prompt.messages, { args: p.arguments ?? {} }) });
-      }
-      case 'completion/complete':
-        return strip(complete(core, ctx));
-      case 'tasks/get': {
-        const rec = typeof p.taskId === 'string' ? tasks.read(p.taskId, ctx.principal) : undefined;
-        return rec ? ok(legacyTask(rec)) : fail(ERROR.invalidParams, NOT_FOUND);
-      }
-      case 'tasks/result':
-        return typeof p.taskId === 'string' ? taskResult(ctx, p.taskId) : fail(ERROR.invalidParams, 'Invalid params: taskId is required');
-      case 'tasks/list': {
-        if (p.cursor !== undefined) return fail(ERROR.invalidParams, 'Invalid params: unknown cursor');
-        const list = core.stores.tasks.list({ principal: ctx.principal, scenarioId: core.scenario.id }).map((r) => tasks.read(r.taskId, ctx.principal)).filter((r): r is TaskRecord => !!r);
-        return ok({ tasks: list.map(legacyTask) });
-      }
-      case 'tasks/cancel': {
-        const rec = typeof p.taskId === 'string' ? tasks.read(p.taskId, ctx.principal) : undefined;
-        if (!rec) return fail(ERROR.invalidParams, NOT_FOUND);
-        if (isTerminal(rec)) return fail(ERROR.invalidParams, `Cannot cancel task: already ${rec.status}`);
-        const after = tasks.control(rec.taskId, { kind: 'cancel' });
-        return ok(legacyTask(after ?? rec));
-      }
-      default:
-        return fail(ERROR.methodNotFound, `Method not found: ${ctx.method}`);
-    }
+  /** A task of this principal, settled to now, looked up by whatever `taskId` holds. */
+  const taskOf = (ctx: RequestContext) => (typeof ctx.params.taskId === 'string' ? tasks.read(ctx.params.taskId, ctx.principal) : undefined);
+  const empty = unchecked(() => ok({}));
+
+  const routes: Record<string, Route> = {
+    initialize: unchecked(initialize),
+    ping: empty,
+    'logging/setLevel': empty,
+    'resources/subscribe': empty,
+    'resources/unsubscribe': empty,
+    'tools/list': unchecked((ctx) => strip(listTools(core, ctx))),
+    'tools/call': unchecked(toolCall),
+    'resources/list': unchecked((ctx) => strip(listResources(core, ctx))),
+    'resources/templates/list': unchecked((ctx) => strip(listResourceTemplates(core, ctx))),
+    'resources/read': unchecked(({ params }) => {
+      const c = typeof params.uri === 'string' ? resourceContents(core, params.uri) : undefined;
+      return c ? strip(readResourceResult(core, c)) : resourceNotFound(String(params.uri));
+    }),
+    'prompts/list': unchecked((ctx) => strip(listPrompts(core, ctx))),
+    'prompts/get': unchecked(({ params }) => {
+      const prompt = core.scenario.prompts.find((x) => x.name === params.name);
+      if (!prompt) return fail(ERROR.invalidParams, `Unknown prompt: ${String(params.name)}`);
+      return ok({ messages: fillTemplate(prompt.messages, { args: params.arguments ?? {} }) });
+    }),
+    'completion/complete': route(CompleteParamsSchema, (_ctx, p) => strip(complete(core, p))),
+    'tasks/get': unchecked((ctx) => {
+      const rec = taskOf(ctx);
+      return rec ? ok(legacyTask(rec)) : fail(ERROR.invalidParams, NOT_FOUND);
+    }),
+    'tasks/result': route(LegacyTaskResultParamsSchema, (ctx, p) => taskResult(ctx, p.taskId)),
+    'tasks/list': unchecked(({ params, principal }) => {
+      if (params.cursor !== undefined) return fail(ERROR.invalidParams, 'Invalid params: unknown cursor');
+      const list = core.stores.tasks.list({ principal, scenarioId: core.scenario.id }).map((r) => tasks.read(r.taskId, principal)).filter((r): r is TaskRecord => !!r);
+      return ok({ tasks: list.map(legacyTask) });
+    }),
+    'tasks/cancel': unchecked((ctx) => {
+      const rec = taskOf(ctx);
+      if (!rec) return fail(ERROR.invalidParams, NOT_FOUND);
+      if (isTerminal(rec)) return fail(ERROR.invalidParams, `Cannot cancel task: already ${rec.status}`);
+      const after = tasks.control(rec.taskId, { kind: 'cancel' });
+      return ok(legacyTask(after ?? rec));
+    }),
+  };
+  const table = new Map(Object.entries(routes));
+
+  return async function legacy(ctx) {
+    const r = table.get(ctx.method);
+    return r ? runRoute(r, ctx) : fail(ERROR.methodNotFound, `Method not found: ${ctx.method}`);
   };
 }

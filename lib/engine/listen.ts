@@ -1,4 +1,4 @@
-import { ERROR, EXT, META, SubscriptionFilterSchema, declaresExtension, type SubscriptionFilter } from '../protocol';
+import { ERROR, EXT, META, declaresExtension, type ListenParams, type SubscriptionFilter } from '../protocol';
 import type { TaskRecord } from '../store/types';
 import { fail, ok, type EngineCore, type Outcome, type RequestContext } from './context';
 import type { TaskManager } from './tasks';
@@ -18,7 +18,8 @@ interface Subscription {
 }
 
 export interface ListenHub {
-  listen(ctx: RequestContext): Promise<Outcome>;
+  /** subscriptions/listen, with its params parsed (ListenParamsSchema). */
+  listen(ctx: RequestContext, params: ListenParams): Promise<Outcome>;
   broadcast(kind: 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged', method: string): void;
   resourceUpdated(uri: string): void;
   /** End every open subscription with its final result. */
@@ -40,10 +41,8 @@ export function createListenHub(core: EngineCore, tasks: TaskManager): ListenHub
   });
 
   return {
-    async listen(ctx) {
-      const parsed = SubscriptionFilterSchema.safeParse(ctx.params.notifications ?? {});
-      if (!parsed.success) return fail(ERROR.invalidParams, 'Invalid params: notifications must be a subscription filter');
-      const want = parsed.data;
+    async listen(ctx, params) {
+      const want = params.notifications ?? {};
       if (want.taskIds && ctx.era === 'modern' && !declaresExtension(ctx.caps, EXT.tasks)) {
         return fail(ERROR.missingRequiredClientCapability, `Missing required client capability: taskIds needs the ${EXT.tasks} extension declared in this request`, {
           requiredCapabilities: { extensions: { [EXT.tasks]: {} } },
@@ -54,8 +53,8 @@ export function createListenHub(core: EngineCore, tasks: TaskManager): ListenHub
       if (want.toolsListChanged && s.tools.length) agreed.toolsListChanged = true;
       if (want.promptsListChanged && s.prompts.length) agreed.promptsListChanged = true;
       if (want.resourcesListChanged && (s.resources.length || s.resourceTemplates.length)) agreed.resourcesListChanged = true;
-      if (want.resourceSubscriptions && (s.resources.length || s.resourceTemplates.length)) agreed.resourceSubscriptions = want.resourceSubscriptions.filter((u) => typeof u === 'string');
-      if (want.taskIds && s.tools.some((t) => t.task)) agreed.taskIds = want.taskIds.filter((t) => typeof t === 'string');
+      if (want.resourceSubscriptions && (s.resources.length || s.resourceTemplates.length)) agreed.resourceSubscriptions = want.resourceSubscriptions;
+      if (want.taskIds && s.tools.some((t) => t.task)) agreed.taskIds = want.taskIds;
 
       ctx.openStream();
       let end!: () => void;

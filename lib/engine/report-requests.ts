@@ -1,7 +1,9 @@
 import { HEADER } from '../protocol';
+import { asRecord } from '../shared/records';
+import { isTerminalStatus } from '../shared/task-status';
 import type { ToolSpec } from '../scenario/schema';
 import type { Grade, GradeContext } from './report-card';
-import { canonical, plural, seqs, TERMINAL, type Exchange } from './report-view';
+import { canonical, plural, seqs, type Exchange } from './report-view';
 
 /** Grades about requests in general: re-listen after a drop, idempotency keys, requestState echo. */
 
@@ -14,11 +16,9 @@ const SPEC = {
   state: 'MCP 2026-07-28 MRTR client rules: echo requestState byte-exact; never send one that was not issued',
 };
 
-const obj = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
-
 /** The listen filter without task ids the client already saw finish (dropping those is fine). */
 function filterKey(x: Exchange, finished: Set<string>): string {
-  const n = { ...obj(x.params.notifications) };
+  const n = { ...asRecord(x.params.notifications) };
   if (Array.isArray(n.taskIds)) n.taskIds = [...n.taskIds].filter((t) => !finished.has(String(t))).sort();
   if (Array.isArray(n.resourceSubscriptions)) n.resourceSubscriptions = [...n.resourceSubscriptions].sort();
   for (const [k, v] of Object.entries(n)) if (v === false || (Array.isArray(v) && !v.length)) delete n[k];
@@ -36,7 +36,7 @@ export function gradeRelisten({ xs, sightings, now }: GradeContext): Grade {
   let reason = withId.length ? `${plural(withId.length, 'listen request')} sent a Last-Event-ID header (first #${withId[0].seq}); 2026-07-28 has no stream resumption.` : '';
   let waiting = 0;
   for (const drop of drops) {
-    const finished = new Set(sightings.filter((s) => TERMINAL.has(s.status) && s.order < drop.doneOrder).map((s) => s.taskId));
+    const finished = new Set(sightings.filter((s) => isTerminalStatus(s.status) && s.order < drop.doneOrder).map((s) => s.taskId));
     const key = filterKey(drop, finished);
     const again = listens.find((x) => x.order > drop.doneOrder && x.principal === drop.principal && filterKey(x, finished) === key);
     if (again) {
@@ -60,13 +60,13 @@ export function gradeRelisten({ xs, sightings, now }: GradeContext): Grade {
 
 /** A tool with side effects that offers an idempotency key: not read-only (or destructive) with an `idempotencyKey` argument. */
 export function takesIdempotencyKey(tool: ToolSpec): boolean {
-  const a = obj(tool.annotations);
+  const a = asRecord(tool.annotations) ?? {};
   const sideEffects = a.destructiveHint === true || a.readOnlyHint !== true;
-  return sideEffects && 'idempotencyKey' in obj(obj(tool.inputSchema).properties);
+  return sideEffects && 'idempotencyKey' in (asRecord(asRecord(tool.inputSchema)?.properties) ?? {});
 }
 
 const hasKey = (x: Exchange) => {
-  const k = obj(x.params.arguments).idempotencyKey;
+  const k = asRecord(x.params.arguments)?.idempotencyKey;
   return typeof k === 'string' && k.length > 0;
 };
 
@@ -82,7 +82,7 @@ export function gradeIdempotencyKeys({ xs, scenario }: GradeContext): Grade {
   if (!calls.length) return { ...base, status: 'not-observed', detail: `No call of a tool that takes an idempotency key${tools.size ? ` (${[...tools].join(', ')})` : ''} was seen.`, evidence: [] };
   const groups = new Map<string, Exchange[]>();
   for (const x of calls) {
-    const { idempotencyKey: _k, ...rest } = obj(x.params.arguments);
+    const { idempotencyKey: _k, ...rest } = asRecord(x.params.arguments) ?? {};
     const key = `${x.principal}\n${String(x.params.name)}\n${canonical(rest)}`;
     groups.set(key, [...(groups.get(key) ?? []), x]);
   }

@@ -2,7 +2,8 @@ import { decodeHeaderValue, HEADER } from '../protocol';
 import type { Scenario } from '../scenario/schema';
 import type { Grade, GradeContext } from './report-card';
 import { fingerprint } from '../shared/fingerprint';
-import { declaresTasks, plural, seqs, TASK_METHODS, taskIdOf, TERMINAL, type Exchange, type TaskSighting } from './report-view';
+import { isTerminalStatus } from '../shared/task-status';
+import { declaresTasks, plural, seqs, TASK_METHODS, taskIdOf, type Exchange, type TaskSighting } from './report-view';
 
 /** Grades about the tasks extension: cadence, Mcp-Name, extension declared, terminal stop, cancel ack. */
 
@@ -38,7 +39,7 @@ export function gradePollCadence({ xs, sightings }: GradeContext): Grade {
       const seen = lastBefore(sightings, taskId, poll.order);
       // A tasks/update or tasks/cancel changes the task, so one prompt poll after it is expected.
       const reset = xs.some((x) => (x.method === 'tasks/update' || x.method === 'tasks/cancel') && taskIdOf(x) === taskId && prev && x.order > prev.order && x.order < poll.order);
-      if (prev && seen && !TERMINAL.has(seen.status) && seen.pollIntervalMs !== undefined && !reset) {
+      if (prev && seen && !isTerminalStatus(seen.status) && seen.pollIntervalMs !== undefined && !reset) {
         const gap = poll.at - prev.at;
         checked.push(prev.seq, poll.seq);
         if (gap < seen.pollIntervalMs * (1 - POLL_JITTER)) bad.push({ prev, poll, gap, interval: seen.pollIntervalMs });
@@ -113,7 +114,7 @@ export function gradeStopsAtTerminal({ xs, sightings }: GradeContext): Grade {
   const bad: { terminal: TaskSighting; polls: Exchange[] }[] = [];
   let finished = 0;
   for (const taskId of taskIds(xs, sightings)) {
-    const terminal = sightings.find((s) => s.taskId === taskId && TERMINAL.has(s.status));
+    const terminal = sightings.find((s) => s.taskId === taskId && isTerminalStatus(s.status));
     if (!terminal) continue;
     finished++;
     const late = pollsOf(xs, taskId).filter((p) => p.order > terminal.order && !(terminal.via === 'notification' && p.at - terminal.at < PUSH_RACE_MS));
@@ -139,7 +140,7 @@ export function gradeCancelAck({ xs, sightings, now, scenario }: GradeContext): 
   for (const ack of acks) {
     const taskId = taskIdOf(ack)!;
     const seen = lastBefore(sightings, taskId, ack.order);
-    if (seen && TERMINAL.has(seen.status)) continue;
+    if (seen && isTerminalStatus(seen.status)) continue;
     const poll = pollsOf(xs, taskId).find((p) => p.order > ack.doneOrder);
     const listen = xs.find((l) => l.method === 'subscriptions/listen' && l.doneOrder > ack.doneOrder && ((l.params.notifications as { taskIds?: unknown[] })?.taskIds ?? []).includes(taskId));
     if (poll || listen) {

@@ -1,5 +1,7 @@
 import { EXT, HEADER, LEGACY_VERSIONS, META, declaresExtension } from '../protocol';
-import type { JournalEntry, JournalFrame, StreamEnd } from './journal';
+import { asRecord } from '../shared/records';
+import type { StreamEnd } from './exchange-tap';
+import type { JournalEntry, JournalFrame } from './journal';
 
 /**
  * A grading view of the journal: JSON-RPC requests with their params, headers, declared
@@ -42,16 +44,13 @@ export interface TaskSighting {
   via: 'create' | 'get' | 'notification';
 }
 
-export const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 export const TASK_METHODS = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
-
-const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
 
 /** Whether a request speaks 2026-07-28 (the same rule the dispatcher uses to pick an era). */
 function isModern(method: string, params: Record<string, unknown>, headers: Record<string, string>): boolean {
   const hv = headers[HEADER.protocolVersion.toLowerCase()]?.trim();
   if (hv && (LEGACY_VERSIONS as readonly string[]).includes(hv)) return false;
-  const meta = obj(params._meta);
+  const meta = asRecord(params._meta);
   if (method === 'initialize' && !(meta && META.protocolVersion in meta) && !hv) return false;
   return !!hv || !!(meta && META.protocolVersion in meta);
 }
@@ -60,11 +59,11 @@ function isModern(method: string, params: Record<string, unknown>, headers: Reco
 export function toExchanges(entries: readonly JournalEntry[]): Exchange[] {
   const out: Exchange[] = [];
   for (const e of entries) {
-    const body = obj(e.requestBody);
+    const body = asRecord(e.requestBody);
     if (!body || typeof body.method !== 'string' || body.id === undefined) continue;
-    const params = obj(body.params) ?? {};
-    const response = obj(e.responseBody);
-    const caps = obj(obj(params._meta)?.[META.clientCapabilities]) ?? {};
+    const params = asRecord(body.params) ?? {};
+    const response = asRecord(e.responseBody);
+    const caps = asRecord(asRecord(params._meta)?.[META.clientCapabilities]) ?? {};
     out.push({
       seq: e.seq,
       at: e.at,
@@ -77,8 +76,8 @@ export function toExchanges(entries: readonly JournalEntry[]): Exchange[] {
       principal: e.principal ?? 'unknown',
       modern: isModern(body.method, params, e.requestHeaders),
       caps,
-      result: obj(response?.result),
-      error: obj(response?.error) as Exchange['error'],
+      result: asRecord(response?.result),
+      error: asRecord(response?.error) as Exchange['error'],
       status: e.status,
       frames: e.frames,
       end: e.end,
@@ -104,8 +103,8 @@ export function taskSightings(xs: readonly Exchange[]): TaskSighting[] {
     if (x.method === 'tools/call' && x.result?.resultType === 'task') add(x.result, x.endedAt ?? x.at, x.doneOrder, x.seq, 'create');
     if (x.method === 'tasks/get' && x.result) add(x.result, x.endedAt ?? x.at, x.doneOrder, x.seq, 'get');
     for (const f of x.frames) {
-      const m = obj(f.message);
-      if (m?.method === 'notifications/tasks') add(obj(m.params), f.at, f.order, x.seq, 'notification');
+      const m = asRecord(f.message);
+      if (m?.method === 'notifications/tasks') add(asRecord(m.params), f.at, f.order, x.seq, 'notification');
     }
   }
   return out.sort((a, b) => a.order - b.order);
@@ -120,7 +119,7 @@ export function taskIdOf(x: Exchange): string | undefined {
 export function canonical(value: unknown): string {
   const sort = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(sort);
-    const o = obj(v);
+    const o = asRecord(v);
     if (!o) return v;
     return Object.fromEntries(Object.keys(o).sort().map((k) => [k, sort(o[k])]));
   };

@@ -1,4 +1,5 @@
 import { ERROR, type ClientCapabilities } from '../protocol';
+import { isTerminalStatus } from '../shared/task-status';
 import type { TaskSpec, TaskStep } from '../scenario/schema';
 import type { TaskRecord } from '../store/types';
 import { askable, checkResponse } from './mrtr';
@@ -10,10 +11,9 @@ import { fillNumber, fillTemplate } from './template';
  * that loads a task mid-lifecycle reaches exactly the state the old one would have.
  */
 
-export const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
-
+/** Whether a task has ended (its status never changes again). */
 export function isTerminal(rec: Pick<TaskRecord, 'status'>): boolean {
-  return TERMINAL.has(rec.status);
+  return isTerminalStatus(rec.status);
 }
 
 function scopeOf(rec: TaskRecord): Record<string, unknown> {
@@ -73,6 +73,99 @@ export function forceOutcome(rec: TaskRecord, kind: 'complete' | 'fail' | 'cance
   else applyTerminal(rec, { cancelled: true } as TaskStep, now);
 }
 
+/** What a step of settling decided: nothing changes until time passes or someone acts, or look again. */
+type Next = 'wait' | 'again';
+
+/** End the task when it ran past its limit or a cancel it honours was requested; says whether it ended. */
+function endIfStopped(rec: TaskRecord, spec: TaskSpec, now: number, maxRunMs: number): boolean {
+  const limit = spec.maxRunMs ?? maxRunMs;
+  if (now - rec.createdAt >= limit) {
+    applyTerminal(rec, { error: { code: ERROR.internalError, message: `Task exceeded its maximum run time of ${limit} ms` } } as TaskStep, Math.min(now, rec.createdAt + limit));
+    return true;
+  }
+  const policy = spec.cancel.policy;
+  if (rec.cancelRequestedAt !== undefined && policy !== 'finish' && (policy === 'honour' || rec.pollsSinceCancel > spec.cancel.ignorePolls)) {
+    applyTerminal(rec, { cancelled: true, statusMessage: 'Cancelled at the client\'s request' } as TaskStep, now);
+    return true;
+  }
+  return false;
+}
+
+/** The terminal step a declined input request leads to under `onDecline`. */
+function declineOutcome(step: TaskStep): TaskStep {
+  const how = step.onDecline ?? 'complete';
+  if (how === 'fail') return { error: { code: ERROR.invalidRequest, message: 'The user declined the request' } } as TaskStep;
+  if (how === 'cancel') return { cancelled: true } as TaskStep;
+  return { result: step.declineResult ?? { content: [{ type: 'text', text: 'The request was declined; nothing was done.' }] } } as TaskStep;
+}
+
+/** A step that asks for input: wait for the answers, then act on cancel/decline or move on. */
+function settleInputStep(rec: TaskRecord, spec: TaskSpec, step: TaskStep, now: number): Next {
+  const { out } = askable(step.inputRequests!, rec.clientCapabilities as ClientCapabilities, scopeOf(rec));
+  const keys = Object.keys(out);
+  if (keys.length === 0) {
+    applyTerminal(rec, { error: { code: ERROR.missingRequiredClientCapability, message: 'The client that created this task cannot answer its input requests' } } as TaskStep, now);
+    return 'again';
+  }
+  const pending = keys.filter((k) => rec.inputResponses[k] === undefined);
+  if (pending.length) {
+    const waiting = Object.fromEntries(pending.map((k) => [k, out[k]]));
+    if (rec.status !== 'input_required' || JSON.stringify(rec.inputRequests) !== JSON.stringify(waiting)) {
+      rec.status = 'input_required';
+      rec.inputRequests = waiting;
+      rec.lastUpdatedAt = now;
+    }
+    if (step.statusMessage) rec.statusMessage = statusText(rec, step.statusMessage);
+    return 'wait';
+  }
+  const actionOf = (k: string) => (rec.inputResponses[k] as { action?: string } | undefined)?.action;
+  const actions = keys.map(actionOf);
+  if (actions.includes('cancel') && (step.onCancel ?? 'wait') === 'wait') {
+    // Ask again: a cancelled answer counts as no answer.
+    for (const k of keys) if (actionOf(k) === 'cancel') delete rec.inputResponses[k];
+  } else if (actions.includes('cancel') && step.onCancel === 'cancel') applyTerminal(rec, { cancelled: true } as TaskStep, now);
+  else if (actions.includes('decline') && (step.onDecline ?? 'complete') !== 'continue') applyTerminal(rec, declineOutcome(step), now);
+  else enterStep(rec, spec, rec.stepIndex + 1, now);
+  return 'again';
+}
+
+/** Input the control room asked for on a step that does not ask by itself: wait until it is answered. */
+function waitsForOperatorInput(rec: TaskRecord, now: number): boolean {
+  if (rec.status !== 'input_required') return false;
+  const open = Object.keys(rec.inputRequests ?? {}).filter((k) => rec.inputResponses[k] === undefined);
+  if (open.length) return true;
+  rec.status = 'working';
+  rec.inputRequests = undefined;
+  rec.lastUpdatedAt = now;
+  return false;
+}
+
+/** Before a timed step is due, its status message follows its progress messages. */
+function showProgress(rec: TaskRecord, step: TaskStep, delay: number, now: number): void {
+  if (!step.progress || step.progress.length < 2 || !Number.isFinite(delay) || delay <= 0) return;
+  const i = Math.min(step.progress.length - 1, Math.floor(((now - rec.stepStartedAt) / delay) * step.progress.length));
+  const message = statusText(rec, step.progress[i]);
+  if (rec.statusMessage !== message) {
+    rec.statusMessage = message;
+    rec.lastUpdatedAt = now;
+  }
+}
+
+/** A timed (or manual) step: finish it when due, or when `forced`, into the next step or the end. */
+function settleTimedStep(rec: TaskRecord, spec: TaskSpec, step: TaskStep, now: number, forced: boolean): Next {
+  if (waitsForOperatorInput(rec, now)) return 'wait';
+  const delay = stepDelay(rec, step);
+  const due = rec.stepStartedAt + delay;
+  if (!forced && now < due) {
+    showProgress(rec, step, delay, now);
+    return 'wait';
+  }
+  const at = forced ? now : due;
+  if (isTerminalStep(step)) applyTerminal(rec, step, at);
+  else enterStep(rec, spec, rec.stepIndex + 1, at);
+  return 'again';
+}
+
 /**
  * Bring a task up to date at `now`. With `force`, the current timed or manual step finishes
  * immediately (the seed's advance_worker). Returns the mutated record.
@@ -80,90 +173,19 @@ export function forceOutcome(rec: TaskRecord, kind: 'complete' | 'fail' | 'cance
 export function settle(rec: TaskRecord, spec: TaskSpec, now: number, maxRunMs: number, force = false): TaskRecord {
   let forced = force;
   for (let guard = 0; guard < spec.steps.length * 4 + 8 && !isTerminal(rec); guard++) {
-    const limit = spec.maxRunMs ?? maxRunMs;
-    if (now - rec.createdAt >= limit) {
-      applyTerminal(rec, { error: { code: ERROR.internalError, message: `Task exceeded its maximum run time of ${limit} ms` } } as TaskStep, Math.min(now, rec.createdAt + limit));
-      break;
-    }
-    if (rec.cancelRequestedAt !== undefined && spec.cancel.policy !== 'finish') {
-      if (spec.cancel.policy === 'honour' || rec.pollsSinceCancel > spec.cancel.ignorePolls) {
-        applyTerminal(rec, { cancelled: true, statusMessage: 'Cancelled at the client\'s request' } as TaskStep, now);
-        break;
-      }
-    }
+    if (endIfStopped(rec, spec, now, maxRunMs)) break;
     const step = spec.steps[rec.stepIndex];
     if (!step) {
       applyTerminal(rec, { error: { code: ERROR.internalError, message: 'Task script ended without a terminal step' } } as TaskStep, now);
       break;
     }
     if (step.inputRequests) {
-      const { out } = askable(step.inputRequests, rec.clientCapabilities as ClientCapabilities, scopeOf(rec));
-      const pending = Object.keys(out).filter((k) => rec.inputResponses[k] === undefined);
-      if (Object.keys(out).length === 0) {
-        applyTerminal(rec, { error: { code: ERROR.missingRequiredClientCapability, message: 'The client that created this task cannot answer its input requests' } } as TaskStep, now);
-        break;
-      }
-      if (pending.length) {
-        const waiting = Object.fromEntries(pending.map((k) => [k, out[k]]));
-        if (rec.status !== 'input_required' || JSON.stringify(rec.inputRequests) !== JSON.stringify(waiting)) {
-          rec.status = 'input_required';
-          rec.inputRequests = waiting;
-          rec.lastUpdatedAt = now;
-        }
-        if (step.statusMessage) rec.statusMessage = statusText(rec, step.statusMessage);
-        return rec;
-      }
-      const actions = Object.keys(out).map((k) => (rec.inputResponses[k] as { action?: string } | undefined)?.action);
-      if (actions.includes('cancel') && (step.onCancel ?? 'wait') === 'wait') {
-        for (const k of Object.keys(out)) if ((rec.inputResponses[k] as { action?: string }).action === 'cancel') delete rec.inputResponses[k];
-        continue;
-      }
-      if (actions.includes('cancel') && step.onCancel === 'cancel') {
-        applyTerminal(rec, { cancelled: true } as TaskStep, now);
-        break;
-      }
-      if (actions.includes('decline') && (step.onDecline ?? 'complete') !== 'continue') {
-        const how = step.onDecline ?? 'complete';
-        const outcome: TaskStep =
-          how === 'fail'
-            ? ({ error: { code: ERROR.invalidRequest, message: 'The user declined the request' } } as TaskStep)
-            : how === 'cancel'
-              ? ({ cancelled: true } as TaskStep)
-              : ({ result: step.declineResult ?? { content: [{ type: 'text', text: 'The request was declined; nothing was done.' }] } } as TaskStep);
-        applyTerminal(rec, outcome, now);
-        break;
-      }
-      enterStep(rec, spec, rec.stepIndex + 1, now);
+      if (settleInputStep(rec, spec, step, now) === 'wait') return rec;
       continue;
     }
-    if (rec.status === 'input_required') {
-      // Input requested from the control room on a step that does not ask by itself.
-      const open = Object.keys(rec.inputRequests ?? {}).filter((k) => rec.inputResponses[k] === undefined);
-      if (open.length) return rec;
-      rec.status = 'working';
-      rec.inputRequests = undefined;
-      rec.lastUpdatedAt = now;
-    }
-    const delay = stepDelay(rec, step);
-    const due = rec.stepStartedAt + delay;
-    if (!forced && now < due) {
-      if (step.progress && step.progress.length > 1 && Number.isFinite(delay) && delay > 0) {
-        const i = Math.min(step.progress.length - 1, Math.floor(((now - rec.stepStartedAt) / delay) * step.progress.length));
-        const message = statusText(rec, step.progress[i]);
-        if (rec.statusMessage !== message) {
-          rec.statusMessage = message;
-          rec.lastUpdatedAt = now;
-        }
-      }
-      return rec;
-    }
-    const at = forced ? now : due;
+    if (settleTimedStep(rec, spec, step, now, forced) === 'wait') return rec;
+    // Forcing finishes one step, not the whole script.
     forced = false;
-    if (isTerminalStep(step)) {
-      applyTerminal(rec, step, at);
-      break;
-    }
-    enterStep(rec, spec, rec.stepIndex + 1, at);
   }
   return rec;
 }

@@ -1,4 +1,4 @@
-import { ERROR, EXT, declaresExtension } from '../protocol';
+import { ERROR, EXT, declaresExtension, type CancelTaskParams, type GetTaskParams, type UpdateTaskParams } from '../protocol';
 import type { TaskSpec, ToolSpec } from '../scenario/schema';
 import type { TaskRecord } from '../store/types';
 import { fail, ok, type EngineCore, type Outcome, type RequestContext } from './context';
@@ -14,9 +14,10 @@ export const NOT_FOUND = 'Failed to retrieve task: Task not found';
 
 export interface TaskManager {
   create(ctx: RequestContext, tool: ToolSpec, args: Record<string, unknown>, inputs: Record<string, unknown>): TaskRecord;
-  get(ctx: RequestContext): Outcome;
-  update(ctx: RequestContext): Outcome;
-  cancel(ctx: RequestContext): Outcome;
+  /** tasks/get, tasks/update and tasks/cancel, after {@link needsTasksExtension} and with their params parsed. */
+  get(ctx: RequestContext, params: GetTaskParams): Outcome;
+  update(ctx: RequestContext, params: UpdateTaskParams): Outcome;
+  cancel(ctx: RequestContext, params: CancelTaskParams): Outcome;
   /** Read a task for a principal, settled to now; undefined when unknown, foreign or expired. */
   read(taskId: string, principal: string | undefined): TaskRecord | undefined;
   snapshot(rec: TaskRecord): Record<string, unknown>;
@@ -34,6 +35,14 @@ export type ControlAction =
   | { kind: 'require-input'; inputRequests?: Record<string, unknown> };
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The gate of the tasks/* methods: a 2026-07-28 request must declare the tasks extension. */
+export function needsTasksExtension(ctx: RequestContext): Outcome | undefined {
+  if (ctx.era !== 'modern' || declaresExtension(ctx.caps, EXT.tasks)) return undefined;
+  return fail(ERROR.missingRequiredClientCapability, `Missing required client capability: ${ctx.method} needs the ${EXT.tasks} extension declared in this request`, {
+    requiredCapabilities: { extensions: { [EXT.tasks]: {} } },
+  });
+}
 
 export function createTaskManager(core: EngineCore): TaskManager {
   const timers = new Map<string, unknown>();
@@ -123,17 +132,6 @@ export function createTaskManager(core: EngineCore): TaskManager {
     return s;
   }
 
-  function gate(ctx: RequestContext): Outcome | { taskId: string } {
-    if (ctx.era === 'modern' && !declaresExtension(ctx.caps, EXT.tasks)) {
-      return fail(ERROR.missingRequiredClientCapability, `Missing required client capability: ${ctx.method} needs the ${EXT.tasks} extension declared in this request`, {
-        requiredCapabilities: { extensions: { [EXT.tasks]: {} } },
-      });
-    }
-    const taskId = ctx.params.taskId;
-    if (typeof taskId !== 'string' || !taskId) return fail(ERROR.invalidParams, 'Invalid params: taskId must be a non-empty string');
-    return { taskId };
-  }
-
   return {
     create(ctx, tool, args, inputs) {
       const spec = tool.task!;
@@ -168,40 +166,30 @@ export function createTaskManager(core: EngineCore): TaskManager {
       schedule(rec);
       return rec;
     },
-    get(ctx) {
-      const g = gate(ctx);
-      if ('error' in g || 'result' in g) return g;
-      const rec = read(g.taskId, ctx.principal, (r) => {
+    get(ctx, { taskId }) {
+      const rec = read(taskId, ctx.principal, (r) => {
         if (r.cancelRequestedAt !== undefined) r.pollsSinceCancel++;
       });
       if (!rec) return fail(ERROR.invalidParams, NOT_FOUND);
       return ok({ resultType: 'complete', ...snapshot(rec) });
     },
-    update(ctx) {
-      const g = gate(ctx);
-      if ('error' in g || 'result' in g) return g;
-      const responses = ctx.params.inputResponses;
-      if (!responses || typeof responses !== 'object' || Array.isArray(responses)) {
-        return fail(ERROR.invalidParams, 'Invalid params: inputResponses must be an object keyed by input request');
-      }
-      const rec = read(g.taskId, ctx.principal);
+    update(ctx, { taskId, inputResponses: responses }) {
+      const rec = read(taskId, ctx.principal);
       if (!rec) return fail(ERROR.invalidParams, NOT_FOUND);
-      const problem = checkTaskResponses(rec, responses as Record<string, unknown>);
+      const problem = checkTaskResponses(rec, responses);
       if (problem) return fail(ERROR.invalidParams, `Invalid params: ${problem}`);
-      mutate(g.taskId, (r, spec, now) => {
+      mutate(taskId, (r, spec, now) => {
         if (isTerminal(r)) return undefined;
         const pending = (r.inputRequests ?? {}) as Record<string, unknown>;
-        for (const [k, v] of Object.entries(responses as Record<string, unknown>)) if (k in pending) r.inputResponses[k] = v;
+        for (const [k, v] of Object.entries(responses)) if (k in pending) r.inputResponses[k] = v;
         return settle(r, spec, now, maxRun());
       });
       return ok({ resultType: 'complete' });
     },
-    cancel(ctx) {
-      const g = gate(ctx);
-      if ('error' in g || 'result' in g) return g;
-      const rec = read(g.taskId, ctx.principal);
+    cancel(ctx, { taskId }) {
+      const rec = read(taskId, ctx.principal);
       if (!rec) return fail(ERROR.invalidParams, NOT_FOUND);
-      mutate(g.taskId, (r, spec, now) => {
+      mutate(taskId, (r, spec, now) => {
         if (isTerminal(r) || r.cancelRequestedAt !== undefined) return undefined;
         r.cancelRequestedAt = now;
         r.pollsSinceCancel = 0;

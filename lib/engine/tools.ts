@@ -1,7 +1,9 @@
-import { ERROR, EXT, META, declaresExtension } from '../protocol';
+import { CallToolParamsSchema, ERROR, EXT, META, declaresExtension, type CallToolParams } from '../protocol';
+import { isRecord } from '../shared/records';
 import type { ToolSpec } from '../scenario/schema';
 import { fail, ok, type EngineCore, type Outcome, type RequestContext } from './context';
 import { runMrtr } from './mrtr';
+import { route, type Route } from './route';
 import { isTerminal, stepDelay } from './task-script';
 import type { TaskManager } from './tasks';
 import { fillNumber, fillTemplate } from './template';
@@ -17,7 +19,7 @@ function typeMatches(value: unknown, type: unknown): boolean {
     case 'number': return typeof value === 'number';
     case 'boolean': return typeof value === 'boolean';
     case 'array': return Array.isArray(value);
-    case 'object': return !!value && typeof value === 'object' && !Array.isArray(value);
+    case 'object': return isRecord(value);
     default: return true;
   }
 }
@@ -87,15 +89,18 @@ async function runInline(core: EngineCore, ctx: RequestContext, tool: ToolSpec, 
   return fail(ERROR.internalError, 'Task script ended without a terminal step');
 }
 
-/** tools/call. */
-export async function callTool(core: EngineCore, ctx: RequestContext, tasks: TaskManager): Promise<Outcome> {
-  const name = ctx.params.name;
-  if (typeof name !== 'string') return fail(ERROR.invalidParams, 'Invalid params: tools/call needs a tool name');
-  const tool = core.tool(name);
-  if (!tool) return fail(ERROR.invalidParams, `Unknown tool: ${name}`);
-  const rawArgs = ctx.params.arguments ?? {};
-  if (typeof rawArgs !== 'object' || rawArgs === null || Array.isArray(rawArgs)) return fail(ERROR.invalidParams, 'Invalid params: arguments must be an object');
-  const args = rawArgs as Record<string, unknown>;
+/** The tools/call route (both eras): a tool name that names no tool is answered before the params are checked. */
+export function callToolRoute(core: EngineCore, tasks: TaskManager): Route<CallToolParams> {
+  const unknownTool = ({ params }: RequestContext) =>
+    typeof params.name === 'string' && !core.tool(params.name) ? fail(ERROR.invalidParams, `Unknown tool: ${params.name}`) : undefined;
+  return route(CallToolParamsSchema, (ctx, p) => callTool(core, ctx, tasks, p), unknownTool);
+}
+
+/** tools/call, for a known tool, with its params parsed. */
+async function callTool(core: EngineCore, ctx: RequestContext, tasks: TaskManager, params: CallToolParams): Promise<Outcome> {
+  const name = params.name;
+  const tool = core.tool(name)!;
+  const args = params.arguments ?? {};
   const problem = checkArguments(tool, args);
   if (problem) return fail(ERROR.invalidParams, `Invalid params for ${name}: ${problem}`);
   if (tool.requires && missingCapability(ctx.caps as Record<string, unknown>, tool.requires)) {

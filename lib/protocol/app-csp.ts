@@ -1,3 +1,4 @@
+import { asRecord } from '../shared/records';
 import { CSP_LISTS, type UiCsp } from './apps';
 
 /**
@@ -55,7 +56,7 @@ export function sanitizeCspList(list: (typeof CSP_LISTS)[number], entries: unkno
 
 /** The declared lists after sanitising, plus what was dropped. */
 export function sanitizeUiCsp(csp: unknown): { csp: Required<Pick<UiCsp, (typeof CSP_LISTS)[number]>>; rejected: RejectedEntry[] } {
-  const source = csp && typeof csp === 'object' && !Array.isArray(csp) ? (csp as Record<string, unknown>) : {};
+  const source = asRecord(csp) ?? {};
   const out = { connectDomains: [] as string[], resourceDomains: [] as string[], frameDomains: [] as string[], baseUriDomains: [] as string[] };
   const rejected: RejectedEntry[] = [];
   for (const list of CSP_LISTS) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { asRecord } from '../shared/records';
 
 /**
  * The wire of MCP Apps (`io.modelcontextprotocol/ui`): the tool binding (`_meta.ui` on a tool),
@@ -56,9 +57,9 @@ const FEATURE: Record<keyof UiPermissions & string, string> = {
 
 /** The granted permission keys of a resource, known ones only. */
 export function grantedPermissions(permissions: unknown): (keyof typeof FEATURE)[] {
-  const p = obj(permissions);
+  const p = asRecord(permissions);
   if (!p) return [];
-  return (Object.keys(FEATURE) as (keyof typeof FEATURE)[]).filter((k) => obj(p[k]) !== undefined);
+  return (Object.keys(FEATURE) as (keyof typeof FEATURE)[]).filter((k) => asRecord(p[k]) !== undefined);
 }
 
 /** The iframe `allow` attribute for the granted permissions (`"camera; clipboard-write"`). */
@@ -79,8 +80,8 @@ export interface ToolUi {
 
 /** Read a tool's app binding (`_meta.ui.resourceUri`, else `_meta["ui/resourceUri"]`) and visibility. */
 export function toolUiOf(tool: { _meta?: unknown } | undefined): ToolUi {
-  const meta = obj(tool?._meta);
-  const ui = obj(meta?.ui);
+  const meta = asRecord(tool?._meta);
+  const ui = asRecord(meta?.ui);
   const raw = ui?.resourceUri ?? meta?.[LEGACY_RESOURCE_URI_KEY];
   const vis = ToolVisibilitySchema.safeParse(ui?.visibility);
   const visibility = vis.success ? vis.data : DEFAULT_VISIBILITY;
@@ -106,8 +107,4 @@ export function checkAppToolCall(serverTools: readonly { name: string; _meta?: u
     return { code: 'not-app-visible', message: `Refused: tool "${name}" has visibility ${JSON.stringify(visibility)}, which does not include "app"` };
   }
   return undefined;
-}
-
-function obj(v: unknown): Record<string, unknown> | undefined {
-  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }

@@ -59,8 +59,6 @@ export function isUndefinedReservedCode(code: number): boolean {
   return code <= -32020 && code >= -32099 && !DEFINED_RESERVED_CODES.includes(code);
 }
 
-/** `data` of -32021. */
-export const MissingCapabilityDataSchema = z.object({ requiredCapabilities: z.record(z.string(), z.unknown()) });
 /** `data` of -32022. */
 export const UnsupportedVersionDataSchema = z.object({ supported: z.array(z.string()), requested: z.string() });
 

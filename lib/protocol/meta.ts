@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { META } from './constants';
 
 /** `Implementation` (clientInfo / serverInfo). */
 export const ImplementationSchema = z.looseObject({
@@ -37,19 +36,6 @@ export type ServerCapabilities = z.infer<typeof ServerCapabilitiesSchema>;
 
 export const LoggingLevelSchema = z.enum(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
 export type LoggingLevel = z.infer<typeof LoggingLevelSchema>;
-
-/** Per-request `_meta` of 2026-07-28: version and capabilities required, the rest optional. */
-export const RequestMetaSchema = z.looseObject({
-  [META.protocolVersion]: z.string(),
-  [META.clientCapabilities]: ClientCapabilitiesSchema,
-  [META.clientInfo]: ImplementationSchema.optional(),
-  [META.logLevel]: LoggingLevelSchema.optional(),
-  progressToken: z.union([z.string(), z.number()]).optional(),
-  traceparent: z.string().optional(),
-  tracestate: z.string().optional(),
-  baggage: z.string().optional(),
-});
-export type RequestMeta = z.infer<typeof RequestMetaSchema>;
 
 /** Whether a `_meta` key uses a reserved prefix (second label `modelcontextprotocol` or `mcp`). */
 export function isReservedMetaKey(key: string): boolean {

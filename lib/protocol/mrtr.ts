@@ -86,7 +86,7 @@ export const InputRequestsSchema = z.record(z.string(), InputRequestSchema);
 export type InputRequests = z.infer<typeof InputRequestsSchema>;
 
 /** Input responses are validated per key against the request they answer. */
-export const InputResponsesSchema = z.record(z.string(), z.unknown());
+export const InputResponsesSchema = z.record(z.string(), z.unknown(), { error: 'inputResponses must be an object keyed by input request' });
 export type InputResponses = z.infer<typeof InputResponsesSchema>;
 
 export const InputRequiredResultSchema = z.looseObject({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TASK_STATUSES, TERMINAL_STATUSES } from '../shared/task-status';
 import { JsonRpcErrorObjectSchema } from './errors';
-import { InputRequestsSchema, InputResponsesSchema } from './mrtr';
+import { InputRequestsSchema } from './mrtr';
 
 /** The tasks extension (io.modelcontextprotocol/tasks) of 2026-07-28, and the legacy 2025-11-25 shapes. */
 
@@ -40,9 +40,6 @@ export type DetailedTask = z.infer<typeof DetailedTaskSchema>;
 export const CreateTaskResultSchema = TaskSchema.extend({ resultType: z.literal('task') }).refine((r) => !('requestState' in r), {
   message: 'CreateTaskResult must not carry requestState',
 });
-export const GetTaskParamsSchema = z.looseObject({ taskId: z.string() });
-export const UpdateTaskParamsSchema = z.looseObject({ taskId: z.string(), inputResponses: InputResponsesSchema });
-export const CancelTaskParamsSchema = z.looseObject({ taskId: z.string() });
 
 /** Legacy 2025-11-25 experimental tasks. */
 export const LegacyTaskSchema = z.looseObject({
@@ -56,7 +53,6 @@ export const LegacyTaskSchema = z.looseObject({
 });
 export type LegacyTask = z.infer<typeof LegacyTaskSchema>;
 export const LegacyCreateTaskResultSchema = z.looseObject({ task: LegacyTaskSchema });
-export const LegacyTaskParamSchema = z.looseObject({ ttl: z.number().int().min(0).optional() });
 export const LegacyToolExecutionSchema = z.looseObject({ taskSupport: z.enum(['forbidden', 'optional', 'required']).optional() });
 
 /** Map a legacy task to the extension's field names (for one normalised view in clients). */

@@ -1,4 +1,5 @@
 import type { ScenarioIssue } from './issues';
+import { isRecord } from '../shared/records';
 
 /**
  * Checks the zod schema cannot express: unique names, a behaviour per tool, terminal task
@@ -77,8 +78,4 @@ function findDuplicates(
 function entries(list: unknown): [number, Record<string, unknown>][] {
   if (!Array.isArray(list)) return [];
   return list.flatMap((item, index) => (isRecord(item) ? [[index, item] as [number, Record<string, unknown>]] : []));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

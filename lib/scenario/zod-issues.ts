@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { formatPath, type ScenarioIssue } from './issues';
 import type { LocateTarget, Locator } from './yaml-locator';
+import { isRecord } from '../shared/records';
 
 /**
  * Turns zod issues into positioned scenario issues with messages written for scenario authors:
@@ -82,10 +83,6 @@ export function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
     else return undefined;
   }
   return current;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function typeName(value: unknown): string {

@@ -3,6 +3,7 @@
  * apart on validation, expiry arithmetic or how ledger values are serialised. Pure TypeScript:
  * this file is bundled for browsers and MSW as well as Node.
  */
+import { TASK_STATUSES } from '../shared/task-status';
 import type { StoreOptions, StoredTaskStatus, TaskListFilter, TaskRecord } from './types';
 
 /** Default bound of the ReplayStore. */
@@ -11,13 +12,7 @@ export const DEFAULT_REPLAY_MAX_ENTRIES = 1000;
 /** Statuses that {@link TaskListFilter.activeOnly} keeps. */
 export const ACTIVE_TASK_STATUSES: readonly StoredTaskStatus[] = ['working', 'input_required'];
 
-const TASK_STATUSES: ReadonlySet<string> = new Set<StoredTaskStatus>([
-  'working',
-  'input_required',
-  'completed',
-  'failed',
-  'cancelled',
-]);
+const KNOWN_STATUSES: ReadonlySet<string> = new Set<string>(TASK_STATUSES);
 
 /** {@link StoreOptions} with defaults applied. */
 export interface ResolvedStoreOptions {
@@ -50,7 +45,7 @@ export function assertTaskRecord(record: TaskRecord, action: string): void {
   if (typeof record.taskId !== 'string' || record.taskId === '') fail('taskId must be a non-empty string');
   if (typeof record.principal !== 'string') fail('principal must be a string');
   if (typeof record.scenarioId !== 'string') fail('scenarioId must be a string');
-  if (!TASK_STATUSES.has(record.status)) fail(`unknown status ${JSON.stringify(record.status)}`);
+  if (!KNOWN_STATUSES.has(record.status)) fail(`unknown status ${JSON.stringify(record.status)}`);
   if (!Number.isFinite(record.createdAt)) fail('createdAt must be a finite number');
   if (record.ttlMs !== null && !(Number.isFinite(record.ttlMs) && record.ttlMs >= 0)) {
     fail('ttlMs must be null or a non-negative number');

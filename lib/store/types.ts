@@ -1,3 +1,4 @@
+import type { TaskStatusName } from '../shared/task-status';
 /**
  * Durable stores used by the mock engine. Every method is synchronous: the in-memory
  * implementation and better-sqlite3 both are, and synchronous read-modify-write is what
@@ -5,7 +6,7 @@
  */
 
 /** Task lifecycle status of the 2026-07-28 tasks extension (legacy uses the same names). */
-export type StoredTaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+export type StoredTaskStatus = TaskStatusName;
 
 /** A JSON-RPC error object as stored on a failed task. */
 export interface StoredError {

@@ -1,5 +1,6 @@
 import { PrimitiveSchemaDefinitionSchema } from '../mrtr';
-import { asObj, show, type Obj, type Report } from './model';
+import { show, type Obj, type Report } from './model';
+import { asRecord } from '../../shared/records';
 
 /**
  * Elicitation requests: form schemas must be flat primitives and must not ask for secrets;
@@ -37,7 +38,7 @@ function findPhrase(ws: string[]): string | undefined {
  * the property name, title, description and format.
  */
 export function secretHint(name: string, prop: unknown): string | undefined {
-  const p = asObj(prop) ?? {};
+  const p = asRecord(prop) ?? {};
   if (typeof p.format === 'string' && /password|secret/i.test(p.format)) return `format "${p.format}"`;
   if (p.writeOnly === true) return 'writeOnly';
   const fields: [string, unknown][] = [['name', name], ['title', p.title], ['description', p.description]];
@@ -52,10 +53,10 @@ export function secretHint(name: string, prop: unknown): string | undefined {
 function checkDefault(key: string, prop: Obj, path: string, report: Report): void {
   if (!('default' in prop)) return;
   const d = prop.default;
-  const options = Array.isArray(prop.enum) ? prop.enum : Array.isArray(prop.oneOf) ? prop.oneOf.map((o) => asObj(o)?.const) : undefined;
+  const options = Array.isArray(prop.enum) ? prop.enum : Array.isArray(prop.oneOf) ? prop.oneOf.map((o) => asRecord(o)?.const) : undefined;
   if (options && !options.includes(d)) report('elicitation-schema-invalid', `default ${show(d)} of "${key}" is not one of its options`, `${path}.default`);
-  const items = asObj(prop.items);
-  const itemOptions = Array.isArray(items?.enum) ? items.enum : Array.isArray(items?.anyOf) ? items.anyOf.map((o) => asObj(o)?.const) : undefined;
+  const items = asRecord(prop.items);
+  const itemOptions = Array.isArray(items?.enum) ? items.enum : Array.isArray(items?.anyOf) ? items.anyOf.map((o) => asRecord(o)?.const) : undefined;
   if (prop.type === 'array' && Array.isArray(d) && itemOptions && d.some((x) => !itemOptions.includes(x))) {
     report('elicitation-schema-invalid', `default ${show(d)} of "${key}" lists values outside its items`, `${path}.default`);
   }
@@ -63,12 +64,12 @@ function checkDefault(key: string, prop: Obj, path: string, report: Report): voi
 
 /** Form-mode `requestedSchema`. */
 function checkForm(params: Obj, path: string, report: Report): void {
-  const schema = asObj(params.requestedSchema);
+  const schema = asRecord(params.requestedSchema);
   const base = `${path}.requestedSchema`;
-  if (!schema || schema.type !== 'object' || !asObj(schema.properties)) {
+  if (!schema || schema.type !== 'object' || !asRecord(schema.properties)) {
     return report('elicitation-schema-invalid', 'requestedSchema must be {type: "object", properties: {...}}', base);
   }
-  const props = asObj(schema.properties)!;
+  const props = asRecord(schema.properties)!;
   for (const [key, prop] of Object.entries(props)) {
     const at = `${base}.properties.${key}`;
     const hint = secretHint(key, prop);
@@ -78,7 +79,7 @@ function checkForm(params: Obj, path: string, report: Report): void {
       report('elicitation-schema-invalid', `"${key}" is not a primitive property (string, number, integer, boolean, enum or multi-select of strings): ${show(prop)}`, at);
       continue;
     }
-    const p = asObj(prop)!;
+    const p = asRecord(prop)!;
     checkDefault(key, p, at, report);
     if (Array.isArray(p.enumNames)) report('elicitation-enum-names-deprecated', `"${key}" uses enumNames; use oneOf: [{const, title}]`, `${at}.enumNames`);
   }

@@ -1,6 +1,7 @@
 import { HEADER, META, RESULT_TYPE } from '../constants';
 import { ERROR } from '../errors';
-import { asObj, show, type Report, type View } from './model';
+import { show, type Report, type View } from './model';
+import { asRecord } from '../../shared/records';
 
 /**
  * The JSON-RPC envelope, `resultType`, removed methods, session and resumability headers,
@@ -24,7 +25,7 @@ export function checkRequestEnvelope(v: View, report: Report): void {
   if (req.jsonrpc !== '2.0') report('request-jsonrpc-invalid', `jsonrpc must be "2.0", got ${show(req.jsonrpc)}`, 'request.body.jsonrpc');
   if (typeof req.method !== 'string' || !req.method) report('request-jsonrpc-invalid', 'method must be a non-empty string', 'request.body.method');
   if ('id' in req && !isId(req.id)) report('request-jsonrpc-invalid', `Request id must be a string or an integer, never ${show(req.id)}`, 'request.body.id');
-  if ('params' in req && !asObj(req.params)) report('request-jsonrpc-invalid', 'params must be an object', 'request.body.params');
+  if ('params' in req && !asRecord(req.params)) report('request-jsonrpc-invalid', 'params must be an object', 'request.body.params');
 }
 
 /** Shape of the final response and its id. */
@@ -120,9 +121,9 @@ export function checkDiscover(v: View, report: Report): void {
       report('discover-invalid', `supportedVersions ${show(versions)} does not include ${asked}, yet the server answered a ${asked} request`, `${base}.supportedVersions`);
     }
   }
-  const caps = asObj(r.capabilities);
+  const caps = asRecord(r.capabilities);
   if (!caps) report('discover-invalid', 'capabilities (ServerCapabilities) is required', `${base}.capabilities`);
   else if ('tasks' in caps) report('discover-legacy-tasks-capability', 'capabilities.tasks is the 2025-11-25 capability; advertise capabilities.extensions["io.modelcontextprotocol/tasks"] instead', `${base}.capabilities.tasks`);
-  const info = asObj(asObj(r._meta)?.[META.serverInfo]);
+  const info = asRecord(asRecord(r._meta)?.[META.serverInfo]);
   if (!info) report('discover-server-info-missing', `_meta["${META.serverInfo}"] should name the server (serverInfo moved out of the body)`, `${base}._meta`);
 }

@@ -1,6 +1,7 @@
 import { META } from '../constants';
 import { DRAFT_CODES, ERROR, RETIRED_CODES, isUndefinedReservedCode } from '../errors';
-import { asObj, show, type Report, type View } from './model';
+import { show, type Report, type View } from './model';
+import { asRecord } from '../../shared/records';
 
 /** Error codes: the reserved range, retired and draft codes, and the data -32021/-32022 carry. */
 
@@ -27,8 +28,8 @@ export function checkResponseError(v: View, report: Report): void {
   if (!e) return;
   checkErrorCode(e.code, 'response.body.error.code', v.modern, report);
   if (!v.modern) return;
-  const data = asObj(e.data);
-  if (e.code === ERROR.missingRequiredClientCapability && !asObj(data?.requiredCapabilities)) {
+  const data = asRecord(e.data);
+  if (e.code === ERROR.missingRequiredClientCapability && !asRecord(data?.requiredCapabilities)) {
     report('error-data-invalid', '-32021 must name what is missing in data.requiredCapabilities (a ClientCapabilities object)', 'response.body.error.data.requiredCapabilities');
   }
   if (e.code === ERROR.unsupportedProtocolVersion) {

@@ -1,6 +1,7 @@
 import { HEADER, META, NAME_SOURCE } from '../constants';
 import { decodeHeaderValue, expectedNameValue, isPlainHeaderValue, paramHeaderText, scanHeaderBindings, valueAtPath } from '../headers';
-import { asObj, type Report, type View } from './model';
+import type { Report, View } from './model';
+import { asRecord } from '../../shared/records';
 
 /**
  * Standard headers against the body: `MCP-Protocol-Version` = `_meta` version, `Mcp-Method` =
@@ -53,7 +54,7 @@ function checkParamHeaders(v: View, report: Report): void {
   const scan = scanHeaderBindings(tool.inputSchema);
   // A tool with broken annotations is flagged on tools/list; clients drop it.
   if (!scan.ok) return;
-  const args = asObj(v.params.arguments);
+  const args = asRecord(v.params.arguments);
   for (const b of scan.bindings) {
     const header = `${HEADER.paramPrefix}${b.header}`;
     const text = paramHeaderText(valueAtPath(args, b.path));

@@ -1,6 +1,7 @@
 import { META } from '../constants';
 import { ClientCapabilitiesSchema, ImplementationSchema, LoggingLevelSchema, isReservedMetaKey } from '../meta';
-import { asObj, show, type Report, type View } from './model';
+import { show, type Report, type View } from './model';
+import { asRecord } from '../../shared/records';
 
 /** Per-request `_meta` of 2026-07-28: the required keys, their types and reserved prefixes. */
 
@@ -29,7 +30,7 @@ export function checkRequestMeta(v: View, report: Report): boolean {
     report('meta-invalid', `_meta["${META.clientCapabilities}"] is not a ClientCapabilities object`, metaPath(META.clientCapabilities));
     broken = true;
   } else {
-    checkCapabilityFields(asObj(caps)!, report);
+    checkCapabilityFields(asRecord(caps)!, report);
   }
   const info = meta?.[META.clientInfo];
   // Without any _meta the missing required keys say enough.
@@ -49,7 +50,7 @@ export function checkRequestMeta(v: View, report: Report): boolean {
 
 function checkCapabilityFields(caps: Record<string, unknown>, report: Report): void {
   const base = `request.body.params._meta["${META.clientCapabilities}"]`;
-  const roots = asObj(caps.roots);
+  const roots = asRecord(caps.roots);
   if (roots && 'listChanged' in roots) report('capability-removed-field', 'roots.listChanged was removed with notifications/roots/list_changed', `${base}.roots.listChanged`);
   if ('tasks' in caps) {
     report('capability-removed-field', 'capabilities.tasks is the 2025-11-25 capability; under 2026-07-28 the client counts as not declaring tasks (declare extensions["io.modelcontextprotocol/tasks"])', `${base}.tasks`);

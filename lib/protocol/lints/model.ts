@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { ClientCapabilitiesSchema, ServerCapabilitiesSchema, declaresExtension, type ClientCapabilities } from '../meta';
 import { EXT, META } from '../constants';
-import { ToolSchema } from '../content';
+import { ToolSchema } from '../tools';
 import type { LintId } from './rules';
 import { fingerprint } from '../../shared/fingerprint';
+import { asRecord } from '../../shared/records';
 
 /**
  * The shapes live lints work on: an exchange (one request, its stream frames and its final
@@ -73,10 +74,6 @@ export type Lint = z.infer<typeof LintSchema>;
 /** Plain JSON object or undefined. */
 export type Obj = Record<string, unknown>;
 
-/** The value as a plain object, or undefined (arrays and null are not objects here). */
-export function asObj(v: unknown): Obj | undefined {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
-}
 
 /** Case-insensitive header lookup on a recorded header map. */
 export function headerOf(headers: Record<string, string> | undefined, name: string): string | undefined {
@@ -112,12 +109,12 @@ export interface View {
 
 /** Build the view of an exchange under a context. */
 export function viewOf(ex: Exchange, ctx: LintContext): View {
-  const req = asObj(ex.request?.body);
-  const params = asObj(req?.params) ?? {};
-  const meta = asObj(params._meta);
+  const req = asRecord(ex.request?.body);
+  const params = asRecord(req?.params) ?? {};
+  const meta = asRecord(params._meta);
   const parsedCaps = ClientCapabilitiesSchema.safeParse(meta?.[META.clientCapabilities]);
   const caps = ctx.clientCapabilities ?? (parsedCaps.success ? parsedCaps.data : {});
-  const res = asObj(ex.response?.body);
+  const res = asRecord(ex.response?.body);
   return {
     ex,
     ctx,
@@ -133,8 +130,8 @@ export function viewOf(ex: Exchange, ctx: LintContext): View {
     tasksDeclared: ctx.extensions?.tasks ?? declaresExtension(caps, EXT.tasks),
     uiDeclared: ctx.extensions?.ui ?? declaresExtension(caps, EXT.ui),
     res,
-    result: asObj(res?.result),
-    error: asObj(res?.error),
+    result: asRecord(res?.result),
+    error: asRecord(res?.error),
     frames: ex.frames ?? [],
     reqHeader: (name) => headerOf(ex.request?.headers, name),
     resHeader: (name) => headerOf(ex.response?.headers, name),

@@ -2,7 +2,8 @@ import { META, MRTR_METHODS, RESULT_TYPE } from '../constants';
 import { elicitationModes, type ClientCapabilities } from '../meta';
 import { InputRequestSchema, RequestedSchemaSchema, responseSchemaFor, validateFormContent } from '../mrtr';
 import { checkElicitation } from './elicitation';
-import { asObj, show, type Obj, type Report, type View } from './model';
+import { show, type Obj, type Report, type View } from './model';
+import { asRecord } from '../../shared/records';
 
 /** Multi round-trip requests: `input_required` results, their input requests and the retry. */
 
@@ -34,17 +35,17 @@ export function undeclaredNeed(method: string, params: Obj, caps: ClientCapabili
 
 /** A map of input requests (MRTR result or task snapshot). */
 export function checkInputRequests(requests: unknown, path: string, v: View, report: Report): void {
-  const map = asObj(requests);
+  const map = asRecord(requests);
   if (!map) return report('input-request-invalid', 'inputRequests must be an object keyed by request key', path);
   for (const [key, raw] of Object.entries(map)) {
     const at = `${path}.${key}`;
-    const req = asObj(raw);
+    const req = asRecord(raw);
     if (!req || typeof req.method !== 'string' || !KINDS.has(req.method)) {
       report('input-request-invalid', `Input request "${key}" must be elicitation/create, sampling/createMessage or roots/list, got ${show(req?.method ?? raw)}`, at);
       continue;
     }
     if ('id' in req || 'jsonrpc' in req) report('input-request-invalid', `Input request "${key}" is {method, params}: no id, no jsonrpc`, at);
-    const params = asObj(req.params) ?? {};
+    const params = asRecord(req.params) ?? {};
     if (req.method === 'elicitation/create') {
       if (typeof params.message !== 'string') report('input-request-invalid', `Elicitation "${key}" needs a message`, `${at}.params.message`);
       if (params.mode !== undefined && params.mode !== 'form' && params.mode !== 'url') report('input-request-invalid', `Elicitation "${key}" has unknown mode ${show(params.mode)}`, `${at}.params.mode`);
@@ -70,7 +71,7 @@ export function checkInputRequired(v: View, report: Report): void {
   if (!(MRTR_METHODS as readonly string[]).includes(v.method)) {
     report('input-required-method', `${v.method} cannot answer input_required; only tools/call, prompts/get and resources/read can (tasks use tasks/get + tasks/update)`, `${base}.resultType`);
   }
-  const hasRequests = asObj(r.inputRequests) && Object.keys(asObj(r.inputRequests)!).length > 0;
+  const hasRequests = asRecord(r.inputRequests) && Object.keys(asRecord(r.inputRequests)!).length > 0;
   if (!hasRequests && r.requestState === undefined) report('input-required-empty', 'input_required must carry inputRequests, requestState or both', base);
   if (r.requestState !== undefined && typeof r.requestState !== 'string') report('input-request-invalid', 'requestState must be a string', `${base}.requestState`);
   if (r.inputRequests !== undefined) checkInputRequests(r.inputRequests, `${base}.inputRequests`, v, report);
@@ -80,7 +81,7 @@ export function checkInputRequired(v: View, report: Report): void {
 export function checkInputResponse(key: string, request: Obj, response: unknown, path: string, report: Report): void {
   const method = request.method as 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
   if (!KINDS.has(method)) return;
-  const res = asObj(response);
+  const res = asRecord(response);
   if (res && 'resultType' in res) report('input-response-invalid', `Answer "${key}" carries resultType; ElicitResult, CreateMessageResult and ListRootsResult are not Results`, `${path}.resultType`);
   const parsed = responseSchemaFor(method).safeParse(response);
   if (!parsed.success) {
@@ -88,14 +89,14 @@ export function checkInputResponse(key: string, request: Obj, response: unknown,
     return report('input-response-invalid', `Answer "${key}" is not a ${method} result: ${issue?.path.join('.') || 'value'} ${issue?.message ?? ''}`.trim(), path);
   }
   if (method !== 'elicitation/create' || res?.action !== 'accept') return;
-  const params = asObj(request.params) ?? {};
+  const params = asRecord(request.params) ?? {};
   if (params.mode === 'url') {
     if (res.content !== undefined) report('input-response-invalid', `Answer "${key}" accepts a URL elicitation with content; URL-mode accept carries none`, `${path}.content`);
     return;
   }
   const schema = RequestedSchemaSchema.safeParse(params.requestedSchema);
   if (!schema.success) return;
-  const problems = validateFormContent(schema.data, asObj(res.content));
+  const problems = validateFormContent(schema.data, asRecord(res.content));
   if (problems.length) report('input-response-invalid', `Answer "${key}" does not match requestedSchema: ${problems.join('; ')}`, `${path}.content`);
 }
 
@@ -120,12 +121,12 @@ export function checkRetry(v: View, report: Report): void {
   for (const field of ['name', 'uri', 'arguments']) {
     if (!same(before[field], p[field])) report('mrtr-retry-params-changed', `The retry changed ${field} from ${show(before[field])} to ${show(p[field])}`, `${base}.${field}`);
   }
-  const requests = asObj(prev.result.inputRequests) ?? {};
-  const answers = asObj(p.inputResponses) ?? {};
+  const requests = asRecord(prev.result.inputRequests) ?? {};
+  const answers = asRecord(p.inputResponses) ?? {};
   const missing = Object.keys(requests).filter((k) => answers[k] === undefined);
   if (missing.length) report('mrtr-retry-incomplete', `The retry answers no ${missing.map((k) => `"${k}"`).join(', ')}; fulfil every input request before retrying (decline/cancel an elicitation with an ElicitResult)`, `${base}.inputResponses`);
   for (const [key, answer] of Object.entries(answers)) {
-    const req = asObj(requests[key]);
+    const req = asRecord(requests[key]);
     if (req) checkInputResponse(key, req, answer, `${base}.inputResponses.${key}`, report);
   }
 }

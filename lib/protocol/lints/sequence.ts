@@ -1,10 +1,12 @@
 import { MRTR_METHODS, RESULT_TYPE } from '../constants';
-import { ToolSchema, type Tool } from '../content';
+import { ToolSchema, type Tool } from '../tools';
 import { ServerCapabilitiesSchema } from '../meta';
-import { TERMINAL_STATUSES, type TaskStatus } from '../tasks';
+import type { TaskStatus } from '../tasks';
 import { lintExchange } from './exchange';
-import { asObj, maskId, show, viewOf, type Exchange, type Lint, type LintContext, type Obj, type PreviousInputRequired, type Report, type View } from './model';
+import { maskId, show, viewOf, type Exchange, type Lint, type LintContext, type Obj, type PreviousInputRequired, type Report, type View } from './model';
 import { createReporter } from './rules';
+import { asRecord } from '../../shared/records';
+import { isTerminalStatus } from '../../shared/task-status';
 
 /**
  * Rules over a session: which `input_required` a retry continues, poll cadence against
@@ -16,7 +18,6 @@ import { createReporter } from './rules';
 /** Polls up to this fraction early are tolerated (timer jitter). */
 const POLL_TOLERANCE = 0.9;
 const LIST_METHODS = new Set(['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list']);
-const isTerminal = (s: unknown): s is TaskStatus => TERMINAL_STATUSES.includes(s as TaskStatus);
 
 interface Conversation {
   key: string;
@@ -87,9 +88,9 @@ function trackMrtr(s: SessionState, v: View, continued: Conversation | undefined
 
 function observeSnapshot(t: TaskTrack, snap: Obj, path: string, report: Report): void {
   if (t.terminal && snap.status !== t.terminal) report('task-terminal-changed', `The task was already ${t.terminal}; it is now ${show(snap.status)} (terminal states are final)`, `${path}.status`);
-  if (!t.terminal && isTerminal(snap.status)) t.terminal = snap.status;
+  if (!t.terminal && isTerminalStatus(snap.status)) t.terminal = snap.status as TaskStatus;
   if (typeof snap.pollIntervalMs === 'number') t.pollIntervalMs = snap.pollIntervalMs;
-  t.outstanding = snap.status === 'input_required' ? Object.keys(asObj(snap.inputRequests) ?? {}) : [];
+  t.outstanding = snap.status === 'input_required' ? Object.keys(asRecord(snap.inputRequests) ?? {}) : [];
 }
 
 function trackTasks(s: SessionState, v: View, at: number | undefined, report: Report): void {
@@ -121,7 +122,7 @@ function trackTasks(s: SessionState, v: View, at: number | undefined, report: Re
     return;
   }
   if (v.method === 'tasks/update' && t.outstanding) {
-    const unknown = Object.keys(asObj(v.params.inputResponses) ?? {}).filter((k) => !t.outstanding!.includes(k));
+    const unknown = Object.keys(asRecord(v.params.inputResponses) ?? {}).filter((k) => !t.outstanding!.includes(k));
     if (unknown.length) report('task-update-unknown-key', `tasks/update answers ${unknown.map((k) => `"${k}"`).join(', ')}, which the task is not waiting for (outstanding: ${t.outstanding.join(', ') || 'none'})`, 'request.body.params.inputResponses');
   }
   if (v.method === 'tasks/cancel' && t.terminal && v.error?.code === -32602) {
@@ -142,8 +143,8 @@ function trackListenFrames(v: View, report: Report): void {
   if (v.method !== 'subscriptions/listen') return;
   const seen = new Map<string, TaskTrack>();
   v.frames.forEach((f, i) => {
-    const m = asObj(f);
-    const p = asObj(m?.params);
+    const m = asRecord(f);
+    const p = asRecord(m?.params);
     if (m?.method !== 'notifications/tasks' || !p || typeof p.taskId !== 'string') return;
     const t = seen.get(p.taskId) ?? { nudged: false };
     seen.set(p.taskId, t);

@@ -1,7 +1,8 @@
 import { META } from '../constants';
 import { LoggingLevelSchema } from '../meta';
-import { asObj, maskId, show, type Obj, type Report, type View } from './model';
+import { maskId, show, type Obj, type Report, type View } from './model';
 import { checkSnapshot } from './tasks';
+import { asRecord } from '../../shared/records';
 
 /**
  * Frames before the final response: no server requests, request streams carry only progress
@@ -37,7 +38,7 @@ interface ListenState {
 }
 
 function listenFrame(v: View, s: ListenState, method: string, params: Obj, path: string, report: Report): void {
-  const tag = asObj(params._meta)?.[META.subscriptionId];
+  const tag = asRecord(params._meta)?.[META.subscriptionId];
   // On stdio several subscriptions share the pipe: a frame tagged for another one is not ours.
   if (!v.http && tag !== undefined && tag !== v.id) return;
   // On stdio the server may end a listen with notifications/cancelled naming it by requestId.
@@ -46,7 +47,7 @@ function listenFrame(v: View, s: ListenState, method: string, params: Obj, path:
   if (method === ACK) {
     if (s.ackSeen) return;
     s.ackSeen = true;
-    const agreed = asObj(params.notifications) ?? {};
+    const agreed = asRecord(params.notifications) ?? {};
     const extra = notRequested(agreed, s.filter);
     if (extra.length) report('listen-unrequested-notification', `The acknowledgement agrees to what was not requested: ${extra.join(', ')}`, `${path}.params.notifications`);
     s.filter = agreed;
@@ -107,18 +108,18 @@ function requestFrame(v: View, s: RequestState, method: string, params: Obj, pat
 /** All frame rules. */
 export function checkFrames(v: View, report: Report): void {
   const listen = v.method === 'subscriptions/listen';
-  const ls: ListenState = { ackSeen: false, ackReported: false, filter: asObj(v.params.notifications) ?? {} };
+  const ls: ListenState = { ackSeen: false, ackReported: false, filter: asRecord(v.params.notifications) ?? {} };
   const rs: RequestState = {};
   v.frames.forEach((frame, i) => {
     const path = `frames[${i}]`;
-    const m = asObj(frame);
+    const m = asRecord(frame);
     if (!m || m.jsonrpc !== '2.0') return report('stream-frame-invalid', `Frame ${i} is not a JSON-RPC 2.0 message: ${show(frame)}`, path);
     if (typeof m.method === 'string' && 'id' in m) {
       if (v.modern) report('stream-request-frame', `The server sent a ${m.method} request on the stream; servers never send requests (use input_required)`, path);
       return;
     }
     if (typeof m.method !== 'string') return report('stream-frame-invalid', `Frame ${i} is a response before the final response`, path);
-    const params = asObj(m.params) ?? {};
+    const params = asRecord(m.params) ?? {};
     if (v.modern && REMOVED.has(m.method)) report('removed-notification', `${m.method} was removed in 2026-07-28`, `${path}.method`);
     if (v.modern && m.method === 'notifications/cancelled' && v.http) {
       report('cancelled-notification-misuse', 'notifications/cancelled from the server only ends a listen on stdio; on HTTP the server sends the final result and closes', path);
@@ -127,7 +128,7 @@ export function checkFrames(v: View, report: Report): void {
     else requestFrame(v, rs, m.method, params, path, report);
   });
   if (listen && v.modern && v.result) {
-    const tag = asObj(v.result._meta)?.[META.subscriptionId];
+    const tag = asRecord(v.result._meta)?.[META.subscriptionId];
     if (tag !== v.id) report('listen-untagged', `The final listen result must carry _meta["${META.subscriptionId}"] = ${show(v.id)}`, 'response.body.result._meta');
   }
 }

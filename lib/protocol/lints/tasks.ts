@@ -2,8 +2,9 @@ import { EXT, META, RESULT_TYPE } from '../constants';
 import { declaresExtension } from '../meta';
 import { TaskSchema } from '../tasks';
 import { checkErrorCode } from './error-codes';
-import { asObj, show, type Obj, type Report, type View } from './model';
+import { show, type Obj, type Report, type View } from './model';
 import { checkInputRequests } from './mrtr';
+import { asRecord } from '../../shared/records';
 
 /** The tasks extension: gating, CreateTaskResult, snapshots (tasks/get and notifications/tasks), acks. */
 
@@ -12,7 +13,7 @@ const TASK_METHODS = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
 /** Legacy names, wrapper and requestState (shared by creation results and snapshots). */
 function checkTaskNames(t: Obj, path: string, report: Report): boolean {
   let legacy = false;
-  if (asObj(t.task)) {
+  if (asRecord(t.task)) {
     report('task-legacy-fields', 'The task is nested under "task" (2025-11-25); 2026-07-28 results are flat: {resultType: "task", taskId, status, ...}', `${path}.task`);
     legacy = true;
   }
@@ -42,7 +43,7 @@ export function checkSnapshot(t: Obj, path: string, v: View, report: Report): vo
   checkTaskFields(t, path, report);
   const status = t.status;
   const bad = (message: string, field = '') => report('task-snapshot-inconsistent', message, field ? `${path}.${field}` : path);
-  const requests = asObj(t.inputRequests);
+  const requests = asRecord(t.inputRequests);
   if (status === 'input_required' && (!requests || Object.keys(requests).length === 0)) bad('An input_required task must list every outstanding request in inputRequests', 'inputRequests');
   if (status !== 'input_required' && t.inputRequests !== undefined) bad(`A ${show(status)} task carries inputRequests`, 'inputRequests');
   if (status === 'completed' && t.result === undefined) bad('A completed task must inline the result of the original request', 'result');
@@ -50,9 +51,9 @@ export function checkSnapshot(t: Obj, path: string, v: View, report: Report): vo
   if (status !== 'completed' && t.result !== undefined) bad(`A ${show(status)} task carries a result`, 'result');
   if (status !== 'failed' && t.error !== undefined) bad(`A ${show(status)} task carries an error`, 'error');
   if (status === 'failed' && t.statusMessage === undefined) report('task-failed-no-status-message', 'A failed task should explain itself in statusMessage', `${path}.statusMessage`);
-  const error = asObj(t.error);
+  const error = asRecord(t.error);
   if (error) checkErrorCode(error.code, `${path}.error.code`, v.modern, report);
-  const inlined = asObj(asObj(t.result)?._meta);
+  const inlined = asRecord(asRecord(t.result)?._meta);
   if (inlined && META.relatedTask in inlined) {
     report('task-related-task-meta', `The inlined result carries _meta["${META.relatedTask}"]; the taskId is already at the root`, `${path}.result._meta`);
   }
@@ -75,7 +76,7 @@ function checkCreateTask(v: View, r: Obj, report: Report): void {
 export function checkTaskRequest(v: View, report: Report): boolean {
   if (!v.modern || !v.isRequest) return false;
   if (v.method === 'tools/call' && v.params.task !== undefined) report('task-legacy-param', 'params.task is the 2025-11-25 opt-in; under 2026-07-28 it is ignored (declaring the extension is enough)', 'request.body.params.task');
-  const wantsIds = v.method === 'subscriptions/listen' && asObj(v.params.notifications)?.taskIds !== undefined;
+  const wantsIds = v.method === 'subscriptions/listen' && asRecord(v.params.notifications)?.taskIds !== undefined;
   if ((TASK_METHODS.has(v.method) || wantsIds) && !v.tasksDeclared) {
     const what = wantsIds ? 'subscriptions/listen with taskIds' : v.method;
     report('task-method-undeclared', `${what} without extensions["${EXT.tasks}"] in this request's clientCapabilities; the server must answer -32021`, `request.body.params._meta["${META.clientCapabilities}"]`);
@@ -89,7 +90,7 @@ export function checkTaskResults(v: View, report: Report): void {
   const r = v.result;
   if (!r) return;
   if (!v.modern) {
-    if (v.method === 'tasks/result' && !asObj(asObj(r._meta)?.[META.relatedTask])) {
+    if (v.method === 'tasks/result' && !asRecord(asRecord(r._meta)?.[META.relatedTask])) {
       report('legacy-related-task-missing', `A 2025-11-25 tasks/result result must carry _meta["${META.relatedTask}"] = {taskId}`, 'response.body.result._meta');
     }
     return;

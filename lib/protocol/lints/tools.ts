@@ -1,5 +1,6 @@
 import { scanHeaderBindings } from '../headers';
-import { asObj, show, type Report, type View } from './model';
+import { show, type Report, type View } from './model';
+import { asRecord } from '../../shared/records';
 
 /** tools/list entries (x-mcp-header annotations, legacy execution hints, app bindings) and ui:// resources. */
 
@@ -14,17 +15,17 @@ function checkUiUri(value: unknown, path: string, report: Report): void {
 export function checkToolsList(v: View, report: Report): void {
   if (!v.modern || v.method !== 'tools/list' || !Array.isArray(v.result?.tools)) return;
   (v.result.tools as unknown[]).forEach((raw, i) => {
-    const tool = asObj(raw);
+    const tool = asRecord(raw);
     if (!tool) return;
     const path = `response.body.result.tools[${i}]`;
     const scan = scanHeaderBindings(tool.inputSchema);
     if (!scan.ok) report('tool-header-annotation-invalid', `Tool ${show(tool.name)}: ${scan.reason}; HTTP clients must drop this tool`, `${path}.inputSchema`);
-    const execution = asObj(tool.execution);
+    const execution = asRecord(tool.execution);
     if (execution && 'taskSupport' in execution) {
       report('tool-task-support-legacy', `Tool ${show(tool.name)} declares execution.taskSupport; 2026-07-28 has no such field (the server decides per call)`, `${path}.execution.taskSupport`);
     }
-    const meta = asObj(tool._meta);
-    checkUiUri(asObj(meta?.ui)?.resourceUri, `${path}._meta.ui.resourceUri`, report);
+    const meta = asRecord(tool._meta);
+    checkUiUri(asRecord(meta?.ui)?.resourceUri, `${path}._meta.ui.resourceUri`, report);
     checkUiUri(meta?.['ui/resourceUri'], `${path}._meta["ui/resourceUri"]`, report);
   });
 }
@@ -33,7 +34,7 @@ export function checkToolsList(v: View, report: Report): void {
 export function checkUiResource(v: View, report: Report): void {
   if (v.method !== 'resources/read' || !Array.isArray(v.result?.contents)) return;
   (v.result.contents as unknown[]).forEach((raw, i) => {
-    const c = asObj(raw);
+    const c = asRecord(raw);
     if (!c || typeof c.uri !== 'string' || !c.uri.startsWith('ui://')) return;
     if (c.mimeType !== APP_MIME) report('ui-resource-mime', `ui:// content must be ${APP_MIME}, got ${show(c.mimeType)}`, `response.body.result.contents[${i}].mimeType`);
   });

@@ -1,4 +1,5 @@
 import type { ScenarioInput } from '../schema';
+import { objectSchema } from './schema-helpers';
 
 /**
  * `cancel-resistant`: workers that do not stop when asked. A database migration acknowledges
@@ -7,7 +8,6 @@ import type { ScenarioInput } from '../schema';
  * state: the client must keep polling until the task says so.
  */
 
-const obj = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties, required });
 
 export const cancelResistantScenario: ScenarioInput = {
   id: 'cancel-resistant',
@@ -27,7 +27,7 @@ export const cancelResistantScenario: ScenarioInput = {
       name: 'migrate_database',
       title: 'Migrate database',
       description: 'Copies every table to the new schema. Cancelling takes effect only after the current batch is written.',
-      inputSchema: obj({ database: { type: 'string', description: 'Database name' } }, ['database']),
+      inputSchema: objectSchema({ database: { type: 'string', description: 'Database name' } }, { required: ['database'] }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
       task: {
         mode: 'required',
@@ -44,7 +44,7 @@ export const cancelResistantScenario: ScenarioInput = {
       name: 'export_archive',
       title: 'Export archive',
       description: 'Packs a project into an archive and uploads it. Once started it cannot be stopped: a cancel is acknowledged and the export completes.',
-      inputSchema: obj({ project: { type: 'string', description: 'Project name' } }, ['project']),
+      inputSchema: objectSchema({ project: { type: 'string', description: 'Project name' } }, { required: ['project'] }),
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
       task: {
         mode: 'required',

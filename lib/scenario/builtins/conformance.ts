@@ -1,24 +1,13 @@
 import type { ScenarioInput } from '../schema';
+import { conformanceTaskTools } from './conformance-tasks';
+import { IMG, nameForm, roots, sampling, text, WAV } from './conformance-fixtures';
+import { objectSchema } from './schema-helpers';
 
 /**
  * Every fixture tool, resource and prompt the official conformance suite calls against a
  * 2026-07-28 server. Tools are listed in declared order: the suite calls the first listed
  * tool with no arguments, so `test_simple_text` leads.
  */
-
-const IMG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
-const WAV = 'UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=';
-const obj = (properties: Record<string, unknown> = {}, required?: string[]) => ({ type: 'object', properties, ...(required ? { required } : {}) });
-const text = (t: string) => ({ content: [{ type: 'text', text: t }] });
-const nameForm = (message: string, prop = 'name') => ({
-  method: 'elicitation/create' as const,
-  params: { mode: 'form', message, requestedSchema: obj({ [prop]: { type: 'string' } }, [prop]) },
-});
-const sampling = (question: string, maxTokens = 100) => ({
-  method: 'sampling/createMessage' as const,
-  params: { messages: [{ role: 'user', content: { type: 'text', text: question } }], maxTokens },
-});
-const roots = { method: 'roots/list' as const, params: {} };
 
 export const conformanceScenario: ScenarioInput = {
   id: 'conformance',
@@ -28,19 +17,19 @@ export const conformanceScenario: ScenarioInput = {
   supportedVersions: ['2026-07-28'],
   settings: { toolOrder: 'declared', listCacheScope: 'public', taskTtlMs: 600_000, pollIntervalMs: 500 },
   tools: [
-    { name: 'test_simple_text', description: 'Returns a simple text response', inputSchema: obj(), result: text('This is a simple text response for testing.') },
-    { name: 'test_image_content', description: 'Returns an image', inputSchema: obj(), result: { content: [{ type: 'image', data: IMG, mimeType: 'image/png' }] } },
-    { name: 'test_audio_content', description: 'Returns audio', inputSchema: obj(), result: { content: [{ type: 'audio', data: WAV, mimeType: 'audio/wav' }] } },
+    { name: 'test_simple_text', description: 'Returns a simple text response', inputSchema: objectSchema(), result: text('This is a simple text response for testing.') },
+    { name: 'test_image_content', description: 'Returns an image', inputSchema: objectSchema(), result: { content: [{ type: 'image', data: IMG, mimeType: 'image/png' }] } },
+    { name: 'test_audio_content', description: 'Returns audio', inputSchema: objectSchema(), result: { content: [{ type: 'audio', data: WAV, mimeType: 'audio/wav' }] } },
     {
       name: 'test_embedded_resource',
       description: 'Returns an embedded resource',
-      inputSchema: obj(),
+      inputSchema: objectSchema(),
       result: { content: [{ type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } }] },
     },
     {
       name: 'test_multiple_content_types',
       description: 'Returns text, an image and a resource',
-      inputSchema: obj(),
+      inputSchema: objectSchema(),
       result: {
         content: [
           { type: 'text', text: 'Multiple content types test:' },
@@ -49,20 +38,20 @@ export const conformanceScenario: ScenarioInput = {
         ],
       },
     },
-    { name: 'test_error_handling', description: 'Returns a tool error result', inputSchema: obj(), result: { ...text('This tool intentionally returns an error for testing'), isError: true } },
+    { name: 'test_error_handling', description: 'Returns a tool error result', inputSchema: objectSchema(), result: { ...text('This tool intentionally returns an error for testing'), isError: true } },
     {
       name: 'test_tool_with_progress',
       description: 'Reports progress on the request stream, then answers',
-      inputSchema: obj(),
+      inputSchema: objectSchema(),
       progress: { intervalMs: 50, steps: [0, 50, 100].map((p) => ({ progress: p, total: 100, message: `Completed step ${p} of 100` })) },
       result: text('{{progressToken}}'),
     },
-    { name: 'test_tool_with_logging', description: 'Logs three messages when a log level is requested', inputSchema: obj(), log: [{ level: 'info', data: 'Tool execution started' }, { level: 'info', data: 'Tool processing data' }, { level: 'info', data: 'Tool execution completed' }], result: text('Logging complete') },
-    { name: 'test_logging_tool', description: 'Logs only when the request asks for a log level', inputSchema: obj(), log: [{ level: 'info', data: 'Logging evaluated' }], result: text('Logging evaluated') },
-    { name: 'test_missing_capability', description: 'Needs the sampling capability', inputSchema: obj(), requires: { sampling: {} }, result: text('Success') },
-    { name: 'test_streaming_elicitation', description: 'Streams nothing but notifications before its result', inputSchema: obj(), result: text('Streaming complete') },
-    { name: 'test_trigger_tool_change', description: 'Announces a tools list change on listen streams', inputSchema: obj(), emit: ['toolsListChanged'], result: text('Mutation triggered') },
-    { name: 'test_trigger_prompt_change', description: 'Announces a prompts list change on listen streams', inputSchema: obj(), emit: ['promptsListChanged'], result: text('Mutation triggered') },
+    { name: 'test_tool_with_logging', description: 'Logs three messages when a log level is requested', inputSchema: objectSchema(), log: [{ level: 'info', data: 'Tool execution started' }, { level: 'info', data: 'Tool processing data' }, { level: 'info', data: 'Tool execution completed' }], result: text('Logging complete') },
+    { name: 'test_logging_tool', description: 'Logs only when the request asks for a log level', inputSchema: objectSchema(), log: [{ level: 'info', data: 'Logging evaluated' }], result: text('Logging evaluated') },
+    { name: 'test_missing_capability', description: 'Needs the sampling capability', inputSchema: objectSchema(), requires: { sampling: {} }, result: text('Success') },
+    { name: 'test_streaming_elicitation', description: 'Streams nothing but notifications before its result', inputSchema: objectSchema(), result: text('Streaming complete') },
+    { name: 'test_trigger_tool_change', description: 'Announces a tools list change on listen streams', inputSchema: objectSchema(), emit: ['toolsListChanged'], result: text('Mutation triggered') },
+    { name: 'test_trigger_prompt_change', description: 'Announces a prompts list change on listen streams', inputSchema: objectSchema(), emit: ['promptsListChanged'], result: text('Mutation triggered') },
     {
       name: 'json_schema_2020_12_tool',
       description: 'Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)',
@@ -88,48 +77,48 @@ export const conformanceScenario: ScenarioInput = {
     {
       name: 'test_header_param',
       description: 'Mirrors its region argument into the Mcp-Param-Region header',
-      inputSchema: obj({ region: { type: 'string', description: 'Deployment region', 'x-mcp-header': 'Region' } }, ['region']),
+      inputSchema: objectSchema({ region: { type: 'string', description: 'Deployment region', 'x-mcp-header': 'Region' } }, { required: ['region'] }),
       result: text('Region: {{args.region}}'),
     },
     {
       name: 'test_input_required_result_elicitation',
       description: 'MRTR: asks for the user name',
-      inputSchema: obj(),
+      inputSchema: objectSchema(),
       mrtr: { rounds: [{ inputRequests: { user_name: nameForm('What is your name?') } }] },
       result: text('Hello, {{inputs.user_name.content.name}}!'),
     },
     {
       name: 'test_input_required_result_sampling',
       description: 'MRTR: asks for a sampled answer',
-      inputSchema: obj(),
+      inputSchema: objectSchema(),
       mrtr: { rounds: [{ inputRequests: { sample_request: sampling('What is the capital of France?') } }] },
       result: text('Sampled: {{inputs.sample_request.content.text}}'),
     },
     {
       name: 'test_input_required_result_list_roots',
       description: 'MRTR: asks for the client roots',
-      inputSchema: obj(),
+      inputSchema: objectSchema(),
       mrtr: { rounds: [{ inputRequests: { roots_request: roots } }] },
       result: text('Found root(s): {{inputs.roots_request.roots}}'),
     },
     {
       name: 'test_input_required_result_request_state',
       description: 'MRTR: confirmation carried with requestState',
-      inputSchema: obj(),
-      mrtr: { rounds: [{ inputRequests: { confirm: { method: 'elicitation/create', params: { mode: 'form', message: 'Please confirm', requestedSchema: obj({ ok: { type: 'boolean' } }, ['ok']) } } } }] },
+      inputSchema: objectSchema(),
+      mrtr: { rounds: [{ inputRequests: { confirm: { method: 'elicitation/create', params: { mode: 'form', message: 'Please confirm', requestedSchema: objectSchema({ ok: { type: 'boolean' } }, { required: ['ok'] }) } } } }] },
       result: text('state-ok: confirmed={{inputs.confirm.content.ok}}'),
     },
     {
       name: 'test_input_required_result_multiple_inputs',
       description: 'MRTR: elicitation, sampling and roots in one round',
-      inputSchema: obj(),
+      inputSchema: objectSchema(),
       mrtr: { rounds: [{ inputRequests: { user_name: nameForm('What is your name?'), greeting: sampling('Generate a greeting', 50), client_roots: roots } }] },
       result: text('Hello {{inputs.user_name.content.name}}: {{inputs.greeting.content.text}}'),
     },
     {
       name: 'test_input_required_result_multi_round',
       description: 'MRTR: two rounds',
-      inputSchema: obj(),
+      inputSchema: objectSchema(),
       mrtr: {
         rounds: [
           { inputRequests: { step1: nameForm('Step 1: What is your name?') } },
@@ -141,74 +130,18 @@ export const conformanceScenario: ScenarioInput = {
     {
       name: 'test_input_required_result_tampered_state',
       description: 'MRTR: rejects a tampered requestState',
-      inputSchema: obj(),
-      mrtr: { rounds: [{ inputRequests: { confirm: { method: 'elicitation/create', params: { mode: 'form', message: 'Please confirm', requestedSchema: obj({ ok: { type: 'boolean' } }, ['ok']) } } } }] },
+      inputSchema: objectSchema(),
+      mrtr: { rounds: [{ inputRequests: { confirm: { method: 'elicitation/create', params: { mode: 'form', message: 'Please confirm', requestedSchema: objectSchema({ ok: { type: 'boolean' } }, { required: ['ok'] }) } } } }] },
       result: text('state-ok'),
     },
     {
       name: 'test_input_required_result_capabilities',
       description: 'MRTR: asks only for what the client declared',
-      inputSchema: obj(),
+      inputSchema: objectSchema(),
       mrtr: { rounds: [{ inputRequests: { user_input: nameForm('What is your name?'), sample_input: sampling('Sample request', 50) } }] },
       result: text('Answered'),
     },
-    { name: 'greet', description: 'Greets by name (never a task)', inputSchema: obj({ name: { type: 'string' } }, ['name']), result: text('Hello, {{args.name}}!') },
-    {
-      name: 'slow_compute',
-      description: 'Computes for a number of seconds; runs as a task when the client declares the extension',
-      inputSchema: obj({ seconds: { type: 'integer' }, label: { type: 'string' } }),
-      task: { steps: [{ statusMessage: 'Computing {{args.label}}', delayMs: '{{args.seconds}} * 1000' }, { result: text('Computed {{args.label}} in {{args.seconds}}s') }] },
-    },
-    {
-      name: 'failing_job',
-      description: 'Runs only as a task and ends with a tool error',
-      inputSchema: obj(),
-      task: { mode: 'required', steps: [{ statusMessage: 'Working', delayMs: 1000 }, { toolError: text('The job failed: simulated tool error') }] },
-    },
-    {
-      name: 'protocol_error_job',
-      description: 'Runs as a task and fails with a JSON-RPC error',
-      inputSchema: obj(),
-      task: { steps: [{ statusMessage: 'Working', delayMs: 300 }, { error: { code: -32603, message: 'Simulated internal failure' } }] },
-    },
-    {
-      name: 'confirm_delete',
-      description: 'Asks for confirmation inside a task before deleting a file',
-      inputSchema: obj({ filename: { type: 'string' } }),
-      task: {
-        steps: [
-          {
-            statusMessage: 'Waiting for confirmation',
-            inputRequests: { confirm: { method: 'elicitation/create', params: { mode: 'form', message: 'Delete {{args.filename}}?', requestedSchema: obj({ confirm: { type: 'boolean' } }) } } },
-          },
-          { result: text('Deleted {{args.filename}}') },
-        ],
-      },
-    },
-    {
-      name: 'multi_input',
-      description: 'A task that asks two questions at once',
-      inputSchema: obj(),
-      task: {
-        steps: [
-          {
-            statusMessage: 'Waiting for two answers',
-            inputRequests: {
-              first: { method: 'elicitation/create', params: { mode: 'form', message: 'First answer', requestedSchema: obj({ name: { type: 'string' }, confirm: { type: 'boolean' } }) } },
-              second: { method: 'elicitation/create', params: { mode: 'form', message: 'Second answer', requestedSchema: obj({ name: { type: 'string' }, confirm: { type: 'boolean' } }) } },
-            },
-          },
-          { result: text('Got {{inputs.first.content.name}} and {{inputs.second.content.name}}') },
-        ],
-      },
-    },
-    {
-      name: 'test_tool_with_task',
-      description: 'Asks for a name with MRTR, then runs as a task',
-      inputSchema: obj(),
-      mrtr: { rounds: [{ inputRequests: { user_name: nameForm('What is your name?') } }] },
-      task: { mode: 'required', steps: [{ statusMessage: 'Preparing greeting', delayMs: 200 }, { result: text('Hello, {{inputs.user_name.content.name}}!') }] },
-    },
+    ...conformanceTaskTools,
   ],
   resources: [
     { uri: 'test://static-text', name: 'static-text', description: 'A static text resource', mimeType: 'text/plain', text: 'This is the content of the static text resource.' },

@@ -1,5 +1,6 @@
 import type { ScenarioInput } from '../schema';
 import { NOTES_TIMELINE_HTML } from './generated/notes-timeline-html';
+import { objectSchema } from './schema-helpers';
 
 /**
  * The built-in `demo` scenario, served on `POST /mcp`. It reproduces seed 000: a report task
@@ -8,7 +9,6 @@ import { NOTES_TIMELINE_HTML } from './generated/notes-timeline-html';
  * travels in an argument. Settings are the seed's defaults (spelled out so the file documents them).
  */
 
-const obj = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties, required, additionalProperties: false });
 const text = (t: string) => ({ type: 'text', text: t });
 
 const NOTES = [
@@ -60,7 +60,7 @@ export const demoScenario: ScenarioInput = {
         'The task drafts an outline, then waits in input_required for approve_outline (a form with one boolean, "approved"): ' +
         'accept continues, whatever the checkbox says, and the report records the answer; decline completes with a refusal and no report; cancel keeps the task waiting. ' +
         'Then it writes three sections and completes with the report.',
-      inputSchema: obj({ size: { type: 'string', enum: ['small', 'medium', 'large'], description: 'How long the report should be' } }, ['size']),
+      inputSchema: objectSchema({ size: { type: 'string', enum: ['small', 'medium', 'large'], description: 'How long the report should be' } }, { required: ['size'], closed: true }),
       annotations: { title: 'Generate report', readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       task: {
         mode: 'required',
@@ -101,7 +101,7 @@ export const demoScenario: ScenarioInput = {
         'Deletes a note permanently. The first call answers input_required with a form asking the user to confirm (needs the elicitation form capability); ' +
         'retry with the answer and the requestState exactly as received. accept with confirm=true deletes; decline (or confirm=false) deletes nothing; ' +
         'cancel deletes nothing and the same confirmation can be answered again until it expires (300 s). A confirmation is spent once: a replay is refused.',
-      inputSchema: obj({ noteId: { type: 'string', description: 'Id of the note, e.g. note-1 (see search_notes)' } }, ['noteId']),
+      inputSchema: objectSchema({ noteId: { type: 'string', description: 'Id of the note, e.g. note-1 (see search_notes)' } }, { required: ['noteId'], closed: true }),
       annotations: { title: 'Delete note', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
       handler: 'delete_note',
     },
@@ -111,13 +111,13 @@ export const demoScenario: ScenarioInput = {
       description:
         'Charges an account an amount in cents. Side-effecting: send an idempotencyKey and every retry with that key returns the original receipt without charging again ' +
         '(a key reused for a different account or amount is refused). Without a key each call charges again, so it is not safe to retry.',
-      inputSchema: obj(
+      inputSchema: objectSchema(
         {
           account: { type: 'string', description: 'Account to charge, e.g. acct-7' },
           amountCents: { type: 'integer', minimum: 1, description: 'Amount in cents (at least 1)' },
           idempotencyKey: { type: 'string', description: 'Unique key for this charge; reuse it only to retry the same charge' },
         },
-        ['account', 'amountCents'],
+        { required: ['account', 'amountCents'], closed: true },
       ),
       annotations: { title: 'Charge account', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
       handler: 'charge',
@@ -128,12 +128,12 @@ export const demoScenario: ScenarioInput = {
       description:
         'Reads a text file from a workspace. Pass the workspace in workspaceUri (file:///workspace/demo) and a path relative to it (e.g. notes/plan.md). ' +
         'Absolute paths, ".." segments, encoded separators and anything outside the workspace are refused.',
-      inputSchema: obj(
+      inputSchema: objectSchema(
         {
           workspaceUri: { type: 'string', format: 'uri', description: 'file: URI of the workspace, e.g. file:///workspace/demo' },
           path: { type: 'string', description: 'Path relative to the workspace, e.g. README.md' },
         },
-        ['workspaceUri', 'path'],
+        { required: ['workspaceUri', 'path'], closed: true },
       ),
       annotations: { title: 'Read workspace file', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       handler: 'workspace_read',
@@ -143,7 +143,7 @@ export const demoScenario: ScenarioInput = {
       name: 'search_notes',
       title: 'Search notes',
       description: 'Lists the notes, newest state included (deleted notes disappear). An optional query filters by title and body, case-insensitively.',
-      inputSchema: obj({ query: { type: 'string', description: 'Text to look for in titles and bodies' } }),
+      inputSchema: objectSchema({ query: { type: 'string', description: 'Text to look for in titles and bodies' } }, { required: [], closed: true }),
       annotations: { title: 'Search notes', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       handler: 'list_notes',
     },
@@ -153,7 +153,7 @@ export const demoScenario: ScenarioInput = {
       description:
         'Shows the notes on a timeline, oldest first; an optional query filters by title and body. An MCP App: a host that declares the io.modelcontextprotocol/ui ' +
         'extension renders ui://notes/timeline.html with the result (structuredContent.notes), where opening a note calls notes_detail; any other client gets the timeline as text.',
-      inputSchema: obj({ query: { type: 'string', description: 'Text to look for in titles and bodies' } }),
+      inputSchema: objectSchema({ query: { type: 'string', description: 'Text to look for in titles and bodies' } }, { required: [], closed: true }),
       annotations: { title: 'Notes timeline', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       ui: { resourceUri: TIMELINE_URI },
       handler: 'notes_timeline',
@@ -162,7 +162,7 @@ export const demoScenario: ScenarioInput = {
       name: 'notes_detail',
       title: 'Note detail',
       description: 'Returns one note with its body. App-only (visibility ["app"]): the notes timeline view calls it; hosts do not offer it to the model.',
-      inputSchema: obj({ noteId: { type: 'string', description: 'Id of the note, e.g. note-1' } }, ['noteId']),
+      inputSchema: objectSchema({ noteId: { type: 'string', description: 'Id of the note, e.g. note-1' } }, { required: ['noteId'], closed: true }),
       annotations: { title: 'Note detail', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       ui: { resourceUri: TIMELINE_URI, visibility: ['app'] },
       handler: 'note_detail',
@@ -171,7 +171,7 @@ export const demoScenario: ScenarioInput = {
       name: 'echo',
       title: 'Echo',
       description: 'Returns the text it is given. Useful to check a connection.',
-      inputSchema: obj({ text: { type: 'string', description: 'Text to echo back' } }, ['text']),
+      inputSchema: objectSchema({ text: { type: 'string', description: 'Text to echo back' } }, { required: ['text'], closed: true }),
       annotations: { title: 'Echo', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       result: { content: [text('{{args.text}}')] },
     },

@@ -1,4 +1,5 @@
 import type { ScenarioInput } from '../schema';
+import { objectSchema } from './schema-helpers';
 
 /**
  * `dropped-listen`: a proxy that cuts long-lived streams. Every `subscriptions/listen` stream
@@ -7,7 +8,6 @@ import type { ScenarioInput } from '../schema';
  * Last-Event-ID) and refetch what it may have missed with tasks/get and tools/list.
  */
 
-const obj = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties, required });
 
 export const droppedListenScenario: ScenarioInput = {
   id: 'dropped-listen',
@@ -27,7 +27,7 @@ export const droppedListenScenario: ScenarioInput = {
       name: 'build_project',
       title: 'Build project',
       description: 'Resolves dependencies, compiles and runs the tests of a project. Runs only as a task.',
-      inputSchema: obj({ project: { type: 'string', description: 'Project name' } }, ['project']),
+      inputSchema: objectSchema({ project: { type: 'string', description: 'Project name' } }, { required: ['project'] }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       task: {
         mode: 'required',
@@ -43,7 +43,7 @@ export const droppedListenScenario: ScenarioInput = {
       name: 'install_plugin',
       title: 'Install plugin',
       description: 'Installs a build plugin; the tool list changes (tools/list_changed on listen streams).',
-      inputSchema: obj({ plugin: { type: 'string' } }, ['plugin']),
+      inputSchema: objectSchema({ plugin: { type: 'string' } }, { required: ['plugin'] }),
       emit: ['toolsListChanged'],
       result: { content: [{ type: 'text', text: 'Installed {{args.plugin}}.' }] },
     },

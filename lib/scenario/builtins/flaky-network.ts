@@ -1,4 +1,5 @@
 import type { ScenarioInput } from '../schema';
+import { objectSchema } from './schema-helpers';
 
 /**
  * `flaky-network`: a weather API behind an overloaded gateway. A fixed seed makes the same
@@ -7,7 +8,6 @@ import type { ScenarioInput } from '../schema';
  * calls, and now and then an HTML error page spliced into the SSE stream as a data frame.
  */
 
-const obj = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties, required });
 const city = { type: 'string', description: 'City name, e.g. Lisbon' };
 
 export const flakyNetworkScenario: ScenarioInput = {
@@ -29,7 +29,7 @@ export const flakyNetworkScenario: ScenarioInput = {
       name: 'get_forecast',
       title: 'Get forecast',
       description: 'Daily forecast for a city, up to 7 days ahead.',
-      inputSchema: obj({ city, days: { type: 'integer', minimum: 1, maximum: 7, description: 'How many days (default 3)' } }, ['city']),
+      inputSchema: objectSchema({ city, days: { type: 'integer', minimum: 1, maximum: 7, description: 'How many days (default 3)' } }, { required: ['city'] }),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
       result: {
         content: [{ type: 'text', text: 'Forecast for {{args.city}}: sunny spells, 24 °C by day, 16 °C at night; light wind from the north-west.' }],
@@ -40,7 +40,7 @@ export const flakyNetworkScenario: ScenarioInput = {
       name: 'get_current_conditions',
       title: 'Current conditions',
       description: 'The weather right now in a city.',
-      inputSchema: obj({ city }, ['city']),
+      inputSchema: objectSchema({ city }, { required: ['city'] }),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
       result: { content: [{ type: 'text', text: '{{args.city}}: 21 °C, 55 % humidity, clear sky.' }] },
     },
@@ -48,7 +48,7 @@ export const flakyNetworkScenario: ScenarioInput = {
       name: 'list_alerts',
       title: 'Weather alerts',
       description: 'Active weather alerts for a region.',
-      inputSchema: obj({ region: { type: 'string', description: 'Region or country code, e.g. PT' } }, ['region']),
+      inputSchema: objectSchema({ region: { type: 'string', description: 'Region or country code, e.g. PT' } }, { required: ['region'] }),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
       result: { content: [{ type: 'text', text: 'No active weather alerts for {{args.region}}.' }], structuredContent: { region: '{{args.region}}', alerts: [] } },
     },

@@ -1,4 +1,5 @@
 import type { ScenarioInput } from '../schema';
+import { objectSchema } from './schema-helpers';
 
 /**
  * `legacy-server`: a server that only speaks 2025-11-25. It answers `initialize` and offers the
@@ -7,7 +8,6 @@ import type { ScenarioInput } from '../schema';
  * should read as "fall back to the old handshake".
  */
 
-const obj = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties, required });
 
 export const legacyServerScenario: ScenarioInput = {
   id: 'legacy-server',
@@ -23,7 +23,7 @@ export const legacyServerScenario: ScenarioInput = {
       name: 'lookup_word',
       title: 'Look up a word',
       description: 'Dictionary definition of a word.',
-      inputSchema: obj({ word: { type: 'string' } }, ['word']),
+      inputSchema: objectSchema({ word: { type: 'string' } }, { required: ['word'] }),
       annotations: { readOnlyHint: true },
       result: { content: [{ type: 'text', text: '{{args.word}}: a word worth looking up.' }] },
     },
@@ -31,7 +31,7 @@ export const legacyServerScenario: ScenarioInput = {
       name: 'summarize_document',
       title: 'Summarize document',
       description: 'Summarizes a document; runs inline, or as a task when the call asks for one (execution.taskSupport: optional).',
-      inputSchema: obj({ documentId: { type: 'string' } }, ['documentId']),
+      inputSchema: objectSchema({ documentId: { type: 'string' } }, { required: ['documentId'] }),
       annotations: { readOnlyHint: true },
       task: {
         mode: 'declared',
@@ -45,7 +45,7 @@ export const legacyServerScenario: ScenarioInput = {
       name: 'transcode_video',
       title: 'Transcode video',
       description: 'Transcodes a video; task-augmented calls only (execution.taskSupport: required).',
-      inputSchema: obj({ videoId: { type: 'string' }, format: { type: 'string', enum: ['mp4', 'webm'] } }, ['videoId', 'format']),
+      inputSchema: objectSchema({ videoId: { type: 'string' }, format: { type: 'string', enum: ['mp4', 'webm'] } }, { required: ['videoId', 'format'] }),
       annotations: { readOnlyHint: false },
       task: {
         mode: 'required',

@@ -1,4 +1,5 @@
 import type { ScenarioInput } from '../schema';
+import { objectSchema } from './schema-helpers';
 
 /**
  * `slow-approvals`: a purchase request that waits on people. The task keeps working for half a
@@ -7,7 +8,6 @@ import type { ScenarioInput } from '../schema';
  * 2000, so a client that polls faster is visible in the journal and the report card.
  */
 
-const obj = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties, required });
 
 export const slowApprovalsScenario: ScenarioInput = {
   id: 'slow-approvals',
@@ -27,12 +27,12 @@ export const slowApprovalsScenario: ScenarioInput = {
       name: 'request_purchase',
       title: 'Request a purchase',
       description: 'Files a purchase request and follows it through manager approval, cost-center confirmation and finance sign-off. Runs only as a task.',
-      inputSchema: obj(
+      inputSchema: objectSchema(
         {
           item: { type: 'string', description: 'What to buy' },
           amountCents: { type: 'integer', minimum: 1, description: 'Price in cents' },
         },
-        ['item', 'amountCents'],
+        { required: ['item', 'amountCents'] },
       ),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
       task: {
@@ -60,7 +60,7 @@ export const slowApprovalsScenario: ScenarioInput = {
                 params: {
                   mode: 'form',
                   message: 'Which cost center pays for {{args.item}}?',
-                  requestedSchema: obj({ costCenter: { type: 'string', title: 'Cost center', enum: ['engineering', 'marketing', 'operations'] } }, ['costCenter']),
+                  requestedSchema: objectSchema({ costCenter: { type: 'string', title: 'Cost center', enum: ['engineering', 'marketing', 'operations'] } }, { required: ['costCenter'] }),
                 },
               },
             },

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMockEngine, type MockEngine } from '../../../lib/engine';
-import { BoundedSseBuffer, createSseChannel } from '../../../lib/engine/sse';
+import { createSseChannel } from '../../../lib/engine/sse';
+import { BoundedSseBuffer } from '../../../lib/engine/sse-buffer';
 import { getBuiltinScenario } from '../../../lib/scenario/builtins';
 import { ScenarioSchema } from '../../../lib/scenario/schema';
 import { createFakeClock, type FakeClock } from '../../helpers/fake-clock';

@@ -1,0 +1,64 @@
+import type { SseChannel } from './sse';
+
+/**
+ * How the HTTP front reports each exchange as it happens (request, response, stream frames and
+ * ending), so something else (the journal) can keep it. The front knows only this contract.
+ */
+
+/** How a streamed response ended. */
+export type StreamEnd = 'complete' | 'client-closed' | 'dropped';
+
+/** What the HTTP front knows when a request arrives. */
+export interface ExchangeStart {
+  method?: string;
+  id?: unknown;
+  requestHeaders: Record<string, string>;
+  requestBody: unknown;
+}
+
+/** Progress of one exchange, reported by the HTTP front. */
+export interface ExchangeHandle {
+  /** A JSON (or empty) answer: completes the entry. */
+  respond(status: number, body?: unknown): void;
+  /** The response turned into an SSE stream. */
+  stream(status: number): void;
+  frame(message: unknown): void;
+  /** The stream closed; `final` is the final response when it was written. */
+  close(end: StreamEnd, final?: unknown): void;
+  annotate(fields: { principal?: string; fault?: string }): void;
+}
+
+/** Something that journals exchanges (the HTTP front calls it). */
+export interface ExchangeTap {
+  open(start: ExchangeStart): ExchangeHandle;
+}
+
+/**
+ * Journal what a stream really writes: wrap the channel that faces the wire, so injected faults
+ * (duplicates, reordering, garbage) wrapped around it show up as the client saw them.
+ */
+export function tapChannel(channel: SseChannel, handle: ExchangeHandle | undefined): SseChannel {
+  if (!handle) return channel;
+  return {
+    stream: channel.stream,
+    ...(channel.attach ? { attach: channel.attach } : {}),
+    send(message, o) {
+      if (!channel.closed) handle.frame(message);
+      channel.send(message, o);
+    },
+    sendRaw(text) {
+      if (!channel.closed) handle.frame(text);
+      channel.sendRaw(text);
+    },
+    finish: (message) => channel.finish(message),
+    abort: () => channel.abort(),
+    drop: () => channel.drop(),
+    stall: () => channel.stall(),
+    get closed() {
+      return channel.closed;
+    },
+    get dropped() {
+      return channel.dropped;
+    },
+  };
+}
