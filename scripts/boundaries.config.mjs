@@ -41,8 +41,8 @@ export const allow = {
   // The CLI drives every room except the browser's stores.
   'lib/cli': rooms.filter((r) => r.startsWith('lib/') && r !== 'lib/state' && r !== 'lib/cli'),
   // The control room validates the YAML being edited with the scenario room's pure parser.
-  'components': ['lib/shared', 'lib/protocol', 'lib/scenario', 'lib/client', 'lib/recording', 'lib/state'],
-  'app': rooms.filter((r) => r !== 'app'),
+  components: ['lib/shared', 'lib/protocol', 'lib/scenario', 'lib/client', 'lib/recording', 'lib/state'],
+  app: rooms.filter((r) => r !== 'app'),
 };
 
 /**
@@ -51,7 +51,10 @@ export const allow = {
  */
 export const nodeOnly = [
   { path: 'lib/store/sqlite/**', reason: 'better-sqlite3 and node:fs: the durable stores of the CLI and the Next server' },
-  { path: 'lib/scenario/files.ts', reason: 'reads scenario files and resolves ui:// HTML paths with node:fs and node:path; the loader itself stays browser-safe for the editor' },
+  {
+    path: 'lib/scenario/files.ts',
+    reason: 'reads scenario files and resolves ui:// HTML paths with node:fs and node:path; the loader itself stays browser-safe for the editor',
+  },
 ];
 
 /** Node's built-in modules, bare (`fs`) or prefixed (`node:fs`). */

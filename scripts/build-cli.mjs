@@ -13,7 +13,17 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const started = Date.now();
 // The built-in scenarios import the bundled app views: generate them first.
 await buildApps();
-const common = { absWorkingDir: root, bundle: true, format: 'esm', platform: 'node', target: 'node20', sourcemap: true, logLevel: 'warning', outExtension: { '.js': '.mjs' }, outdir: 'dist' };
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: true,
+  logLevel: 'warning',
+  outExtension: { '.js': '.mjs' },
+  outdir: 'dist',
+};
 
 await build({
   ...common,
@@ -30,6 +40,14 @@ const libraries = Object.fromEntries(
 if (Object.keys(libraries).length) {
   // Shared code goes to dist/chunks, so importing both entries loads the engine once.
   fs.rmSync(path.join(root, 'dist', 'chunks'), { recursive: true, force: true });
-  await build({ ...common, entryPoints: libraries, packages: 'external', platform: 'neutral', mainFields: ['module', 'main'], splitting: true, chunkNames: 'chunks/[name]-[hash]' });
+  await build({
+    ...common,
+    entryPoints: libraries,
+    packages: 'external',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+  });
 }
 process.stdout.write(`built dist/ in ${Date.now() - started} ms\n`);

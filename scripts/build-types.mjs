@@ -12,7 +12,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'dist', 'types');
 const started = Date.now();
 fs.rmSync(out, { recursive: true, force: true });
-const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.lib.json', '--noCheck'], { cwd: root, stdio: 'inherit' });
+const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.lib.json', '--noCheck'], {
+  cwd: root,
+  stdio: 'inherit',
+});
 if (tsc.status !== 0) {
   process.stderr.write('Failed to build type declarations: tsc exited with an error\n');
   process.exit(1);

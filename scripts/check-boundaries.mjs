@@ -115,7 +115,8 @@ export function checkBoundaries(root) {
     }
     for (const imp of scanImports(fs.readFileSync(path.join(root, rel), 'utf8'))) {
       imports += 1;
-      for (const v of judge(rel, room, imp, target(root, rel, imp.specifier))) violations.push({ file: rel, line: imp.line, room, specifier: imp.specifier, ...v });
+      for (const v of judge(rel, room, imp, target(root, rel, imp.specifier)))
+        violations.push({ file: rel, line: imp.line, room, specifier: imp.specifier, ...v });
     }
   }
   return { files: files.length, imports, violations };

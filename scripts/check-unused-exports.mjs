@@ -26,15 +26,35 @@ const CONSUMERS = ['lib', 'components', 'app', 'tests', 'scripts', 'bin'];
 const CHECKED = ['lib/', 'components/', 'app/'];
 const NEXT_FILES = /^app\/(.*\/)?(page|layout|route|template|default|loading|error|global-error|not-found)\.[jt]sx?$/;
 const NEXT_EXPORTS = new Set([
-  'default', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'metadata', 'generateMetadata', 'viewport',
-  'generateViewport', 'generateStaticParams', 'runtime', 'dynamic', 'dynamicParams', 'revalidate', 'fetchCache',
-  'preferredRegion', 'maxDuration',
+  'default',
+  'GET',
+  'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+  'HEAD',
+  'OPTIONS',
+  'metadata',
+  'generateMetadata',
+  'viewport',
+  'generateViewport',
+  'generateStaticParams',
+  'runtime',
+  'dynamic',
+  'dynamicParams',
+  'revalidate',
+  'fetchCache',
+  'preferredRegion',
+  'maxDuration',
 ]);
 
 const posix = (p) => p.split(path.sep).join('/');
 
 function sourceFiles(root) {
-  const out = fs.readdirSync(root).filter((f) => SOURCE.test(f) && fs.statSync(path.join(root, f)).isFile()).map((f) => path.join(root, f));
+  const out = fs
+    .readdirSync(root)
+    .filter((f) => SOURCE.test(f) && fs.statSync(path.join(root, f)).isFile())
+    .map((f) => path.join(root, f));
   const walk = (dir) => {
     if (!fs.existsSync(dir)) return;
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -51,7 +71,13 @@ function sourceFiles(root) {
 /** The repository's compiler options (for `paths`), trimmed to what resolving imports needs. */
 function compilerOptions(root) {
   const file = path.join(root, 'tsconfig.json');
-  let options = { baseUrl: root, paths: { '@/*': ['./*'] }, jsx: ts.JsxEmit.ReactJSX, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler };
+  let options = {
+    baseUrl: root,
+    paths: { '@/*': ['./*'] },
+    jsx: ts.JsxEmit.ReactJSX,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+  };
   if (fs.existsSync(file)) {
     const { config } = ts.readConfigFile(file, ts.sys.readFile);
     options = { ...options, ...ts.parseJsonConfigFileContent(config, ts.sys, root).options };
@@ -196,7 +222,9 @@ function main() {
   for (const u of r.unused) console.log(formatUnused(u));
   for (const e of r.stale) console.log(`stale allow-list entry (remove it from scripts/unused-exports.allow.json): ${e.file} ${e.export}`);
   if (r.unused.length || r.stale.length) {
-    console.log(`unused exports: ${r.unused.length} unused, ${r.stale.length} stale allow-list entr${r.stale.length === 1 ? 'y' : 'ies'} (${r.files} files, ${ms} ms)`);
+    console.log(
+      `unused exports: ${r.unused.length} unused, ${r.stale.length} stale allow-list entr${r.stale.length === 1 ? 'y' : 'ies'} (${r.files} files, ${ms} ms)`,
+    );
     process.exit(1);
   }
   console.log(`unused exports: none (${r.files} files, ${ms} ms)`);

@@ -7,7 +7,22 @@
  * text the tokenizer misreads (an apostrophe in JSX text, say) spoils one line at most.
  */
 
-const KEYWORDS_BEFORE_EXPRESSION = new Set(['return', 'typeof', 'case', 'do', 'else', 'in', 'instanceof', 'new', 'void', 'delete', 'throw', 'yield', 'await', 'of']);
+const KEYWORDS_BEFORE_EXPRESSION = new Set([
+  'return',
+  'typeof',
+  'case',
+  'do',
+  'else',
+  'in',
+  'instanceof',
+  'new',
+  'void',
+  'delete',
+  'throw',
+  'yield',
+  'await',
+  'of',
+]);
 const PROMISE_METHODS = new Set(['then', 'catch', 'finally']);
 /** Module specifiers rarely hold escapes; `\x` reads as `x`, which is enough to name a file. */
 const unescape = (s) => (s.includes('\\') ? s.replace(/\\(.)/g, '$1') : s);

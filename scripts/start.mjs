@@ -58,8 +58,10 @@ const port = Number(flag('--port') ?? process.env.PORT ?? 3000);
 const allowRemote = process.argv.includes('--allow-remote') || process.env.LOUPE_ALLOW_REMOTE === '1';
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`PORT must be an integer from 0 to 65535, got "${flag('--port') ?? process.env.PORT}"`);
 if (!LOOPBACK.test(host) && !allowRemote) {
-  fail(`refusing to listen on ${host}: Loupe serves a mock server and a token-gated control API, so it binds loopback only. ` +
-    'Pass --allow-remote (or set LOUPE_ALLOW_REMOTE=1) if you really want that, and list the names clients use in LOUPE_ALLOWED_HOSTS.');
+  fail(
+    `refusing to listen on ${host}: Loupe serves a mock server and a token-gated control API, so it binds loopback only. ` +
+      'Pass --allow-remote (or set LOUPE_ALLOW_REMOTE=1) if you really want that, and list the names clients use in LOUPE_ALLOWED_HOSTS.',
+  );
 }
 
 const buildEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
@@ -75,7 +77,8 @@ if (!fs.existsSync(path.join(root, 'node_modules', 'next', 'package.json'))) {
 // (b) The CLI bundle and the app server's routes, when missing or older than lib/.
 const appServer = path.join(root, 'dist', 'app-server.mjs');
 const bundleMissing = !fs.existsSync(path.join(root, 'dist', 'cli.mjs')) || !fs.existsSync(appServer);
-if (bundleMissing || newerThan(fs.statSync(appServer).mtimeMs, ['lib'])) run('building the CLI bundle and the app server', process.execPath, [path.join(root, 'scripts', 'build-cli.mjs')], buildEnv);
+if (bundleMissing || newerThan(fs.statSync(appServer).mtimeMs, ['lib']))
+  run('building the CLI bundle and the app server', process.execPath, [path.join(root, 'scripts', 'build-cli.mjs')], buildEnv);
 
 // (b2) The app views of the built-in scenarios, when missing or older than their sources.
 const views = path.join(root, 'lib', 'scenario', 'builtins', 'views');
@@ -87,9 +90,15 @@ if (!fs.existsSync(generated) || newerThan(fs.statSync(generated).mtimeMs, [path
 // (c) The Next build, when missing or older than a source file.
 const buildIdFile = path.join(root, '.next', 'BUILD_ID');
 const builtAt = fs.existsSync(buildIdFile) ? fs.statSync(buildIdFile).mtimeMs : undefined;
-const changed = builtAt === undefined ? undefined : newerThan(builtAt, ['app', 'components', 'lib', 'public', 'next.config.ts', 'proxy.ts', 'postcss.config.mjs']);
+const changed =
+  builtAt === undefined ? undefined : newerThan(builtAt, ['app', 'components', 'lib', 'public', 'next.config.ts', 'proxy.ts', 'postcss.config.mjs']);
 if (builtAt === undefined || changed) {
-  run(builtAt === undefined ? 'building the web app (next build)' : `rebuilding the web app (${changed} changed)`, process.execPath, [nextBin, 'build'], buildEnv);
+  run(
+    builtAt === undefined ? 'building the web app (next build)' : `rebuilding the web app (${changed} changed)`,
+    process.execPath,
+    [nextBin, 'build'],
+    buildEnv,
+  );
 }
 
 // (e) One random token for this launch.

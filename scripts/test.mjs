@@ -9,7 +9,14 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const say = (m) => process.stdout.write(`[npm test] ${m}\n`);
 
 function findChromium() {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable', '/snap/bin/chromium'];
+  const candidates = [
+    process.env.CHROMIUM_PATH,
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    '/usr/bin/google-chrome',
+    '/usr/bin/google-chrome-stable',
+    '/snap/bin/chromium',
+  ];
   return candidates.find((p) => p && existsSync(p));
 }
 
@@ -20,11 +27,16 @@ if (!chromium) {
   if (isRoot && hasApt) {
     say("Chromium not found: installing Debian's chromium with apt-get (needed by the browser tests)");
     execFileSync('apt-get', ['update'], { stdio: 'inherit' });
-    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
     chromium = findChromium();
   }
   if (!chromium) {
-    process.stderr.write('[npm test] Chromium is required for the browser tests. Install it with:\n  sudo apt-get install -y chromium\nor set CHROMIUM_PATH to a Chromium or Chrome binary.\n');
+    process.stderr.write(
+      '[npm test] Chromium is required for the browser tests. Install it with:\n  sudo apt-get install -y chromium\nor set CHROMIUM_PATH to a Chromium or Chrome binary.\n',
+    );
     process.exit(1);
   }
 }

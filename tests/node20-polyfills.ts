@@ -17,15 +17,27 @@ if (typeof P.withResolvers !== 'function') {
 
 const setProto = Set.prototype as unknown as Record<string, unknown>;
 const setMethods: Record<string, (this: Set<unknown>, other: Set<unknown>) => unknown> = {
-  intersection(other) { return new Set([...this].filter((v) => other.has(v))); },
-  union(other) { return new Set([...this, ...other]); },
-  difference(other) { return new Set([...this].filter((v) => !other.has(v))); },
+  intersection(other) {
+    return new Set([...this].filter((v) => other.has(v)));
+  },
+  union(other) {
+    return new Set([...this, ...other]);
+  },
+  difference(other) {
+    return new Set([...this].filter((v) => !other.has(v)));
+  },
   symmetricDifference(other) {
     return new Set([...[...this].filter((v) => !other.has(v)), ...[...other].filter((v) => !this.has(v))]);
   },
-  isSubsetOf(other) { return [...this].every((v) => other.has(v)); },
-  isSupersetOf(other) { return [...other].every((v) => this.has(v)); },
-  isDisjointFrom(other) { return [...this].every((v) => !other.has(v)); },
+  isSubsetOf(other) {
+    return [...this].every((v) => other.has(v));
+  },
+  isSupersetOf(other) {
+    return [...other].every((v) => this.has(v));
+  },
+  isDisjointFrom(other) {
+    return [...this].every((v) => !other.has(v));
+  },
 };
 for (const [name, fn] of Object.entries(setMethods)) {
   if (typeof setProto[name] !== 'function') {

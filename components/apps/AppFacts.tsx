@@ -23,8 +23,16 @@ export function AppFacts({ resource, csp, cacheHit, sandboxOrigin }: { resource:
       <summary className="cursor-pointer text-muted">
         <span className="font-mono">{resource.uri}</span> · {(resource.html.length / 1024).toFixed(1)} KiB · sha256 {resource.digest.slice(0, 12)} ·{' '}
         <span data-testid="app-cache">{cacheHit ? 'from cache' : 'read'}</span>
-        {csp.rejected.length ? <span className="ml-2 font-medium text-danger">{csp.rejected.length} unsafe CSP entr{csp.rejected.length === 1 ? 'y' : 'ies'} dropped</span> : null}
-        {external.length ? <span className="ml-2 font-medium text-accent">asks for {external.length} external origin{external.length === 1 ? '' : 's'}</span> : null}
+        {csp.rejected.length ? (
+          <span className="ml-2 font-medium text-danger">
+            {csp.rejected.length} unsafe CSP entr{csp.rejected.length === 1 ? 'y' : 'ies'} dropped
+          </span>
+        ) : null}
+        {external.length ? (
+          <span className="ml-2 font-medium text-accent">
+            asks for {external.length} external origin{external.length === 1 ? '' : 's'}
+          </span>
+        ) : null}
       </summary>
       <dl className="mt-2 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
         <dt className="text-muted">Sandbox</dt>

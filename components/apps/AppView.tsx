@@ -54,7 +54,11 @@ export function AppView(props: AppViewProps) {
   const [origin, setOrigin] = useState<string>();
   useEffect(() => setOrigin(window.location.origin), []);
   const sandboxOrigin = origin ? sandboxOriginFor(origin) : undefined;
-  const state = useAppResource(ui.resourceUri, { server: server.id, serverName: server.name, serverVersion: server.version, principal: server.principal }, props.readResource);
+  const state = useAppResource(
+    ui.resourceUri,
+    { server: server.id, serverName: server.name, serverVersion: server.version, principal: server.principal },
+    props.readResource,
+  );
   const resource = state.phase === 'ready' ? state.resource : undefined;
   const csp = useMemo(() => (resource && origin ? buildAppCsp(resource.meta.csp ?? {}, [origin]) : undefined), [resource, origin]);
   const proxyUrl = resource && origin && sandboxOrigin ? sandboxProxyUrl(sandboxOrigin, origin, resource.meta.csp ?? {}) : undefined;
@@ -62,12 +66,25 @@ export function AppView(props: AppViewProps) {
   const fullscreen = view.displayMode === 'fullscreen';
 
   if (ui.invalidUri) return <Problem text={`The tool's resourceUri ${JSON.stringify(ui.invalidUri)} is not a ui:// URI; hosts must not render it.`} />;
-  if (origin && !sandboxOrigin) return <Problem text="Apps need the inspector on a loopback name (127.0.0.1 or localhost): the sandbox runs on the other one." />;
+  if (origin && !sandboxOrigin)
+    return <Problem text="Apps need the inspector on a loopback name (127.0.0.1 or localhost): the sandbox runs on the other one." />;
   if (state.phase === 'error') return <Problem text={state.problem} />;
-  const status = state.phase === 'loading' ? 'Reading the resource…' : view.closed ? 'Closed (ui/resource-teardown)' : view.initialized ? 'Connected (ui/initialize done)' : 'Starting the sandbox…';
+  const status =
+    state.phase === 'loading'
+      ? 'Reading the resource…'
+      : view.closed
+        ? 'Closed (ui/resource-teardown)'
+        : view.initialized
+          ? 'Connected (ui/initialize done)'
+          : 'Starting the sandbox…';
 
   return (
-    <section data-testid="app-view" data-tool={tool.name} data-state={view.closed ? 'closed' : view.initialized ? 'initialized' : state.phase} className="@container space-y-2">
+    <section
+      data-testid="app-view"
+      data-tool={tool.name}
+      data-state={view.closed ? 'closed' : view.initialized ? 'initialized' : state.phase}
+      className="@container space-y-2"
+    >
       <header className="flex items-center justify-between gap-2 text-xs">
         <h4 className="font-semibold">
           App view <span className="font-normal text-muted">{view.app?.name ? `${view.app.name} ${view.app.version ?? ''}` : ui.resourceUri}</span>
@@ -83,7 +100,9 @@ export function AppView(props: AppViewProps) {
           ) : null}
         </span>
       </header>
-      {resource && csp && sandboxOrigin ? <AppFacts resource={resource} csp={csp} cacheHit={state.phase === 'ready' && state.cacheHit} sandboxOrigin={sandboxOrigin} /> : null}
+      {resource && csp && sandboxOrigin ? (
+        <AppFacts resource={resource} csp={csp} cacheHit={state.phase === 'ready' && state.cacheHit} sandboxOrigin={sandboxOrigin} />
+      ) : null}
       {view.consent ? <LinkConsent url={view.consent.url} answer={view.consent.answer} /> : null}
       <div className="grid gap-3 @3xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div ref={box} className={fullscreen ? 'fixed inset-0 z-50 flex flex-col bg-background p-3' : 'min-w-0'}>
@@ -112,7 +131,9 @@ export function AppView(props: AppViewProps) {
         <div className="min-w-0 space-y-2">
           <BridgeLog frames={view.frames} />
           {view.modelContext !== undefined ? <Note title="Model context (latest)" value={view.modelContext} testId="app-model-context" /> : null}
-          {view.messages.length ? <Note title={`Messages for the chat (${view.messages.length})`} value={view.messages[view.messages.length - 1]} testId="app-messages" /> : null}
+          {view.messages.length ? (
+            <Note title={`Messages for the chat (${view.messages.length})`} value={view.messages[view.messages.length - 1]} testId="app-messages" />
+          ) : null}
         </div>
       </div>
     </section>

@@ -13,7 +13,12 @@ export function LinkConsent({ url, answer }: { url: string; answer(ok: boolean):
     host = '';
   }
   return (
-    <div role="alertdialog" aria-label="The app wants to open a link" data-testid="open-link-consent" className="space-y-2 rounded-md border border-accent/50 bg-accent/10 p-3 text-sm">
+    <div
+      role="alertdialog"
+      aria-label="The app wants to open a link"
+      data-testid="open-link-consent"
+      className="space-y-2 rounded-md border border-accent/50 bg-accent/10 p-3 text-sm"
+    >
       <p>
         The app asks to open a page on <strong className="font-mono">{host || 'an unknown host'}</strong>:
       </p>
@@ -21,7 +26,12 @@ export function LinkConsent({ url, answer }: { url: string; answer(ok: boolean):
         {url}
       </p>
       <div className="flex gap-2">
-        <button type="button" data-testid="open-link-allow" onClick={() => answer(true)} className="rounded-md bg-accent px-3 py-1 text-xs font-medium text-white">
+        <button
+          type="button"
+          data-testid="open-link-allow"
+          onClick={() => answer(true)}
+          className="rounded-md bg-accent px-3 py-1 text-xs font-medium text-white"
+        >
           Open in a new tab
         </button>
         <button type="button" data-testid="open-link-deny" onClick={() => answer(false)} className="rounded-md border border-border px-3 py-1 text-xs">

@@ -55,7 +55,13 @@ let views = 0;
 const theme = (): 'light' | 'dark' => (typeof matchMedia !== 'undefined' && matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
 
 /** Host one view in `frame` (inside `container`) once its resource and the sandbox URL are known. */
-export function useAppHost(frame: RefObject<HTMLIFrameElement | null>, container: RefObject<HTMLElement | null>, resource: AppResource | undefined, target: { sandboxOrigin?: string; proxyUrl?: string }, deps: AppHostDeps): AppHostView {
+export function useAppHost(
+  frame: RefObject<HTMLIFrameElement | null>,
+  container: RefObject<HTMLElement | null>,
+  resource: AppResource | undefined,
+  target: { sandboxOrigin?: string; proxyUrl?: string },
+  deps: AppHostDeps,
+): AppHostView {
   const latest = useRef(deps);
   latest.current = deps;
   const host = useRef<AppHost | undefined>(undefined);

@@ -14,13 +14,14 @@ import type { RequestOutcome } from '@/lib/client/results';
 /** One cache for the page: views of the same resource on the same server reuse a read. */
 const appResourceCache = createAppCache({ maxEntries: 50 });
 
-type AppResourceState =
-  | { phase: 'loading' }
-  | { phase: 'error'; problem: string }
-  | { phase: 'ready'; resource: AppResource; cacheHit: boolean; key: string };
+type AppResourceState = { phase: 'loading' } | { phase: 'error'; problem: string } | { phase: 'ready'; resource: AppResource; cacheHit: boolean; key: string };
 
 /** The resource for a `ui://` URI on this server, from the cache or a fresh resources/read. */
-export function useAppResource(uri: string | undefined, parts: Omit<AppCacheKeyParts, 'uri'>, readResource: (uri: string) => Promise<RequestOutcome>): AppResourceState {
+export function useAppResource(
+  uri: string | undefined,
+  parts: Omit<AppCacheKeyParts, 'uri'>,
+  readResource: (uri: string) => Promise<RequestOutcome>,
+): AppResourceState {
   const [state, setState] = useState<AppResourceState>({ phase: 'loading' });
   const { server, serverName, serverVersion, principal } = parts;
   useEffect(() => {

@@ -45,16 +45,28 @@ export function DetailPane() {
   if (!d.entry) {
     return (
       <section className="rounded-xl border border-border bg-surface p-4 text-sm text-muted" data-testid="detail-pane" data-empty>
-        {d.selectedId !== undefined ? 'That entry left memory (the timeline keeps the newest frames within its byte budget).' : 'Select an entry on the timeline to see its JSON, headers and lints.'}
+        {d.selectedId !== undefined
+          ? 'That entry left memory (the timeline keeps the newest frames within its byte budget).'
+          : 'Select an entry on the timeline to see its JSON, headers and lints.'}
       </section>
     );
   }
   const e = d.entry;
   return (
-    <section className="flex min-h-0 flex-col gap-3 rounded-xl border border-border bg-surface p-3" data-testid="detail-pane" data-entry-id={e.id} aria-label="Entry detail">
+    <section
+      className="flex min-h-0 flex-col gap-3 rounded-xl border border-border bg-surface p-3"
+      data-testid="detail-pane"
+      data-entry-id={e.id}
+      aria-label="Entry detail"
+    >
       <div className="flex items-start justify-between gap-3">
         <Facts e={e} />
-        <button type="button" onClick={() => store.getState().timeline.select(undefined)} className="text-xs text-muted hover:text-foreground" aria-label="Close the detail">
+        <button
+          type="button"
+          onClick={() => store.getState().timeline.select(undefined)}
+          className="text-xs text-muted hover:text-foreground"
+          aria-label="Close the detail"
+        >
           ✕
         </button>
       </div>
@@ -73,7 +85,10 @@ export function DetailPane() {
                 : `Large payload (${bytes(e.bytes)}): the list keeps a preview, shown here in full.`}
             </p>
           ) : null}
-          <pre data-testid="detail-json" className="max-h-[28rem] min-h-0 flex-1 overflow-auto rounded-md border border-border bg-surface-muted p-2 font-mono text-xs whitespace-pre-wrap break-all">
+          <pre
+            data-testid="detail-json"
+            className="max-h-[28rem] min-h-0 flex-1 overflow-auto rounded-md border border-border bg-surface-muted p-2 font-mono text-xs whitespace-pre-wrap break-all"
+          >
             {d.json || <span className="text-muted">(no payload)</span>}
           </pre>
         </div>

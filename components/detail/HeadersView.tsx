@@ -10,7 +10,13 @@ export function HeadersView({ headers, reveal, onReveal }: { headers: DetailHead
       <div className="flex items-center justify-between">
         <h3 className="text-xs font-semibold uppercase tracking-wide text-muted">Headers</h3>
         {anyMasked || reveal ? (
-          <button type="button" data-testid="reveal-toggle" aria-pressed={reveal} onClick={() => onReveal(!reveal)} className="rounded border border-border px-2 py-0.5 text-xs hover:bg-surface-muted">
+          <button
+            type="button"
+            data-testid="reveal-toggle"
+            aria-pressed={reveal}
+            onClick={() => onReveal(!reveal)}
+            className="rounded border border-border px-2 py-0.5 text-xs hover:bg-surface-muted"
+          >
             {reveal ? 'Hide secrets' : 'Reveal'}
           </button>
         ) : null}

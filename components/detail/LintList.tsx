@@ -19,7 +19,13 @@ export function LintList({ lints, otherLints }: { lints: readonly Lint[]; otherL
             </div>
             <p className="mt-1">{l.message}</p>
             {l.path ? <p className="mt-1 font-mono text-muted">{l.path}</p> : null}
-            <a href={specUrl(l.specRef)} target="_blank" rel="noreferrer noopener" className="mt-1 inline-block text-accent hover:underline" data-testid="lint-spec-link">
+            <a
+              href={specUrl(l.specRef)}
+              target="_blank"
+              rel="noreferrer noopener"
+              className="mt-1 inline-block text-accent hover:underline"
+              data-testid="lint-spec-link"
+            >
               spec: {l.specRef}
             </a>
           </li>

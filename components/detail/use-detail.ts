@@ -25,7 +25,11 @@ export interface DetailHeaders {
   rows: HeaderRowView[];
 }
 
-export type DetailDiff = { kind: 'none' } | { kind: 'first'; taskFp?: string } | { kind: 'too-large' } | { kind: 'diff'; lines: DiffLine[]; previousId: number };
+export type DetailDiff =
+  | { kind: 'none' }
+  | { kind: 'first'; taskFp?: string }
+  | { kind: 'too-large' }
+  | { kind: 'diff'; lines: DiffLine[]; previousId: number };
 
 /** Pretty JSON of a payload, or the text as is (not JSON, cut short, or too large). */
 function prettyJson(text: string | undefined): string {

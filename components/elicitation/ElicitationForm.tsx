@@ -36,8 +36,8 @@ export function ElicitationForm({ message, requestedSchema, onResult }: Elicitat
       <p className="text-sm whitespace-pre-wrap">{message}</p>
       {secrets.length ? (
         <p role="alert" data-testid="secret-warning" className="rounded-md border border-danger/40 bg-danger/10 p-2 text-xs text-danger">
-          This form seems to ask for a secret ({secrets.map((f) => `${f.label}: ${f.secret}`).join('; ')}). Servers must not request passwords, tokens, API keys or
-          payment data through form mode; think twice before answering.
+          This form seems to ask for a secret ({secrets.map((f) => `${f.label}: ${f.secret}`).join('; ')}). Servers must not request passwords, tokens, API keys
+          or payment data through form mode; think twice before answering.
         </p>
       ) : null}
       {form.problems.map((p) => (

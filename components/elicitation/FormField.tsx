@@ -20,8 +20,12 @@ function hint(f: FormFieldSpec): string | undefined {
   const parts: string[] = [];
   if (f.format === 'date-time') parts.push('RFC 3339, e.g. 2026-07-28T14:30:00Z');
   if (f.minLength !== undefined || f.maxLength !== undefined) parts.push(`${f.minLength ?? 0}–${f.maxLength ?? '∞'} characters`);
-  if (f.kind === 'number') parts.push(`${f.integer ? 'whole number' : 'number'}${f.minimum !== undefined ? ` ≥ ${f.minimum}` : ''}${f.maximum !== undefined ? ` ≤ ${f.maximum}` : ''}`);
-  if (f.kind === 'multi' && (f.minItems !== undefined || f.maxItems !== undefined)) parts.push(`choose ${f.minItems ?? 0}–${f.maxItems ?? f.options?.length ?? '∞'}`);
+  if (f.kind === 'number')
+    parts.push(
+      `${f.integer ? 'whole number' : 'number'}${f.minimum !== undefined ? ` ≥ ${f.minimum}` : ''}${f.maximum !== undefined ? ` ≤ ${f.maximum}` : ''}`,
+    );
+  if (f.kind === 'multi' && (f.minItems !== undefined || f.maxItems !== undefined))
+    parts.push(`choose ${f.minItems ?? 0}–${f.maxItems ?? f.options?.length ?? '∞'}`);
   return parts.length ? parts.join(' · ') : undefined;
 }
 
@@ -49,7 +53,15 @@ function Control({ field: f, value, id, onChange, onBlur, describedBy }: FormFie
       <div {...common} role="group" className="flex flex-wrap gap-x-4 gap-y-1">
         {f.options?.map((o) => (
           <label key={o.value} className="flex items-center gap-1.5 text-sm">
-            <input type="checkbox" name={`${f.key}[]`} value={o.value} className="size-4 accent-accent" checked={chosen.includes(o.value)} onChange={(e) => toggle(o.value, e.target.checked)} onBlur={onBlur} />
+            <input
+              type="checkbox"
+              name={`${f.key}[]`}
+              value={o.value}
+              className="size-4 accent-accent"
+              checked={chosen.includes(o.value)}
+              onChange={(e) => toggle(o.value, e.target.checked)}
+              onBlur={onBlur}
+            />
             {o.label}
           </label>
         ))}
@@ -58,8 +70,19 @@ function Control({ field: f, value, id, onChange, onBlur, describedBy }: FormFie
   }
   const type = f.kind === 'text' && f.format && f.format !== 'date-time' ? TEXT_TYPE[f.format] : 'text';
   const inputMode = f.kind === 'number' ? (f.integer ? 'numeric' : 'decimal') : undefined;
-  const placeholder = f.format === 'date-time' ? '2026-07-28T14:30:00Z' : f.format === 'email' ? 'name@example.com' : f.format === 'uri' ? 'https://' : undefined;
-  return <input {...common} type={type} inputMode={inputMode} placeholder={placeholder} className={INPUT} value={typeof value === 'string' ? value : ''} onChange={(e) => onChange(e.target.value)} />;
+  const placeholder =
+    f.format === 'date-time' ? '2026-07-28T14:30:00Z' : f.format === 'email' ? 'name@example.com' : f.format === 'uri' ? 'https://' : undefined;
+  return (
+    <input
+      {...common}
+      type={type}
+      inputMode={inputMode}
+      placeholder={placeholder}
+      className={INPUT}
+      value={typeof value === 'string' ? value : ''}
+      onChange={(e) => onChange(e.target.value)}
+    />
+  );
 }
 
 /** A labelled field with its description, constraints, secret flag and inline error. */

@@ -55,7 +55,12 @@ export function InputRequestsPanel({ inputRequests, onSubmit, onRefuse, mode = '
         {mode === 'all' && pending ? ` · ${pending} waiting for an answer; answers are sent together` : ''}
       </p>
       {entries.map((entry) => (
-        <section key={entry.key} data-key={entry.key} data-answered={entry.answered ? 'true' : 'false'} className="space-y-3 rounded-lg border border-border bg-surface p-4">
+        <section
+          key={entry.key}
+          data-key={entry.key}
+          data-answered={entry.answered ? 'true' : 'false'}
+          className="space-y-3 rounded-lg border border-border bg-surface p-4"
+        >
           <header className="flex items-center justify-between gap-2">
             <h3 className="font-mono text-sm font-semibold">{entry.key}</h3>
             <span className="flex gap-1.5 text-xs">

@@ -30,13 +30,29 @@ export function RootsRequest({ onResult, onRefuse, initialRoots }: RootsRequestP
   };
   return (
     <form data-testid="roots-request" noValidate onSubmit={submit} className="space-y-3">
-      <p className="text-sm">The server asks which directories it may work in. List them as file:// URIs (roots are a deprecated feature; share only what it needs).</p>
+      <p className="text-sm">
+        The server asks which directories it may work in. List them as file:// URIs (roots are a deprecated feature; share only what it needs).
+      </p>
       <ul className="space-y-2">
         {rows.map((row, i) => (
           <li key={i} data-root={i} className="space-y-1">
             <div className="flex gap-2">
-              <input aria-label={`Root ${i + 1} URI`} name="uri" placeholder="file:///path/to/project" className={`${INPUT} font-mono`} value={row.uri} onChange={(e) => edit(i, { uri: e.target.value })} />
-              <input aria-label={`Root ${i + 1} name`} name="name" placeholder="name (optional)" className={INPUT} value={row.name} onChange={(e) => edit(i, { name: e.target.value })} />
+              <input
+                aria-label={`Root ${i + 1} URI`}
+                name="uri"
+                placeholder="file:///path/to/project"
+                className={`${INPUT} font-mono`}
+                value={row.uri}
+                onChange={(e) => edit(i, { uri: e.target.value })}
+              />
+              <input
+                aria-label={`Root ${i + 1} name`}
+                name="name"
+                placeholder="name (optional)"
+                className={INPUT}
+                value={row.name}
+                onChange={(e) => edit(i, { name: e.target.value })}
+              />
               <ActionButton action="remove-root" aria-label={`Remove root ${i + 1}`} onClick={() => setRows((prev) => prev.filter((_, j) => j !== i))}>
                 ×
               </ActionButton>

@@ -84,7 +84,11 @@ export function SamplingRequest({ params, onResult, onRefuse }: SamplingRequestP
         Reply as the model
       </label>
       <textarea id={`${id}-text`} name="text" rows={4} className={INPUT} value={text} onChange={(e) => setText(e.target.value)} />
-      {attempted && check.errors.text ? <p role="alert" data-testid="error-text" className="text-xs text-danger">{check.errors.text}</p> : null}
+      {attempted && check.errors.text ? (
+        <p role="alert" data-testid="error-text" className="text-xs text-danger">
+          {check.errors.text}
+        </p>
+      ) : null}
       {check.warnings.map((w) => (
         <p key={w} data-testid="sampling-warning" className="text-xs text-danger">
           {w}
@@ -94,7 +98,11 @@ export function SamplingRequest({ params, onResult, onRefuse }: SamplingRequestP
         <label className="space-y-1 text-sm">
           <span className="font-medium">Model</span>
           <input name="model" className={INPUT} value={model} onChange={(e) => setModel(e.target.value)} />
-          {attempted && check.errors.model ? <span role="alert" data-testid="error-model" className="block text-xs text-danger">{check.errors.model}</span> : null}
+          {attempted && check.errors.model ? (
+            <span role="alert" data-testid="error-model" className="block text-xs text-danger">
+              {check.errors.model}
+            </span>
+          ) : null}
         </label>
         <label className="space-y-1 text-sm">
           <span className="font-medium">Stop reason</span>

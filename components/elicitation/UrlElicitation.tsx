@@ -54,7 +54,11 @@ export function UrlElicitation({ message, url, onResult, openUrl = defaultOpen }
         </p>
       ) : null}
       {a.warnings.length ? (
-        <ul role="alert" data-testid="url-warnings" className="list-disc space-y-1 rounded-md border border-danger/40 bg-danger/10 py-2 pr-2 pl-6 text-xs text-danger">
+        <ul
+          role="alert"
+          data-testid="url-warnings"
+          className="list-disc space-y-1 rounded-md border border-danger/40 bg-danger/10 py-2 pr-2 pl-6 text-xs text-danger"
+        >
           {a.warnings.map((w) => (
             <li key={w} data-testid="url-warning">
               {w}
@@ -70,7 +74,14 @@ export function UrlElicitation({ message, url, onResult, openUrl = defaultOpen }
       {!opened ? (
         <>
           <label className="flex items-start gap-2 text-sm">
-            <input type="checkbox" data-testid="url-consent" className="mt-0.5 size-4 accent-accent" checked={consent} disabled={!a.ok} onChange={(e) => setConsent(e.target.checked)} />
+            <input
+              type="checkbox"
+              data-testid="url-consent"
+              className="mt-0.5 size-4 accent-accent"
+              checked={consent}
+              disabled={!a.ok}
+              onChange={(e) => setConsent(e.target.checked)}
+            />
             <span>
               I want to open this page on <strong className="font-mono">{a.parts.domain || a.host}</strong> in a new browser tab.
             </span>

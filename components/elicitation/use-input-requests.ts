@@ -34,7 +34,13 @@ export function useInputRequests(inputRequests: Record<string, unknown>, onSubmi
   const latest = useRef(answers);
   const keys = useMemo(() => Object.keys(inputRequests), [inputRequests]);
   const entries: InputRequestEntry[] = useMemo(
-    () => keys.map((key) => ({ key, kind: classifyInputRequest(inputRequests[key]), answered: key in answers, summary: key in answers ? summarize(answers[key]) : undefined })),
+    () =>
+      keys.map((key) => ({
+        key,
+        kind: classifyInputRequest(inputRequests[key]),
+        answered: key in answers,
+        summary: key in answers ? summarize(answers[key]) : undefined,
+      })),
     [keys, inputRequests, answers],
   );
 

@@ -21,7 +21,8 @@ function ServerLine() {
   if (!server) return null;
   return (
     <span data-testid="server-info" className="truncate font-mono text-xs text-muted">
-      {server.info?.name ?? '(unnamed)'} v{server.info?.version ?? '?'} · {server.era === 'legacy' ? 'legacy' : 'modern'} {server.protocolVersion} · {tools} tools
+      {server.info?.name ?? '(unnamed)'} v{server.info?.version ?? '?'} · {server.era === 'legacy' ? 'legacy' : 'modern'} {server.protocolVersion} · {tools}{' '}
+      tools
     </span>
   );
 }
@@ -41,25 +42,67 @@ export function ConnectionBar() {
   return (
     <section className="space-y-2 rounded-xl border border-border bg-surface p-3" aria-label="Connection" data-testid="connection-bar">
       <form onSubmit={onSubmit} className="flex flex-wrap items-center gap-2">
-        <input value={f.draft.url} onChange={(e) => f.patch({ url: e.target.value })} aria-label={f.draft.mode === 'stdio' ? 'Command line' : 'Server URL'} placeholder={f.draft.mode === 'stdio' ? 'npx -y my-mcp-server --flag "quoted arg"' : 'https://server.example/mcp'} data-testid="url-input" className={`${field} min-w-64 flex-1 font-mono`} disabled={f.connected} />
-        <select aria-label="Connection mode" data-testid="mode-select" value={f.draft.mode} onChange={(e) => f.patch({ mode: e.target.value as ConnectionMode })} className={field} disabled={f.connected}>
+        <input
+          value={f.draft.url}
+          onChange={(e) => f.patch({ url: e.target.value })}
+          aria-label={f.draft.mode === 'stdio' ? 'Command line' : 'Server URL'}
+          placeholder={f.draft.mode === 'stdio' ? 'npx -y my-mcp-server --flag "quoted arg"' : 'https://server.example/mcp'}
+          data-testid="url-input"
+          className={`${field} min-w-64 flex-1 font-mono`}
+          disabled={f.connected}
+        />
+        <select
+          aria-label="Connection mode"
+          data-testid="mode-select"
+          value={f.draft.mode}
+          onChange={(e) => f.patch({ mode: e.target.value as ConnectionMode })}
+          className={field}
+          disabled={f.connected}
+        >
           <option value="direct">Direct (CORS)</option>
           <option value="proxy">Via Loupe proxy</option>
           <option value="stdio">stdio (via proxy)</option>
         </select>
-        <select aria-label="Protocol era" data-testid="era-select" value={f.draft.era} onChange={(e) => f.patch({ era: e.target.value as ConnectionConfig['era'] })} className={field} disabled={f.connected}>
+        <select
+          aria-label="Protocol era"
+          data-testid="era-select"
+          value={f.draft.era}
+          onChange={(e) => f.patch({ era: e.target.value as ConnectionConfig['era'] })}
+          className={field}
+          disabled={f.connected}
+        >
           <option value="auto">Era: auto-detect</option>
           <option value="modern">2026-07-28</option>
           <option value="legacy">2025-11-25 (legacy)</option>
         </select>
-        <label className="flex items-center gap-1.5 text-xs" title="Declare the MCP Apps extension (io.modelcontextprotocol/ui): servers bind app views to tools; without it they answer with text">
-          <input type="checkbox" data-testid="declare-apps" className="size-3.5 accent-accent" checked={f.draft.apps !== false} onChange={(e) => f.patch({ apps: e.target.checked })} disabled={f.connected} />
+        <label
+          className="flex items-center gap-1.5 text-xs"
+          title="Declare the MCP Apps extension (io.modelcontextprotocol/ui): servers bind app views to tools; without it they answer with text"
+        >
+          <input
+            type="checkbox"
+            data-testid="declare-apps"
+            className="size-3.5 accent-accent"
+            checked={f.draft.apps !== false}
+            onChange={(e) => f.patch({ apps: e.target.checked })}
+            disabled={f.connected}
+          />
           Apps
         </label>
-        <button type="button" onClick={() => setShowHeaders((v) => !v)} aria-expanded={showHeaders} data-testid="headers-toggle" className="rounded-md border border-border px-2 py-1.5 text-sm hover:bg-surface-muted">
+        <button
+          type="button"
+          onClick={() => setShowHeaders((v) => !v)}
+          aria-expanded={showHeaders}
+          data-testid="headers-toggle"
+          className="rounded-md border border-border px-2 py-1.5 text-sm hover:bg-surface-muted"
+        >
           Headers{headerCount ? ` (${headerCount})` : ''}
         </button>
-        <button type="submit" data-testid="connect-button" className={`rounded-md px-3 py-1.5 text-sm font-medium ${f.connected ? 'border border-border hover:bg-surface-muted' : 'bg-accent text-white hover:opacity-90'}`}>
+        <button
+          type="submit"
+          data-testid="connect-button"
+          className={`rounded-md px-3 py-1.5 text-sm font-medium ${f.connected ? 'border border-border hover:bg-surface-muted' : 'bg-accent text-white hover:opacity-90'}`}
+        >
           {f.connected ? 'Disconnect' : 'Connect'}
         </button>
         <Badge data-testid="connection-status" data-state={f.status} size="md" tone={tone}>
@@ -68,7 +111,14 @@ export function ConnectionBar() {
         <ServerLine />
       </form>
       {showHeaders ? (
-        <HeadersEditor bearer={f.draft.bearer} headers={f.draft.headers} onBearer={(bearer) => f.patch({ bearer })} onChange={f.setHeader} onAdd={f.addHeader} onRemove={f.removeHeader} />
+        <HeadersEditor
+          bearer={f.draft.bearer}
+          headers={f.draft.headers}
+          onBearer={(bearer) => f.patch({ bearer })}
+          onChange={f.setHeader}
+          onAdd={f.addHeader}
+          onRemove={f.removeHeader}
+        />
       ) : null}
       {f.status === 'error' && error ? (
         <p role="alert" data-testid="connection-error" className="rounded-md border border-danger/40 bg-danger/10 p-2 font-mono text-xs text-danger">

@@ -19,13 +19,33 @@ export function HeadersEditor({ bearer, headers, onBearer, onChange, onAdd, onRe
     <div className="space-y-2" data-testid="headers-editor">
       <label className="flex items-center gap-2 text-xs">
         <span className="w-28 text-muted">Bearer token</span>
-        <input type="password" autoComplete="off" value={bearer} onChange={(e) => onBearer(e.target.value)} placeholder="sent as Authorization: Bearer …" data-testid="bearer-input" className={`${field} flex-1`} />
+        <input
+          type="password"
+          autoComplete="off"
+          value={bearer}
+          onChange={(e) => onBearer(e.target.value)}
+          placeholder="sent as Authorization: Bearer …"
+          data-testid="bearer-input"
+          className={`${field} flex-1`}
+        />
       </label>
       {headers.map((h, i) => (
         <div key={i} className="flex items-center gap-2" data-testid="header-row">
           <input type="checkbox" checked={h.enabled} onChange={(e) => onChange(i, { enabled: e.target.checked })} aria-label="Send this header" />
-          <input value={h.name} onChange={(e) => onChange(i, { name: e.target.value })} placeholder="Header-Name" aria-label="Header name" className={`${field} w-40`} />
-          <input value={h.value} onChange={(e) => onChange(i, { value: e.target.value })} placeholder="value" aria-label="Header value" className={`${field} flex-1`} />
+          <input
+            value={h.name}
+            onChange={(e) => onChange(i, { name: e.target.value })}
+            placeholder="Header-Name"
+            aria-label="Header name"
+            className={`${field} w-40`}
+          />
+          <input
+            value={h.value}
+            onChange={(e) => onChange(i, { value: e.target.value })}
+            placeholder="value"
+            aria-label="Header value"
+            className={`${field} flex-1`}
+          />
           <button type="button" onClick={() => onRemove(i)} aria-label="Remove header" className="px-1 text-xs text-muted hover:text-danger">
             ✕
           </button>

@@ -16,7 +16,10 @@ export function useConnectionForm() {
   useEffect(() => setDraft(config), [config]);
 
   const patch = useCallback((p: Partial<ConnectionConfig>) => setDraft((d) => ({ ...d, ...p })), []);
-  const setHeader = useCallback((i: number, p: Partial<HeaderRow>) => setDraft((d) => ({ ...d, headers: d.headers.map((h, k) => (k === i ? { ...h, ...p } : h)) })), []);
+  const setHeader = useCallback(
+    (i: number, p: Partial<HeaderRow>) => setDraft((d) => ({ ...d, headers: d.headers.map((h, k) => (k === i ? { ...h, ...p } : h)) })),
+    [],
+  );
   const addHeader = useCallback(() => setDraft((d) => ({ ...d, headers: [...d.headers, { name: '', value: '', enabled: true }] })), []);
   const removeHeader = useCallback((i: number) => setDraft((d) => ({ ...d, headers: d.headers.filter((_, k) => k !== i) })), []);
 

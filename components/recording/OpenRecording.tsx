@@ -29,7 +29,14 @@ export function OpenRecording({ onOpen, error, compact = false }: { onOpen: (tex
       onDrop={onDrop}
       className={`rounded-xl border-2 border-dashed ${over ? 'border-accent bg-accent/5' : 'border-border'} ${compact ? 'p-2' : 'p-8 text-center'}`}
     >
-      <input ref={input} type="file" accept=".json,.har,application/json" data-testid="recording-file" className="hidden" onChange={(e) => read(e.target.files?.[0])} />
+      <input
+        ref={input}
+        type="file"
+        accept=".json,.har,application/json"
+        data-testid="recording-file"
+        className="hidden"
+        onChange={(e) => read(e.target.files?.[0])}
+      />
       {compact ? (
         <button type="button" onClick={() => input.current?.click()} className="text-sm text-accent hover:underline">
           Open another recording…
@@ -43,7 +50,9 @@ export function OpenRecording({ onOpen, error, compact = false }: { onOpen: (tex
             </button>
             .
           </p>
-          <p className="text-xs text-muted">Loupe recordings (.loupe.json, any version) and HAR files saved from a browser&apos;s network panel. Share links open here too.</p>
+          <p className="text-xs text-muted">
+            Loupe recordings (.loupe.json, any version) and HAR files saved from a browser&apos;s network panel. Share links open here too.
+          </p>
         </div>
       )}
       {error ? (

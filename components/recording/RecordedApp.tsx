@@ -23,7 +23,11 @@ export function RecordedApp({ recording, at }: { recording: Recording; at: numbe
   const replay = useRef<{ recording: Recording; session: ClientSession }>(undefined);
   const replaySession = () => {
     if (replay.current?.recording !== recording) {
-      const session = createClientSession({ transport: createMemoryTransport(createReplay(recording)), era: recording.connection.era === 'legacy' ? 'legacy' : 'modern', capabilities: INSPECTOR_CAPABILITIES });
+      const session = createClientSession({
+        transport: createMemoryTransport(createReplay(recording)),
+        era: recording.connection.era === 'legacy' ? 'legacy' : 'modern',
+        capabilities: INSPECTOR_CAPABILITIES,
+      });
       replay.current = { recording, session };
     }
     return replay.current.session;

@@ -11,17 +11,34 @@ export function RecordingActions({ recording }: { recording: Recording }) {
   return (
     <div className="space-y-1" data-testid="recording-actions">
       <div className="flex flex-wrap gap-2">
-        <ActionButton action="convert-to-scenario" data-testid="convert-to-scenario" disabled={a.convert.phase === 'busy'} onClick={() => void a.toScenario()} title="Tools, results and task lifecycles as an editable scenario, opened in the control room">
+        <ActionButton
+          action="convert-to-scenario"
+          data-testid="convert-to-scenario"
+          disabled={a.convert.phase === 'busy'}
+          onClick={() => void a.toScenario()}
+          title="Tools, results and task lifecycles as an editable scenario, opened in the control room"
+        >
           Convert to scenario
         </ActionButton>
-        <ActionButton action="replay" data-testid="replay-recording" disabled={a.replay.phase === 'busy'} onClick={() => void a.serve()} title="Serve this recording as a mock: requests are answered with the recorded responses">
+        <ActionButton
+          action="replay"
+          data-testid="replay-recording"
+          disabled={a.replay.phase === 'busy'}
+          onClick={() => void a.serve()}
+          title="Serve this recording as a mock: requests are answered with the recorded responses"
+        >
           Replay as a mock
         </ActionButton>
       </div>
       <Status state={a.convert} testId="convert-status" />
       {a.replay.phase === 'done' ? (
         <p data-testid="replay-status" data-path={a.replay.path} className="text-xs">
-          Serving {a.replay.exchanges} recorded exchanges at <code className="font-mono">{a.replay.path}</code> (POST, like any MCP endpoint; try <code className="font-mono">mcp-loupe tools --url {origin()}{a.replay.path}</code>).{' '}
+          Serving {a.replay.exchanges} recorded exchanges at <code className="font-mono">{a.replay.path}</code> (POST, like any MCP endpoint; try{' '}
+          <code className="font-mono">
+            mcp-loupe tools --url {origin()}
+            {a.replay.path}
+          </code>
+          ).{' '}
           <Link href={`/replay/${a.replay.path.split('/').pop()}`} className="text-accent hover:underline" data-testid="inspect-replay">
             Inspect it live →
           </Link>

@@ -30,7 +30,13 @@ export function RecordingMenu() {
       <Link href="/recording" className="text-accent hover:underline" data-testid="open-recording-link">
         Open a recording
       </Link>
-      {snapshot ? <ReviewDialog recording={snapshot} onClose={() => setSnapshot(undefined)} note={recorder.dropped ? `The session outgrew the recording's memory budget: its first ${recorder.dropped} frames are not included.` : undefined} /> : null}
+      {snapshot ? (
+        <ReviewDialog
+          recording={snapshot}
+          onClose={() => setSnapshot(undefined)}
+          note={recorder.dropped ? `The session outgrew the recording's memory budget: its first ${recorder.dropped} frames are not included.` : undefined}
+        />
+      ) : null}
     </div>
   );
 }

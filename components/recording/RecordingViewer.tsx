@@ -49,7 +49,12 @@ export function RecordingViewer() {
           <div className="flex flex-wrap items-start justify-between gap-3">
             <RecordingActions recording={r} />
             <div className="flex items-center gap-3">
-              <button type="button" data-testid="export-recording" onClick={() => setReviewing(true)} className="rounded-md border border-border px-2 py-1 text-sm hover:bg-surface-muted">
+              <button
+                type="button"
+                data-testid="export-recording"
+                onClick={() => setReviewing(true)}
+                className="rounded-md border border-border px-2 py-1 text-sm hover:bg-surface-muted"
+              >
                 Export / share
               </button>
               <OpenRecording onOpen={v.openText} error={v.error} compact />

@@ -17,14 +17,25 @@ export function ReviewDialog({ recording, onClose, note }: { recording: Recordin
   const [copied, setCopied] = useState(false);
   const s = x.summary;
   return (
-    <div role="dialog" aria-modal="true" aria-label="Review before export" data-testid="review-dialog" className="fixed inset-0 z-40 flex items-start justify-center overflow-auto bg-black/40 p-6">
+    <div
+      role="dialog"
+      aria-modal="true"
+      aria-label="Review before export"
+      data-testid="review-dialog"
+      className="fixed inset-0 z-40 flex items-start justify-center overflow-auto bg-black/40 p-6"
+    >
       <div className="w-full max-w-2xl space-y-4 rounded-xl border border-border bg-surface p-5 shadow-xl">
         <header className="flex items-start justify-between gap-4">
           <div>
             <h2 className="text-base font-semibold">Review what will be published</h2>
             <p className="text-xs text-muted">Nothing leaves this page until you pick a link or a file below.</p>
           </div>
-          <button type="button" onClick={onClose} data-testid="review-close" className="rounded-md border border-border px-2 py-1 text-xs hover:bg-surface-muted">
+          <button
+            type="button"
+            onClick={onClose}
+            data-testid="review-close"
+            className="rounded-md border border-border px-2 py-1 text-xs hover:bg-surface-muted"
+          >
             Close
           </button>
         </header>
@@ -54,7 +65,13 @@ export function ReviewDialog({ recording, onClose, note }: { recording: Recordin
                       {item.label}: {item.distinct} value{item.distinct === 1 ? '' : 's'}, {item.occurrences} place{item.occurrences === 1 ? '' : 's'}
                     </span>
                     <label className="flex items-center gap-1 text-muted">
-                      <input type="checkbox" data-testid={`keep-${item.kind}`} className="size-3.5 accent-accent" checked={!item.redacted} onChange={(e) => x.toggleKeep(item.kind, e.target.checked)} />
+                      <input
+                        type="checkbox"
+                        data-testid={`keep-${item.kind}`}
+                        className="size-3.5 accent-accent"
+                        checked={!item.redacted}
+                        onChange={(e) => x.toggleKeep(item.kind, e.target.checked)}
+                      />
                       keep as recorded
                     </label>
                   </div>
@@ -84,15 +101,27 @@ export function ReviewDialog({ recording, onClose, note }: { recording: Recordin
             </ActionButton>
           </div>
           <p className="text-xs text-muted">
-            A link carries the compressed recording in its fragment (after #), which browsers never send to a server. Links hold up to {MAX_SHARE_LABEL}; larger recordings are shared as a file.
+            A link carries the compressed recording in its fragment (after #), which browsers never send to a server. Links hold up to {MAX_SHARE_LABEL}; larger
+            recordings are shared as a file.
           </p>
           {x.link?.ok ? (
             <div className="flex gap-2">
-              <input readOnly value={x.link.url} data-testid="share-link" data-bytes={x.link.bytes} aria-label="Share link" className="min-w-0 flex-1 rounded-md border border-border bg-surface-muted px-2 py-1 font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
+              <input
+                readOnly
+                value={x.link.url}
+                data-testid="share-link"
+                data-bytes={x.link.bytes}
+                aria-label="Share link"
+                className="min-w-0 flex-1 rounded-md border border-border bg-surface-muted px-2 py-1 font-mono text-xs"
+                onFocus={(e) => e.currentTarget.select()}
+              />
               <ActionButton
                 action="copy-link"
                 onClick={() => {
-                  void navigator.clipboard?.writeText(x.link?.url ?? '').then(() => setCopied(true), () => setCopied(false));
+                  void navigator.clipboard?.writeText(x.link?.url ?? '').then(
+                    () => setCopied(true),
+                    () => setCopied(false),
+                  );
                 }}
               >
                 {copied ? 'Copied' : 'Copy'}

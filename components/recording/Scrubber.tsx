@@ -5,11 +5,28 @@
  * the timeline, the tasks and streams panels and the app view then show the session as it was
  * at that moment.
  */
-export function Scrubber({ start, end, at, builtAt, onScrub }: { start: number; end: number; at: number; builtAt?: number; onScrub: (at: number | undefined) => void }) {
+export function Scrubber({
+  start,
+  end,
+  at,
+  builtAt,
+  onScrub,
+}: {
+  start: number;
+  end: number;
+  at: number;
+  builtAt?: number;
+  onScrub: (at: number | undefined) => void;
+}) {
   const span = Math.max(0, end - start);
   const offset = (ms: number) => `+${(ms / 1000).toFixed(3)} s`;
   return (
-    <section aria-label="Scrub the recording" data-testid="scrubber" data-at={builtAt ?? at} className="flex flex-wrap items-center gap-3 rounded-xl border border-border bg-surface px-3 py-2 text-xs">
+    <section
+      aria-label="Scrub the recording"
+      data-testid="scrubber"
+      data-at={builtAt ?? at}
+      className="flex flex-wrap items-center gap-3 rounded-xl border border-border bg-surface px-3 py-2 text-xs"
+    >
       <span className="font-semibold">Moment</span>
       <input
         type="range"
@@ -30,7 +47,13 @@ export function Scrubber({ start, end, at, builtAt, onScrub }: { start: number; 
       </span>
       <span className="text-muted">of {offset(span)}</span>
       <span className="text-muted">{new Date(at).toISOString().replace('T', ' ').replace('Z', ' UTC')}</span>
-      <button type="button" data-testid="scrub-end" onClick={() => onScrub(undefined)} className="rounded-md border border-border px-2 py-0.5 hover:bg-surface-muted" disabled={at >= end}>
+      <button
+        type="button"
+        data-testid="scrub-end"
+        onClick={() => onScrub(undefined)}
+        className="rounded-md border border-border px-2 py-0.5 hover:bg-surface-muted"
+        disabled={at >= end}
+      >
         End
       </button>
     </section>

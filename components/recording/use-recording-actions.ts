@@ -14,7 +14,8 @@ import { recordingToScenario, recordingToScenarioYaml } from '@/lib/recording/to
 
 export type ActionState = { phase: 'idle' } | { phase: 'busy' } | { phase: 'error'; message: string } | { phase: 'done'; path: string; exchanges?: number };
 
-const explain = (status: number, error: string) => (status === 401 ? 'This needs Loupe’s access token: open the URL printed by npm start (…?token=…) once in this browser, then try again.' : error);
+const explain = (status: number, error: string) =>
+  status === 401 ? 'This needs Loupe’s access token: open the URL printed by npm start (…?token=…) once in this browser, then try again.' : error;
 
 /** Convert and replay actions for one recording, with their progress. */
 export function useRecordingActions(recording: Recording) {
@@ -31,7 +32,14 @@ export function useRecordingActions(recording: Recording) {
     let id = base;
     for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
     const saved = await control.save(id, recordingToScenarioYaml(recording, { id }));
-    if (!saved.ok) return setConvert({ phase: 'error', message: explain(saved.status, saved.issues.length ? `${saved.error}: ${saved.issues.map((i) => `line ${i.line}: ${i.message}`).join('; ')}` : saved.error) });
+    if (!saved.ok)
+      return setConvert({
+        phase: 'error',
+        message: explain(
+          saved.status,
+          saved.issues.length ? `${saved.error}: ${saved.issues.map((i) => `line ${i.line}: ${i.message}`).join('; ')}` : saved.error,
+        ),
+      });
     setConvert({ phase: 'done', path: `/scenarios/${id}` });
     window.location.assign(`/scenarios/${id}`);
   }

@@ -21,14 +21,24 @@ interface EditorToolbarProps {
 /** Save, reset and duplicate, with the outcome of the last action. */
 export function EditorToolbar({ scenarioId, builtin, dirty, errorCount, note, onSave, onReset, onDuplicate }: EditorToolbarProps) {
   const [newId, setNewId] = useState(`${scenarioId}-copy`);
-  const saveTitle = builtin ? 'Built-in scenarios are read-only: duplicate to edit' : errorCount ? `Fix ${errorCount} error(s) first` : 'Save and restart the mock with this file';
+  const saveTitle = builtin
+    ? 'Built-in scenarios are read-only: duplicate to edit'
+    : errorCount
+      ? `Fix ${errorCount} error(s) first`
+      : 'Save and restart the mock with this file';
   return (
     <div className="space-y-2">
       <div className="flex flex-wrap items-center gap-2">
         <button type="button" data-testid="save-scenario" className={PRIMARY} disabled={builtin || errorCount > 0} title={saveTitle} onClick={onSave}>
           Save{dirty && !builtin ? ' *' : ''}
         </button>
-        <button type="button" data-testid="reset-scenario" className={BUTTON} title="Drop tasks, ledger, nonces and journal; restore the initial state" onClick={onReset}>
+        <button
+          type="button"
+          data-testid="reset-scenario"
+          className={BUTTON}
+          title="Drop tasks, ledger, nonces and journal; restore the initial state"
+          onClick={onReset}
+        >
           Reset
         </button>
         <form

@@ -3,7 +3,15 @@
 import type { ScenarioIssue } from '@/lib/scenario/loader';
 
 /** Validation problems under the editor; choosing one moves the cursor to its line. */
-export function IssueList({ errors, warnings, onPick }: { errors: ScenarioIssue[]; warnings: ScenarioIssue[]; onPick: (line: number, column: number) => void }) {
+export function IssueList({
+  errors,
+  warnings,
+  onPick,
+}: {
+  errors: ScenarioIssue[];
+  warnings: ScenarioIssue[];
+  onPick: (line: number, column: number) => void;
+}) {
   if (errors.length === 0 && warnings.length === 0) {
     return (
       <p data-testid="editor-valid" className="text-xs text-success">

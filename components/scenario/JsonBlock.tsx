@@ -14,7 +14,10 @@ export function JsonBlock({ label, value, testId }: { label: string; value: unkn
   return (
     <div className="min-w-0 space-y-1">
       <h4 className="text-[11px] font-semibold uppercase tracking-wide text-muted">{label}</h4>
-      <pre data-testid={testId} className="max-h-72 overflow-auto rounded-md bg-surface-muted p-2 font-mono text-xs leading-relaxed whitespace-pre-wrap break-all">
+      <pre
+        data-testid={testId}
+        className="max-h-72 overflow-auto rounded-md bg-surface-muted p-2 font-mono text-xs leading-relaxed whitespace-pre-wrap break-all"
+      >
         {render(value)}
       </pre>
     </div>

@@ -9,7 +9,12 @@ const LABEL = { pass: 'Pass', fail: 'Fail', 'not-observed': 'Not observed' } as 
 
 function GradeRow({ grade, active, onShow }: { grade: Grade; active: boolean; onShow: (seqs: number[]) => void }) {
   return (
-    <li data-testid="grade" data-grade-id={grade.id} data-status={grade.status} className={`space-y-1 border-t border-border px-4 py-2 first:border-t-0 ${active ? 'bg-accent/10' : ''}`}>
+    <li
+      data-testid="grade"
+      data-grade-id={grade.id}
+      data-status={grade.status}
+      className={`space-y-1 border-t border-border px-4 py-2 first:border-t-0 ${active ? 'bg-accent/10' : ''}`}
+    >
       <div className="flex items-center gap-2">
         <Badge tone={TONE[grade.status]} className="w-28 shrink-0 whitespace-nowrap text-center text-xs font-medium">
           {LABEL[grade.status]}
@@ -43,7 +48,12 @@ export function ReportCardPanel() {
   const { card, highlighted, highlight } = useReportCard();
   const key = highlighted.join(',');
   return (
-    <section aria-label="Client report card" data-testid="report-card" data-state={card.status} className="flex min-h-0 flex-col rounded-xl border border-border bg-surface shadow-sm">
+    <section
+      aria-label="Client report card"
+      data-testid="report-card"
+      data-state={card.status}
+      className="flex min-h-0 flex-col rounded-xl border border-border bg-surface shadow-sm"
+    >
       <header className="flex items-center justify-between border-b border-border px-4 py-2">
         <h2 className="text-sm font-semibold">Client report card</h2>
         {highlighted.length ? (

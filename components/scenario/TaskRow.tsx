@@ -15,13 +15,17 @@ const CONTROLS: { action: TaskAction; label: string; title: string }[] = [
   { action: 'expire', label: 'Expire', title: 'Delete the task as if its TTL had run out' },
 ];
 
-
 /** One live task with its status, status message and the operator's controls. */
 export function TaskRow({ task, pending, onAct }: { task: LiveTask; pending?: string; onAct: (action: TaskAction) => void }) {
   const status = task.expired ? 'expired' : task.status;
   const done = task.expired || isTerminalStatus(task.status);
   return (
-    <li data-testid="task-row" data-fingerprint={fingerprint(task.taskId)} data-status={status} className="space-y-2 border-t border-border px-4 py-3 first:border-t-0">
+    <li
+      data-testid="task-row"
+      data-fingerprint={fingerprint(task.taskId)}
+      data-status={status}
+      className="space-y-2 border-t border-border px-4 py-3 first:border-t-0"
+    >
       <div className="flex flex-wrap items-center gap-2 text-xs">
         <code className="font-mono text-muted" title="Task id fingerprint">
           {fingerprint(task.taskId)}…

@@ -19,15 +19,18 @@ export function useReportCard() {
     const state = store.getState();
     if (state.reportCard.status === 'unavailable') return;
     let cancelled = false;
-    const timer = setTimeout(() => {
-      if (state.reportCard.status === 'idle') state.setReportCard({ status: 'loading' });
-      void client.reportCard(scenarioId).then((reply) => {
-        if (cancelled) return;
-        if (reply.ok) store.getState().setReportCard({ status: 'ready', card: reply.data });
-        else if (reply.status === 501) store.getState().setReportCard({ status: 'unavailable', message: reply.error });
-        else store.getState().setReportCard({ status: 'error', message: reply.error });
-      });
-    }, version === 0 ? 0 : SETTLE_MS);
+    const timer = setTimeout(
+      () => {
+        if (state.reportCard.status === 'idle') state.setReportCard({ status: 'loading' });
+        void client.reportCard(scenarioId).then((reply) => {
+          if (cancelled) return;
+          if (reply.ok) store.getState().setReportCard({ status: 'ready', card: reply.data });
+          else if (reply.status === 501) store.getState().setReportCard({ status: 'unavailable', message: reply.error });
+          else store.getState().setReportCard({ status: 'error', message: reply.error });
+        });
+      },
+      version === 0 ? 0 : SETTLE_MS,
+    );
     return () => {
       cancelled = true;
       clearTimeout(timer);

@@ -3,7 +3,10 @@
 import { useEffect, useState } from 'react';
 import { createControlClient, type ScenarioSummary } from '@/lib/client/control-client';
 
-type ScenarioListState = { status: 'loading' } | { status: 'ready'; scenarios: ScenarioSummary[] } | { status: 'error'; message: string; unauthorized: boolean };
+type ScenarioListState =
+  | { status: 'loading' }
+  | { status: 'ready'; scenarios: ScenarioSummary[] }
+  | { status: 'error'; message: string; unauthorized: boolean };
 
 /** Built-in and saved scenarios, from the control API. */
 export function useScenarioList(): ScenarioListState {
@@ -14,7 +17,9 @@ export function useScenarioList(): ScenarioListState {
       .list()
       .then((reply) => {
         if (cancelled) return;
-        setState(reply.ok ? { status: 'ready', scenarios: reply.data.scenarios } : { status: 'error', message: reply.error, unauthorized: reply.status === 401 });
+        setState(
+          reply.ok ? { status: 'ready', scenarios: reply.data.scenarios } : { status: 'error', message: reply.error, unauthorized: reply.status === 401 },
+        );
       });
     return () => {
       cancelled = true;

@@ -10,10 +10,7 @@ import { useControlRoomContext } from './use-control-room';
  * duplicate it under a new id.
  */
 
-export type SourceState =
-  | { status: 'loading' }
-  | { status: 'error'; message: string }
-  | { status: 'ready'; text: string; builtin: boolean; revision: number };
+export type SourceState = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready'; text: string; builtin: boolean; revision: number };
 
 /** What the last action did, for the toolbar's status line. */
 export type ActionNote = { tone: 'ok' | 'error' | 'busy'; text: string } | undefined;
@@ -62,7 +59,9 @@ export function useScenarioSource() {
   async function reset(): Promise<void> {
     setNote({ tone: 'busy', text: 'Resetting…' });
     const reply = await client.reset(scenarioId);
-    setNote(reply.ok ? { tone: 'ok', text: 'Reset: state, tasks, ledger, nonces and journal cleared' } : { tone: 'error', text: `Reset failed: ${reply.error}` });
+    setNote(
+      reply.ok ? { tone: 'ok', text: 'Reset: state, tasks, ledger, nonces and journal cleared' } : { tone: 'error', text: `Reset failed: ${reply.error}` },
+    );
   }
 
   /** Copy the scenario under `newId`; resolves with the new id when it was created. */

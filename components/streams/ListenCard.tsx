@@ -58,7 +58,8 @@ function DropPlan({ drop, current }: { drop: ListenDrop; current: boolean }) {
       </p>
       <ol data-testid="reconnect-plan" className="space-y-0.5">
         <Step done={drop.reopenedAt !== undefined} testId="plan-backoff">
-          wait {p.delayMs} ms (250 ms × 2<sup>{drop.attempt}</sup>, capped at {BACKOFF_CAP_MS.toLocaleString('en')} ms){waiting ? ` — reconnecting in ${left} ms` : ''}
+          wait {p.delayMs} ms (250 ms × 2<sup>{drop.attempt}</sup>, capped at {BACKOFF_CAP_MS.toLocaleString('en')} ms)
+          {waiting ? ` — reconnecting in ${left} ms` : ''}
         </Step>
         <Step done={drop.reopenedAt !== undefined} testId="plan-relisten">
           new subscriptions/listen with the same filters ({describeFilter(p.listen)}), a new subscription id
@@ -93,7 +94,8 @@ export function ListenCard({ listen, streams }: { listen: ListenRecord; streams:
         <span className="text-xs text-muted">{describeFilter(listen.filter)}</span>
       </header>
       <p className="text-xs text-muted">
-        {listen.subscriptionIds.length} request{listen.subscriptionIds.length === 1 ? '' : 's'} · {listen.drops.length} drop{listen.drops.length === 1 ? '' : 's'}
+        {listen.subscriptionIds.length} request{listen.subscriptionIds.length === 1 ? '' : 's'} · {listen.drops.length} drop
+        {listen.drops.length === 1 ? '' : 's'}
         {last?.ack ? ` · acknowledged ${describeFilter(last.ack.agreed)}` : last ? ' · not acknowledged yet' : ''}
       </p>
       {drops.length ? (

@@ -20,7 +20,11 @@ const NODES: { status: TaskStatus; x: number; y: number; label: string }[] = [
 ];
 const W = 110;
 const H = 26;
-const EDGES: [TaskStatus, TaskStatus][] = [['working', 'input_required'], ['input_required', 'working'], ...(['working', 'input_required'] as TaskStatus[]).flatMap((from) => TERMINAL_STATUSES.map((to): [TaskStatus, TaskStatus] => [from, to]))];
+const EDGES: [TaskStatus, TaskStatus][] = [
+  ['working', 'input_required'],
+  ['input_required', 'working'],
+  ...(['working', 'input_required'] as TaskStatus[]).flatMap((from) => TERMINAL_STATUSES.map((to): [TaskStatus, TaskStatus] => [from, to])),
+];
 
 const at = (s: TaskStatus) => NODES.find((n) => n.status === s)!;
 
@@ -45,7 +49,14 @@ export function StateDiagram({ current, history }: StateDiagramProps) {
   const visited = new Set(history.map((h) => h.status));
   const taken = new Set(history.slice(1).map((h, i) => `${history[i].status}>${h.status}`));
   return (
-    <svg data-testid="state-diagram" data-current={current} viewBox="-2 -2 376 124" className="h-auto w-full max-w-sm" role="img" aria-label={`Task state: ${current}; visited ${[...visited].join(', ')}`}>
+    <svg
+      data-testid="state-diagram"
+      data-current={current}
+      viewBox="-2 -2 376 124"
+      className="h-auto w-full max-w-sm"
+      role="img"
+      aria-label={`Task state: ${current}; visited ${[...visited].join(', ')}`}
+    >
       <defs>
         <marker id={marker} viewBox="0 0 8 8" refX="7" refY="4" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
           <path d="M0,0 L8,4 L0,8 z" fill="currentColor" />
@@ -77,8 +88,21 @@ export function StateDiagram({ current, history }: StateDiagramProps) {
         const tone = isCurrent ? (n.status === 'failed' ? 'fill-danger' : n.status === 'completed' ? 'fill-success' : 'fill-accent') : 'fill-surface';
         return (
           <g key={n.status} data-node={n.status} data-current={isCurrent ? 'true' : 'false'} data-visited={wasVisited ? 'true' : 'false'}>
-            <rect x={n.x} y={n.y} width={W} height={H} rx={13} className={`${tone} ${wasVisited || isCurrent ? 'stroke-accent' : 'stroke-border'}`} strokeWidth={wasVisited ? 2 : 1} />
-            <text x={n.x + W / 2} y={n.y + H / 2 + 4} textAnchor="middle" className={`font-mono text-[11px] ${isCurrent ? 'fill-white' : wasVisited ? 'fill-foreground' : 'fill-muted'}`}>
+            <rect
+              x={n.x}
+              y={n.y}
+              width={W}
+              height={H}
+              rx={13}
+              className={`${tone} ${wasVisited || isCurrent ? 'stroke-accent' : 'stroke-border'}`}
+              strokeWidth={wasVisited ? 2 : 1}
+            />
+            <text
+              x={n.x + W / 2}
+              y={n.y + H / 2 + 4}
+              textAnchor="middle"
+              className={`font-mono text-[11px] ${isCurrent ? 'fill-white' : wasVisited ? 'fill-foreground' : 'fill-muted'}`}
+            >
               {n.label}
             </text>
           </g>

@@ -30,14 +30,35 @@ export function TaskActions({ record, era }: { record: TrackedTask; era?: 'moder
 
   return (
     <div className="flex flex-wrap items-center gap-2 text-sm">
-      <label className={`flex items-center gap-1.5 ${legacy || terminal ? 'opacity-50' : ''}`} title={legacy ? '2025-11-25 has no subscriptions/listen' : 'subscriptions/listen with this task id: notifications/tasks wake the panel early'}>
-        <input type="checkbox" data-testid="listen-toggle" className="size-4 accent-accent" disabled={legacy || terminal} checked={record.listening} onChange={(e) => runner.setListening(id, e.target.checked)} />
+      <label
+        className={`flex items-center gap-1.5 ${legacy || terminal ? 'opacity-50' : ''}`}
+        title={legacy ? '2025-11-25 has no subscriptions/listen' : 'subscriptions/listen with this task id: notifications/tasks wake the panel early'}
+      >
+        <input
+          type="checkbox"
+          data-testid="listen-toggle"
+          className="size-4 accent-accent"
+          disabled={legacy || terminal}
+          checked={record.listening}
+          onChange={(e) => runner.setListening(id, e.target.checked)}
+        />
         Listen
       </label>
-      <ActionButton action="cancel-task" tone="danger" data-testid="cancel-task" disabled={terminal || busy || cancelPending(record)} onClick={() => void cancel()}>
+      <ActionButton
+        action="cancel-task"
+        tone="danger"
+        data-testid="cancel-task"
+        disabled={terminal || busy || cancelPending(record)}
+        onClick={() => void cancel()}
+      >
         Cancel
       </ActionButton>
-      <ActionButton action="poll-now" disabled={!record.following} onClick={() => runner.refresh(id)} title="Poll now, once (the cadence then resumes at pollIntervalMs)">
+      <ActionButton
+        action="poll-now"
+        disabled={!record.following}
+        onClick={() => runner.refresh(id)}
+        title="Poll now, once (the cadence then resumes at pollIntervalMs)"
+      >
         Poll now
       </ActionButton>
       {record.following ? (
@@ -50,7 +71,12 @@ export function TaskActions({ record, era }: { record: TrackedTask; era?: 'moder
         </ActionButton>
       ) : null}
       {legacy ? (
-        <ActionButton action="task-result" data-testid="legacy-task-result" onClick={() => void runner.fetchResult(id)} title="2025-11-25 tasks/result: blocks until the task ends, then returns its result">
+        <ActionButton
+          action="task-result"
+          data-testid="legacy-task-result"
+          onClick={() => void runner.fetchResult(id)}
+          title="2025-11-25 tasks/result: blocks until the task ends, then returns its result"
+        >
           tasks/result
         </ActionButton>
       ) : null}

@@ -34,7 +34,12 @@ export function TtlCountdown({ record }: { record: TrackedTask }) {
   const left = end - now;
   const state = left <= 0 ? 'expired' : left < 60_000 ? 'soon' : 'ok';
   return (
-    <span data-testid="ttl-countdown" data-state={state} title={`createdAt + ttlMs = ${new Date(end).toISOString()}`} className={state === 'ok' ? '' : 'text-danger'}>
+    <span
+      data-testid="ttl-countdown"
+      data-state={state}
+      title={`createdAt + ttlMs = ${new Date(end).toISOString()}`}
+      className={state === 'ok' ? '' : 'text-danger'}
+    >
       {state === 'expired' ? 'TTL passed — the server may purge it' : `${duration(left)} left`}
       <span className="text-muted"> of {duration(record.snapshot.ttlMs ?? 0)}</span>
     </span>

@@ -40,7 +40,13 @@ export function TasksPanel() {
           </span>
         </h2>
         {era === 'legacy' ? (
-          <ActionButton action="tasks-list" data-testid="legacy-tasks-list" disabled={!connected || listing} onClick={() => void list()} title="2025-11-25 tasks/list (removed in 2026-07-28)">
+          <ActionButton
+            action="tasks-list"
+            data-testid="legacy-tasks-list"
+            disabled={!connected || listing}
+            onClick={() => void list()}
+            title="2025-11-25 tasks/list (removed in 2026-07-28)"
+          >
             tasks/list
           </ActionButton>
         ) : null}
@@ -52,7 +58,8 @@ export function TasksPanel() {
       ) : null}
       {order.length === 0 ? (
         <p className="text-sm text-muted">
-          No tasks yet. In the Tools panel, tick “Run as task” and call a tool: the client declares the tasks extension on that call and the server decides whether it becomes a task.
+          No tasks yet. In the Tools panel, tick “Run as task” and call a tool: the client declares the tasks extension on that call and the server decides
+          whether it becomes a task.
         </p>
       ) : (
         order.map((id) => (byId[id] ? <TaskCard key={id} record={byId[id]} /> : null))

@@ -14,7 +14,10 @@ function duration(ms: number): string {
 export function TimeAxis({ lanes }: { lanes: LaneModel }) {
   const span = Math.max(0, lanes.to - lanes.from);
   return (
-    <div className="flex h-7 items-center gap-2 border-b border-border bg-surface-muted px-2 font-mono text-[10px] uppercase tracking-wide text-muted" data-testid="time-axis">
+    <div
+      className="flex h-7 items-center gap-2 border-b border-border bg-surface-muted px-2 font-mono text-[10px] uppercase tracking-wide text-muted"
+      data-testid="time-axis"
+    >
       <span className="w-[86px] shrink-0">time</span>
       {lanes.kinds.length ? (
         <span className="relative h-full shrink-0" style={{ width: lanes.kinds.length * LANE_WIDTH }}>

@@ -43,7 +43,9 @@ function Lanes({ glyphs, kinds }: { glyphs: string; kinds: readonly SpanKind[] }
       {[...glyphs].map((g, i) =>
         g === ' ' ? null : (
           <span key={i} className="absolute inset-y-0" style={{ left: i * LANE_WIDTH + 3, width: 4 }}>
-            <span className={`absolute left-[1.5px] w-px ${LANE_COLOR[kinds[i]]} ${g === 's' ? 'top-1/2 bottom-0' : g === 'e' ? 'top-0 bottom-1/2' : 'inset-y-0'}`} />
+            <span
+              className={`absolute left-[1.5px] w-px ${LANE_COLOR[kinds[i]]} ${g === 's' ? 'top-1/2 bottom-0' : g === 'e' ? 'top-0 bottom-1/2' : 'inset-y-0'}`}
+            />
             {g !== '|' ? <span className={`absolute top-1/2 left-0 size-1 -translate-y-1/2 rounded-full ${LANE_COLOR[kinds[i]]}`} /> : null}
           </span>
         ),
@@ -56,7 +58,12 @@ function Bar({ bar, error }: { bar: string; error: boolean }) {
   const [start, width, tick] = bar.split(',').map(Number);
   return (
     <span className="relative h-full w-32 shrink-0 border-l border-border" aria-hidden>
-      {width > 0 ? <span className={`absolute top-1/2 h-1.5 -translate-y-1/2 rounded-sm ${error ? 'bg-danger/40' : 'bg-accent/30'}`} style={{ left: `${start / 10}%`, width: `max(2px, ${width / 10}%)` }} /> : null}
+      {width > 0 ? (
+        <span
+          className={`absolute top-1/2 h-1.5 -translate-y-1/2 rounded-sm ${error ? 'bg-danger/40' : 'bg-accent/30'}`}
+          style={{ left: `${start / 10}%`, width: `max(2px, ${width / 10}%)` }}
+        />
+      ) : null}
       <span className={`absolute inset-y-1.5 w-0.5 ${error ? 'bg-danger' : 'bg-accent'}`} style={{ left: `${tick / 10}%` }} />
     </span>
   );
@@ -98,7 +105,10 @@ export const TimelineRow = memo(function TimelineRow({ entry: e, buffer, glyphs,
     >
       <span className="w-[86px] shrink-0 text-muted">{clockTime(e.at)}</span>
       {kinds ? <Lanes glyphs={glyphs} kinds={kinds.split(',') as SpanKind[]} /> : null}
-      <span className={`w-3 shrink-0 text-center ${e.direction === 'out' ? 'text-accent' : 'text-success'}`} title={e.direction === 'out' ? 'sent' : 'received'}>
+      <span
+        className={`w-3 shrink-0 text-center ${e.direction === 'out' ? 'text-accent' : 'text-success'}`}
+        title={e.direction === 'out' ? 'sent' : 'received'}
+      >
         {e.direction === 'out' ? '→' : '←'}
       </span>
       <span className="w-9 shrink-0 text-[10px] text-muted">{KIND_TAG[e.kind]}</span>
@@ -117,7 +127,12 @@ export const TimelineRow = memo(function TimelineRow({ entry: e, buffer, glyphs,
       </span>
       <span className="w-10 shrink-0">
         {severity ? (
-          <span data-testid="lint-badge" data-severity={severity} title={lints.map((l) => l.message).join('\n')} className={`rounded px-1 ${SEVERITY_STYLE[severity]}`}>
+          <span
+            data-testid="lint-badge"
+            data-severity={severity}
+            title={lints.map((l) => l.message).join('\n')}
+            className={`rounded px-1 ${SEVERITY_STYLE[severity]}`}
+          >
             ⚑{lints.length}
           </span>
         ) : null}

@@ -31,8 +31,22 @@ export function TimelineToolbar({ methods, shown }: { methods: readonly string[]
 
   return (
     <div className="flex flex-wrap items-center gap-2 border-b border-border px-2 py-2" data-testid="timeline-toolbar">
-      <input type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="Search methods and bodies" aria-label="Search the timeline" data-testid="timeline-search" className={`${field} w-56`} />
-      <select aria-label="Method" data-testid="filter-method" value={filters.methods[0] ?? ''} onChange={(e) => set({ methods: e.target.value ? [e.target.value] : [] })} className={field}>
+      <input
+        type="search"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        placeholder="Search methods and bodies"
+        aria-label="Search the timeline"
+        data-testid="timeline-search"
+        className={`${field} w-56`}
+      />
+      <select
+        aria-label="Method"
+        data-testid="filter-method"
+        value={filters.methods[0] ?? ''}
+        onChange={(e) => set({ methods: e.target.value ? [e.target.value] : [] })}
+        className={field}
+      >
         <option value="">All methods</option>
         {methods.map((m) => (
           <option key={m} value={m}>
@@ -40,12 +54,24 @@ export function TimelineToolbar({ methods, shown }: { methods: readonly string[]
           </option>
         ))}
       </select>
-      <select aria-label="Direction" data-testid="filter-direction" value={filters.direction} onChange={(e) => set({ direction: e.target.value as TimelineFilters['direction'] })} className={field}>
+      <select
+        aria-label="Direction"
+        data-testid="filter-direction"
+        value={filters.direction}
+        onChange={(e) => set({ direction: e.target.value as TimelineFilters['direction'] })}
+        className={field}
+      >
         <option value="all">Both directions</option>
         <option value="out">→ Sent</option>
         <option value="in">← Received</option>
       </select>
-      <select aria-label="Task" data-testid="filter-task" value={filters.taskFp ?? ''} onChange={(e) => set({ taskFp: e.target.value || undefined })} className={field}>
+      <select
+        aria-label="Task"
+        data-testid="filter-task"
+        value={filters.taskFp ?? ''}
+        onChange={(e) => set({ taskFp: e.target.value || undefined })}
+        className={field}
+      >
         <option value="">All tasks</option>
         {tasks.map((fp) => (
           <option key={fp} value={fp}>
@@ -62,14 +88,23 @@ export function TimelineToolbar({ methods, shown }: { methods: readonly string[]
         Has lints
       </label>
       <label className="flex items-center gap-1 text-xs" title="Hide response heads, stream open/close and keep-alives">
-        <input type="checkbox" data-testid="filter-messages" checked={filters.kinds === 'messages'} onChange={(e) => set({ kinds: e.target.checked ? 'messages' : 'all' })} />
+        <input
+          type="checkbox"
+          data-testid="filter-messages"
+          checked={filters.kinds === 'messages'}
+          onChange={(e) => set({ kinds: e.target.checked ? 'messages' : 'all' })}
+        />
         Messages only
       </label>
       <span className="ml-auto text-xs text-muted" data-testid="timeline-count" data-shown={shown} data-total={stats.count}>
         {shown} of {stats.count} · {formatBytes(stats.retainedBytes)}
         {stats.spilled ? ` · ${stats.spilled} older spilled` : ''}
       </span>
-      <button type="button" onClick={() => store.getState().timeline.clear()} className="rounded-md border border-border px-2 py-1 text-xs hover:bg-surface-muted">
+      <button
+        type="button"
+        onClick={() => store.getState().timeline.clear()}
+        className="rounded-md border border-border px-2 py-1 text-xs hover:bg-surface-muted"
+      >
         Clear
       </button>
     </div>

@@ -38,10 +38,7 @@ export function useTimeline() {
   const last = items[items.length - 1]?.index ?? -1;
 
   // Lanes only for the rows in view: cheap however long the list is.
-  const lanes: LaneModel = useMemo(
-    () => layoutLanes(buffer, visible.ids.slice(first, last + 1)),
-    [buffer, visible, first, last, version],
-  );
+  const lanes: LaneModel = useMemo(() => layoutLanes(buffer, visible.ids.slice(first, last + 1)), [buffer, visible, first, last, version]);
 
   // Follow the newest entry while following.
   useEffect(() => {

@@ -24,7 +24,19 @@ interface ArgumentsFormProps {
   idPrefix: string;
 }
 
-function JsonField({ field, value, error, id, onChange }: { field: JsonArgField; value: FieldValue | undefined; error?: string; id: string; onChange: (v: string) => void }) {
+function JsonField({
+  field,
+  value,
+  error,
+  id,
+  onChange,
+}: {
+  field: JsonArgField;
+  value: FieldValue | undefined;
+  error?: string;
+  id: string;
+  onChange: (v: string) => void;
+}) {
   return (
     <div data-field={field.key} data-kind="json" data-invalid={error ? 'true' : undefined} className="space-y-1">
       <label htmlFor={id} className="text-sm font-medium">
@@ -50,12 +62,25 @@ export function ArgumentsForm(p: ArgumentsFormProps) {
   return (
     <div className="space-y-3" data-testid="arguments-form" data-mode={p.raw ? 'raw' : 'form'}>
       <label className="flex items-center gap-2 text-xs text-muted">
-        <input type="checkbox" data-testid="raw-json-toggle" className="size-3.5 accent-accent" checked={p.raw} onChange={(e) => p.onToggleRaw(e.target.checked)} />
+        <input
+          type="checkbox"
+          data-testid="raw-json-toggle"
+          className="size-3.5 accent-accent"
+          checked={p.raw}
+          onChange={(e) => p.onToggleRaw(e.target.checked)}
+        />
         Edit the arguments as raw JSON
       </label>
       {p.raw ? (
         <div className="space-y-1">
-          <textarea data-testid="raw-arguments" rows={6} className={INPUT} value={p.rawText} onChange={(e) => p.onRawChange(e.target.value)} aria-label="Arguments as JSON" />
+          <textarea
+            data-testid="raw-arguments"
+            rows={6}
+            className={INPUT}
+            value={p.rawText}
+            onChange={(e) => p.onRawChange(e.target.value)}
+            aria-label="Arguments as JSON"
+          />
           {p.rawError ? (
             <p role="alert" className="text-xs text-danger">
               {p.rawError}
@@ -67,9 +92,24 @@ export function ArgumentsForm(p: ArgumentsFormProps) {
       ) : (
         p.fields.map((f) =>
           f.kind === 'json' ? (
-            <JsonField key={f.key} field={f} value={p.values[f.key]} error={p.errors[f.key]} id={`${p.idPrefix}-${f.key}`} onChange={(v) => p.onChange(f.key, v)} />
+            <JsonField
+              key={f.key}
+              field={f}
+              value={p.values[f.key]}
+              error={p.errors[f.key]}
+              id={`${p.idPrefix}-${f.key}`}
+              onChange={(v) => p.onChange(f.key, v)}
+            />
           ) : (
-            <FormField key={f.key} field={f} value={p.values[f.key]} error={p.errors[f.key]} id={`${p.idPrefix}-${f.key}`} onChange={(v) => p.onChange(f.key, v)} onBlur={() => {}} />
+            <FormField
+              key={f.key}
+              field={f}
+              value={p.values[f.key]}
+              error={p.errors[f.key]}
+              id={`${p.idPrefix}-${f.key}`}
+              onChange={(v) => p.onChange(f.key, v)}
+              onBlur={() => {}}
+            />
           ),
         )
       )}

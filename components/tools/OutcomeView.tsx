@@ -7,11 +7,12 @@ import { ErrorView, ProblemView, ResultView } from './ResultView';
 /** What a tool call ended with, after its MRTR rounds: a result, an error, a task, or no answer. */
 export function OutcomeView({ outcome, taskFp }: { outcome: CallWithInputOutcome; taskFp?: string }) {
   const setPanel = useInspector((s) => s.ui.setPanel);
-  const rounds = outcome.rounds > 1 ? (
-    <p className="text-xs text-muted" data-testid="mrtr-rounds">
-      after {outcome.rounds} rounds (each retry a new request id with the answers and the requestState as received)
-    </p>
-  ) : null;
+  const rounds =
+    outcome.rounds > 1 ? (
+      <p className="text-xs text-muted" data-testid="mrtr-rounds">
+        after {outcome.rounds} rounds (each retry a new request id with the answers and the requestState as received)
+      </p>
+    ) : null;
   switch (outcome.type) {
     case 'complete':
       return (
@@ -31,7 +32,11 @@ export function OutcomeView({ outcome, taskFp }: { outcome: CallWithInputOutcome
       return (
         <div data-testid="tool-result" data-outcome="task" className="space-y-2 rounded-md border border-accent/40 bg-accent/5 p-3 text-sm">
           <p>
-            Task <code className="font-mono" data-testid="created-task-fp">{taskFp}</code> created: <strong>{outcome.task.status}</strong>
+            Task{' '}
+            <code className="font-mono" data-testid="created-task-fp">
+              {taskFp}
+            </code>{' '}
+            created: <strong>{outcome.task.status}</strong>
             {outcome.task.statusMessage ? ` — ${outcome.task.statusMessage}` : ''}
           </p>
           <p className="text-xs text-muted">It is polled at the server’s pollIntervalMs until it ends; follow it in the Tasks panel.</p>
@@ -41,7 +46,12 @@ export function OutcomeView({ outcome, taskFp }: { outcome: CallWithInputOutcome
         </div>
       );
     case 'abandoned':
-      return <ProblemView kind="abandoned" text={`stopped at round ${outcome.rounds}: ${Object.keys(outcome.inputRequests).join(', ')} left unanswered, so the call was not retried`} />;
+      return (
+        <ProblemView
+          kind="abandoned"
+          text={`stopped at round ${outcome.rounds}: ${Object.keys(outcome.inputRequests).join(', ')} left unanswered, so the call was not retried`}
+        />
+      );
     case 'invalid':
       return <ProblemView kind="invalid" text={outcome.reason} />;
     case 'failure':

@@ -12,7 +12,12 @@ import { asRecord } from '@/lib/shared/records';
 function Block({ block }: { block: unknown }) {
   const b = asRecord(block) ?? {};
   if (b.type === 'text' && typeof b.text === 'string') return <p className="whitespace-pre-wrap break-words text-sm">{b.text}</p>;
-  if (b.type === 'image' || b.type === 'audio') return <p className="text-xs text-muted">[{String(b.type)} {String(b.mimeType ?? '')}, {typeof b.data === 'string' ? `${b.data.length} base64 chars` : 'no data'}]</p>;
+  if (b.type === 'image' || b.type === 'audio')
+    return (
+      <p className="text-xs text-muted">
+        [{String(b.type)} {String(b.mimeType ?? '')}, {typeof b.data === 'string' ? `${b.data.length} base64 chars` : 'no data'}]
+      </p>
+    );
   if (b.type === 'resource_link') return <p className="font-mono text-xs">→ {String(b.uri ?? '')}</p>;
   if (b.type === 'resource') return <p className="font-mono text-xs">[embedded resource {String(asRecord(b.resource)?.uri ?? '')}]</p>;
   return <pre className="overflow-x-auto text-xs">{JSON.stringify(block, null, 2)}</pre>;
@@ -23,7 +28,12 @@ export function ResultView({ result, testId = 'tool-result' }: { result: Record<
   const content = Array.isArray(result.content) ? result.content : undefined;
   const isError = result.isError === true;
   return (
-    <div data-testid={testId} data-outcome="complete" data-is-error={isError ? 'true' : 'false'} className={`space-y-2 rounded-md border p-3 ${isError ? 'border-danger/40 bg-danger/5' : 'border-border bg-surface'}`}>
+    <div
+      data-testid={testId}
+      data-outcome="complete"
+      data-is-error={isError ? 'true' : 'false'}
+      className={`space-y-2 rounded-md border p-3 ${isError ? 'border-danger/40 bg-danger/5' : 'border-border bg-surface'}`}
+    >
       {isError ? (
         <p className="text-xs font-medium text-danger" data-testid="is-error">
           Tool error (isError: true) — a result the tool returned, not a protocol failure

@@ -73,7 +73,14 @@ export function ToolCallForm({ tool, taskCapable }: { tool: Tool; taskCapable: b
         idPrefix={`arg-${tool.name}`}
       />
       <div className="flex flex-wrap items-center gap-3">
-        <label className="flex items-center gap-2 text-sm" title={taskCapable ? 'Declare the tasks extension on this call; the server decides whether it becomes a task' : 'The server does not advertise the tasks extension'}>
+        <label
+          className="flex items-center gap-2 text-sm"
+          title={
+            taskCapable
+              ? 'Declare the tasks extension on this call; the server decides whether it becomes a task'
+              : 'The server does not advertise the tasks extension'
+          }
+        >
           <input type="checkbox" data-testid="run-as-task" className="size-4 accent-accent" checked={asTask} onChange={(e) => setAsTask(e.target.checked)} />
           Run as task
         </label>
@@ -101,7 +108,9 @@ export function ToolCallForm({ tool, taskCapable }: { tool: Tool; taskCapable: b
         </div>
       ) : null}
       {state.phase === 'done' ? <OutcomeView outcome={state.outcome} taskFp={state.taskFp} /> : null}
-      {appCall && state.phase !== 'idle' ? <ToolAppView key={appCall.n} tool={tool} input={appCall.args} outcome={state.phase === 'done' ? state.outcome : undefined} /> : null}
+      {appCall && state.phase !== 'idle' ? (
+        <ToolAppView key={appCall.n} tool={tool} input={appCall.args} outcome={state.phase === 'done' ? state.outcome : undefined} />
+      ) : null}
     </section>
   );
 }

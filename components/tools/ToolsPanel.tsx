@@ -59,7 +59,12 @@ export function ToolsPanel() {
         <h2 className="text-sm font-semibold">
           Tools <span className="font-normal text-muted">({tools.length})</span>
         </h2>
-        <button type="button" className="text-xs text-accent hover:underline disabled:opacity-50" disabled={status !== 'connected'} onClick={() => void refreshTools()}>
+        <button
+          type="button"
+          className="text-xs text-accent hover:underline disabled:opacity-50"
+          disabled={status !== 'connected'}
+          onClick={() => void refreshTools()}
+        >
           Refresh tools/list
         </button>
       </div>
@@ -93,7 +98,11 @@ export function ToolsPanel() {
           ))}
         </ul>
       ) : null}
-      {tool ? <ToolCallForm key={`${epoch}:${tool.name}`} tool={tool} taskCapable={supportsTasks(capabilities)} /> : tools.length ? <p className="text-xs text-muted">Choose a tool to call it.</p> : null}
+      {tool ? (
+        <ToolCallForm key={`${epoch}:${tool.name}`} tool={tool} taskCapable={supportsTasks(capabilities)} />
+      ) : tools.length ? (
+        <p className="text-xs text-muted">Choose a tool to call it.</p>
+      ) : null}
     </section>
   );
 }

@@ -47,7 +47,8 @@ export function useToolCall(toolName: string) {
 
   async function call(args: Record<string, unknown>, asTask: boolean) {
     const session = store.getState().connection.session;
-    if (!session) return setState({ phase: 'done', asTask, outcome: { type: 'failure', reason: 'local', message: 'Not connected', rounds: 0, conversationId: '' } });
+    if (!session)
+      return setState({ phase: 'done', asTask, outcome: { type: 'failure', reason: 'local', message: 'Not connected', rounds: 0, conversationId: '' } });
     settle(undefined);
     abort.current?.abort();
     const ac = (abort.current = new AbortController());

@@ -18,5 +18,12 @@ interface ActionButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
 
 /** A button with an action name (`data-action`) and a tone. */
 export function ActionButton({ tone = 'quiet', action, className = '', type = 'button', ...rest }: ActionButtonProps) {
-  return <button type={type} data-action={action} className={`rounded-md px-3 py-1.5 text-sm font-medium disabled:cursor-not-allowed ${STYLE[tone]} ${className}`} {...rest} />;
+  return (
+    <button
+      type={type}
+      data-action={action}
+      className={`rounded-md px-3 py-1.5 text-sm font-medium disabled:cursor-not-allowed ${STYLE[tone]} ${className}`}
+      {...rest}
+    />
+  );
 }

@@ -9,7 +9,12 @@ import { toNodeHandler, type FastPath, type FetchHandler } from '../server/node-
 export { toNodeHandler, type FastPath, type FetchHandler };
 
 /** Start an HTTP server; resolves with the bound port once it listens. */
-export function listen(handler: FetchHandler, host: string, port: number, fast?: FastPath): Promise<{ server: http.Server; port: number; close: () => Promise<void> }> {
+export function listen(
+  handler: FetchHandler,
+  host: string,
+  port: number,
+  fast?: FastPath,
+): Promise<{ server: http.Server; port: number; close: () => Promise<void> }> {
   const server = http.createServer(toNodeHandler(handler, fast));
   server.keepAliveTimeout = 5_000;
   return new Promise((resolve, reject) => {

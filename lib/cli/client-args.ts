@@ -53,7 +53,8 @@ export function parseJsonFlag(flag: string, text: string | undefined): unknown {
 /** The era from --era, else from --protocol-version (a 2025 version means the handshake era). */
 export function eraOf(flags: ConnectionFlags): Era | 'auto' {
   if (flags.era) {
-    if (flags.era !== 'modern' && flags.era !== 'legacy' && flags.era !== 'auto') throw new UsageError(`--era must be modern, legacy or auto, not "${flags.era}"`);
+    if (flags.era !== 'modern' && flags.era !== 'legacy' && flags.era !== 'auto')
+      throw new UsageError(`--era must be modern, legacy or auto, not "${flags.era}"`);
     return flags.era;
   }
   if (flags.protocolVersion && (LEGACY_VERSIONS as readonly string[]).includes(flags.protocolVersion)) return 'legacy';
@@ -71,15 +72,19 @@ export function timeoutOf(flags: ConnectionFlags): number {
 /** The stub answers given on the command line. */
 export function stubsOf(flags: ConnectionFlags): InputStubs {
   const elicit = parseJsonFlag('--elicit-stub', flags.elicitStub);
-  if (elicit !== undefined && (typeof elicit !== 'object' || elicit === null || Array.isArray(elicit))) throw new UsageError('--elicit-stub must be a JSON object (the form content, or {"action":...})');
-  const sampling = flags.samplingStub === undefined ? undefined : (() => {
-    try {
-      const v = JSON.parse(flags.samplingStub);
-      return typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : String(v);
-    } catch {
-      return flags.samplingStub;
-    }
-  })();
+  if (elicit !== undefined && (typeof elicit !== 'object' || elicit === null || Array.isArray(elicit)))
+    throw new UsageError('--elicit-stub must be a JSON object (the form content, or {"action":...})');
+  const sampling =
+    flags.samplingStub === undefined
+      ? undefined
+      : (() => {
+          try {
+            const v = JSON.parse(flags.samplingStub);
+            return typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : String(v);
+          } catch {
+            return flags.samplingStub;
+          }
+        })();
   const roots = parseJsonFlag('--roots-stub', flags.rootsStub);
   if (roots !== undefined && !Array.isArray(roots)) throw new UsageError('--roots-stub must be a JSON array of {"uri":"file:///..."}');
   return {
@@ -94,7 +99,8 @@ function coerce(key: string, text: string, schema: Record<string, unknown> | und
   const type = schema?.type;
   if (type === 'integer' || type === 'number') {
     const n = Number(text);
-    if (text.trim() === '' || Number.isNaN(n) || (type === 'integer' && !Number.isInteger(n))) throw new UsageError(`${key}=${text}: expected ${type === 'integer' ? 'an integer' : 'a number'}`);
+    if (text.trim() === '' || Number.isNaN(n) || (type === 'integer' && !Number.isInteger(n)))
+      throw new UsageError(`${key}=${text}: expected ${type === 'integer' ? 'an integer' : 'a number'}`);
     return n;
   }
   if (type === 'boolean') {

@@ -32,14 +32,16 @@ async function tasksRefusal(ctx: ClientContext, need?: 'list'): Promise<string |
 }
 
 /** Run a task command unless the server declared no task support. */
-const taskAction = (action: Action, need?: 'list'): Action => async (ctx) => {
-  const refusal = await tasksRefusal(ctx, need);
-  if (refusal) {
-    err(refusal);
-    return 1;
-  }
-  return action(ctx);
-};
+const taskAction =
+  (action: Action, need?: 'list'): Action =>
+  async (ctx) => {
+    const refusal = await tasksRefusal(ctx, need);
+    if (refusal) {
+      err(refusal);
+      return 1;
+    }
+    return action(ctx);
+  };
 
 /** Run an action with a session from the flags, mapping outcomes to exit codes. */
 async function run(flags: ConnectionFlags, action: Action): Promise<void> {
@@ -124,7 +126,9 @@ async function call(ctx: ClientContext, name: string, words: string[], flags: Ca
       return 0;
     }
     case 'abandoned':
-      err(`The server needs input before ${name} can run: ${describeInput(outcome.inputRequests)}. Answer with --elicit-stub / --sampling-stub / --roots-stub.`);
+      err(
+        `The server needs input before ${name} can run: ${describeInput(outcome.inputRequests)}. Answer with --elicit-stub / --sampling-stub / --roots-stub.`,
+      );
       return 1;
     case 'error':
       err(formatFailure(outcome));
@@ -162,7 +166,8 @@ async function taskUpdate(ctx: ClientContext, id: string, responsesJson: string 
     responses = await ctx.answer(pending);
     if (!responses) return (err(`No stub answers every request: ${describeInput(pending)}. Pass --input-responses JSON or the stub flags.`), 2);
   }
-  if (!responses || typeof responses !== 'object' || Array.isArray(responses)) throw new UsageError('--input-responses must be a JSON object keyed by input request');
+  if (!responses || typeof responses !== 'object' || Array.isArray(responses))
+    throw new UsageError('--input-responses must be a JSON object keyed by input request');
   const ack = await ctx.session.updateTask(id, responses);
   if (ack.type !== 'complete') return (err(formatFailure(ack)), 1);
   if (ctx.flags.json) printJson(ack.result);
@@ -202,14 +207,23 @@ async function taskList(ctx: ClientContext): Promise<number> {
   const r = await ctx.session.listTasks();
   if (r.type !== 'tasks') return (err(formatFailure(r)), 1);
   if (ctx.flags.json) printJson({ form: 'legacy', tasks: r.tasks });
-  else out(r.tasks.map((t) => `${t.status.padEnd(15)} ${ctx.label(t.taskId)}  updated ${t.lastUpdatedAt}${t.statusMessage ? `  ${t.statusMessage}` : ''}`).join('\n') || '(no tasks)');
+  else
+    out(
+      r.tasks
+        .map((t) => `${t.status.padEnd(15)} ${ctx.label(t.taskId)}  updated ${t.lastUpdatedAt}${t.statusMessage ? `  ${t.statusMessage}` : ''}`)
+        .join('\n') || '(no tasks)',
+    );
   return 0;
 }
 
 /** Register the client commands on the program. */
 export function registerClientCommands(program: Command): void {
-  connectionOptions(program.command('discover').description('server/discover (or the 2025-11-25 handshake): identity, versions, capabilities')).action((f: ConnectionFlags) => run(f, discover));
-  connectionOptions(program.command('tools').description('tools/list, with tools whose x-mcp-header annotations are invalid dropped')).action((f: ConnectionFlags) => run(f, tools));
+  connectionOptions(program.command('discover').description('server/discover (or the 2025-11-25 handshake): identity, versions, capabilities')).action(
+    (f: ConnectionFlags) => run(f, discover),
+  );
+  connectionOptions(program.command('tools').description('tools/list, with tools whose x-mcp-header annotations are invalid dropped')).action(
+    (f: ConnectionFlags) => run(f, tools),
+  );
   connectionOptions(
     program
       .command('call')
@@ -224,15 +238,48 @@ export function registerClientCommands(program: Command): void {
   ).action((tool: string, words: string[], f: CallFlags) => run(f, (ctx) => call(ctx, tool, words, f)));
 
   const task = program.command('task').description('follow and steer tasks (tasks extension, or 2025-11-25 experimental tasks)');
-  connectionOptions(task.command('get').argument('<taskId>').description('tasks/get: status, TTL, pending input, result')).action((id: string, f: ConnectionFlags) => run(f, taskAction((ctx) => taskGet(ctx, id))));
-  connectionOptions(task.command('update').argument('<taskId>').description('tasks/update: answer pending input requests').option('--input-responses <json>', 'answers keyed by input request')).action(
-    (id: string, f: ConnectionFlags & { inputResponses?: string }) => run(f, taskAction((ctx) => taskUpdate(ctx, id, f.inputResponses))),
+  connectionOptions(task.command('get').argument('<taskId>').description('tasks/get: status, TTL, pending input, result')).action(
+    (id: string, f: ConnectionFlags) =>
+      run(
+        f,
+        taskAction((ctx) => taskGet(ctx, id)),
+      ),
   );
-  connectionOptions(task.command('cancel').argument('<taskId>').description('tasks/cancel (the ack is not final)').option('--wait', 'keep polling until the task reaches a terminal status')).action(
-    (id: string, f: ConnectionFlags & { wait?: boolean }) => run(f, taskAction((ctx) => taskCancel(ctx, id, !!f.wait))),
+  connectionOptions(
+    task
+      .command('update')
+      .argument('<taskId>')
+      .description('tasks/update: answer pending input requests')
+      .option('--input-responses <json>', 'answers keyed by input request'),
+  ).action((id: string, f: ConnectionFlags & { inputResponses?: string }) =>
+    run(
+      f,
+      taskAction((ctx) => taskUpdate(ctx, id, f.inputResponses)),
+    ),
   );
-  connectionOptions(task.command('result').argument('<taskId>').description('wait for the task to end and print its result').option('--strict-errors', 'exit 1 when the result has isError: true')).action(
-    (id: string, f: ConnectionFlags & { strictErrors?: boolean }) => run(f, taskAction((ctx) => taskResult(ctx, id, !!f.strictErrors))),
+  connectionOptions(
+    task
+      .command('cancel')
+      .argument('<taskId>')
+      .description('tasks/cancel (the ack is not final)')
+      .option('--wait', 'keep polling until the task reaches a terminal status'),
+  ).action((id: string, f: ConnectionFlags & { wait?: boolean }) =>
+    run(
+      f,
+      taskAction((ctx) => taskCancel(ctx, id, !!f.wait)),
+    ),
+  );
+  connectionOptions(
+    task
+      .command('result')
+      .argument('<taskId>')
+      .description('wait for the task to end and print its result')
+      .option('--strict-errors', 'exit 1 when the result has isError: true'),
+  ).action((id: string, f: ConnectionFlags & { strictErrors?: boolean }) =>
+    run(
+      f,
+      taskAction((ctx) => taskResult(ctx, id, !!f.strictErrors)),
+    ),
   );
   connectionOptions(task.command('list').description('tasks/list (2025-11-25 only)')).action((f: ConnectionFlags) => run(f, taskAction(taskList, 'list')));
 }

@@ -97,7 +97,11 @@ export function clientContext(flags: ConnectionFlags): ClientContext {
         if (!process.exitCode) process.exitCode = 1;
         return;
       }
-      err(saved.appended ? `recorded ${saved.frames} frames, appended to ${saved.file} (${saved.total} frames in all)` : `recorded ${saved.frames} frames to ${saved.file}`);
+      err(
+        saved.appended
+          ? `recorded ${saved.frames} frames, appended to ${saved.file} (${saved.total} frames in all)`
+          : `recorded ${saved.frames} frames to ${saved.file}`,
+      );
     },
   };
 }
@@ -114,7 +118,11 @@ export function printToolResult(ctx: ClientContext, result: Record<string, unkno
   if (ctx.flags.json) printJson(json);
   else out(`Tool response:\n${formatToolResult(result)}`);
   if (result.isError === true) {
-    err(strict ? 'The tool returned an error result (isError: true); --strict-errors makes that exit 1.' : 'The tool returned an error result (isError: true). It is a result, not a failure; --strict-errors makes it exit 1.');
+    err(
+      strict
+        ? 'The tool returned an error result (isError: true); --strict-errors makes that exit 1.'
+        : 'The tool returned an error result (isError: true). It is a result, not a failure; --strict-errors makes it exit 1.',
+    );
     return strict ? 1 : 0;
   }
   return 0;
@@ -143,7 +151,7 @@ export async function waitForTask(ctx: ClientContext, task: ObservedTask, form: 
     case 'terminal':
       if (t.status === 'completed') return printToolResult(ctx, t.result ?? {}, strict, { form, task: t });
       if (ctx.flags.json) printJson({ form, task: t });
-      if (t.status === 'failed') err(`Task ${name} failed: ${t.error ? formatError(t.error) : t.statusMessage ?? 'no error given'}`);
+      if (t.status === 'failed') err(`Task ${name} failed: ${t.error ? formatError(t.error) : (t.statusMessage ?? 'no error given')}`);
       else err(`Task ${name} was cancelled${t.statusMessage ? `: ${t.statusMessage}` : ''}.`);
       return 1;
     case 'expired':
@@ -152,15 +160,21 @@ export async function waitForTask(ctx: ClientContext, task: ObservedTask, form: 
       return 1;
     case 'timeout':
       if (ctx.flags.json) printJson({ form, task: t });
-      err(`Task ${name} is still ${t.status} after --timeout ${ctx.timeoutMs} ms; it keeps running on the server. Raise --timeout for long tasks, or check later with \`mcp-loupe task get\`.`);
+      err(
+        `Task ${name} is still ${t.status} after --timeout ${ctx.timeoutMs} ms; it keeps running on the server. Raise --timeout for long tasks, or check later with \`mcp-loupe task get\`.`,
+      );
       return 1;
     case 'needs-input':
       if (ctx.flags.json) printJson({ form, task: t });
       else out(formatTask(t, !!ctx.flags.revealIds));
-      err(`Task ${name} waits for input: ${describeInput(t.inputRequests ?? {})}. Answer with --elicit-stub / --sampling-stub, or \`mcp-loupe task update ID --input-responses JSON\`.`);
+      err(
+        `Task ${name} waits for input: ${describeInput(t.inputRequests ?? {})}. Answer with --elicit-stub / --sampling-stub, or \`mcp-loupe task update ID --input-responses JSON\`.`,
+      );
       return 1;
     case 'error':
-      err(`Failed to follow task ${name}: ${end.outcome.type === 'error' ? formatError(end.outcome.error) : end.outcome.type === 'failure' ? end.outcome.message : end.outcome.type === 'invalid' ? end.outcome.reason : end.outcome.type}`);
+      err(
+        `Failed to follow task ${name}: ${end.outcome.type === 'error' ? formatError(end.outcome.error) : end.outcome.type === 'failure' ? end.outcome.message : end.outcome.type === 'invalid' ? end.outcome.reason : end.outcome.type}`,
+      );
       return 1;
     case 'aborted':
       err(`Stopped following task ${name}.`);

@@ -32,7 +32,8 @@ export function formatToolResult(result: Record<string, unknown>): string {
   const content = Array.isArray(result.content) ? (result.content as Record<string, unknown>[]) : [];
   for (const block of content) {
     if (block.type === 'text') lines.push(String(block.text));
-    else if (block.type === 'image' || block.type === 'audio') lines.push(`[${block.type} ${String(block.mimeType)}, ${String(block.data ?? '').length} base64 chars]`);
+    else if (block.type === 'image' || block.type === 'audio')
+      lines.push(`[${block.type} ${String(block.mimeType)}, ${String(block.data ?? '').length} base64 chars]`);
     else if (block.type === 'resource') lines.push(`[resource ${String((block.resource as { uri?: string } | undefined)?.uri)}]`);
     else if (block.type === 'resource_link') lines.push(`[link ${String(block.uri)}]`);
     else lines.push(JSON.stringify(block));
@@ -51,7 +52,13 @@ export function formatDiscover(result: Record<string, unknown>, era: string | un
   const versions = result.supportedVersions ?? (result.protocolVersion ? [result.protocolVersion] : undefined);
   if (versions) lines.push(`Versions:     ${(versions as string[]).join(', ')}`);
   const caps = (result.capabilities ?? {}) as Record<string, unknown>;
-  lines.push(`Capabilities: ${Object.keys(caps).filter((k) => k !== 'extensions').join(', ') || '(none)'}`);
+  lines.push(
+    `Capabilities: ${
+      Object.keys(caps)
+        .filter((k) => k !== 'extensions')
+        .join(', ') || '(none)'
+    }`,
+  );
   const ext = Object.keys((caps.extensions ?? {}) as object);
   if (ext.length) lines.push(`Extensions:   ${ext.join(', ')}`);
   if (result.ttlMs !== undefined) lines.push(`Cache:        ttlMs ${String(result.ttlMs)}, ${String(result.cacheScope)}`);
@@ -79,7 +86,10 @@ export function formatTask(t: ObservedTask, reveal = false): string {
     `TTL:      ${t.ttlMs === null ? 'unlimited' : `${t.ttlMs}ms`}`,
   ];
   if (t.pollIntervalMs !== undefined) lines.push(`Poll:     every ${t.pollIntervalMs}ms`);
-  for (const [key, req] of Object.entries(t.inputRequests ?? {})) lines.push(`Input:    ${key} (${req.method})${(req.params as { message?: string } | undefined)?.message ? ` — ${(req.params as { message: string }).message}` : ''}`);
+  for (const [key, req] of Object.entries(t.inputRequests ?? {}))
+    lines.push(
+      `Input:    ${key} (${req.method})${(req.params as { message?: string } | undefined)?.message ? ` — ${(req.params as { message: string }).message}` : ''}`,
+    );
   if (t.error) lines.push(`Error:    ${formatError(t.error)}`);
   if (t.result) lines.push('', formatToolResult(t.result));
   return lines.join('\n');

@@ -39,7 +39,9 @@ export function manualSteps(s: Scenario): Scenario {
   return {
     ...s,
     tools: s.tools.map((t) =>
-      t.task ? { ...t, task: { ...t.task, steps: t.task.steps.map((st) => (st.delayMs !== undefined && !st.inputRequests ? { ...st, manual: true } : st)) } } : t,
+      t.task
+        ? { ...t, task: { ...t.task, steps: t.task.steps.map((st) => (st.delayMs !== undefined && !st.inputRequests ? { ...st, manual: true } : st)) } }
+        : t,
     ),
   };
 }

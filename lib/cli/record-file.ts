@@ -31,7 +31,8 @@ export function writeSessionRecording(target: string | true, frames: readonly Fr
   if (fs.existsSync(file)) {
     const text = fs.readFileSync(file, 'utf8');
     const existing = text.trim() ? parseRecording(text) : undefined;
-    if (existing && !existing.ok) return { ok: false, message: `Not overwriting ${file}: it is not a Loupe recording (${existing.error}). Choose another --record file.` };
+    if (existing && !existing.ok)
+      return { ok: false, message: `Not overwriting ${file}: it is not a Loupe recording (${existing.error}). Choose another --record file.` };
     if (existing?.ok) {
       out = appendRecording(existing.recording, recording);
       appended = true;

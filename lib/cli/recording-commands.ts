@@ -39,7 +39,10 @@ export function openFileOrExit(file: string): Extract<OpenedFile, { ok: true }> 
 export function formatReview(items: ReviewItem[]): string {
   if (!items.length) return 'No secrets found (no Authorization, cookies, tokens, API keys, session or task ids).';
   return items
-    .map((i) => `${i.redacted ? 'replaced' : 'KEPT    '} ${String(i.distinct).padStart(3)} × ${i.label}: ${i.occurrences} place(s); e.g. ${i.examples.map((e) => `${e.masked} → ${i.redacted ? e.pseudonym : '(kept)'}`).join(', ')}`)
+    .map(
+      (i) =>
+        `${i.redacted ? 'replaced' : 'KEPT    '} ${String(i.distinct).padStart(3)} × ${i.label}: ${i.occurrences} place(s); e.g. ${i.examples.map((e) => `${e.masked} → ${i.redacted ? e.pseudonym : '(kept)'}`).join(', ')}`,
+    )
     .join('\n');
 }
 
@@ -59,17 +62,24 @@ function runExport(file: string, flags: ExportFlags): void {
   if (unknown.length) fail(`--keep: unknown kind ${unknown.join(', ')} (kinds: ${SECRET_KINDS.join(', ')})`);
   const opened = openFileOrExit(file);
   let recording = opened.recording;
-  if (opened.source === 'har' && opened.har) process.stderr.write(`Imported ${opened.har.imported} MCP exchanges from the HAR (${opened.har.skipped} other entries skipped).\n`);
+  if (opened.source === 'har' && opened.har)
+    process.stderr.write(`Imported ${opened.har.imported} MCP exchanges from the HAR (${opened.har.skipped} other entries skipped).\n`);
   if (flags.redact) {
     const redacted = redactRecording(recording, { keep });
     recording = redacted.recording;
     process.stderr.write(`What will be published:\n${formatReview(redacted.items)}\n`);
   } else process.stderr.write('warning: --no-redact: the export keeps every Authorization value, cookie, token and task id as recorded.\n');
-  const text = flags.har ? `${JSON.stringify(toHar(recording), null, 2)}\n` : flags.scenario ? recordingToScenarioYaml(recording, flags.id ? { id: flags.id } : {}) : `${serializeRecording(recording)}\n`;
+  const text = flags.har
+    ? `${JSON.stringify(toHar(recording), null, 2)}\n`
+    : flags.scenario
+      ? recordingToScenarioYaml(recording, flags.id ? { id: flags.id } : {})
+      : `${serializeRecording(recording)}\n`;
   if (flags.out === '-') process.stdout.write(text);
   else writeAtomic(path.resolve(flags.out), text);
   const what = flags.har ? 'HAR 1.2' : flags.scenario ? 'scenario' : `recording (format ${recording.version})`;
-  process.stderr.write(`Wrote ${what} with ${recording.frames.length} frames${flags.redact ? ', redacted,' : ''} to ${flags.out === '-' ? 'stdout' : flags.out}\n`);
+  process.stderr.write(
+    `Wrote ${what} with ${recording.frames.length} frames${flags.redact ? ', redacted,' : ''} to ${flags.out === '-' ? 'stdout' : flags.out}\n`,
+  );
 }
 
 interface ReplayFlags {
@@ -83,13 +93,15 @@ interface ReplayFlags {
 async function runReplay(file: string, flags: ReplayFlags): Promise<void> {
   const started = performance.now();
   const host = flags.host;
-  if ((host === '0.0.0.0' || host === '::') && !flags.allowRemote) fail(`Refusing to bind ${host}: that exposes the replay to the network. Pass --allow-remote if you mean it.`);
+  if ((host === '0.0.0.0' || host === '::') && !flags.allowRemote)
+    fail(`Refusing to bind ${host}: that exposes the replay to the network. Pass --allow-remote if you mean it.`);
   const opened = openFileOrExit(file);
   const handler = createReplayServerHandler(opened.recording, {
     allowedHosts: flags.allowedHost,
     onServe: (s) => {
       if (s.match === 'unmatched') process.stderr.write(`replay: no recorded answer left for ${s.method}; answered with an error\n`);
-      else if (!flags.quiet && s.match === 'sequential') process.stderr.write(`replay: ${s.method} params differ from every recording; served the next recorded answer in order\n`);
+      else if (!flags.quiet && s.match === 'sequential')
+        process.stderr.write(`replay: ${s.method} params differ from every recording; served the next recorded answer in order\n`);
     },
   });
   if (!handler.exchanges) fail(`${file} holds no request to replay`);

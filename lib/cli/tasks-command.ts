@@ -13,10 +13,16 @@ async function control(action: string, taskId: string, opts: { url: string; toke
   const token = opts.token ?? process.env.LOUPE_TOKEN;
   if (!token) throw new Error('Failed to reach the control API: pass --token or set LOUPE_TOKEN (printed when the mock starts)');
   const target = new URL(`/api/scenarios/${encodeURIComponent(scenario)}/tasks/${encodeURIComponent(taskId)}/${action}`, base);
-  const res = await fetch(target, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: opts.json ?? '{}' });
+  const res = await fetch(target, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: opts.json ?? '{}',
+  });
   const body = (await res.json().catch(() => ({}))) as { task?: { status?: string; statusMessage?: string }; error?: string };
   if (!res.ok) throw new Error(`Failed to ${action} task: ${body.error ?? `HTTP ${res.status}`}`);
-  process.stdout.write(`${action}: task ${fingerprint(taskId)}… is now ${body.task?.status}${body.task?.statusMessage ? ` (${body.task.statusMessage})` : ''}\n`);
+  process.stdout.write(
+    `${action}: task ${fingerprint(taskId)}… is now ${body.task?.status}${body.task?.statusMessage ? ` (${body.task.statusMessage})` : ''}\n`,
+  );
 }
 
 export function registerTaskCommands(program: Command): void {

@@ -151,7 +151,14 @@ export function createAppHost(o: AppHostOptions): AppHost {
       void bridge.sendToolResult(toCallToolResult(outcome) as never).catch(fail);
       return;
     }
-    const reason = outcome.type === 'error' ? `${outcome.error.code} ${outcome.error.message}` : outcome.type === 'failure' ? outcome.message : outcome.type === 'invalid' ? outcome.reason : outcome.type;
+    const reason =
+      outcome.type === 'error'
+        ? `${outcome.error.code} ${outcome.error.message}`
+        : outcome.type === 'failure'
+          ? outcome.message
+          : outcome.type === 'invalid'
+            ? outcome.reason
+            : outcome.type;
     void bridge.sendToolCancelled({ reason }).catch(fail);
   }
 

@@ -54,7 +54,8 @@ export async function readAppResource(outcome: RequestOutcome, uri: string, list
   if (!Array.isArray(contents) || contents.length === 0) return { ok: false, problem: 'resources/read returned no contents' };
   const item = asRecord(contents.find((c) => asRecord(c)?.uri === uri) ?? (contents.length === 1 ? contents[0] : undefined));
   if (!item) return { ok: false, problem: `resources/read returned no content for ${uri}` };
-  if (!sameMime(item.mimeType)) return { ok: false, problem: `The UI resource has MIME type ${JSON.stringify(item.mimeType)}; hosts render only ${APP_MIME_TYPE}` };
+  if (!sameMime(item.mimeType))
+    return { ok: false, problem: `The UI resource has MIME type ${JSON.stringify(item.mimeType)}; hosts render only ${APP_MIME_TYPE}` };
   let html: string;
   if (typeof item.text === 'string') html = item.text;
   else if (typeof item.blob === 'string') {

@@ -49,7 +49,12 @@ export function createConnection(options: ConnectionOptions): Connection {
   let connecting: Promise<RequestOutcome> | undefined;
   const pending = new Set<{ method: string; safe: boolean }>();
 
-  async function send(method: string, params: Record<string, unknown> | undefined, o: RequestOptions, asEra: Era): Promise<{ ex: ExchangeResult; id: RequestId; declaredTasks: boolean }> {
+  async function send(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    o: RequestOptions,
+    asEra: Era,
+  ): Promise<{ ex: ExchangeResult; id: RequestId; declaredTasks: boolean }> {
     const id = nextId++;
     o.onId?.(id);
     const declaredTasks = asEra === 'modern' && !!o.declareTasks;
@@ -76,7 +81,11 @@ export function createConnection(options: ConnectionOptions): Connection {
       onNotification: (n) => {
         if (n.method === 'notifications/progress' && progressToken !== undefined && n.params?.progressToken === progressToken) {
           const p = n.params as { progress: number; total?: number; message?: string };
-          o.onProgress?.({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) });
+          o.onProgress?.({
+            progress: p.progress,
+            ...(p.total !== undefined ? { total: p.total } : {}),
+            ...(p.message !== undefined ? { message: p.message } : {}),
+          });
         }
         o.onNotification?.(n);
         options.onNotification?.(n);
@@ -134,7 +143,11 @@ export function createConnection(options: ConnectionOptions): Connection {
       }
       if (!ex.failure) {
         const body = ex.rawBody ? `: ${ex.rawBody.slice(0, 200)}` : '';
-        return { type: 'invalid', reason: `HTTP ${ex.status ?? '?'} without a JSON-RPC response${body}`, ...(ex.status !== undefined ? { httpStatus: ex.status } : {}) };
+        return {
+          type: 'invalid',
+          reason: `HTTP ${ex.status ?? '?'} without a JSON-RPC response${body}`,
+          ...(ex.status !== undefined ? { httpStatus: ex.status } : {}),
+        };
       }
       const f = ex.failure;
       if (f.reason !== 'network' && f.reason !== 'dropped') return { type: 'failure', reason: f.reason, message: f.message };
@@ -144,13 +157,20 @@ export function createConnection(options: ConnectionOptions): Connection {
         if (!(await wait.done)) return { type: 'failure', reason: 'aborted', message: 'cancelled by the client' };
         continue;
       }
-      if (safety === 'unsafe') return { type: 'failure', reason: 'unsafe-not-retried', message: `${f.message}; ${method} may already have taken effect, so it was not re-sent` };
+      if (safety === 'unsafe')
+        return { type: 'failure', reason: 'unsafe-not-retried', message: `${f.message}; ${method} may already have taken effect, so it was not re-sent` };
       return { type: 'failure', reason: f.reason, message: f.message };
     }
   }
 
   function rememberDiscover(result: Record<string, unknown>) {
-    const r = result as { supportedVersions?: string[]; capabilities?: Record<string, unknown>; instructions?: string; _meta?: Record<string, unknown>; serverInfo?: Implementation };
+    const r = result as {
+      supportedVersions?: string[];
+      capabilities?: Record<string, unknown>;
+      instructions?: string;
+      _meta?: Record<string, unknown>;
+      serverInfo?: Implementation;
+    };
     // serverInfo moved to the result's _meta; some servers still put it in the body.
     const info = (r._meta?.[META.serverInfo] as Implementation | undefined) ?? r.serverInfo;
     server = { info, capabilities: r.capabilities, supportedVersions: r.supportedVersions, instructions: r.instructions };
@@ -161,7 +181,8 @@ export function createConnection(options: ConnectionOptions): Connection {
     if (init.type !== 'complete') return init;
     const r = init.result as { protocolVersion?: string; serverInfo?: Implementation; capabilities?: Record<string, unknown>; instructions?: string };
     if (typeof r.protocolVersion === 'string') {
-      if (!supported.includes(r.protocolVersion)) return { type: 'invalid', reason: `the server chose protocol ${r.protocolVersion}, which this client does not speak`, result: r };
+      if (!supported.includes(r.protocolVersion))
+        return { type: 'invalid', reason: `the server chose protocol ${r.protocolVersion}, which this client does not speak`, result: r };
       version = r.protocolVersion;
     }
     era = 'legacy';
@@ -181,7 +202,10 @@ export function createConnection(options: ConnectionOptions): Connection {
     // A -32022 naming only 2025-era versions is a dual-era answer pointing at the handshake.
     if (out.type === 'error' && out.error.code === ERROR.unsupportedProtocolVersion) {
       const d = UnsupportedVersionDataSchema.safeParse(out.error.data);
-      const legacy = d.success && !d.data.supported.some((v) => !(LEGACY_VERSIONS as readonly string[]).includes(v)) ? supported.find((v) => d.data.supported.includes(v)) : undefined;
+      const legacy =
+        d.success && !d.data.supported.some((v) => !(LEGACY_VERSIONS as readonly string[]).includes(v))
+          ? supported.find((v) => d.data.supported.includes(v))
+          : undefined;
       if (legacy) {
         version = legacy;
         return initialize(signal);

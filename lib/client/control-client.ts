@@ -75,7 +75,8 @@ export function createControlClient(options: ControlClientOptions = {}) {
       return { ok: false, status: res.status, error: data.error ?? `HTTP ${res.status}`, issues: data.issues ?? [] };
     }
     const parsed = schema.safeParse(await read(res).catch(() => undefined));
-    if (!parsed.success) return { ok: false, status: res.status, error: `Unexpected answer from ${url}: ${parsed.error.issues[0]?.message ?? 'invalid'}`, issues: [] };
+    if (!parsed.success)
+      return { ok: false, status: res.status, error: `Unexpected answer from ${url}: ${parsed.error.issues[0]?.message ?? 'invalid'}`, issues: [] };
     return { ok: true, status: res.status, data: parsed.data };
   }
   const getJson = <T>(url: string, schema: z.ZodType<T>) => call(url, { method: 'GET' }, (r) => r.json(), schema);
@@ -88,7 +89,12 @@ export function createControlClient(options: ControlClientOptions = {}) {
     list: () => getJson('/api/scenarios', ScenarioListSchema),
     /** The scenario's YAML, and whether it is a (read-only) built-in. */
     source: (id: string) =>
-      call(path(id, 'source'), { method: 'GET' }, async (r) => ({ text: await r.text(), builtin: r.headers.get(BUILTIN_HEADER) === 'true' }), z.object({ text: z.string(), builtin: z.boolean() })),
+      call(
+        path(id, 'source'),
+        { method: 'GET' },
+        async (r) => ({ text: await r.text(), builtin: r.headers.get(BUILTIN_HEADER) === 'true' }),
+        z.object({ text: z.string(), builtin: z.boolean() }),
+      ),
     save: (id: string, text: string) => sendText(path(id, 'source'), 'PUT', text, ScenarioSavedSchema),
     validate: (text: string) => sendText('/api/scenarios/validate', 'POST', text, ScenarioValidationSchema),
     duplicate: (id: string, newId: string) => postJson(path(id, 'duplicate'), { newId } satisfies DuplicateRequest, DuplicatedSchema),

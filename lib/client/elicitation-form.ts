@@ -48,7 +48,12 @@ const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : u
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
 function optionsOf(p: Raw): FieldOption[] | undefined {
-  if (Array.isArray(p.oneOf)) return p.oneOf.flatMap((o) => (asRecord(o) && typeof asRecord(o)!.const === 'string' ? [{ value: asRecord(o)!.const as string, label: str(asRecord(o)!.title) ?? (asRecord(o)!.const as string) }] : []));
+  if (Array.isArray(p.oneOf))
+    return p.oneOf.flatMap((o) =>
+      asRecord(o) && typeof asRecord(o)!.const === 'string'
+        ? [{ value: asRecord(o)!.const as string, label: str(asRecord(o)!.title) ?? (asRecord(o)!.const as string) }]
+        : [],
+    );
   if (Array.isArray(p.anyOf)) return optionsOf({ oneOf: p.anyOf });
   if (Array.isArray(p.enum)) {
     const names = Array.isArray(p.enumNames) ? p.enumNames : [];
@@ -65,7 +70,8 @@ function fieldOf(key: string, p: Raw, required: boolean): FormFieldSpec | undefi
     const format = FORMATS.find((f) => f === p.format);
     return { ...base, kind: 'text', format, minLength: num(p.minLength), maxLength: num(p.maxLength), default: str(p.default) };
   }
-  if (p.type === 'number' || p.type === 'integer') return { ...base, kind: 'number', integer: p.type === 'integer', minimum: num(p.minimum), maximum: num(p.maximum), default: num(p.default) };
+  if (p.type === 'number' || p.type === 'integer')
+    return { ...base, kind: 'number', integer: p.type === 'integer', minimum: num(p.minimum), maximum: num(p.maximum), default: num(p.default) };
   if (p.type === 'boolean') return { ...base, kind: 'boolean', default: typeof p.default === 'boolean' ? p.default : undefined };
   if (p.type === 'array') {
     const options = optionsOf(asRecord(p.items) ?? {});

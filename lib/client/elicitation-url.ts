@@ -31,9 +31,41 @@ interface UrlAnalysis {
 
 // Multi-label public suffixes commonly met in the wild (a short stand-in for the Public Suffix List).
 const MULTI_SUFFIXES = new Set([
-  'co.uk', 'org.uk', 'ac.uk', 'gov.uk', 'me.uk', 'com.au', 'net.au', 'org.au', 'co.nz', 'co.jp', 'ne.jp', 'or.jp', 'com.br', 'com.cn', 'com.mx',
-  'co.in', 'co.za', 'com.tr', 'com.sg', 'co.kr', 'com.hk', 'github.io', 'gitlab.io', 'herokuapp.com', 'vercel.app', 'netlify.app', 'pages.dev',
-  'workers.dev', 'web.app', 'firebaseapp.com', 'appspot.com', 'blogspot.com', 'azurewebsites.net', 'cloudfront.net', 's3.amazonaws.com',
+  'co.uk',
+  'org.uk',
+  'ac.uk',
+  'gov.uk',
+  'me.uk',
+  'com.au',
+  'net.au',
+  'org.au',
+  'co.nz',
+  'co.jp',
+  'ne.jp',
+  'or.jp',
+  'com.br',
+  'com.cn',
+  'com.mx',
+  'co.in',
+  'co.za',
+  'com.tr',
+  'com.sg',
+  'co.kr',
+  'com.hk',
+  'github.io',
+  'gitlab.io',
+  'herokuapp.com',
+  'vercel.app',
+  'netlify.app',
+  'pages.dev',
+  'workers.dev',
+  'web.app',
+  'firebaseapp.com',
+  'appspot.com',
+  'blogspot.com',
+  'azurewebsites.net',
+  'cloudfront.net',
+  's3.amazonaws.com',
 ]);
 
 const BASE = 36;
@@ -143,7 +175,17 @@ export function analyzeUrl(raw: string): UrlAnalysis {
     url = new URL(raw);
   } catch {
     const parts = { prefix: '', subdomain: '', domain: '', rest: raw };
-    return { ok: false, reason: 'This is not a valid absolute URL.', href: raw, host: '', unicodeHost: '', parts, punycode: false, mixedScripts: false, warnings: [] };
+    return {
+      ok: false,
+      reason: 'This is not a valid absolute URL.',
+      href: raw,
+      host: '',
+      unicodeHost: '',
+      parts,
+      punycode: false,
+      mixedScripts: false,
+      warnings: [],
+    };
   }
   const warnings: string[] = [];
   const hostname = url.hostname;

@@ -37,7 +37,13 @@ export interface ExchangeResult {
 }
 
 /** Send `message` (a request with `id`) and collect its answer. */
-export async function runExchange(transport: Transport, clock: Clock, message: { id: RequestId }, headers: Record<string, string>, o: ExchangeOptions): Promise<ExchangeResult> {
+export async function runExchange(
+  transport: Transport,
+  clock: Clock,
+  message: { id: RequestId },
+  headers: Record<string, string>,
+  o: ExchangeOptions,
+): Promise<ExchangeResult> {
   const ac = new AbortController();
   let timedOut: string | undefined;
   const onAbort = () => ac.abort(o.signal?.reason);
@@ -78,7 +84,12 @@ export async function runExchange(transport: Transport, clock: Clock, message: {
         }
         if (typeof m.method === 'string' && !('id' in m)) {
           const n = m as unknown as JsonRpcNotification;
-          if (n.method === 'notifications/progress' && o.progressToken !== undefined && (n.params as Record<string, unknown> | undefined)?.progressToken === o.progressToken) armIdle();
+          if (
+            n.method === 'notifications/progress' &&
+            o.progressToken !== undefined &&
+            (n.params as Record<string, unknown> | undefined)?.progressToken === o.progressToken
+          )
+            armIdle();
           o.onNotification?.(n);
         } else if (!ev.sse) out.rawBody = ev.raw;
       } else if (ev.type === 'error') {

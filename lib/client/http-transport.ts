@@ -61,7 +61,14 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
         const envelope = JSON.stringify({ url: options.url, method: 'POST', headers, body: raw } satisfies ProxyEnvelope);
         const proxyHeaders: Record<string, string> = { 'Content-Type': 'application/json' };
         if (options.proxy.token) proxyHeaders.Authorization = `Bearer ${options.proxy.token}`;
-        response = await doFetch(options.proxy.endpoint, { method: 'POST', headers: proxyHeaders, body: envelope, signal, credentials: 'same-origin', cache: 'no-store' });
+        response = await doFetch(options.proxy.endpoint, {
+          method: 'POST',
+          headers: proxyHeaders,
+          body: envelope,
+          signal,
+          credentials: 'same-origin',
+          cache: 'no-store',
+        });
       } else {
         response = await doFetch(options.url, { method: 'POST', headers, body: raw, signal, cache: 'no-store', redirect: 'manual' });
       }

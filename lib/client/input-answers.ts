@@ -29,7 +29,9 @@ export function classifyInputRequest(raw: unknown): InputKind {
   switch (req?.method) {
     case 'elicitation/create':
       if (params.mode === 'url') {
-        return typeof params.url === 'string' ? { kind: 'url', params: { message: typeof params.message === 'string' ? params.message : '', url: params.url } } : { kind: 'invalid', reason: 'URL-mode elicitation without a url' };
+        return typeof params.url === 'string'
+          ? { kind: 'url', params: { message: typeof params.message === 'string' ? params.message : '', url: params.url } }
+          : { kind: 'invalid', reason: 'URL-mode elicitation without a url' };
       }
       return asRecord(params.requestedSchema) ? { kind: 'form', params } : { kind: 'invalid', reason: 'form-mode elicitation without a requestedSchema' };
     case 'sampling/createMessage':
@@ -53,7 +55,8 @@ export function checkSamplingAnswer(text: string, model: string, maxTokens: numb
   if (!model.trim()) errors.model = 'Name the model (any label, e.g. "human")';
   const warnings: string[] = [];
   const tokens = estimateTokens(text);
-  if (maxTokens !== undefined && tokens > maxTokens) warnings.push(`About ${tokens} tokens, more than maxTokens (${maxTokens}); the client must respect that limit.`);
+  if (maxTokens !== undefined && tokens > maxTokens)
+    warnings.push(`About ${tokens} tokens, more than maxTokens (${maxTokens}); the client must respect that limit.`);
   return { errors, warnings };
 }
 

@@ -16,11 +16,15 @@ interface FrameExchange {
 
 /** Era of a request as sent: a legacy version header or a handshake without modern `_meta` means 2025-11-25. */
 function eraOf(body: Record<string, unknown> | undefined, headers: Record<string, string> | undefined): Exchange['era'] {
-  const version = Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === HEADER.protocolVersion.toLowerCase())?.[1]?.trim();
+  const version = Object.entries(headers ?? {})
+    .find(([k]) => k.toLowerCase() === HEADER.protocolVersion.toLowerCase())?.[1]
+    ?.trim();
   if (version && (LEGACY_VERSIONS as readonly string[]).includes(version)) return 'legacy';
   const meta = asRecord(asRecord(body?.params)?._meta);
   if (meta && META.protocolVersion in meta) return 'modern';
-  return body?.method === 'initialize' || (headers && Object.keys(headers).some((k) => k.toLowerCase() === HEADER.sessionId.toLowerCase())) ? 'legacy' : 'modern';
+  return body?.method === 'initialize' || (headers && Object.keys(headers).some((k) => k.toLowerCase() === HEADER.sessionId.toLowerCase()))
+    ? 'legacy'
+    : 'modern';
 }
 
 /** Group frames into exchanges, in the order their first frame appears. Bridge frames are not MCP exchanges. */
@@ -51,7 +55,15 @@ export function exchangesFromFrames(frames: readonly Frame[]): FrameExchange[] {
     const exchange: Exchange = {
       method: typeof body?.method === 'string' ? body.method : (sent.method ?? ''),
       request: { body: sent.body, ...(sent.headers ? { headers: sent.headers } : {}) },
-      ...(head || response !== undefined ? { response: { ...(head?.httpStatus !== undefined ? { status: head.httpStatus } : {}), ...(head?.headers ? { headers: head.headers } : {}), ...(response !== undefined ? { body: response } : {}) } } : {}),
+      ...(head || response !== undefined
+        ? {
+            response: {
+              ...(head?.httpStatus !== undefined ? { status: head.httpStatus } : {}),
+              ...(head?.headers ? { headers: head.headers } : {}),
+              ...(response !== undefined ? { body: response } : {}),
+            },
+          }
+        : {}),
       frames: streamed,
       era: eraOf(body, sent.headers),
       transport: http ? 'http' : 'stdio',

@@ -75,33 +75,37 @@ export function openListen(conn: Connection, filter: SubscriptionFilter, handler
       current = new AbortController();
       let ackAt: number | undefined;
       let thisId: RequestId | undefined;
-      const out = await conn.request('subscriptions/listen', { notifications: filter }, {
-        signal: current.signal,
-        conversationId,
-        timeoutMs: 0,
-        maxTimeoutMs: 0,
-        retry: 'never',
-        declareTasks: !!filter.taskIds?.length,
-        onId: (id) => {
-          thisId = id;
-          subscriptionId = id;
+      const out = await conn.request(
+        'subscriptions/listen',
+        { notifications: filter },
+        {
+          signal: current.signal,
+          conversationId,
+          timeoutMs: 0,
+          maxTimeoutMs: 0,
+          retry: 'never',
+          declareTasks: !!filter.taskIds?.length,
+          onId: (id) => {
+            thisId = id;
+            subscriptionId = id;
+          },
+          onNotification: (n) => {
+            const tag = (n.params?._meta as Record<string, unknown> | undefined)?.[META.subscriptionId];
+            // On HTTP a stream carries one subscription; a foreign tag is a server bug, not ours.
+            if (tag !== undefined && tag !== thisId) return;
+            if (n.method === 'notifications/subscriptions/acknowledged') {
+              ackAt = clock.now();
+              const agreed = ((n.params as { notifications?: SubscriptionFilter } | undefined)?.notifications ?? {}) as SubscriptionFilter;
+              resolveAck(agreed);
+              handlers.onAck?.(agreed, thisId!);
+              if (pendingPlan) handlers.onResync?.(pendingPlan);
+              pendingPlan = undefined;
+              return;
+            }
+            handlers.onNotification?.(n, thisId!);
+          },
         },
-        onNotification: (n) => {
-          const tag = (n.params?._meta as Record<string, unknown> | undefined)?.[META.subscriptionId];
-          // On HTTP a stream carries one subscription; a foreign tag is a server bug, not ours.
-          if (tag !== undefined && tag !== thisId) return;
-          if (n.method === 'notifications/subscriptions/acknowledged') {
-            ackAt = clock.now();
-            const agreed = ((n.params as { notifications?: SubscriptionFilter } | undefined)?.notifications ?? {}) as SubscriptionFilter;
-            resolveAck(agreed);
-            handlers.onAck?.(agreed, thisId!);
-            if (pendingPlan) handlers.onResync?.(pendingPlan);
-            pendingPlan = undefined;
-            return;
-          }
-          handlers.onNotification?.(n, thisId!);
-        },
-      });
+      );
       if (closed) return { reason: 'closed' };
       if (out.type === 'complete') return { reason: 'ended', outcome: out };
       if (out.type === 'error' || out.type === 'invalid') return { reason: 'refused', outcome: out };

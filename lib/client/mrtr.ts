@@ -21,12 +21,22 @@ export interface CallWithInputOptions extends Omit<CallToolOptions, 'inputRespon
 }
 
 /** What the loop ended with: the last outcome plus the rounds it took. */
-export type CallWithInputOutcome = (RequestOutcome | { type: 'abandoned'; inputRequests: InputRequests; requestState?: string }) & { rounds: number; conversationId: string };
+export type CallWithInputOutcome = (RequestOutcome | { type: 'abandoned'; inputRequests: InputRequests; requestState?: string }) & {
+  rounds: number;
+  conversationId: string;
+};
 
 let conversations = 0;
 
 /** Call a tool and answer its input requests until it completes, fails or the rounds run out. */
-export async function callWithInput(tools: ToolApi, clock: Clock, name: string, args: Record<string, unknown>, answer: InputAnswerer, options: CallWithInputOptions = {}): Promise<CallWithInputOutcome> {
+export async function callWithInput(
+  tools: ToolApi,
+  clock: Clock,
+  name: string,
+  args: Record<string, unknown>,
+  answer: InputAnswerer,
+  options: CallWithInputOptions = {},
+): Promise<CallWithInputOutcome> {
   const { maxRounds = 8, ...callOptions } = options;
   const conversationId = `mrtr-${++conversations}`;
   let inputResponses: InputResponses | undefined;
@@ -39,7 +49,8 @@ export async function callWithInput(tools: ToolApi, clock: Clock, name: string, 
       ...(requestState !== undefined ? { requestState } : {}),
     });
     if (out.type !== 'input_required') return { ...out, rounds: round, conversationId };
-    if (round >= maxRounds) return { type: 'failure', reason: 'max-rounds', message: `still input_required after ${maxRounds} rounds`, rounds: round, conversationId };
+    if (round >= maxRounds)
+      return { type: 'failure', reason: 'max-rounds', message: `still input_required after ${maxRounds} rounds`, rounds: round, conversationId };
     const asked = out.inputRequests;
     if (Object.keys(asked).length === 0) {
       // requestState alone means "retry later": back off instead of spinning.
@@ -48,7 +59,14 @@ export async function callWithInput(tools: ToolApi, clock: Clock, name: string, 
       inputResponses = undefined;
     } else {
       const answers = await answer(asked, { round, ...(out.requestState !== undefined ? { requestState: out.requestState } : {}) });
-      if (answers === undefined) return { type: 'abandoned', inputRequests: asked, ...(out.requestState !== undefined ? { requestState: out.requestState } : {}), rounds: round, conversationId };
+      if (answers === undefined)
+        return {
+          type: 'abandoned',
+          inputRequests: asked,
+          ...(out.requestState !== undefined ? { requestState: out.requestState } : {}),
+          rounds: round,
+          conversationId,
+        };
       inputResponses = answers;
     }
     requestState = out.requestState;

@@ -66,7 +66,9 @@ export function reconnectPlan(input: ReconnectPlanInput): ReconnectPlan {
     retryInFlightMutation: false,
     delayMs: retryDelayMs(input.attempt ?? 0),
     ...(input.unsafeMutationInFlight
-      ? { note: 'A side-effecting request was in flight when the connection dropped; it may have run. It is reported, not re-sent: retry it only with an idempotency key or after checking its effect.' }
+      ? {
+          note: 'A side-effecting request was in flight when the connection dropped; it may have run. It is reported, not re-sent: retry it only with an idempotency key or after checking its effect.',
+        }
       : {}),
   };
 }

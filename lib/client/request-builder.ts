@@ -68,12 +68,19 @@ export function buildRequest(o: BuildRequestOptions): BuiltRequest {
   if (o.progressToken !== undefined) meta.progressToken = o.progressToken;
   const params: Record<string, unknown> = { ...rest, ...(Object.keys(meta).length ? { _meta: meta } : {}) };
   const message: JsonRpcRequest = { jsonrpc: '2.0', id: o.id, method: o.method, ...(Object.keys(params).length ? { params } : {}) };
-  const headers = o.era === 'modern' ? requestHeaders(o.method, rest, o.protocolVersion, o.bindings ?? []) : legacyHeaders(o.method, o.protocolVersion, o.sessionId);
+  const headers =
+    o.era === 'modern' ? requestHeaders(o.method, rest, o.protocolVersion, o.bindings ?? []) : legacyHeaders(o.method, o.protocolVersion, o.sessionId);
   return { message, headers };
 }
 
 /** Build a notification (legacy `notifications/initialized`; modern HTTP defines none). */
-export function buildNotification(method: string, params: Record<string, unknown> | undefined, era: Era, protocolVersion: string, sessionId?: string): BuiltRequest & { message: JsonRpcNotification } {
+export function buildNotification(
+  method: string,
+  params: Record<string, unknown> | undefined,
+  era: Era,
+  protocolVersion: string,
+  sessionId?: string,
+): BuiltRequest & { message: JsonRpcNotification } {
   const message: JsonRpcNotification = { jsonrpc: '2.0', method, ...(params ? { params } : {}) };
   const headers = era === 'modern' ? { ...requestHeaders(method, params, protocolVersion) } : legacyHeaders(method, protocolVersion, sessionId);
   return { message, headers } as BuiltRequest & { message: JsonRpcNotification };

@@ -68,7 +68,12 @@ export function classifyResult(result: Record<string, unknown>, ctx: ClassifyCon
     if (ctx.method !== 'tools/call') return { type: 'invalid', reason: `a task was returned to ${ctx.method}; only tools/call may create tasks`, result };
     if (!ctx.declaredTasks) return { type: 'invalid', reason: 'a task was returned to a request that did not declare the tasks extension', result };
     const parsed = CreateTaskResultSchema.safeParse(result);
-    if (!parsed.success) return { type: 'invalid', reason: `malformed CreateTaskResult: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`, result };
+    if (!parsed.success)
+      return {
+        type: 'invalid',
+        reason: `malformed CreateTaskResult: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`,
+        result,
+      };
     const { resultType: _rt, ...task } = parsed.data;
     return { type: 'task', task: task as Task, result, form: 'extension' };
   }
@@ -76,7 +81,19 @@ export function classifyResult(result: Record<string, unknown>, ctx: ClassifyCon
 }
 
 /** Methods that only read: safe to re-send after a dropped connection. */
-const SAFE_METHODS = new Set(['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read', 'prompts/get', 'completion/complete', 'tasks/get', 'tasks/list', 'initialize']);
+const SAFE_METHODS = new Set([
+  'server/discover',
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'prompts/get',
+  'completion/complete',
+  'tasks/get',
+  'tasks/list',
+  'initialize',
+]);
 
 /**
  * Whether re-sending a request after the connection dropped mid-flight is safe. A tool call

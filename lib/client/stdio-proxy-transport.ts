@@ -81,7 +81,8 @@ export function createStdioProxyTransport(options: StdioProxyTransportOptions): 
   let streamAbort: AbortController | undefined;
   let ended: string | undefined;
 
-  const call = (url: string, init: RequestInit) => doFetch(url, { credentials: 'same-origin', cache: 'no-store', ...init, headers: { ...headers, ...(init.headers as Record<string, string>) } });
+  const call = (url: string, init: RequestInit) =>
+    doFetch(url, { credentials: 'same-origin', cache: 'no-store', ...init, headers: { ...headers, ...(init.headers as Record<string, string>) } });
 
   function route(raw: string) {
     const parsed = parse(raw);
@@ -191,7 +192,11 @@ export function createStdioProxyTransport(options: StdioProxyTransportOptions): 
       signal?.removeEventListener('abort', onAbort);
       // Giving up on a request (abort, timeout, or the consumer stopping) cancels it on stdio.
       if (!answered && !ended) {
-        const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: abortDetail(signal) ?? 'cancelled by the client' } };
+        const cancel = {
+          jsonrpc: '2.0',
+          method: 'notifications/cancelled',
+          params: { requestId: id, reason: abortDetail(signal) ?? 'cancelled by the client' },
+        };
         void call(`${endpoint}/${sid}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(cancel) }).catch(() => {});
       }
     }

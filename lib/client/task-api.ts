@@ -39,7 +39,9 @@ export interface TaskApi {
 export function readSnapshot(raw: Record<string, unknown>, form: 'extension' | 'legacy'): { task: ObservedTask; problems: string[] } | { invalid: string } {
   if (form === 'legacy') {
     const l = LegacyTaskSchema.safeParse(raw);
-    return l.success ? { task: normalizeLegacyTask(l.data) as ObservedTask, problems: [] } : { invalid: `not a 2025-11-25 task: ${l.error.issues[0]?.message}` };
+    return l.success
+      ? { task: normalizeLegacyTask(l.data) as ObservedTask, problems: [] }
+      : { invalid: `not a 2025-11-25 task: ${l.error.issues[0]?.message}` };
   }
   const { resultType: _r, _meta: _m, ...snap } = raw;
   const strict = DetailedTaskSchema.safeParse(snap);

@@ -83,22 +83,27 @@ export function followTask(conn: Connection, tasks: TaskApi, initial: ObservedTa
   };
 
   if (options.listen && conn.era === 'modern') {
-    sub = openListen(conn, { taskIds: [taskId] }, {
-      onNotification: (n) => {
-        if (n.method !== 'notifications/tasks' || n.params?.taskId !== taskId) return;
-        const read = readSnapshot(n.params as Record<string, unknown>, 'extension');
-        if ('invalid' in read) return conn.warn(`notifications/tasks: ${read.invalid}`);
-        emit({ type: 'notification', task: read.task });
-        apply(read.task);
-        wake?.();
+    sub = openListen(
+      conn,
+      { taskIds: [taskId] },
+      {
+        onNotification: (n) => {
+          if (n.method !== 'notifications/tasks' || n.params?.taskId !== taskId) return;
+          const read = readSnapshot(n.params as Record<string, unknown>, 'extension');
+          if ('invalid' in read) return conn.warn(`notifications/tasks: ${read.invalid}`);
+          emit({ type: 'notification', task: read.task });
+          apply(read.task);
+          wake?.();
+        },
+        onDrop: ({ reason, plan }) => emit({ type: 'listen-dropped', reason, delayMs: plan.delayMs }),
+        onResync: () => {
+          emit({ type: 'resynced' });
+          forcePoll = true;
+          wake?.();
+        },
       },
-      onDrop: ({ reason, plan }) => emit({ type: 'listen-dropped', reason, delayMs: plan.delayMs }),
-      onResync: () => {
-        emit({ type: 'resynced' });
-        forcePoll = true;
-        wake?.();
-      },
-    }, { signal });
+      { signal },
+    );
   }
 
   async function answerInput(t: ObservedTask): Promise<'answered' | 'pending' | 'stop'> {

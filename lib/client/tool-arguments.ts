@@ -68,7 +68,10 @@ function validateArg(f: ArgField, value: FieldValue | undefined): string | undef
  * The `arguments` object, or the errors that block the call. Empty optional fields are left
  * out; an unchecked optional checkbox without a default is left out too (absent ≠ false).
  */
-export function buildArguments(fields: ArgField[], values: ArgValues): { ok: true; args: Record<string, unknown> } | { ok: false; errors: Record<string, string> } {
+export function buildArguments(
+  fields: ArgField[],
+  values: ArgValues,
+): { ok: true; args: Record<string, unknown> } | { ok: false; errors: Record<string, string> } {
   const errors: Record<string, string> = {};
   for (const f of fields) {
     const problem = validateArg(f, values[f.key]);

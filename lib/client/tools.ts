@@ -85,12 +85,22 @@ export function createToolApi(conn: Connection): ToolApi {
       const exec = LegacyToolExecutionSchema.safeParse((tool as Record<string, unknown> | undefined)?.execution ?? {});
       const support = exec.success ? exec.data.taskSupport : undefined;
       if (support !== 'optional' && support !== 'required') {
-        return { type: 'failure', reason: 'local', message: `Tool "${name}" does not support task-augmented calls (execution.taskSupport is ${support ?? 'absent'})` };
+        return {
+          type: 'failure',
+          reason: 'local',
+          message: `Tool "${name}" does not support task-augmented calls (execution.taskSupport is ${support ?? 'absent'})`,
+        };
       }
       params.task = ttlMs !== undefined ? { ttl: ttlMs } : {};
     }
     const hints = tool?.annotations ?? {};
-    const retry = rest.retry ?? classifyRetry('tools/call', { readOnly: hints.readOnlyHint === true, idempotent: hints.idempotentHint === true, idempotencyKey: typeof args.idempotencyKey === 'string' ? args.idempotencyKey : undefined });
+    const retry =
+      rest.retry ??
+      classifyRetry('tools/call', {
+        readOnly: hints.readOnlyHint === true,
+        idempotent: hints.idempotentHint === true,
+        idempotencyKey: typeof args.idempotencyKey === 'string' ? args.idempotencyKey : undefined,
+      });
     return conn.request('tools/call', params, { ...rest, retry, declareTasks: !!task, bindings: cache?.bindings.get(name) ?? [] });
   }
 

@@ -66,7 +66,7 @@ export function createTrackingTransport(inner: Transport, options: TrackingOptio
         direction,
         kind,
         ...common,
-        ...(own.method ?? reqMethod ? { method: own.method ?? reqMethod } : {}),
+        ...((own.method ?? reqMethod) ? { method: own.method ?? reqMethod } : {}),
         ...(taskId ? { taskId } : {}),
         bytes: utf8Bytes(extra.raw),
         ...extra,
@@ -93,10 +93,12 @@ export function createTrackingTransport(inner: Transport, options: TrackingOptio
             }
             break;
           case 'message': {
-            const isResponse = !!ev.message && typeof ev.message === 'object' && rpcFields(ev.message).id === rpcId && ('result' in ev.message || 'error' in ev.message);
+            const isResponse =
+              !!ev.message && typeof ev.message === 'object' && rpcFields(ev.message).id === rpcId && ('result' in ev.message || 'error' in ev.message);
             if (isResponse) responded = true;
             const parsed = ev.message !== undefined ? { body: ev.message } : {};
-            if (ev.sse) frame('sse-frame', 'in', { streamId: exchangeId, raw: ev.raw, ...parsed, ...(ev.parseError ? { errorText: `not JSON: ${ev.parseError}` } : {}) });
+            if (ev.sse)
+              frame('sse-frame', 'in', { streamId: exchangeId, raw: ev.raw, ...parsed, ...(ev.parseError ? { errorText: `not JSON: ${ev.parseError}` } : {}) });
             else frame('message', 'in', { raw: ev.raw, ...parsed, ...(ev.parseError ? { errorText: `not JSON: ${ev.parseError}` } : {}) });
             break;
           }

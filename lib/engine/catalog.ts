@@ -1,4 +1,14 @@
-import { APP_MIME_TYPE, ERROR, EXT, META, declaresExtension, type ClientCapabilities, type CompleteParams, type GetPromptParams, type ReadResourceParams } from '../protocol';
+import {
+  APP_MIME_TYPE,
+  ERROR,
+  EXT,
+  META,
+  declaresExtension,
+  type ClientCapabilities,
+  type CompleteParams,
+  type GetPromptParams,
+  type ReadResourceParams,
+} from '../protocol';
 import type { ResourceSpec, ResourceTemplateSpec, Scenario, ToolSpec } from '../scenario/schema';
 import { fail, ok, type EngineCore, type Outcome, type RequestContext } from './context';
 import { runMrtr } from './mrtr';
@@ -163,9 +173,7 @@ export function resourceNotFound(uri: string): Outcome {
 export function complete(core: EngineCore, params: CompleteParams): Outcome {
   const { ref, argument: arg } = params;
   const value = typeof arg.value === 'string' ? arg.value : '';
-  const spec = core.scenario.completions.find(
-    (c) => c.ref.type === ref.type && (c.ref.name ?? c.ref.uri) === (ref.name ?? ref.uri) && c.argument === arg.name,
-  );
+  const spec = core.scenario.completions.find((c) => c.ref.type === ref.type && (c.ref.name ?? c.ref.uri) === (ref.name ?? ref.uri) && c.argument === arg.name);
   const values = (spec?.values ?? []).filter((v) => v.toLowerCase().startsWith(value.toLowerCase())).slice(0, 100);
   return ok({ resultType: 'complete', completion: { values, total: values.length, hasMore: false } });
 }
@@ -179,7 +187,8 @@ export function unknownPrompt(core: EngineCore, { params }: RequestContext): Out
 export async function getPrompt(core: EngineCore, ctx: RequestContext, params: GetPromptParams): Promise<Outcome> {
   const prompt = core.scenario.prompts.find((p) => p.name === params.name)!;
   const args = params.arguments ?? {};
-  for (const a of prompt.arguments ?? []) if (a.required && args[a.name] === undefined) return fail(ERROR.invalidParams, `Invalid params: missing required argument "${a.name}"`);
+  for (const a of prompt.arguments ?? [])
+    if (a.required && args[a.name] === undefined) return fail(ERROR.invalidParams, `Invalid params: missing required argument "${a.name}"`);
   let inputs: Record<string, unknown> = {};
   if (prompt.mrtr) {
     const m = await runMrtr(core, ctx, prompt.mrtr.rounds, { args });

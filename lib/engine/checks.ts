@@ -56,7 +56,8 @@ export function checkMeta(params: Record<string, unknown> | undefined, supported
 export function checkHeaders(headers: HeaderBag, method: string, params: Record<string, unknown> | undefined, tool: ToolSpec | undefined): Outcome | undefined {
   const rawMethod = headers.get(HEADER.method);
   if (rawMethod === null) return fail(ERROR.headerMismatch, `Header mismatch: ${HEADER.method} header is required`);
-  if (rawMethod.trim() !== method) return fail(ERROR.headerMismatch, `Header mismatch: ${HEADER.method} header "${rawMethod.trim()}" does not match body method "${method}"`);
+  if (rawMethod.trim() !== method)
+    return fail(ERROR.headerMismatch, `Header mismatch: ${HEADER.method} header "${rawMethod.trim()}" does not match body method "${method}"`);
 
   if (NAME_SOURCE[method]) {
     const expected = expectedNameValue(method, params);

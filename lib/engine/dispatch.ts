@@ -39,7 +39,11 @@ function modernRoutes(core: EngineCore, tasks: TaskManager, hub: ListenHub): Rec
     'resources/templates/list': unchecked((ctx) => listResourceTemplates(core, ctx)),
     'resources/read': route(ReadResourceParamsSchema, (ctx, p) => readResource(core, ctx, p)),
     'prompts/list': unchecked((ctx) => listPrompts(core, ctx)),
-    'prompts/get': route(GetPromptParamsSchema, (ctx, p) => getPrompt(core, ctx, p), (ctx) => unknownPrompt(core, ctx)),
+    'prompts/get': route(
+      GetPromptParamsSchema,
+      (ctx, p) => getPrompt(core, ctx, p),
+      (ctx) => unknownPrompt(core, ctx),
+    ),
     'completion/complete': route(CompleteParamsSchema, (_ctx, p) => complete(core, p)),
     'subscriptions/listen': route(ListenParamsSchema, (ctx, p) => hub.listen(ctx, p)),
     'tasks/get': route(GetTaskParamsSchema, (ctx, p) => tasks.get(ctx, p), needsTasksExtension),

@@ -17,7 +17,13 @@ export interface FaultReply {
   body: unknown;
 }
 
-const STATUS_TEXT: Record<number, string> = { 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout' };
+const STATUS_TEXT: Record<number, string> = {
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
 
 /** The response a reply fault sends instead of running the request. */
 export function faultReply(fault: ReplyFault, id: RequestId): FaultReply {
@@ -38,7 +44,10 @@ export function faultReply(fault: ReplyFault, id: RequestId): FaultReply {
 /** An SSE `message` event whose data is not JSON. */
 export function garbageFrame(text?: string): string {
   const data = text ?? '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":';
-  return `event: message\n${data.split('\n').map((line) => `data: ${line}`).join('\n')}\n\n`;
+  return `event: message\n${data
+    .split('\n')
+    .map((line) => `data: ${line}`)
+    .join('\n')}\n\n`;
 }
 
 /**

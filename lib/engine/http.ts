@@ -69,16 +69,23 @@ export function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Prom
       return json(403, errorResponse(null, { code: ERROR.invalidRequest, message: 'Forbidden: Origin is not allowed' }));
     }
     if (req.method !== 'POST') {
-      return json(405, errorResponse(null, { code: ERROR.invalidRequest, message: `Method Not Allowed: ${req.method}; this endpoint accepts POST only` }), { Allow: 'POST' });
+      return json(405, errorResponse(null, { code: ERROR.invalidRequest, message: `Method Not Allowed: ${req.method}; this endpoint accepts POST only` }), {
+        Allow: 'POST',
+      });
     }
     const ctype = (headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
     if (ctype !== 'application/json') {
-      return json(415, errorResponse(null, { code: ERROR.invalidRequest, message: `Unsupported Media Type: Content-Type must be application/json, got "${ctype || 'none'}"` }));
+      return json(
+        415,
+        errorResponse(null, { code: ERROR.invalidRequest, message: `Unsupported Media Type: Content-Type must be application/json, got "${ctype || 'none'}"` }),
+      );
     }
     const text = await req.readBody(opts.maxBodyBytes);
     if (text === undefined) {
       // The rest of the body is never read, so the connection cannot be reused.
-      return json(413, errorResponse(null, { code: ERROR.invalidRequest, message: `Payload Too Large: the body exceeds ${opts.maxBodyBytes} bytes` }), { Connection: 'close' });
+      return json(413, errorResponse(null, { code: ERROR.invalidRequest, message: `Payload Too Large: the body exceeds ${opts.maxBodyBytes} bytes` }), {
+        Connection: 'close',
+      });
     }
     let body: unknown;
     try {
@@ -111,7 +118,9 @@ export function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Prom
       }
       const rawId = body && typeof body === 'object' ? (body as Record<string, unknown>).id : undefined;
       const id = typeof rawId === 'string' || (typeof rawId === 'number' && Number.isInteger(rawId)) ? rawId : null;
-      const why = Array.isArray(body) ? 'batches are not supported' : asRequest.error.issues.map((i) => `${i.path.join('.') || 'message'}: ${i.message}`).join('; ');
+      const why = Array.isArray(body)
+        ? 'batches are not supported'
+        : asRequest.error.issues.map((i) => `${i.path.join('.') || 'message'}: ${i.message}`).join('; ');
       const err = errorResponse(id, { code: ERROR.invalidRequest, message: `Invalid Request: ${why}` });
       record(400, err);
       return json(400, err);

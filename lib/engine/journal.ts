@@ -138,7 +138,16 @@ export function createJournal(options: JournalOptions): Journal {
         headers[k] = v.length > MAX_HEADER ? truncateString(v, 256) : v;
         headerChars += k.length + headers[k].length + 4;
       }
-      const entry: JournalEntry = { seq: ++seq, at: clock.now(), order: ++order, requestHeaders: headers, requestBody: undefined, streamed: false, frames: [], bytes: headerChars + 200 };
+      const entry: JournalEntry = {
+        seq: ++seq,
+        at: clock.now(),
+        order: ++order,
+        requestHeaders: headers,
+        requestBody: undefined,
+        streamed: false,
+        frames: [],
+        bytes: headerChars + 200,
+      };
       if (start.method !== undefined) entry.method = start.method;
       if (start.id !== undefined) entry.id = start.id;
       entry.requestBody = bound(entry, start.requestBody);

@@ -1,7 +1,17 @@
 import { CompleteParamsSchema, ERROR, LEGACY_VERSION, LEGACY_VERSIONS, LegacyTaskResultParamsSchema, META } from '../protocol';
 import type { TaskRecord } from '../store/types';
 import { fail, ok, type EngineCore, type Outcome, type RequestContext } from './context';
-import { complete, listPrompts, listResourceTemplates, listResources, listTools, readResourceResult, resourceContents, resourceNotFound, serverCapabilities } from './catalog';
+import {
+  complete,
+  listPrompts,
+  listResourceTemplates,
+  listResources,
+  listTools,
+  readResourceResult,
+  resourceContents,
+  resourceNotFound,
+  serverCapabilities,
+} from './catalog';
 import { NOT_FOUND, type TaskManager } from './tasks';
 import { isTerminal } from './task-script';
 import { route, runRoute, unchecked, type Route } from './route';
@@ -78,10 +88,15 @@ export function createLegacyDispatch(core: EngineCore, tasks: TaskManager): (ctx
       const rec = tasks.read(taskId, ctx.principal);
       if (!rec) return fail(ERROR.invalidParams, NOT_FOUND);
       const related = { [META.relatedTask]: { taskId } };
-      if (rec.status === 'completed') return ok({ ...(rec.result as Record<string, unknown>), _meta: { ...((rec.result as Record<string, unknown>)?._meta as object), ...related } });
-      if (rec.status === 'failed') return { error: { ...(rec.error ?? { code: ERROR.internalError, message: 'Task failed' }), data: { ...(rec.error?.data as object), _meta: related } } };
+      if (rec.status === 'completed')
+        return ok({ ...(rec.result as Record<string, unknown>), _meta: { ...((rec.result as Record<string, unknown>)?._meta as object), ...related } });
+      if (rec.status === 'failed')
+        return { error: { ...(rec.error ?? { code: ERROR.internalError, message: 'Task failed' }), data: { ...(rec.error?.data as object), _meta: related } } };
       if (rec.status === 'cancelled') return fail(ERROR.internalError, 'Task was cancelled', { _meta: related });
-      if (rec.status === 'input_required') return fail(ERROR.internalError, 'Task is waiting for input that a 2025-11-25 client cannot send to this mock; answer it from the control room', { _meta: related });
+      if (rec.status === 'input_required')
+        return fail(ERROR.internalError, 'Task is waiting for input that a 2025-11-25 client cannot send to this mock; answer it from the control room', {
+          _meta: related,
+        });
       const changed = await new Promise<boolean>((resolve) => {
         const off = tasks.onChange((r) => {
           if (r.taskId === taskId) {
@@ -89,8 +104,18 @@ export function createLegacyDispatch(core: EngineCore, tasks: TaskManager): (ctx
             resolve(true);
           }
         });
-        ctx.signal.addEventListener('abort', () => { off(); resolve(false); }, { once: true });
-        core.clock.setTimeout(() => { off(); resolve(true); }, 250);
+        ctx.signal.addEventListener(
+          'abort',
+          () => {
+            off();
+            resolve(false);
+          },
+          { once: true },
+        );
+        core.clock.setTimeout(() => {
+          off();
+          resolve(true);
+        }, 250);
       });
       if (!changed) return fail(ERROR.internalError, 'Request cancelled');
     }
@@ -128,7 +153,10 @@ export function createLegacyDispatch(core: EngineCore, tasks: TaskManager): (ctx
     'tasks/result': route(LegacyTaskResultParamsSchema, (ctx, p) => taskResult(ctx, p.taskId)),
     'tasks/list': unchecked(({ params, principal }) => {
       if (params.cursor !== undefined) return fail(ERROR.invalidParams, 'Invalid params: unknown cursor');
-      const list = core.stores.tasks.list({ principal, scenarioId: core.scenario.id }).map((r) => tasks.read(r.taskId, principal)).filter((r): r is TaskRecord => !!r);
+      const list = core.stores.tasks
+        .list({ principal, scenarioId: core.scenario.id })
+        .map((r) => tasks.read(r.taskId, principal))
+        .filter((r): r is TaskRecord => !!r);
       return ok({ tasks: list.map(legacyTask) });
     }),
     'tasks/cancel': unchecked((ctx) => {

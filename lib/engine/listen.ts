@@ -44,9 +44,13 @@ export function createListenHub(core: EngineCore, tasks: TaskManager): ListenHub
     async listen(ctx, params) {
       const want = params.notifications ?? {};
       if (want.taskIds && ctx.era === 'modern' && !declaresExtension(ctx.caps, EXT.tasks)) {
-        return fail(ERROR.missingRequiredClientCapability, `Missing required client capability: taskIds needs the ${EXT.tasks} extension declared in this request`, {
-          requiredCapabilities: { extensions: { [EXT.tasks]: {} } },
-        });
+        return fail(
+          ERROR.missingRequiredClientCapability,
+          `Missing required client capability: taskIds needs the ${EXT.tasks} extension declared in this request`,
+          {
+            requiredCapabilities: { extensions: { [EXT.tasks]: {} } },
+          },
+        );
       }
       const s = core.scenario;
       const agreed: SubscriptionFilter = {};

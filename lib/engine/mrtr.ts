@@ -91,11 +91,21 @@ export async function runMrtr(core: EngineCore, ctx: RequestContext, rounds: Mrt
     const { out, refused } = askable(spec.inputRequests, ctx.caps, { ...scope, inputs: answers });
     if (Object.keys(out).length === 0) {
       const required = Object.assign({}, ...refused.map(capabilityFor));
-      return { done: false, outcome: fail(ERROR.missingRequiredClientCapability, 'Missing required client capability for this request', { requiredCapabilities: required }) };
+      return {
+        done: false,
+        outcome: fail(ERROR.missingRequiredClientCapability, 'Missing required client capability for this request', { requiredCapabilities: required }),
+      };
     }
     const missing = Object.keys(out).filter((k) => responses[k] === undefined);
     if (missing.length) {
-      const requestState = await core.codec.sign({ p: ctx.principal, m: ctx.method, d, e: now + core.scenario.settings.requestStateTtlSeconds * 1000, r: round, a: answers });
+      const requestState = await core.codec.sign({
+        p: ctx.principal,
+        m: ctx.method,
+        d,
+        e: now + core.scenario.settings.requestStateTtlSeconds * 1000,
+        r: round,
+        a: answers,
+      });
       return { done: false, outcome: { result: { resultType: 'input_required', inputRequests: out, requestState } } };
     }
     for (const [key, req] of Object.entries(out)) {

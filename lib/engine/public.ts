@@ -20,7 +20,8 @@ export type { Stores, TaskStore, MutationLedger, ReplayStore, TaskRecord } from 
 /** Validate a scenario object (with defaults applied); throws with every problem listed. */
 export function defineScenario(input: ScenarioInput): Scenario {
   const parsed = ScenarioSchema.safeParse(input);
-  if (!parsed.success) throw new Error(`Failed to load scenario: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new Error(`Failed to load scenario: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
   return parsed.data;
 }
 

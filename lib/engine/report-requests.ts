@@ -12,7 +12,7 @@ export const RELISTEN_GRACE_MS = 10_000;
 
 const SPEC = {
   relisten: 'MCP 2026-07-28 subscriptions/listen (an abrupt close is a disconnect; re-send listen) and Streamable HTTP (no Last-Event-ID resumability)',
-  idempotency: 'MCP 2026-07-28 tool annotations (destructiveHint, readOnlyHint) and the tool\'s idempotencyKey argument: retries of side effects must be safe',
+  idempotency: "MCP 2026-07-28 tool annotations (destructiveHint, readOnlyHint) and the tool's idempotencyKey argument: retries of side effects must be safe",
   state: 'MCP 2026-07-28 MRTR client rules: echo requestState byte-exact; never send one that was not issued',
 };
 
@@ -33,7 +33,9 @@ export function gradeRelisten({ xs, sightings, now }: GradeContext): Grade {
   const drops = listens.filter((x) => x.end === 'dropped');
   const bad: number[] = withId.map((x) => x.seq);
   const good: number[] = [];
-  let reason = withId.length ? `${plural(withId.length, 'listen request')} sent a Last-Event-ID header (first #${withId[0].seq}); 2026-07-28 has no stream resumption.` : '';
+  let reason = withId.length
+    ? `${plural(withId.length, 'listen request')} sent a Last-Event-ID header (first #${withId[0].seq}); 2026-07-28 has no stream resumption.`
+    : '';
   let waiting = 0;
   for (const drop of drops) {
     const finished = new Set(sightings.filter((s) => isTerminalStatus(s.status) && s.order < drop.doneOrder).map((s) => s.taskId));
@@ -55,7 +57,12 @@ export function gradeRelisten({ xs, sightings, now }: GradeContext): Grade {
     const detail = waiting ? 'A listen stream dropped; waiting for the client to listen again.' : 'No listen stream was dropped by the server.';
     return { ...base, status: 'not-observed', detail, evidence: [] };
   }
-  return { ...base, status: 'pass', detail: `After ${plural(good.length / 2, 'dropped stream')} the client listened again with the same filters and no Last-Event-ID.`, evidence: seqs(good) };
+  return {
+    ...base,
+    status: 'pass',
+    detail: `After ${plural(good.length / 2, 'dropped stream')} the client listened again with the same filters and no Last-Event-ID.`,
+    evidence: seqs(good),
+  };
 }
 
 /** A tool with side effects that offers an idempotency key: not read-only (or destructive) with an `idempotencyKey` argument. */
@@ -79,7 +86,13 @@ export function gradeIdempotencyKeys({ xs, scenario }: GradeContext): Grade {
   const base = { id: 'idempotency-keys', title: 'Idempotency keys on retried side effects', specRef: SPEC.idempotency };
   const tools = new Set(scenario.tools.filter(takesIdempotencyKey).map((t) => t.name));
   const calls = xs.filter((x) => x.method === 'tools/call' && tools.has(String(x.params.name)));
-  if (!calls.length) return { ...base, status: 'not-observed', detail: `No call of a tool that takes an idempotency key${tools.size ? ` (${[...tools].join(', ')})` : ''} was seen.`, evidence: [] };
+  if (!calls.length)
+    return {
+      ...base,
+      status: 'not-observed',
+      detail: `No call of a tool that takes an idempotency key${tools.size ? ` (${[...tools].join(', ')})` : ''} was seen.`,
+      evidence: [],
+    };
   const groups = new Map<string, Exchange[]>();
   for (const x of calls) {
     const { idempotencyKey: _k, ...rest } = asRecord(x.params.arguments) ?? {};
@@ -93,7 +106,12 @@ export function gradeIdempotencyKeys({ xs, scenario }: GradeContext): Grade {
     return { ...base, status: 'fail', detail, evidence: seqs(bad.flat().map((x) => x.seq)) };
   }
   const keyed = calls.filter(hasKey).length;
-  return { ...base, status: 'pass', detail: `${plural(calls.length, 'call')} (${keyed} with an idempotencyKey); no side effect was repeated without one.`, evidence: seqs(calls.map((x) => x.seq)) };
+  return {
+    ...base,
+    status: 'pass',
+    detail: `${plural(calls.length, 'call')} (${keyed} with an idempotencyKey); no side effect was repeated without one.`,
+    evidence: seqs(calls.map((x) => x.seq)),
+  };
 }
 
 const MRTR = new Set(['tools/call', 'prompts/get', 'resources/read']);
@@ -104,7 +122,10 @@ export function gradeRequestState({ xs }: GradeContext): Grade {
   const mrtr = xs.filter((x) => MRTR.has(x.method));
   const keyOf = (x: Exchange) => `${x.principal}\n${x.method}\n${String(x.params.name ?? x.params.uri)}\n${canonical(x.params.arguments ?? null)}`;
   // Requests and their answers, in the order the server saw and sent them.
-  const events = [...mrtr.map((x) => ({ order: x.order, x, answer: false })), ...mrtr.filter((x) => x.result).map((x) => ({ order: x.doneOrder, x, answer: true }))].sort((a, b) => a.order - b.order);
+  const events = [
+    ...mrtr.map((x) => ({ order: x.order, x, answer: false })),
+    ...mrtr.filter((x) => x.result).map((x) => ({ order: x.doneOrder, x, answer: true })),
+  ].sort((a, b) => a.order - b.order);
   const issued = new Map<string, { state?: string; seq: number }>();
   const good: number[] = [];
   const bad: { x: Exchange; why: string }[] = [];
@@ -127,7 +148,19 @@ export function gradeRequestState({ xs }: GradeContext): Grade {
     } else if (sent === last.state) good.push(last.seq, x.seq);
     else bad.push({ x, why: `#${x.seq} ${sent === undefined ? 'dropped' : 'altered'} the requestState issued in #${last.seq}` });
   }
-  if (bad.length) return { ...base, status: 'fail', detail: `${plural(bad.length, 'retry', 'retries')} did not echo requestState exactly: ${bad[0].why}.`, evidence: seqs(bad.map((b) => b.x.seq)) };
-  if (!good.length) return { ...base, status: 'not-observed', detail: asked ? 'The server asked for input but the client never retried.' : 'No input_required result was issued.', evidence: [] };
+  if (bad.length)
+    return {
+      ...base,
+      status: 'fail',
+      detail: `${plural(bad.length, 'retry', 'retries')} did not echo requestState exactly: ${bad[0].why}.`,
+      evidence: seqs(bad.map((b) => b.x.seq)),
+    };
+  if (!good.length)
+    return {
+      ...base,
+      status: 'not-observed',
+      detail: asked ? 'The server asked for input but the client never retried.' : 'No input_required result was issued.',
+      evidence: [],
+    };
   return { ...base, status: 'pass', detail: `${plural(good.length / 2, 'retry', 'retries')} echoed the issued requestState exactly.`, evidence: seqs(good) };
 }

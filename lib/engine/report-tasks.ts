@@ -26,7 +26,8 @@ const lastBefore = (sightings: readonly TaskSighting[], taskId: string, order: n
   for (const s of sightings) if (s.taskId === taskId && s.order < order) last = s;
   return last;
 };
-const taskIds = (xs: readonly Exchange[], sightings: readonly TaskSighting[]) => new Set([...sightings.map((s) => s.taskId), ...xs.map(taskIdOf).filter((t): t is string => !!t)]);
+const taskIds = (xs: readonly Exchange[], sightings: readonly TaskSighting[]) =>
+  new Set([...sightings.map((s) => s.taskId), ...xs.map(taskIdOf).filter((t): t is string => !!t)]);
 
 /** tasks/get no faster than the pollIntervalMs of the last snapshot the client saw. */
 export function gradePollCadence({ xs, sightings }: GradeContext): Grade {
@@ -38,7 +39,9 @@ export function gradePollCadence({ xs, sightings }: GradeContext): Grade {
     for (const poll of pollsOf(xs, taskId)) {
       const seen = lastBefore(sightings, taskId, poll.order);
       // A tasks/update or tasks/cancel changes the task, so one prompt poll after it is expected.
-      const reset = xs.some((x) => (x.method === 'tasks/update' || x.method === 'tasks/cancel') && taskIdOf(x) === taskId && prev && x.order > prev.order && x.order < poll.order);
+      const reset = xs.some(
+        (x) => (x.method === 'tasks/update' || x.method === 'tasks/cancel') && taskIdOf(x) === taskId && prev && x.order > prev.order && x.order < poll.order,
+      );
       if (prev && seen && !isTerminalStatus(seen.status) && seen.pollIntervalMs !== undefined && !reset) {
         const gap = poll.at - prev.at;
         checked.push(prev.seq, poll.seq);
@@ -53,7 +56,12 @@ export function gradePollCadence({ xs, sightings }: GradeContext): Grade {
     return { ...base, status: 'fail', detail, evidence: seqs(bad.flatMap((b) => [b.prev.seq, b.poll.seq])) };
   }
   if (!checked.length) return { ...base, status: 'not-observed', detail: 'No two consecutive tasks/get polls of an unfinished task were seen.', evidence: [] };
-  return { ...base, status: 'pass', detail: `Every consecutive poll was at least ${Math.round((1 - POLL_JITTER) * 100)}% of pollIntervalMs apart (${plural(new Set(checked).size, 'poll')} checked).`, evidence: seqs(checked) };
+  return {
+    ...base,
+    status: 'pass',
+    detail: `Every consecutive poll was at least ${Math.round((1 - POLL_JITTER) * 100)}% of pollIntervalMs apart (${plural(new Set(checked).size, 'poll')} checked).`,
+    evidence: seqs(checked),
+  };
 }
 
 /** Every tasks/* request carried Mcp-Name equal to params.taskId (rejected requests included). */
@@ -72,7 +80,12 @@ export function gradeMcpName({ xs }: GradeContext): Grade {
     const detail = `${plural(bad.length, 'tasks request')} of ${tasks.length} had ${missing === bad.length ? 'no' : missing ? 'a missing or wrong' : 'a wrong'} Mcp-Name header (first: ${bad[0].method} #${bad[0].seq}).`;
     return { ...base, status: 'fail', detail, evidence: seqs(bad.map((x) => x.seq)) };
   }
-  return { ...base, status: 'pass', detail: `All ${plural(tasks.length, 'tasks request')} carried Mcp-Name equal to params.taskId.`, evidence: seqs(tasks.map((x) => x.seq)) };
+  return {
+    ...base,
+    status: 'pass',
+    detail: `All ${plural(tasks.length, 'tasks request')} carried Mcp-Name equal to params.taskId.`,
+    evidence: seqs(tasks.map((x) => x.seq)),
+  };
 }
 
 function needsTasks(x: Exchange, scenario: Scenario): boolean {
@@ -95,16 +108,27 @@ export function gradeExtensionDeclared({ xs, scenario }: GradeContext): Grade {
   const base = { id: 'extension-declared', title: 'Tasks extension declared where a task is expected', specRef: SPEC.ext };
   const need = xs.filter((x) => needsTasks(x, scenario));
   if (!need.length) return { ...base, status: 'not-observed', detail: 'No call of a task-only tool, tasks/* request or task listen was seen.', evidence: [] };
-  const sameTarget = (a: Exchange, b: Exchange) => a.method === b.method && a.principal === b.principal && (a.params.name ?? a.params.taskId) === (b.params.name ?? b.params.taskId);
+  const sameTarget = (a: Exchange, b: Exchange) =>
+    a.method === b.method && a.principal === b.principal && (a.params.name ?? a.params.taskId) === (b.params.name ?? b.params.taskId);
   const undeclared = need.filter((x) => !declaresTasks(x));
   const recovered = undeclared.filter((x) => need.some((y) => y.order > x.order && declaresTasks(y) && sameTarget(x, y)));
   const failed = undeclared.filter((x) => !recovered.includes(x));
   if (failed.length) {
     const x = failed[0];
-    return { ...base, status: 'fail', detail: `${plural(failed.length, 'request')} needed the tasks extension without declaring it and were never retried with it (first: ${x.method}${typeof x.params.name === 'string' ? ` ${x.params.name}` : ''} #${x.seq}).`, evidence: seqs(failed.map((x) => x.seq)) };
+    return {
+      ...base,
+      status: 'fail',
+      detail: `${plural(failed.length, 'request')} needed the tasks extension without declaring it and were never retried with it (first: ${x.method}${typeof x.params.name === 'string' ? ` ${x.params.name}` : ''} #${x.seq}).`,
+      evidence: seqs(failed.map((x) => x.seq)),
+    };
   }
   const note = recovered.length ? ` (${plural(recovered.length, 'call')} answered -32021 first, then retried with the extension)` : '';
-  return { ...base, status: 'pass', detail: `${plural(need.length, 'request')} needing the tasks extension declared it${note}.`, evidence: seqs(need.map((x) => x.seq)) };
+  return {
+    ...base,
+    status: 'pass',
+    detail: `${plural(need.length, 'request')} needing the tasks extension declared it${note}.`,
+    evidence: seqs(need.map((x) => x.seq)),
+  };
 }
 
 /** No tasks/get for a task after the client was shown a terminal status for it. */
@@ -123,7 +147,10 @@ export function gradeStopsAtTerminal({ xs, sightings }: GradeContext): Grade {
   }
   if (bad.length) {
     const b = bad[0];
-    const detail = `${plural(bad.reduce((n, x) => n + x.polls.length, 0), 'tasks/get')} after a terminal status; e.g. task ${fingerprint(b.terminal.taskId)} was shown ${b.terminal.status} in #${b.terminal.seq} and polled again in #${b.polls[0].seq}.`;
+    const detail = `${plural(
+      bad.reduce((n, x) => n + x.polls.length, 0),
+      'tasks/get',
+    )} after a terminal status; e.g. task ${fingerprint(b.terminal.taskId)} was shown ${b.terminal.status} in #${b.terminal.seq} and polled again in #${b.polls[0].seq}.`;
     return { ...base, status: 'fail', detail, evidence: seqs(bad.flatMap((x) => [x.terminal.seq, ...x.polls.map((p) => p.seq)])) };
   }
   if (!finished) return { ...base, status: 'not-observed', detail: 'The client was not shown a terminal task status.', evidence: [] };
@@ -142,7 +169,12 @@ export function gradeCancelAck({ xs, sightings, now, scenario }: GradeContext): 
     const seen = lastBefore(sightings, taskId, ack.order);
     if (seen && isTerminalStatus(seen.status)) continue;
     const poll = pollsOf(xs, taskId).find((p) => p.order > ack.doneOrder);
-    const listen = xs.find((l) => l.method === 'subscriptions/listen' && l.doneOrder > ack.doneOrder && ((l.params.notifications as { taskIds?: unknown[] })?.taskIds ?? []).includes(taskId));
+    const listen = xs.find(
+      (l) =>
+        l.method === 'subscriptions/listen' &&
+        l.doneOrder > ack.doneOrder &&
+        ((l.params.notifications as { taskIds?: unknown[] })?.taskIds ?? []).includes(taskId),
+    );
     if (poll || listen) {
       good.push(ack.seq, (poll ?? listen)!.seq);
       continue;
@@ -153,8 +185,19 @@ export function gradeCancelAck({ xs, sightings, now, scenario }: GradeContext): 
   }
   if (bad.length) {
     const x = bad[0];
-    return { ...base, status: 'fail', detail: `After the tasks/cancel ack #${x.seq} for task ${fingerprint(taskIdOf(x)!)} the client never polled or listened for that task again: it took the ack as final.`, evidence: seqs(bad.map((b) => b.seq)) };
+    return {
+      ...base,
+      status: 'fail',
+      detail: `After the tasks/cancel ack #${x.seq} for task ${fingerprint(taskIdOf(x)!)} the client never polled or listened for that task again: it took the ack as final.`,
+      evidence: seqs(bad.map((b) => b.seq)),
+    };
   }
-  if (!good.length) return { ...base, status: 'not-observed', detail: waiting ? 'Waiting for the client to look at the task after its tasks/cancel ack.' : 'No tasks/cancel ack for an unfinished task was seen.', evidence: [] };
+  if (!good.length)
+    return {
+      ...base,
+      status: 'not-observed',
+      detail: waiting ? 'Waiting for the client to look at the task after its tasks/cancel ack.' : 'No tasks/cancel ack for an unfinished task was seen.',
+      evidence: [],
+    };
   return { ...base, status: 'pass', detail: `After ${plural(good.length / 2, 'cancel ack')} the client kept following the task.`, evidence: seqs(good) };
 }

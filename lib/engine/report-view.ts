@@ -121,7 +121,11 @@ export function canonical(value: unknown): string {
     if (Array.isArray(v)) return v.map(sort);
     const o = asRecord(v);
     if (!o) return v;
-    return Object.fromEntries(Object.keys(o).sort().map((k) => [k, sort(o[k])]));
+    return Object.fromEntries(
+      Object.keys(o)
+        .sort()
+        .map((k) => [k, sort(o[k])]),
+    );
   };
   return JSON.stringify(sort(value)) ?? 'undefined';
 }

@@ -68,8 +68,10 @@ function enterStep(rec: TaskRecord, spec: TaskSpec, index: number, at: number): 
 /** Terminal outcome forced by the control API. */
 export function forceOutcome(rec: TaskRecord, kind: 'complete' | 'fail' | 'cancel', now: number, body?: Record<string, unknown>): void {
   if (isTerminal(rec)) return;
-  if (kind === 'complete') applyTerminal(rec, { result: (body as TaskStep['result']) ?? { content: [{ type: 'text', text: 'Completed from the control room.' }] } } as TaskStep, now);
-  else if (kind === 'fail') applyTerminal(rec, { error: (body as TaskStep['error']) ?? { code: ERROR.internalError, message: 'Failed from the control room.' } } as TaskStep, now);
+  if (kind === 'complete')
+    applyTerminal(rec, { result: (body as TaskStep['result']) ?? { content: [{ type: 'text', text: 'Completed from the control room.' }] } } as TaskStep, now);
+  else if (kind === 'fail')
+    applyTerminal(rec, { error: (body as TaskStep['error']) ?? { code: ERROR.internalError, message: 'Failed from the control room.' } } as TaskStep, now);
   else applyTerminal(rec, { cancelled: true } as TaskStep, now);
 }
 
@@ -80,12 +82,16 @@ type Next = 'wait' | 'again';
 function endIfStopped(rec: TaskRecord, spec: TaskSpec, now: number, maxRunMs: number): boolean {
   const limit = spec.maxRunMs ?? maxRunMs;
   if (now - rec.createdAt >= limit) {
-    applyTerminal(rec, { error: { code: ERROR.internalError, message: `Task exceeded its maximum run time of ${limit} ms` } } as TaskStep, Math.min(now, rec.createdAt + limit));
+    applyTerminal(
+      rec,
+      { error: { code: ERROR.internalError, message: `Task exceeded its maximum run time of ${limit} ms` } } as TaskStep,
+      Math.min(now, rec.createdAt + limit),
+    );
     return true;
   }
   const policy = spec.cancel.policy;
   if (rec.cancelRequestedAt !== undefined && policy !== 'finish' && (policy === 'honour' || rec.pollsSinceCancel > spec.cancel.ignorePolls)) {
-    applyTerminal(rec, { cancelled: true, statusMessage: 'Cancelled at the client\'s request' } as TaskStep, now);
+    applyTerminal(rec, { cancelled: true, statusMessage: "Cancelled at the client's request" } as TaskStep, now);
     return true;
   }
   return false;
@@ -104,7 +110,11 @@ function settleInputStep(rec: TaskRecord, spec: TaskSpec, step: TaskStep, now: n
   const { out } = askable(step.inputRequests!, rec.clientCapabilities as ClientCapabilities, scopeOf(rec));
   const keys = Object.keys(out);
   if (keys.length === 0) {
-    applyTerminal(rec, { error: { code: ERROR.missingRequiredClientCapability, message: 'The client that created this task cannot answer its input requests' } } as TaskStep, now);
+    applyTerminal(
+      rec,
+      { error: { code: ERROR.missingRequiredClientCapability, message: 'The client that created this task cannot answer its input requests' } } as TaskStep,
+      now,
+    );
     return 'again';
   }
   const pending = keys.filter((k) => rec.inputResponses[k] === undefined);
@@ -208,7 +218,10 @@ export function nextDue(rec: TaskRecord, spec: TaskSpec, maxRunMs: number, now: 
 
 /** Validate task input responses against the outstanding requests; returns a problem or undefined. */
 export function checkTaskResponses(rec: TaskRecord, responses: Record<string, unknown>): string | undefined {
-  const pending = (rec.inputRequests ?? {}) as Record<string, { method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list'; params: Record<string, unknown> }>;
+  const pending = (rec.inputRequests ?? {}) as Record<
+    string,
+    { method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list'; params: Record<string, unknown> }
+  >;
   for (const [key, value] of Object.entries(responses)) {
     const req = pending[key];
     if (!req) continue;

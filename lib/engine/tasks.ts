@@ -39,9 +39,13 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /** The gate of the tasks/* methods: a 2026-07-28 request must declare the tasks extension. */
 export function needsTasksExtension(ctx: RequestContext): Outcome | undefined {
   if (ctx.era !== 'modern' || declaresExtension(ctx.caps, EXT.tasks)) return undefined;
-  return fail(ERROR.missingRequiredClientCapability, `Missing required client capability: ${ctx.method} needs the ${EXT.tasks} extension declared in this request`, {
-    requiredCapabilities: { extensions: { [EXT.tasks]: {} } },
-  });
+  return fail(
+    ERROR.missingRequiredClientCapability,
+    `Missing required client capability: ${ctx.method} needs the ${EXT.tasks} extension declared in this request`,
+    {
+      requiredCapabilities: { extensions: { [EXT.tasks]: {} } },
+    },
+  );
 }
 
 export function createTaskManager(core: EngineCore): TaskManager {
@@ -67,10 +71,13 @@ export function createTaskManager(core: EngineCore): TaskManager {
     const due = nextDue(rec, spec, maxRun(), core.clock.now());
     if (due === undefined || !Number.isFinite(due)) return;
     const delay = Math.max(0, due - core.clock.now());
-    timers.set(rec.taskId, core.clock.setTimeout(() => {
-      timers.delete(rec.taskId);
-      mutate(rec.taskId, (r, spec2, now) => settle(r, spec2, now, maxRun()));
-    }, delay + 1));
+    timers.set(
+      rec.taskId,
+      core.clock.setTimeout(() => {
+        timers.delete(rec.taskId);
+        mutate(rec.taskId, (r, spec2, now) => settle(r, spec2, now, maxRun()));
+      }, delay + 1),
+    );
   }
 
   /** Transactional change; emits when the stored revision moved. */
@@ -216,7 +223,14 @@ export function createTaskManager(core: EngineCore): TaskManager {
         else if (action.kind === 'require-input' && !isTerminal(r)) {
           r.status = 'input_required';
           r.inputRequests = action.inputRequests ?? {
-            operator_input: { method: 'elicitation/create', params: { mode: 'form', message: 'Input requested from the control room', requestedSchema: { type: 'object', properties: { note: { type: 'string' } } } } },
+            operator_input: {
+              method: 'elicitation/create',
+              params: {
+                mode: 'form',
+                message: 'Input requested from the control room',
+                requestedSchema: { type: 'object', properties: { note: { type: 'string' } } },
+              },
+            },
           };
           r.lastUpdatedAt = now;
         }

@@ -14,13 +14,20 @@ import { HANDLERS } from './handlers';
 
 function typeMatches(value: unknown, type: unknown): boolean {
   switch (type) {
-    case 'string': return typeof value === 'string';
-    case 'integer': return typeof value === 'number' && Number.isInteger(value);
-    case 'number': return typeof value === 'number';
-    case 'boolean': return typeof value === 'boolean';
-    case 'array': return Array.isArray(value);
-    case 'object': return isRecord(value);
-    default: return true;
+    case 'string':
+      return typeof value === 'string';
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value);
+    case 'number':
+      return typeof value === 'number';
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return isRecord(value);
+    default:
+      return true;
   }
 }
 
@@ -49,7 +56,8 @@ async function runSideShow(core: EngineCore, ctx: RequestContext, tool: ToolSpec
   const level = meta[META.logLevel];
   if (tool.log && typeof level === 'string') {
     for (const entry of tool.log) {
-      if (levelAtLeast(entry.level, level)) ctx.notify('notifications/message', { level: entry.level, ...(entry.logger ? { logger: entry.logger } : {}), data: fillTemplate(entry.data, scope) });
+      if (levelAtLeast(entry.level, level))
+        ctx.notify('notifications/message', { level: entry.level, ...(entry.logger ? { logger: entry.logger } : {}), data: fillTemplate(entry.data, scope) });
     }
   }
   const token = meta.progressToken;
@@ -63,7 +71,8 @@ async function runSideShow(core: EngineCore, ctx: RequestContext, tool: ToolSpec
   }
   const delay = fillNumber(tool.delayMs, scope, 0);
   if (delay > 0 && !(await sleep(core.clock, delay, ctx.signal))) return false;
-  for (const kind of tool.emit ?? []) core.broadcast(kind, `notifications/${kind === 'toolsListChanged' ? 'tools' : kind === 'promptsListChanged' ? 'prompts' : 'resources'}/list_changed`);
+  for (const kind of tool.emit ?? [])
+    core.broadcast(kind, `notifications/${kind === 'toolsListChanged' ? 'tools' : kind === 'promptsListChanged' ? 'prompts' : 'resources'}/list_changed`);
   return true;
 }
 

@@ -22,7 +22,8 @@ const MAX_ENTRY_LENGTH = 253;
  * wildcard label, host labels or an IPv6 literal, an optional port or `:*`, an optional `/`.
  * Nothing else gets through: no `;` `,` quotes, spaces, keywords, paths or bare `*`.
  */
-const ENTRY = /^(?:(?:https?|wss):\/\/)?(?:\*\.)?(?:(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?|\[[0-9a-f:.]+\])(?::(?:\d{1,5}|\*))?\/?$/i;
+const ENTRY =
+  /^(?:(?:https?|wss):\/\/)?(?:\*\.)?(?:(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?|\[[0-9a-f:.]+\])(?::(?:\d{1,5}|\*))?\/?$/i;
 
 /** A domain entry that was dropped, with the list it came from and why. */
 export interface RejectedEntry {

@@ -73,14 +73,7 @@ export const REMOVED_METHODS = [
 ] as const;
 
 /** Results that must carry `ttlMs` and `cacheScope`. */
-export const CACHEABLE_METHODS = [
-  'server/discover',
-  'tools/list',
-  'prompts/list',
-  'resources/list',
-  'resources/templates/list',
-  'resources/read',
-] as const;
+export const CACHEABLE_METHODS = ['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read'] as const;
 
 /** The only methods that may answer `input_required`. */
 export const MRTR_METHODS = ['tools/call', 'prompts/get', 'resources/read'] as const;

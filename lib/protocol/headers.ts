@@ -109,8 +109,14 @@ export function scanHeaderBindings(inputSchema: unknown): HeaderScan {
     for (const [key, child] of Object.entries(schema)) {
       if (key === 'properties' && child && typeof child === 'object') {
         for (const [prop, sub] of Object.entries(child as Record<string, unknown>)) walk(sub, [...path, prop], viaPropertiesOnly);
-      } else if (['items', 'oneOf', 'anyOf', 'allOf', 'not', 'if', 'then', 'else', 'additionalProperties', '$defs', 'definitions', 'prefixItems'].includes(key)) {
-        const children = Array.isArray(child) ? child : child && typeof child === 'object' && key !== '$defs' && key !== 'definitions' ? [child] : Object.values((child ?? {}) as object);
+      } else if (
+        ['items', 'oneOf', 'anyOf', 'allOf', 'not', 'if', 'then', 'else', 'additionalProperties', '$defs', 'definitions', 'prefixItems'].includes(key)
+      ) {
+        const children = Array.isArray(child)
+          ? child
+          : child && typeof child === 'object' && key !== '$defs' && key !== 'definitions'
+            ? [child]
+            : Object.values((child ?? {}) as object);
         for (const c of children) walk(c, path, false);
       }
     }

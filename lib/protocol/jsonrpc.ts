@@ -40,12 +40,7 @@ export const JsonRpcResponseSchema = z.union([JsonRpcResultResponseSchema, JsonR
 export type JsonRpcResponse = z.infer<typeof JsonRpcResponseSchema>;
 
 /** Any single JSON-RPC message. */
-export const JsonRpcMessageSchema = z.union([
-  JsonRpcRequestSchema,
-  JsonRpcNotificationSchema,
-  JsonRpcResultResponseSchema,
-  JsonRpcErrorResponseSchema,
-]);
+export const JsonRpcMessageSchema = z.union([JsonRpcRequestSchema, JsonRpcNotificationSchema, JsonRpcResultResponseSchema, JsonRpcErrorResponseSchema]);
 export type JsonRpcMessage = z.infer<typeof JsonRpcMessageSchema>;
 
 /** Classify a parsed message by its shape. */

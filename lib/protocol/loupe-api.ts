@@ -46,7 +46,13 @@ export const ScenarioListSchema = z.object({ scenarios: z.array(ScenarioSummaryS
 export type ScenarioList = z.infer<typeof ScenarioListSchema>;
 
 /** `GET /api/scenarios/<id>`: the running scenario. */
-export const ScenarioInfoSchema = z.object({ id: z.string(), name: z.string().optional(), description: z.string().optional(), tools: z.array(z.string()), ledgerExecutions: z.number() });
+export const ScenarioInfoSchema = z.object({
+  id: z.string(),
+  name: z.string().optional(),
+  description: z.string().optional(),
+  tools: z.array(z.string()),
+  ledgerExecutions: z.number(),
+});
 export type ScenarioInfo = z.infer<typeof ScenarioInfoSchema>;
 
 /** `POST /api/scenarios/validate` (body: the scenario text). */

@@ -19,9 +19,27 @@ const NumberProp = z.looseObject({
   maximum: z.number().optional(),
   default: z.number().optional(),
 });
-const BooleanProp = z.looseObject({ type: z.literal('boolean'), title: z.string().optional(), description: z.string().optional(), default: z.boolean().optional() });
-const UntitledEnum = z.looseObject({ type: z.literal('string'), title: z.string().optional(), description: z.string().optional(), enum: z.array(z.string()), enumNames: z.array(z.string()).optional(), default: z.string().optional() });
-const TitledEnum = z.looseObject({ type: z.literal('string'), title: z.string().optional(), description: z.string().optional(), oneOf: z.array(z.object({ const: z.string(), title: z.string() })), default: z.string().optional() });
+const BooleanProp = z.looseObject({
+  type: z.literal('boolean'),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  default: z.boolean().optional(),
+});
+const UntitledEnum = z.looseObject({
+  type: z.literal('string'),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  enum: z.array(z.string()),
+  enumNames: z.array(z.string()).optional(),
+  default: z.string().optional(),
+});
+const TitledEnum = z.looseObject({
+  type: z.literal('string'),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  oneOf: z.array(z.object({ const: z.string(), title: z.string() })),
+  default: z.string().optional(),
+});
 const MultiEnum = z.looseObject({
   type: z.literal('array'),
   title: z.string().optional(),
@@ -70,7 +88,12 @@ export const CreateMessageParamsSchema = z.looseObject({
   tools: z.array(z.unknown()).optional(),
   toolChoice: z.looseObject({ mode: z.enum(['auto', 'required', 'none']) }).optional(),
 });
-export const CreateMessageResultSchema = z.looseObject({ role: z.enum(['user', 'assistant']), content: z.unknown(), model: z.string(), stopReason: z.string().optional() });
+export const CreateMessageResultSchema = z.looseObject({
+  role: z.enum(['user', 'assistant']),
+  content: z.unknown(),
+  model: z.string(),
+  stopReason: z.string().optional(),
+});
 
 export const RootSchema = z.looseObject({ uri: z.string().startsWith('file://'), name: z.string().optional() });
 export const ListRootsResultSchema = z.looseObject({ roots: z.array(RootSchema) });
@@ -89,11 +112,13 @@ export type InputRequests = z.infer<typeof InputRequestsSchema>;
 export const InputResponsesSchema = z.record(z.string(), z.unknown(), { error: 'inputResponses must be an object keyed by input request' });
 export type InputResponses = z.infer<typeof InputResponsesSchema>;
 
-export const InputRequiredResultSchema = z.looseObject({
-  resultType: z.literal('input_required'),
-  inputRequests: InputRequestsSchema.optional(),
-  requestState: z.string().optional(),
-}).refine((r) => r.inputRequests !== undefined || r.requestState !== undefined, { message: 'input_required needs inputRequests or requestState' });
+export const InputRequiredResultSchema = z
+  .looseObject({
+    resultType: z.literal('input_required'),
+    inputRequests: InputRequestsSchema.optional(),
+    requestState: z.string().optional(),
+  })
+  .refine((r) => r.inputRequests !== undefined || r.requestState !== undefined, { message: 'input_required needs inputRequests or requestState' });
 
 /** Schema that validates the answer to a given input request method. */
 export function responseSchemaFor(method: InputRequest['method']): z.ZodType {
@@ -112,13 +137,23 @@ export function validateFormContent(schema: RequestedSchema, content: Record<str
     if (!prop || value === undefined) continue;
     const t = prop.type;
     if (t === 'string') {
-      if (typeof value !== 'string') { problems.push(`"${key}" must be a string`); continue; }
-      const allowed = Array.isArray(prop.enum) ? (prop.enum as string[]) : Array.isArray(prop.oneOf) ? (prop.oneOf as { const: string }[]).map((o) => o.const) : undefined;
+      if (typeof value !== 'string') {
+        problems.push(`"${key}" must be a string`);
+        continue;
+      }
+      const allowed = Array.isArray(prop.enum)
+        ? (prop.enum as string[])
+        : Array.isArray(prop.oneOf)
+          ? (prop.oneOf as { const: string }[]).map((o) => o.const)
+          : undefined;
       if (allowed && !allowed.includes(value)) problems.push(`"${key}" must be one of ${allowed.join(', ')}`);
       if (typeof prop.minLength === 'number' && value.length < prop.minLength) problems.push(`"${key}" is shorter than ${prop.minLength}`);
       if (typeof prop.maxLength === 'number' && value.length > prop.maxLength) problems.push(`"${key}" is longer than ${prop.maxLength}`);
     } else if (t === 'number' || t === 'integer') {
-      if (typeof value !== 'number' || (t === 'integer' && !Number.isInteger(value))) { problems.push(`"${key}" must be ${t === 'integer' ? 'an integer' : 'a number'}`); continue; }
+      if (typeof value !== 'number' || (t === 'integer' && !Number.isInteger(value))) {
+        problems.push(`"${key}" must be ${t === 'integer' ? 'an integer' : 'a number'}`);
+        continue;
+      }
       if (typeof prop.minimum === 'number' && value < prop.minimum) problems.push(`"${key}" is below ${prop.minimum}`);
       if (typeof prop.maximum === 'number' && value > prop.maximum) problems.push(`"${key}" is above ${prop.maximum}`);
     } else if (t === 'boolean') {

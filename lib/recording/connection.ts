@@ -7,15 +7,18 @@ import type { ConnectionMeta } from './schema';
  */
 
 /** Headers whose whole value is a credential. */
-export const SECRET_HEADER = /^(authorization|proxy-authorization|x-api-key|api-key|apikey|x-auth-token|x-access-token|x-loupe-token|x-csrf-token)$|token|secret|password|api[-_]?key|credential/i;
+export const SECRET_HEADER =
+  /^(authorization|proxy-authorization|x-api-key|api-key|apikey|x-auth-token|x-access-token|x-loupe-token|x-csrf-token)$|token|secret|password|api[-_]?key|credential/i;
 /** Cookie-carrying headers: each cookie value is a secret. */
 export const COOKIE_HEADER = /^(cookie|set-cookie)$/i;
 /** Session headers: an opaque id that authorizes the session. */
 export const SESSION_HEADER = /^mcp-session-id$/i;
 /** Query parameters that carry credentials (`?token=`, OAuth codes, signatures, API keys). */
-export const SECRET_QUERY = /^(token|loupe_token|access_token|id_token|refresh_token|api[_-]?key|apikey|key|code|sig|signature|secret|client_secret|password|auth)$/i;
+export const SECRET_QUERY =
+  /^(token|loupe_token|access_token|id_token|refresh_token|api[_-]?key|apikey|key|code|sig|signature|secret|client_secret|password|auth)$/i;
 /** JSON object keys whose string value is a credential (not `progressToken`: it is an id). */
-export const SECRET_BODY_KEY = /^(api[_-]?key|apikey|access[_-]?token|refresh[_-]?token|id[_-]?token|token|secret|client[_-]?secret|password|authorization|bearer[_-]?token)$/i;
+export const SECRET_BODY_KEY =
+  /^(api[_-]?key|apikey|access[_-]?token|refresh[_-]?token|id[_-]?token|token|secret|client[_-]?secret|password|authorization|bearer[_-]?token)$/i;
 
 /** The target with user info and credential query parameters removed. */
 export function stripTargetSecrets(target: string): string {

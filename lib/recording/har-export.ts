@@ -10,7 +10,22 @@ import type { Recording } from './schema';
  * `_loupe` extras (frame timings and ids per entry, recording metadata per log).
  */
 
-const STATUS_TEXT: Record<number, string> = { 200: 'OK', 202: 'Accepted', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable' };
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK',
+  202: 'Accepted',
+  204: 'No Content',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+};
 
 const toHeaders = (h: Record<string, string> | undefined): HarHeader[] => Object.entries(h ?? {}).map(([name, value]) => ({ name, value }));
 
@@ -18,7 +33,11 @@ const toHeaders = (h: Record<string, string> | undefined): HarHeader[] => Object
 function sseText(frames: readonly Frame[]): string {
   let out = '';
   for (const f of frames) {
-    if (f.kind === 'sse-frame') out += `${(frameText(f) ?? '').split('\n').map((l) => `data: ${l}`).join('\n')}\n\n`;
+    if (f.kind === 'sse-frame')
+      out += `${(frameText(f) ?? '')
+        .split('\n')
+        .map((l) => `data: ${l}`)
+        .join('\n')}\n\n`;
     else if (f.kind === 'sse-comment') out += `: ${f.raw ?? ''}\n\n`;
   }
   return out;
@@ -51,7 +70,12 @@ function entryOf(x: RecordedExchange, frames: readonly Frame[], url: string): Re
   const req = x.request;
   const reqText = frameText(req);
   const head = x.head;
-  const body = x.streamed ? sseText(x.incoming) : x.incoming.filter((f) => f.kind === 'message').map((f) => frameText(f) ?? '').join('');
+  const body = x.streamed
+    ? sseText(x.incoming)
+    : x.incoming
+        .filter((f) => f.kind === 'message')
+        .map((f) => frameText(f) ?? '')
+        .join('');
   const mime = head?.headers?.['content-type'] ?? (x.streamed ? 'text/event-stream' : 'application/json');
   const error = x.incoming.find((f) => f.kind === 'error')?.errorText;
   const reqBytes = req.bytes;

@@ -61,7 +61,8 @@ function contentText(entry: HarEntry): string | undefined {
   }
 }
 
-const isSse = (entry: HarEntry) => (entry.response.content.mimeType ?? headerRecord(entry.response.headers)['content-type'] ?? '').toLowerCase().startsWith('text/event-stream');
+const isSse = (entry: HarEntry) =>
+  (entry.response.content.mimeType ?? headerRecord(entry.response.headers)['content-type'] ?? '').toLowerCase().startsWith('text/event-stream');
 
 /** Rebuild an exported entry's frames from its `_loupe` metadata and the HAR bodies. */
 function exactFrames(entry: HarEntry): Frame[] {
@@ -117,9 +118,25 @@ function foreignFrames(entry: HarEntry, connectionId: string, exchangeId: string
     const own = rpcFields(extra.body);
     const taskId = taskIdOfMessage(extra.body) ?? (kind === 'http-request' ? undefined : taskIdOfMessage(request));
     const method = own.method ?? reqMethod;
-    frames.push({ seq: nextSeq(), at, connectionId, direction, kind, exchangeId, ...(rpcId !== undefined ? { rpcId } : {}), ...(method ? { method } : {}), ...(taskId ? { taskId } : {}), bytes: utf8Bytes(extra.raw), ...extra });
+    frames.push({
+      seq: nextSeq(),
+      at,
+      connectionId,
+      direction,
+      kind,
+      exchangeId,
+      ...(rpcId !== undefined ? { rpcId } : {}),
+      ...(method ? { method } : {}),
+      ...(taskId ? { taskId } : {}),
+      bytes: utf8Bytes(extra.raw),
+      ...extra,
+    });
   };
-  add('http-request', 'out', start, { headers: headerRecord(entry.request.headers), ...(request !== undefined ? { body: request } : {}), ...(raw !== undefined ? { raw } : {}) });
+  add('http-request', 'out', start, {
+    headers: headerRecord(entry.request.headers),
+    ...(request !== undefined ? { body: request } : {}),
+    ...(raw !== undefined ? { raw } : {}),
+  });
   const error = entry.response._error ?? undefined;
   if (entry.response.status === 0) {
     add('error', 'in', endAt, { errorText: error || 'the request failed (no response in the HAR)' });
@@ -130,7 +147,11 @@ function foreignFrames(entry: HarEntry, connectionId: string, exchangeId: string
   if (!sse) {
     if (text) {
       const p = parse(text);
-      add('message', 'in', endAt, { raw: text, ...(p.body !== undefined ? { body: p.body } : {}), ...(p.parseError ? { errorText: `not JSON: ${p.parseError}` } : {}) });
+      add('message', 'in', endAt, {
+        raw: text,
+        ...(p.body !== undefined ? { body: p.body } : {}),
+        ...(p.parseError ? { errorText: `not JSON: ${p.parseError}` } : {}),
+      });
     }
     return frames;
   }
@@ -144,10 +165,20 @@ function foreignFrames(entry: HarEntry, connectionId: string, exchangeId: string
     const p = parse(item.event.data);
     const m = asRecord(p.body);
     if (m && m.id === rpcId && ('result' in m || 'error' in m)) answered = true;
-    add('sse-frame', 'in', at, { streamId: exchangeId, raw: item.event.data, ...(p.body !== undefined ? { body: p.body } : {}), ...(p.parseError ? { errorText: `not JSON: ${p.parseError}` } : {}) });
+    add('sse-frame', 'in', at, {
+      streamId: exchangeId,
+      raw: item.event.data,
+      ...(p.body !== undefined ? { body: p.body } : {}),
+      ...(p.parseError ? { errorText: `not JSON: ${p.parseError}` } : {}),
+    });
   });
   const closeReason = text === undefined ? 'network-error' : answered ? 'complete' : 'server-closed';
-  add('sse-close', 'in', endAt, { streamId: exchangeId, closeReason, durationMs: endAt - headAt, ...(text === undefined ? { errorText: 'the stream body is not in the HAR' } : {}) });
+  add('sse-close', 'in', endAt, {
+    streamId: exchangeId,
+    closeReason,
+    durationMs: endAt - headAt,
+    ...(text === undefined ? { errorText: 'the stream body is not in the HAR' } : {}),
+  });
   return frames;
 }
 
@@ -160,7 +191,13 @@ function guessConnection(urls: string[], frames: Frame[]): Recording['connection
   const body = asRecord(first?.body);
   const params = asRecord(body?.params);
   const meta = asRecord(params?._meta);
-  const version = first?.headers?.['mcp-protocol-version'] ?? (typeof meta?.[META.protocolVersion] === 'string' ? (meta[META.protocolVersion] as string) : typeof params?.protocolVersion === 'string' ? params.protocolVersion : undefined);
+  const version =
+    first?.headers?.['mcp-protocol-version'] ??
+    (typeof meta?.[META.protocolVersion] === 'string'
+      ? (meta[META.protocolVersion] as string)
+      : typeof params?.protocolVersion === 'string'
+        ? params.protocolVersion
+        : undefined);
   const clientInfo = asRecord(meta?.[META.clientInfo]) ?? asRecord(params?.clientInfo);
   const era = body?.method === 'initialize' || (version && (LEGACY_VERSIONS as readonly string[]).includes(version)) ? 'legacy' : 'modern';
   return describeConnection({
@@ -168,7 +205,9 @@ function guessConnection(urls: string[], frames: Frame[]): Recording['connection
     transport: 'http',
     era,
     ...(version ? { protocolVersion: version } : {}),
-    ...(typeof clientInfo?.name === 'string' && typeof clientInfo.version === 'string' ? { clientInfo: { name: clientInfo.name, version: clientInfo.version } } : {}),
+    ...(typeof clientInfo?.name === 'string' && typeof clientInfo.version === 'string'
+      ? { clientInfo: { name: clientInfo.name, version: clientInfo.version } }
+      : {}),
   });
 }
 
@@ -181,7 +220,14 @@ function ordered(frames: Frame[]): Frame[] {
 /** Open a HAR document (parsed JSON) as a recording. */
 export function importHar(doc: unknown): HarImport {
   const parsed = HarSchema.safeParse(doc);
-  if (!parsed.success) return { ok: false, error: `Not a HAR file: ${parsed.error.issues.slice(0, 2).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` };
+  if (!parsed.success)
+    return {
+      ok: false,
+      error: `Not a HAR file: ${parsed.error.issues
+        .slice(0, 2)
+        .map((i) => `${i.path.join('.')}: ${i.message}`)
+        .join('; ')}`,
+    };
   const { entries, _loupe: loupe } = parsed.data.log;
   let seq = 0;
   const frames: Frame[] = [];
@@ -198,7 +244,19 @@ export function importHar(doc: unknown): HarImport {
   const stats = { entries: entries.length, imported, skipped: entries.length - imported };
   if (loupe) {
     const all = ordered([...frames, ...loupe.otherFrames]);
-    const opened = openRecording({ format: RECORDING_FORMAT, version: RECORDING_VERSION, createdAt: loupe.createdAt, app: loupe.app, connection: loupe.connection, frames: all, streams: deriveStreams(all), lints: loupe.lints, apps: loupe.apps, views: loupe.views, ...(loupe.redaction ? { redaction: loupe.redaction } : {}) });
+    const opened = openRecording({
+      format: RECORDING_FORMAT,
+      version: RECORDING_VERSION,
+      createdAt: loupe.createdAt,
+      app: loupe.app,
+      connection: loupe.connection,
+      frames: all,
+      streams: deriveStreams(all),
+      lints: loupe.lints,
+      apps: loupe.apps,
+      views: loupe.views,
+      ...(loupe.redaction ? { redaction: loupe.redaction } : {}),
+    });
     return opened.ok ? { ...opened, stats } : opened;
   }
   if (!imported) return { ok: false, error: `The HAR has ${entries.length} entries and none is an MCP exchange (a POST with a JSON-RPC body)` };

@@ -33,7 +33,9 @@ const HarEntrySchema = z.looseObject({
     status: z.number(),
     statusText: z.string().optional(),
     headers: z.array(HarHeaderSchema).default([]),
-    content: z.looseObject({ size: z.number().optional(), mimeType: z.string().optional(), text: z.string().optional(), encoding: z.string().optional() }).default({}),
+    content: z
+      .looseObject({ size: z.number().optional(), mimeType: z.string().optional(), text: z.string().optional(), encoding: z.string().optional() })
+      .default({}),
     _error: z.string().nullish(),
   }),
   timings: z

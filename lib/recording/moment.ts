@@ -43,7 +43,14 @@ export function appAt(recording: Recording, at: number): MomentApp | undefined {
   for (const v of recording.views) {
     const html = recording.apps[v.digest];
     if (html === undefined || v.at > at || (best && best.at > v.at)) continue;
-    best = { uri: v.uri, html, digest: v.digest, at: v.at, ...(v.exchangeId ? { exchangeId: v.exchangeId } : {}), ...(v.toolName ? { toolName: v.toolName } : {}) };
+    best = {
+      uri: v.uri,
+      html,
+      digest: v.digest,
+      at: v.at,
+      ...(v.exchangeId ? { exchangeId: v.exchangeId } : {}),
+      ...(v.toolName ? { toolName: v.toolName } : {}),
+    };
   }
   if (best) return best;
   const byDigest = new Map(Object.entries(recording.apps).map(([d, h]) => [h, d]));
@@ -63,7 +70,12 @@ export function tasksAt(recording: Recording, at: number): Map<string, Record<st
     if (f.at > at || f.direction !== 'in' || !f.taskId || !f.body || typeof f.body !== 'object') continue;
     const body = f.body as Record<string, unknown>;
     const result = body.result as Record<string, unknown> | undefined;
-    const snap = body.method === 'notifications/tasks' ? (body.params as Record<string, unknown>) : result && typeof result.status === 'string' && result.taskId === f.taskId ? result : undefined;
+    const snap =
+      body.method === 'notifications/tasks'
+        ? (body.params as Record<string, unknown>)
+        : result && typeof result.status === 'string' && result.taskId === f.taskId
+          ? result
+          : undefined;
     if (snap && typeof snap.status === 'string') out.set(f.taskId, snap);
   }
   return out;
@@ -73,7 +85,11 @@ export function tasksAt(recording: Recording, at: number): Map<string, Record<st
 export function streamsAt(recording: Recording, at: number): { streamId: string; method?: string; frames: number }[] {
   return recording.streams
     .filter((s) => s.openedAt <= at && (s.closedAt === undefined || s.closedAt > at))
-    .map((s) => ({ streamId: s.streamId, ...(s.method ? { method: s.method } : {}), frames: recording.frames.filter((f) => f.streamId === s.streamId && f.kind === 'sse-frame' && f.at <= at).length }));
+    .map((s) => ({
+      streamId: s.streamId,
+      ...(s.method ? { method: s.method } : {}),
+      frames: recording.frames.filter((f) => f.streamId === s.streamId && f.kind === 'sse-frame' && f.at <= at).length,
+    }));
 }
 
 /** What an app view needs to render from a recording: the tool, its call's input and result, and the resource read. */
@@ -93,13 +109,19 @@ const uiUri = (tool: Record<string, unknown>) => asRecord(asRecord(tool._meta)?.
 export function recordedAppCall(recording: Recording, app: MomentApp, at: number): RecordedAppCall | undefined {
   // Only three methods matter: group their exchanges, not every poll of a long session.
   const wanted = new Set<string>();
-  for (const f of recording.frames) if (f.direction === 'out' && (f.method === 'tools/list' || f.method === 'tools/call' || f.method === 'resources/read')) wanted.add(f.exchangeId);
+  for (const f of recording.frames)
+    if (f.direction === 'out' && (f.method === 'tools/list' || f.method === 'tools/call' || f.method === 'resources/read')) wanted.add(f.exchangeId);
   const xs = groupExchanges(recording.frames.filter((f) => wanted.has(f.exchangeId)));
   const listed = xs.filter((x) => x.method === 'tools/list' && Array.isArray(asRecord(x.response?.result)?.tools));
-  const tools = (listed.length ? (asRecord(listed[listed.length - 1].response?.result)!.tools as unknown[]) : []).filter((t): t is Record<string, unknown> & { name: string } => typeof asRecord(t)?.name === 'string');
+  const tools = (listed.length ? (asRecord(listed[listed.length - 1].response?.result)!.tools as unknown[]) : []).filter(
+    (t): t is Record<string, unknown> & { name: string } => typeof asRecord(t)?.name === 'string',
+  );
   const by = Math.max(at, app.at);
   const callsOf = (name: string) => xs.filter((x) => x.method === 'tools/call' && x.params?.name === name);
-  const latest = (name: string) => callsOf(name).filter((x) => x.startAt <= by).pop()?.startAt ?? -Infinity;
+  const latest = (name: string) =>
+    callsOf(name)
+      .filter((x) => x.startAt <= by)
+      .pop()?.startAt ?? -Infinity;
   const appOnly = (t: Record<string, unknown>) => JSON.stringify(asRecord(asRecord(t._meta)?.ui)?.visibility) === '["app"]';
   // Several tools may share a view: app-only ones are what the view itself calls, so the view
   // was shown for one the host may call, the one called last by then.

@@ -27,7 +27,11 @@ function openDocument(doc: unknown): OpenedFile {
   if (doc && typeof doc === 'object' && (doc as { kind?: unknown }).kind === 'mcp-loupe-frames') {
     const list = FrameListSchema.safeParse(doc);
     if (!list.success) return { ok: false, error: `Invalid frame list: ${list.error.issues[0]?.message ?? 'unknown problem'}` };
-    const recorder = createRecorder({ connection: describeConnection({ target: list.data.target ?? '' }), frames: list.data.frames, now: () => list.data.frames[0]?.at ?? Date.now() });
+    const recorder = createRecorder({
+      connection: describeConnection({ target: list.data.target ?? '' }),
+      frames: list.data.frames,
+      now: () => list.data.frames[0]?.at ?? Date.now(),
+    });
     return { ok: true, recording: recorder.build(), source: 'frames' };
   }
   const opened = openRecording(doc);

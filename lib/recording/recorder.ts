@@ -94,7 +94,13 @@ export function createRecorder(options: RecorderOptions): Recorder {
     const last = views[views.length - 1];
     // The same HTML shown again for the same resource is one view, not a new one.
     if (!(last && last.uri === view.uri && last.digest === digest && last.exchangeId === view.exchangeId)) {
-      views.push({ uri: view.uri, digest, at: view.at ?? now(), ...(view.exchangeId ? { exchangeId: view.exchangeId } : {}), ...(view.toolName ? { toolName: view.toolName } : {}) });
+      views.push({
+        uri: view.uri,
+        digest,
+        at: view.at ?? now(),
+        ...(view.exchangeId ? { exchangeId: view.exchangeId } : {}),
+        ...(view.toolName ? { toolName: view.toolName } : {}),
+      });
     }
     changed();
     return digest;

@@ -97,7 +97,13 @@ function answer(r: RecordedExchange, id: unknown, params: unknown, signal: Abort
   }
   const encoder = new TextEncoder();
   const chunks = r.incoming.flatMap((f) => {
-    if (f.kind === 'sse-frame') return [`${rewrite(f, r.rpcId, id, tokens).split('\n').map((l) => `data: ${l}`).join('\n')}\n\n`];
+    if (f.kind === 'sse-frame')
+      return [
+        `${rewrite(f, r.rpcId, id, tokens)
+          .split('\n')
+          .map((l) => `data: ${l}`)
+          .join('\n')}\n\n`,
+      ];
     if (f.kind === 'sse-comment') return [`: ${f.raw ?? ''}\n\n`];
     return [];
   });
@@ -188,11 +194,21 @@ export function createReplay(recording: Recording, options: ReplayOptions = {}):
       }
       if (!r) {
         const list = byMethod.get(method);
-        if (!list) return rpcError(msg.id, ERROR.methodNotFound, `Method not found in the recording: no ${method} request was recorded (recorded: ${[...byMethod.keys()].join(', ') || 'nothing'})`);
-        return rpcError(msg.id, ERROR.invalidParams, `No recorded ${method} answer is left for these params: the recording has ${list.length} ${method} request(s), all replayed; expected params such as ${list[0].key}`, {
-          expected: list.slice(0, 5).map((x) => JSON.parse(x.key) as unknown),
-          received: JSON.parse(canonicalParams(msg.params)) as unknown,
-        });
+        if (!list)
+          return rpcError(
+            msg.id,
+            ERROR.methodNotFound,
+            `Method not found in the recording: no ${method} request was recorded (recorded: ${[...byMethod.keys()].join(', ') || 'nothing'})`,
+          );
+        return rpcError(
+          msg.id,
+          ERROR.invalidParams,
+          `No recorded ${method} answer is left for these params: the recording has ${list.length} ${method} request(s), all replayed; expected params such as ${list[0].key}`,
+          {
+            expected: list.slice(0, 5).map((x) => JSON.parse(x.key) as unknown),
+            received: JSON.parse(canonicalParams(msg.params)) as unknown,
+          },
+        );
       }
       r.used = true;
       if (match === 'repeat' && method === 'tasks/get') {

@@ -80,7 +80,15 @@ function utf8Length(text: string | undefined): number {
 const REASONS = new Set(['complete', 'server-closed', 'client-closed', 'network-error']);
 
 function frameOf(f: FrameV1): Frame {
-  const out: Frame = { seq: f.seq, at: f.time, connectionId: f.connection, direction: f.dir, kind: KIND[f.kind], exchangeId: f.exchange, bytes: utf8Length(f.raw) };
+  const out: Frame = {
+    seq: f.seq,
+    at: f.time,
+    connectionId: f.connection,
+    direction: f.dir,
+    kind: KIND[f.kind],
+    exchangeId: f.exchange,
+    bytes: utf8Length(f.raw),
+  };
   if (f.stream !== undefined) out.streamId = f.stream;
   if (f.rpcId !== undefined) out.rpcId = f.rpcId;
   if (f.method !== undefined) out.method = f.method;
@@ -101,7 +109,8 @@ function frameOf(f: FrameV1): Frame {
  */
 export function migrateV1(doc: RecordingV1): Record<string, unknown> {
   const html: unknown = doc.html ?? {};
-  if (!Array.isArray(doc.frames) || typeof doc.target !== 'string' || typeof html !== 'object' || html === null || Array.isArray(html)) throw new Error('Failed to migrate: not a version 1 recording');
+  if (!Array.isArray(doc.frames) || typeof doc.target !== 'string' || typeof html !== 'object' || html === null || Array.isArray(html))
+    throw new Error('Failed to migrate: not a version 1 recording');
   const frames = doc.frames.map(frameOf);
   const apps: Record<string, string> = {};
   const views: { uri: string; digest: string; at: number }[] = [];
@@ -116,7 +125,12 @@ export function migrateV1(doc: RecordingV1): Record<string, unknown> {
     version: 2,
     createdAt: new Date(doc.recordedAt).toISOString(),
     app: { name: 'mcp-loupe', version: 'unknown (format 1)' },
-    connection: { target: stripTargetSecrets(doc.target), ...(doc.era ? { era: doc.era } : {}), ...(doc.client ? { clientInfo: doc.client } : {}), headerNames: [] },
+    connection: {
+      target: stripTargetSecrets(doc.target),
+      ...(doc.era ? { era: doc.era } : {}),
+      ...(doc.client ? { clientInfo: doc.client } : {}),
+      headerNames: [],
+    },
     frames,
     streams: deriveStreams(frames),
     lints: {},

@@ -93,7 +93,9 @@ interface Migration {
 }
 
 /** Every migration, in order: each version's document is upgraded step by step to the current one. */
-export const migrations: readonly Migration[] = [{ from: 1, to: 2, schema: RecordingV1Schema, migrate: (doc) => migrateV1(doc as z.infer<typeof RecordingV1Schema>) }];
+export const migrations: readonly Migration[] = [
+  { from: 1, to: 2, schema: RecordingV1Schema, migrate: (doc) => migrateV1(doc as z.infer<typeof RecordingV1Schema>) },
+];
 
 /** The outcome of opening a recording. `migratedFrom` is set when an older version was upgraded. */
 export type OpenResult = { ok: true; recording: Recording; migratedFrom?: number } | { ok: false; error: string };
@@ -133,7 +135,8 @@ function validateCurrent(doc: unknown): Validated {
       continue;
     }
     const parsed = FrameSchema.safeParse(f);
-    if (!parsed.success) return { success: false, error: new z.ZodError(parsed.error.issues.map((issue) => ({ ...issue, path: ['frames', i, ...issue.path] }))) };
+    if (!parsed.success)
+      return { success: false, error: new z.ZodError(parsed.error.issues.map((issue) => ({ ...issue, path: ['frames', i, ...issue.path] }))) };
     frames[i] = parsed.data;
   }
   return { success: true, data: { ...envelope.data, frames } };
@@ -147,7 +150,11 @@ export function openRecording(doc: unknown): OpenResult {
   const declared = versionOf(doc);
   if (declared === undefined) return { ok: false, error: 'Not a Loupe recording: no numeric "version" field' };
   let version: number = declared;
-  if (version > RECORDING_VERSION) return { ok: false, error: `This recording is version ${version}; this build of Loupe reads versions up to ${RECORDING_VERSION}. Update Loupe to open it.` };
+  if (version > RECORDING_VERSION)
+    return {
+      ok: false,
+      error: `This recording is version ${version}; this build of Loupe reads versions up to ${RECORDING_VERSION}. Update Loupe to open it.`,
+    };
   const from = version;
   let current = doc;
   let failed = false;

@@ -71,11 +71,18 @@ export type ShareOutcome =
  * an unredacted one is refused unless the caller says the user chose to keep its secrets.
  */
 export function shareFragment(recording: Recording, options: { allowUnredacted?: boolean } = {}): ShareOutcome {
-  if (!recording.redaction && !options.allowUnredacted) return { ok: false, reason: 'not-redacted', message: 'Redact the recording before sharing it (review what will be published first).' };
+  if (!recording.redaction && !options.allowUnredacted)
+    return { ok: false, reason: 'not-redacted', message: 'Redact the recording before sharing it (review what will be published first).' };
   const packed = deflateSync(strToU8(serializeRecording(recording)), { level: 9 });
   const fragment = `#${SHARE_PARAM}=${toBase64Url(packed)}`;
   if (fragment.length > MAX_SHARE_FRAGMENT_BYTES) {
-    return { ok: false, reason: 'too-large', bytes: fragment.length, limit: MAX_SHARE_FRAGMENT_BYTES, message: `Too large for a link (${(fragment.length / 1e6).toFixed(1)} MB compressed; links carry up to ${MAX_SHARE_LABEL}): export a file instead.` };
+    return {
+      ok: false,
+      reason: 'too-large',
+      bytes: fragment.length,
+      limit: MAX_SHARE_FRAGMENT_BYTES,
+      message: `Too large for a link (${(fragment.length / 1e6).toFixed(1)} MB compressed; links carry up to ${MAX_SHARE_LABEL}): export a file instead.`,
+    };
   }
   return { ok: true, fragment, bytes: fragment.length };
 }

@@ -48,7 +48,14 @@ function taskSnapshots(frames: readonly Frame[], taskId: string): TaskSnapshotSe
     if (f.direction !== 'in' || f.taskId !== taskId) continue;
     const body = asRecord(f.body);
     const result = asRecord(body?.result);
-    const fromResult = result && f.method !== 'tasks/cancel' && f.method !== 'tasks/update' ? (result.taskId === taskId ? result : asRecord(result.task)?.taskId === taskId ? asRecord(result.task) : undefined) : undefined;
+    const fromResult =
+      result && f.method !== 'tasks/cancel' && f.method !== 'tasks/update'
+        ? result.taskId === taskId
+          ? result
+          : asRecord(result.task)?.taskId === taskId
+            ? asRecord(result.task)
+            : undefined
+        : undefined;
     const fromNote = body?.method === 'notifications/tasks' || body?.method === 'notifications/tasks/status' ? asRecord(body.params) : undefined;
     const s = snapshotOf(fromResult ?? fromNote, f.at);
     if (s) out.push(s);
@@ -57,7 +64,9 @@ function taskSnapshots(frames: readonly Frame[], taskId: string): TaskSnapshotSe
 }
 
 const sameState = (a: TaskSnapshotSeen, b: TaskSnapshotSeen) =>
-  a.status === b.status && a.statusMessage === b.statusMessage && JSON.stringify(Object.keys(a.inputRequests ?? {})) === JSON.stringify(Object.keys(b.inputRequests ?? {}));
+  a.status === b.status &&
+  a.statusMessage === b.statusMessage &&
+  JSON.stringify(Object.keys(a.inputRequests ?? {})) === JSON.stringify(Object.keys(b.inputRequests ?? {}));
 
 /** The CallToolResult as a scenario writes it (the wire's `resultType` is the engine's to add). */
 export function resultSpec(result: Record<string, unknown>): Record<string, unknown> {
@@ -111,7 +120,10 @@ export function inferTaskSpec(frames: readonly Frame[], taskId: string, mode: 'd
   const last = steps[steps.length - 1];
   if (!last || !('result' in last || 'error' in last || 'cancelled' in last)) {
     if (last && !last.manual && !last.inputRequests) last.manual = true;
-    steps.push({ statusMessage: 'The recording ended before this task did', result: { content: [{ type: 'text', text: 'The recording ended before this task finished.' }] } });
+    steps.push({
+      statusMessage: 'The recording ended before this task did',
+      result: { content: [{ type: 'text', text: 'The recording ended before this task finished.' }] },
+    });
   }
   const created = seen[0];
   return {

@@ -24,16 +24,27 @@ const errorOf = (x: RecordedExchange) => asRecord(x.response?.error);
 
 /** A scenario id from free text. */
 function scenarioIdFrom(text: string): string {
-  const slug = text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 50);
+  const slug = text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 50);
   return /^[a-z0-9]/.test(slug) ? slug : `recorded${slug ? `-${slug}` : ''}`;
 }
 
-function serverInfo(recording: Recording, xs: RecordedExchange[]): { name: string; version: string; title?: string; instructions?: string; supportedVersions?: string[] } {
+function serverInfo(
+  recording: Recording,
+  xs: RecordedExchange[],
+): { name: string; version: string; title?: string; instructions?: string; supportedVersions?: string[] } {
   const discover = xs.filter((x) => x.method === 'server/discover' && resultOf(x)).pop();
   const init = xs.filter((x) => x.method === 'initialize' && resultOf(x)).pop();
   const r = resultOf(discover ?? init ?? ({} as RecordedExchange));
   const info = asRecord(asRecord(r?._meta)?.[META.serverInfo]) ?? asRecord(r?.serverInfo) ?? recording.connection.serverInfo;
-  const versions = Array.isArray(r?.supportedVersions) ? (r.supportedVersions as string[]) : typeof r?.protocolVersion === 'string' ? [r.protocolVersion] : undefined;
+  const versions = Array.isArray(r?.supportedVersions)
+    ? (r.supportedVersions as string[])
+    : typeof r?.protocolVersion === 'string'
+      ? [r.protocolVersion]
+      : undefined;
   return {
     name: typeof info?.name === 'string' ? info.name : 'recorded-server',
     version: typeof info?.version === 'string' ? info.version : '0.0.0',
@@ -69,9 +80,16 @@ function behaviour(recording: Recording, xs: RecordedExchange[], name: string): 
   const asked = calls.find((x) => resultOf(x)?.resultType === 'input_required');
   if (asked) {
     const conversation = asked.request.conversationId;
-    const rounds = calls.filter((x) => (conversation ? x.request.conversationId === conversation : x === asked) && resultOf(x)?.resultType === 'input_required');
-    const final = calls.find((x) => x.startAt > asked.startAt && (!conversation || x.request.conversationId === conversation) && resultOf(x)?.resultType !== 'input_required');
-    const end = final && errorOf(final) ? { error: pickError(errorOf(final)!) } : { result: resultSpec(final ? resultOf(final)! : { content: [{ type: 'text', text: 'The recording ended before the final answer.' }] }) };
+    const rounds = calls.filter(
+      (x) => (conversation ? x.request.conversationId === conversation : x === asked) && resultOf(x)?.resultType === 'input_required',
+    );
+    const final = calls.find(
+      (x) => x.startAt > asked.startAt && (!conversation || x.request.conversationId === conversation) && resultOf(x)?.resultType !== 'input_required',
+    );
+    const end =
+      final && errorOf(final)
+        ? { error: pickError(errorOf(final)!) }
+        : { result: resultSpec(final ? resultOf(final)! : { content: [{ type: 'text', text: 'The recording ended before the final answer.' }] }) };
     return { mrtr: { rounds: rounds.map((x) => ({ inputRequests: normaliseRequests(resultOf(x)!.inputRequests) })) }, ...end };
   }
   const done = calls.find((x) => resultOf(x));
@@ -82,7 +100,11 @@ function behaviour(recording: Recording, xs: RecordedExchange[], name: string): 
 }
 
 function pickError(e: Record<string, unknown>): Record<string, unknown> {
-  return { code: typeof e.code === 'number' ? e.code : -32603, message: typeof e.message === 'string' ? e.message : 'Error', ...(e.data !== undefined ? { data: e.data } : {}) };
+  return {
+    code: typeof e.code === 'number' ? e.code : -32603,
+    message: typeof e.message === 'string' ? e.message : 'Error',
+    ...(e.data !== undefined ? { data: e.data } : {}),
+  };
 }
 
 function normaliseRequests(v: unknown): Record<string, unknown> {
@@ -105,14 +127,17 @@ function toolSpec(recording: Recording, xs: RecordedExchange[], tool: Record<str
     ...(asRecord(outputSchema) ? { outputSchema } : {}),
     ...(asRecord(annotations) ? { annotations } : {}),
     ...(Object.keys(meta).length ? { _meta: meta } : {}),
-    ...(typeof ui?.resourceUri === 'string' && ui.resourceUri.startsWith('ui://') ? { ui: { resourceUri: ui.resourceUri, ...(Array.isArray(ui.visibility) ? { visibility: ui.visibility } : {}) } } : {}),
+    ...(typeof ui?.resourceUri === 'string' && ui.resourceUri.startsWith('ui://')
+      ? { ui: { resourceUri: ui.resourceUri, ...(Array.isArray(ui.visibility) ? { visibility: ui.visibility } : {}) } }
+      : {}),
     ...behaviour(recording, xs, name as string),
   };
 }
 
 function resources(recording: Recording, xs: RecordedExchange[]): Record<string, unknown>[] {
   const byUri = new Map<string, Record<string, unknown>>();
-  for (const r of listed(xs, 'resources/list', 'resources', 'uri')) byUri.set(r.uri as string, { uri: r.uri, name: r.name ?? r.uri, ...pick(r, ['title', 'description', 'mimeType']) });
+  for (const r of listed(xs, 'resources/list', 'resources', 'uri'))
+    byUri.set(r.uri as string, { uri: r.uri, name: r.name ?? r.uri, ...pick(r, ['title', 'description', 'mimeType']) });
   for (const x of xs) {
     if (x.method !== 'resources/read') continue;
     for (const c of (resultOf(x)?.contents as unknown[]) ?? []) {
@@ -132,7 +157,11 @@ function resources(recording: Recording, xs: RecordedExchange[]): Record<string,
 function prompts(xs: RecordedExchange[]): Record<string, unknown>[] {
   return listed(xs, 'prompts/list', 'prompts', 'name').map((p) => {
     const got = xs.filter((x) => x.method === 'prompts/get' && x.params?.name === p.name && Array.isArray(resultOf(x)?.messages)).pop();
-    const messages = (got ? resultOf(got)!.messages : [{ role: 'user', content: { type: 'text', text: typeof p.description === 'string' ? p.description : `Prompt ${String(p.name)}` } }]) as unknown[];
+    const messages = (
+      got
+        ? resultOf(got)!.messages
+        : [{ role: 'user', content: { type: 'text', text: typeof p.description === 'string' ? p.description : `Prompt ${String(p.name)}` } }]
+    ) as unknown[];
     return { name: p.name, ...pick(p, ['title', 'description', 'arguments']), messages };
   });
 }

@@ -14,9 +14,15 @@ const ms = z.number().int().min(0);
 /** Which requests a fault applies to; every given condition must hold. */
 export const FaultMatchSchema = z
   .strictObject({
-    method: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional().describe('JSON-RPC method(s) to match, e.g. tools/call or subscriptions/listen; default: every request.'),
+    method: z
+      .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
+      .optional()
+      .describe('JSON-RPC method(s) to match, e.g. tools/call or subscriptions/listen; default: every request.'),
     tool: z.string().min(1).optional().describe('Match tools/call of this tool only.'),
-    nth: z.union([count, z.array(count).min(1)]).optional().describe('Fire on these matching requests only (1-based count of requests this fault matched).'),
+    nth: z
+      .union([count, z.array(count).min(1)])
+      .optional()
+      .describe('Fire on these matching requests only (1-based count of requests this fault matched).'),
     every: count.optional().describe('Fire on every Nth matching request (N, 2N, 3N, ...).'),
     after: z.number().int().min(0).optional().describe('Skip the first N matching requests.'),
     probability: z.number().min(0).max(1).optional().describe('Chance to fire, drawn from a PRNG seeded by the scenario seed (or --seed), so runs repeat.'),
@@ -36,7 +42,13 @@ const RpcErrorActionSchema = z
     code: z.number().int(),
     message: z.string(),
     data: z.unknown().optional(),
-    status: z.number().int().min(200).max(599).optional().describe('HTTP status; default: the one the engine gives the code (400 for -32700, -32600 and -32020..-32022, 404 for -32601, else 200).'),
+    status: z
+      .number()
+      .int()
+      .min(200)
+      .max(599)
+      .optional()
+      .describe('HTTP status; default: the one the engine gives the code (400 for -32700, -32600 and -32020..-32022, 404 for -32601, else 200).'),
   })
   .describe('Answer with this JSON-RPC error instead of running the request.');
 
@@ -45,7 +57,10 @@ const HttpStatusActionSchema = z
     kind: z.literal('http-status'),
     status: z.number().int().min(200).max(599),
     retryAfter: z.number().int().min(0).optional().describe('Retry-After header, in seconds.'),
-    body: z.union([z.string(), z.record(z.string(), z.unknown())]).optional().describe('Response body: text, or an object sent as JSON; default: the status text.'),
+    body: z
+      .union([z.string(), z.record(z.string(), z.unknown())])
+      .optional()
+      .describe('Response body: text, or an object sent as JSON; default: the status text.'),
   })
   .describe('Answer with a bare HTTP status (e.g. a 503 from an overloaded gateway) instead of a JSON-RPC response.');
 
@@ -53,7 +68,10 @@ const LatencyActionSchema = z
   .strictObject({
     kind: z.literal('latency'),
     ms: ms.optional().describe('Fixed delay in ms.'),
-    distribution: z.enum(['uniform', 'normal']).optional().describe('Draw the delay: uniform between min and max, or normal with mean and stddev (never below 0).'),
+    distribution: z
+      .enum(['uniform', 'normal'])
+      .optional()
+      .describe('Draw the delay: uniform between min and max, or normal with mean and stddev (never below 0).'),
     min: ms.optional(),
     max: ms.optional(),
     mean: ms.optional(),
@@ -63,11 +81,14 @@ const LatencyActionSchema = z
     const need = (keys: (keyof typeof a)[]) => {
       for (const key of keys) if (a[key] === undefined) ctx.addIssue({ code: 'custom', path: [key], message: `A ${a.distribution} latency needs "${key}"` });
     };
-    if (a.distribution === undefined && a.ms === undefined) ctx.addIssue({ code: 'custom', path: ['ms'], message: 'A latency needs ms, or a distribution (uniform: min, max; normal: mean, stddev)' });
-    if (a.distribution !== undefined && a.ms !== undefined) ctx.addIssue({ code: 'custom', path: ['ms'], message: 'Give either ms or a distribution, not both' });
+    if (a.distribution === undefined && a.ms === undefined)
+      ctx.addIssue({ code: 'custom', path: ['ms'], message: 'A latency needs ms, or a distribution (uniform: min, max; normal: mean, stddev)' });
+    if (a.distribution !== undefined && a.ms !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['ms'], message: 'Give either ms or a distribution, not both' });
     if (a.distribution === 'uniform') need(['min', 'max']);
     if (a.distribution === 'normal') need(['mean', 'stddev']);
-    if (a.distribution === 'uniform' && a.min !== undefined && a.max !== undefined && a.min > a.max) ctx.addIssue({ code: 'custom', path: ['max'], message: 'max must be at least min' });
+    if (a.distribution === 'uniform' && a.min !== undefined && a.max !== undefined && a.min > a.max)
+      ctx.addIssue({ code: 'custom', path: ['max'], message: 'max must be at least min' });
   })
   .describe('Wait before answering: a fixed ms, or a uniform or normal distribution.');
 
@@ -112,7 +133,17 @@ const FAULT_KINDS = ['rpc-error', 'http-status', 'latency', 'stall', 'drop', 'ga
 /** What a fault does. */
 export const FaultActionSchema = z.discriminatedUnion(
   'kind',
-  [RpcErrorActionSchema, HttpStatusActionSchema, LatencyActionSchema, StallActionSchema, DropActionSchema, GarbageActionSchema, DuplicateActionSchema, OutOfOrderActionSchema, DripActionSchema],
+  [
+    RpcErrorActionSchema,
+    HttpStatusActionSchema,
+    LatencyActionSchema,
+    StallActionSchema,
+    DropActionSchema,
+    GarbageActionSchema,
+    DuplicateActionSchema,
+    OutOfOrderActionSchema,
+    DripActionSchema,
+  ],
   { error: (issue) => (issue.code === 'invalid_union' ? `Expected kind to be one of: ${FAULT_KINDS.join(', ')}` : undefined) },
 );
 export type FaultAction = z.infer<typeof FaultActionSchema>;
@@ -128,4 +159,6 @@ export const FaultSchema = z
 export type Fault = z.infer<typeof FaultSchema>;
 
 /** Scenario seed: a number, or text hashed into one. */
-export const SeedSchema = z.union([z.number().int(), z.string().min(1)]).describe('Seed of the PRNG behind fault probabilities, latency distributions and shuffles; `mcp-loupe mock --seed` overrides it.');
+export const SeedSchema = z
+  .union([z.number().int(), z.string().min(1)])
+  .describe('Seed of the PRNG behind fault probabilities, latency distributions and shuffles; `mcp-loupe mock --seed` overrides it.');

@@ -14,9 +14,7 @@ import { toScenarioIssues } from './zod-issues';
 export { formatIssues, formatPath, type ScenarioIssue };
 
 /** The outcome of parsing a scenario: the scenario and its warnings, or all of its errors. */
-export type ScenarioParse =
-  | { ok: true; scenario: Scenario; warnings: ScenarioIssue[] }
-  | { ok: false; errors: ScenarioIssue[] };
+export type ScenarioParse = { ok: true; scenario: Scenario; warnings: ScenarioIssue[] } | { ok: false; errors: ScenarioIssue[] };
 
 /** The contents of a file a resource names with `file:`, or why it could not be read. */
 export type FileRead = { ok: true; text: string } | { ok: false; message: string };
@@ -65,7 +63,10 @@ export function parseScenario(text: string, source: string, options: ParseScenar
     const before = text.slice(0, deep);
     const line = before.split('\n').length;
     const column = deep - before.lastIndexOf('\n');
-    return { ok: false, errors: [{ source, line, column, path: '', message: `The document is nested more than ${MAX_NESTING} levels deep; scenarios never need that` }] };
+    return {
+      ok: false,
+      errors: [{ source, line, column, path: '', message: `The document is nested more than ${MAX_NESTING} levels deep; scenarios never need that` }],
+    };
   }
   const json = /^\s*\{/.test(text);
   // The json schema refuses unquoted scalars, so `{"id": x}` is an error rather than a string.

@@ -33,9 +33,7 @@ export function checkScenarioRules(data: unknown, issueAt: IssueAt): RuleFinding
     checkTaskScript(findings, issueAt, index, tool.task);
     const ui = tool.ui;
     if (isRecord(ui) && typeof ui.resourceUri === 'string' && !resourceUris.has(ui.resourceUri)) {
-      findings.warnings.push(
-        issueAt(['tools', index, 'ui', 'resourceUri'], `No resource with uri "${ui.resourceUri}" is declared in resources`),
-      );
+      findings.warnings.push(issueAt(['tools', index, 'ui', 'resourceUri'], `No resource with uri "${ui.resourceUri}" is declared in resources`));
     }
   }
   return findings;
@@ -48,21 +46,11 @@ function checkTaskScript(findings: RuleFindings, issueAt: IssueAt, toolIndex: nu
   if (!isRecord(last)) return; // the schema already reports a step that is not a mapping
   if (TERMINAL_STEP_KEYS.some((key) => last[key] !== undefined)) return;
   findings.errors.push(
-    issueAt(
-      ['tools', toolIndex, 'task', 'steps', lastIndex],
-      'The last task step must be terminal: give it result, toolError, error or cancelled: true',
-    ),
+    issueAt(['tools', toolIndex, 'task', 'steps', lastIndex], 'The last task step must be terminal: give it result, toolError, error or cancelled: true'),
   );
 }
 
-function findDuplicates(
-  findings: RuleFindings,
-  issueAt: IssueAt,
-  list: string,
-  items: [number, Record<string, unknown>][],
-  key: string,
-  label: string,
-): void {
+function findDuplicates(findings: RuleFindings, issueAt: IssueAt, list: string, items: [number, Record<string, unknown>][], key: string, label: string): void {
   const firstLine = new Map<string, number>();
   for (const [index, item] of items) {
     const value = item[key];

@@ -61,11 +61,17 @@ export const TaskStepSchema = z
     status: z.enum(['working', 'input_required']).optional(),
     statusMessage: z.string().optional(),
     /** How long the step takes before moving on (ms, or a `{{args.x}}` expression); ignored when manual. */
-    delayMs: z.union([z.number().int().min(0), z.string()]).optional().describe('Step duration in ms, or a {{args.x}} expression; ignored when manual.'),
+    delayMs: z
+      .union([z.number().int().min(0), z.string()])
+      .optional()
+      .describe('Step duration in ms, or a {{args.x}} expression; ignored when manual.'),
     /** Wait for an explicit advance (control API, CLI, UI). */
     manual: z.boolean().optional().describe('Wait for an explicit advance from the UI, control API or CLI.'),
     /** Ask the client; the task waits in input_required until every key is answered. */
-    inputRequests: z.record(z.string(), InputRequestSpecSchema).optional().describe('Input requests by key; the task waits in input_required until each is answered.'),
+    inputRequests: z
+      .record(z.string(), InputRequestSpecSchema)
+      .optional()
+      .describe('Input requests by key; the task waits in input_required until each is answered.'),
     onDecline: z.enum(['continue', 'complete', 'fail', 'cancel']).optional(),
     declineResult: ToolResultSpecSchema.optional(),
     /** What an elicitation `cancel` does: wait (keep asking) or continue. */
@@ -89,7 +95,10 @@ export type CancelPolicy = z.infer<typeof CancelPolicySchema>;
 
 export const TaskSpecSchema = z.object({
   /** declared: task when the client declares the extension, else run inline; required: -32021 without it. */
-  mode: z.enum(['declared', 'required']).default('declared').describe('declared: a task when the client declares the tasks extension, else inline; required: -32021 without it.'),
+  mode: z
+    .enum(['declared', 'required'])
+    .default('declared')
+    .describe('declared: a task when the client declares the tasks extension, else inline; required: -32021 without it.'),
   ttlMs: z.number().int().min(0).nullable().optional(),
   pollIntervalMs: z.number().int().min(0).optional(),
   statusMessage: z.string().optional(),
@@ -104,7 +113,10 @@ export type TaskSpec = z.infer<typeof TaskSpecSchema>;
 export const ToolBehaviorSchema = z.object({
   result: ToolResultSpecSchema.optional(),
   error: RpcErrorSpecSchema.optional().describe('Answer every call with this JSON-RPC error.'),
-  mrtr: z.object({ rounds: z.array(MrtrRoundSchema).min(1) }).optional().describe('Rounds of input requests before the result (multi-round tool results).'),
+  mrtr: z
+    .object({ rounds: z.array(MrtrRoundSchema).min(1) })
+    .optional()
+    .describe('Rounds of input requests before the result (multi-round tool results).'),
   task: TaskSpecSchema.optional().describe('Run the call as a task following a scripted lifecycle.'),
   /** A built-in behaviour implemented by the engine (e.g. charge, delete_note, workspace_read). */
   handler: z.string().optional().describe('A built-in behaviour implemented by the engine (e.g. charge, delete_note, workspace_read).'),
@@ -147,9 +159,16 @@ export const ResourceUiSpecSchema = z
         baseUriDomains: z.array(z.string()).optional(),
       })
       .optional()
-      .describe('Origins the view may reach: connectDomains (fetch/WebSocket), resourceDomains (scripts, styles, images, fonts, media), frameDomains, baseUriDomains.'),
+      .describe(
+        'Origins the view may reach: connectDomains (fetch/WebSocket), resourceDomains (scripts, styles, images, fonts, media), frameDomains, baseUriDomains.',
+      ),
     permissions: z
-      .object({ camera: z.object({}).optional(), microphone: z.object({}).optional(), geolocation: z.object({}).optional(), clipboardWrite: z.object({}).optional() })
+      .object({
+        camera: z.object({}).optional(),
+        microphone: z.object({}).optional(),
+        geolocation: z.object({}).optional(),
+        clipboardWrite: z.object({}).optional(),
+      })
       .optional()
       .describe('Browser features the view asks for, e.g. { camera: {} }.'),
     domain: z.string().optional(),
@@ -209,7 +228,11 @@ export const SettingsSchema = z.object({
   requestStateTtlSeconds: z.number().int().min(1).default(300),
   replayStoreMaxEntries: z.number().int().min(1).default(1_000),
   keepAliveMs: z.number().int().min(10).default(15_000),
-  maxBodyBytes: z.number().int().min(256).default(4 * 1024 * 1024),
+  maxBodyBytes: z
+    .number()
+    .int()
+    .min(256)
+    .default(4 * 1024 * 1024),
   /** Absolute ceiling for any task, in ms. */
   maxTaskRunMs: z.number().int().min(1).default(3_600_000),
   /** Serve `initialize` (2025-11-25) for old clients. */
@@ -225,7 +248,10 @@ export const CompletionSpecSchema = z.object({
 
 export const ScenarioSchema = z.object({
   $schema: z.string().optional(),
-  id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'lowercase letters, digits and dashes').describe('Scenario id, used in /mcp/<id>: lowercase letters, digits and dashes.'),
+  id: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'lowercase letters, digits and dashes')
+    .describe('Scenario id, used in /mcp/<id>: lowercase letters, digits and dashes.'),
   name: z.string().optional(),
   description: z.string().optional(),
   server: z.object({ name: z.string(), version: z.string(), title: z.string().optional(), instructions: z.string().optional() }),

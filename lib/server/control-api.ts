@@ -47,7 +47,14 @@ export interface ControlApiOptions {
 /** Handles `/api/<parts...>` (parts already decoded). */
 export type ControlApi = (req: Request, parts: string[]) => Promise<Response>;
 
-const REFUSAL_STATUS: Record<FileRefusal['reason'], number> = { 'invalid-id': 400, builtin: 409, exists: 409, 'not-found': 404, 'too-large': 413, invalid: 422 };
+const REFUSAL_STATUS: Record<FileRefusal['reason'], number> = {
+  'invalid-id': 400,
+  builtin: 409,
+  exists: 409,
+  'not-found': 404,
+  'too-large': 413,
+  invalid: 422,
+};
 
 const refusal = (r: FileRefusal) => json(REFUSAL_STATUS[r.reason], { error: r.message, ...(r.issues ? { issues: r.issues } : {}) } satisfies ApiError);
 
@@ -73,7 +80,10 @@ export function createControlApi(host: MockHost, options: ControlApiOptions): Co
       if (req.method === 'GET') {
         const source = host.scenarios.source(id);
         if (!source) return json(404, { error: `Unknown scenario: ${id}` });
-        return new Response(source.text, { status: 200, headers: { 'Content-Type': 'application/yaml; charset=utf-8', 'Cache-Control': 'no-store', [BUILTIN_HEADER]: String(source.builtin) } });
+        return new Response(source.text, {
+          status: 200,
+          headers: { 'Content-Type': 'application/yaml; charset=utf-8', 'Cache-Control': 'no-store', [BUILTIN_HEADER]: String(source.builtin) },
+        });
       }
       if (req.method === 'PUT') {
         const text = await readText(req, MAX_SCENARIO_BYTES);
@@ -99,7 +109,13 @@ export function createControlApi(host: MockHost, options: ControlApiOptions): Co
     }
     if (route === '' && req.method === 'GET') {
       const s = engine.scenario;
-      return json(200, { id: s.id, name: s.name, description: s.description, tools: s.tools.map((t) => t.name), ledgerExecutions: host.stores.ledger.executions(s.id) } satisfies ScenarioInfo);
+      return json(200, {
+        id: s.id,
+        name: s.name,
+        description: s.description,
+        tools: s.tools.map((t) => t.name),
+        ledgerExecutions: host.stores.ledger.executions(s.id),
+      } satisfies ScenarioInfo);
     }
     if (route === 'reset' && req.method === 'POST') {
       engine.reset();
@@ -131,7 +147,12 @@ export function createControlApi(host: MockHost, options: ControlApiOptions): Co
       const parsed = TaskControlBodySchema.safeParse(await readJson(req));
       if (!parsed.success) return json(400, { error: 'Body must be a JSON object' });
       const body = parsed.data;
-      const act = { kind: action.data, ...(body.result ? { result: body.result } : {}), ...(body.error ? { error: body.error } : {}), ...(body.inputRequests ? { inputRequests: body.inputRequests } : {}) } as ControlAction;
+      const act = {
+        kind: action.data,
+        ...(body.result ? { result: body.result } : {}),
+        ...(body.error ? { error: body.error } : {}),
+        ...(body.inputRequests ? { inputRequests: body.inputRequests } : {}),
+      } as ControlAction;
       const rec = engine.tasks.control(taskId, act);
       return rec ? json(200, { task: rec }) : json(404, { error: 'Unknown task' });
     }

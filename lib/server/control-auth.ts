@@ -53,8 +53,10 @@ export function checkControlAccess(req: AccessRequest, token: string, allowedHos
   const host = req.headers.get('host');
   if (!isAllowedHost(host, allowedHosts)) return { status: 403, error: 'Host is not a loopback name or an allowed host' };
   const origin = req.headers.get('origin');
-  if (origin !== null && !isSameOrigin(origin, host!)) return { status: 403, error: 'Origin is not allowed: the control API answers only pages of this origin' };
-  if (!sameToken(presentedToken(req), token)) return { status: 401, error: 'A valid Loupe token is required (Authorization: Bearer <token>, or open the URL printed at start)' };
+  if (origin !== null && !isSameOrigin(origin, host!))
+    return { status: 403, error: 'Origin is not allowed: the control API answers only pages of this origin' };
+  if (!sameToken(presentedToken(req), token))
+    return { status: 401, error: 'A valid Loupe token is required (Authorization: Bearer <token>, or open the URL printed at start)' };
   // The cookie is an ambient credential: a state-changing call that relies on it must say where
   // it comes from (browsers always send Origin on POST/PUT/DELETE), so a forged request cannot ride it.
   const explicit = req.headers.get('authorization') !== null || req.headers.get('x-loupe-token') !== null;

@@ -17,7 +17,12 @@ export interface EventStreamOptions {
 }
 
 /** `no-transform` keeps compression middleware (Next's included) from buffering events. */
-const SSE_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' };
+const SSE_HEADERS = {
+  'Content-Type': 'text/event-stream; charset=utf-8',
+  'Cache-Control': 'no-store, no-transform',
+  Connection: 'keep-alive',
+  'X-Accel-Buffering': 'no',
+};
 
 /** A journal entry as the control API publishes it (launch token redacted). */
 export function publicEntry(entry: JournalEntry): JournalEntry {

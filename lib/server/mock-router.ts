@@ -53,7 +53,9 @@ export function createMockRouter(host: MockHost, defaultScenario: string, option
   const proxy = createProxy();
   const guardedProxy = async (input: HttpInput): Promise<HttpOutput> => {
     const denied = checkControlAccess(input, token, options.allowedHosts);
-    return denied ? { status: denied.status, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }, body: JSON.stringify({ error: denied.error }) } : proxy.handle(input);
+    return denied
+      ? { status: denied.status, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }, body: JSON.stringify({ error: denied.error }) }
+      : proxy.handle(input);
   };
   const stdio = createStdioProxy();
 

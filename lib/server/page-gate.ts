@@ -21,13 +21,21 @@ function errorPage(status: number, title: string, message: string): Response {
 /** A Response that ends the page request (refusal, token exchange), or undefined to let it through. */
 export function pageGate(request: Request): Response | undefined {
   if (!isAllowedHost(request.headers.get('host'), allowedHostsFromEnv())) {
-    return errorPage(403, 'Host not allowed', 'Loupe answers only to loopback host names (localhost, 127.0.0.1, [::1]) and to the names listed in <code>LOUPE_ALLOWED_HOSTS</code>.');
+    return errorPage(
+      403,
+      'Host not allowed',
+      'Loupe answers only to loopback host names (localhost, 127.0.0.1, [::1]) and to the names listed in <code>LOUPE_ALLOWED_HOSTS</code>.',
+    );
   }
   const url = new URL(request.url);
   const presented = url.searchParams.get('token');
   if (presented === null) return undefined;
   if (!sameToken(presented, launchToken())) {
-    return errorPage(401, 'Invalid token', 'This access token does not match the running Loupe. Open the URL that <code>npm start</code> printed in your terminal; every launch has a new token.');
+    return errorPage(
+      401,
+      'Invalid token',
+      'This access token does not match the running Loupe. Open the URL that <code>npm start</code> printed in your terminal; every launch has a new token.',
+    );
   }
   url.searchParams.delete('token');
   // Next requires an absolute Location here; it rewrites a same-origin one to a relative path.

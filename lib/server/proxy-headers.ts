@@ -3,14 +3,30 @@
  * lists) never do, in either direction; nor do those the proxy recomputes or must not relay.
  */
 
-const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'trailers', 'transfer-encoding', 'upgrade'];
+const HOP_BY_HOP = [
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'trailers',
+  'transfer-encoding',
+  'upgrade',
+];
 const NOT_FORWARDED = new Set([...HOP_BY_HOP, 'host', 'content-length', 'expect']);
 // fetch already decoded the body; a Set-Cookie would land on Loupe's own origin.
 const NOT_RELAYED = new Set([...HOP_BY_HOP, 'content-length', 'content-encoding', 'set-cookie']);
 
 /** Names listed in a Connection header are hop-by-hop too. */
 function connectionListed(value: string | null | undefined): Set<string> {
-  return new Set((value ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
+  return new Set(
+    (value ?? '')
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+  );
 }
 
 /** The envelope's headers to send upstream; throws on a header `Headers` rejects. */

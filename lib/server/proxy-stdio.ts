@@ -63,17 +63,22 @@ export function createStdioProxy(options: StdioProxyOptions = {}) {
     } catch {
       return json(400, { error: 'Body is not JSON' });
     }
-    if (!parsed.success) return json(400, { error: `Invalid spawn request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` });
-    if ([...sessions.values()].filter((v) => !v.exited).length >= maxSessions) return json(429, { error: `At most ${maxSessions} stdio sessions may run at once` });
+    if (!parsed.success)
+      return json(400, { error: `Invalid spawn request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` });
+    if ([...sessions.values()].filter((v) => !v.exited).length >= maxSessions)
+      return json(429, { error: `At most ${maxSessions} stdio sessions may run at once` });
     const spawned = await spawnStdioSession(parsed.data, { maxLineBytes: maxLine, maxBuffered });
     if (!spawned.ok) return json(400, { error: `Failed to spawn ${parsed.data.command}: ${spawned.error.message}` });
     const id = randomBytes(24).toString('base64url');
     if (sessions.size === 0) {
       process.once('exit', killAll);
-      reaper = setInterval(() => {
-        // Idle: no stream attached and nothing written for idleMs (an exited one, once unread that long).
-        for (const [k, v] of sessions) if (!v.sink && Date.now() - v.lastUsed > idleMs) stop(k, v);
-      }, Math.min(idleMs, 60_000));
+      reaper = setInterval(
+        () => {
+          // Idle: no stream attached and nothing written for idleMs (an exited one, once unread that long).
+          for (const [k, v] of sessions) if (!v.sink && Date.now() - v.lastUsed > idleMs) stop(k, v);
+        },
+        Math.min(idleMs, 60_000),
+      );
       reaper.unref();
     }
     sessions.set(id, spawned.session);
@@ -113,5 +118,11 @@ export function createStdioProxy(options: StdioProxyOptions = {}) {
     return json(405, { error: `Method ${req.method} not allowed` });
   }
 
-  return { handle, close: killAll, get size() { return sessions.size; } };
+  return {
+    handle,
+    close: killAll,
+    get size() {
+      return sessions.size;
+    },
+  };
 }

@@ -6,7 +6,8 @@ import type { HttpInput } from '../engine/http-types';
  * use the proxy to reach the API with the proxy's privileges.
  */
 
-const LOOPBACK = /^(localhost|.*\.localhost|127\.\d+\.\d+\.\d+|\[::1\]|\[::\]|0\.0\.0\.0|\[::ffff:(7f[0-9a-f]{2}:[0-9a-f]{1,4}|127\.\d+\.\d+\.\d+)\]|\[::ffff:0:0\]|0)$/i;
+const LOOPBACK =
+  /^(localhost|.*\.localhost|127\.\d+\.\d+\.\d+|\[::1\]|\[::\]|0\.0\.0\.0|\[::ffff:(7f[0-9a-f]{2}:[0-9a-f]{1,4}|127\.\d+\.\d+\.\d+)\]|\[::ffff:0:0\]|0)$/i;
 
 function portOf(u: URL): string {
   return u.port || (u.protocol === 'https:' ? '443' : '80');
@@ -39,8 +40,10 @@ export function checkTarget(url: string, req: Pick<HttpInput, 'url' | 'headers'>
   } catch {
     return { ok: false, status: 400, code: 'url', error: `Not a URL: ${url}` };
   }
-  if (target.protocol !== 'http:' && target.protocol !== 'https:') return { ok: false, status: 400, code: 'scheme', error: `The proxy only speaks http and https, not ${target.protocol}` };
-  if (target.username || target.password) return { ok: false, status: 400, code: 'url', error: 'Credentials in the URL are not forwarded; send an Authorization header instead' };
+  if (target.protocol !== 'http:' && target.protocol !== 'https:')
+    return { ok: false, status: 400, code: 'scheme', error: `The proxy only speaks http and https, not ${target.protocol}` };
+  if (target.username || target.password)
+    return { ok: false, status: 400, code: 'url', error: 'Credentials in the URL are not forwarded; send an Authorization header instead' };
   const self = new URL(req.url);
   const hostHeader = req.headers.get('host');
   if (hostHeader) self.host = hostHeader;

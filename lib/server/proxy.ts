@@ -30,7 +30,11 @@ export interface ProxyOptions {
 }
 
 function refuse(status: number, code: string, error: string): HttpOutput {
-  return { status, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', [PROXY_ERROR_HEADER]: code }, body: JSON.stringify({ error } satisfies ApiError) };
+  return {
+    status,
+    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', [PROXY_ERROR_HEADER]: code },
+    body: JSON.stringify({ error } satisfies ApiError),
+  };
 }
 
 /** The proxy with both faces: web fetch, and the transport-neutral one node:http serves directly. */
@@ -63,7 +67,8 @@ export function createProxy(options: ProxyOptions = {}): Proxy {
       return refuse(400, 'envelope', 'The body must be a JSON envelope { url, method, headers, body }');
     }
     const env = ProxyEnvelopeSchema.safeParse(parsed);
-    if (!env.success) return refuse(400, 'envelope', `Invalid envelope: ${env.error.issues.map((i) => `${i.path.join('.') || 'envelope'} ${i.message}`).join('; ')}`);
+    if (!env.success)
+      return refuse(400, 'envelope', `Invalid envelope: ${env.error.issues.map((i) => `${i.path.join('.') || 'envelope'} ${i.message}`).join('; ')}`);
     const checked = checkTarget(env.data.url, req);
     if (!checked.ok) return refuse(checked.status, checked.code, checked.error);
     const { target } = checked;
@@ -80,12 +85,23 @@ export function createProxy(options: ProxyOptions = {}): Proxy {
     const deadline = setTimeout(() => upstream.abort(new Error('timeout')), timeoutMs);
     let res: Response;
     try {
-      res = await doFetch(target, { method: env.data.method, headers, body: env.data.method === 'GET' ? undefined : env.data.body, signal: upstream.signal, redirect: 'manual' });
+      res = await doFetch(target, {
+        method: env.data.method,
+        headers,
+        body: env.data.method === 'GET' ? undefined : env.data.body,
+        signal: upstream.signal,
+        redirect: 'manual',
+      });
     } catch (e) {
       clearTimeout(deadline);
       req.signal.removeEventListener('abort', onClientGone);
-      if (upstream.signal.reason instanceof Error && upstream.signal.reason.message === 'timeout') return refuse(504, 'timeout', `${target.origin} did not answer within ${timeoutMs} ms`);
-      return refuse(502, 'unreachable', `Failed to reach ${target.origin}: ${(e as Error).cause instanceof Error ? ((e as Error).cause as Error).message : (e as Error).message}`);
+      if (upstream.signal.reason instanceof Error && upstream.signal.reason.message === 'timeout')
+        return refuse(504, 'timeout', `${target.origin} did not answer within ${timeoutMs} ms`);
+      return refuse(
+        502,
+        'unreachable',
+        `Failed to reach ${target.origin}: ${(e as Error).cause instanceof Error ? ((e as Error).cause as Error).message : (e as Error).message}`,
+      );
     }
     const out = relayedHeaders(res.headers);
     const streamed = (res.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
@@ -93,7 +109,14 @@ export function createProxy(options: ProxyOptions = {}): Proxy {
       const body = await readStreamCapped(res.body, maxResponse).catch(() => undefined);
       clearTimeout(deadline);
       req.signal.removeEventListener('abort', onClientGone);
-      if (!body) return refuse(upstream.signal.aborted ? 504 : 502, upstream.signal.aborted ? 'timeout' : 'too-large', upstream.signal.aborted ? `${target.origin} did not finish its answer within ${timeoutMs} ms` : `The upstream body exceeds ${maxResponse} bytes or failed`);
+      if (!body)
+        return refuse(
+          upstream.signal.aborted ? 504 : 502,
+          upstream.signal.aborted ? 'timeout' : 'too-large',
+          upstream.signal.aborted
+            ? `${target.origin} did not finish its answer within ${timeoutMs} ms`
+            : `The upstream body exceeds ${maxResponse} bytes or failed`,
+        );
       return { status: res.status, headers: out, ...(res.status === 204 || res.status === 304 ? {} : { body }) };
     }
     // A stream: the head arrived in time; from now on only its lifetime is capped.

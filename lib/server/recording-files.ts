@@ -44,7 +44,12 @@ export function createRecordingFiles(dataDir: string): RecordingFiles {
   return {
     dir,
     save(name, text) {
-      if (!isRecordingName(name)) return { ok: false, reason: 'invalid-name', message: `Invalid recording name "${name}": use letters, digits, dots, dashes and underscores, ending in .loupe.json` };
+      if (!isRecordingName(name))
+        return {
+          ok: false,
+          reason: 'invalid-name',
+          message: `Invalid recording name "${name}": use letters, digits, dots, dashes and underscores, ending in .loupe.json`,
+        };
       const opened = parseRecording(text);
       if (!opened.ok) return { ok: false, reason: 'invalid', message: opened.error };
       writeAtomic(path.join(dir, name), text);

@@ -27,7 +27,9 @@ export async function recordingRoutes(req: Request, host: MockHost, rest: string
   if (rest.length === 0 && req.method === 'GET') return json(200, { recordings: files.list() } satisfies RecordingList);
   if (rest.length === 1 && req.method === 'GET') {
     const text = files.read(rest[0]);
-    return text === undefined ? json(404, { error: `No recording named ${rest[0]}` }) : new Response(text, { status: 200, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });
+    return text === undefined
+      ? json(404, { error: `No recording named ${rest[0]}` })
+      : new Response(text, { status: 200, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });
   }
   if (rest.length === 1 && req.method === 'PUT') {
     const text = await readText(req, MAX_RECORDING_BYTES);

@@ -26,7 +26,9 @@ function createReplayRegistry(allowedHosts?: string[]): ReplayRegistry {
   const replays = new Map<string, ReturnType<typeof createReplayServerHandler>>();
   return {
     register(recording) {
-      const id = randomToken(9).toLowerCase().replace(/[^a-z0-9]/g, 'x');
+      const id = randomToken(9)
+        .toLowerCase()
+        .replace(/[^a-z0-9]/g, 'x');
       const handler = createReplayServerHandler(recording, { allowedHosts });
       replays.set(id, handler);
       while (replays.size > MAX_REPLAYS) replays.delete(replays.keys().next().value as string);

@@ -16,10 +16,16 @@ export interface ReplayServerOptions extends ReplayOptions {
 }
 
 const refuse = (status: number, message: string, extra: Record<string, string> = {}) =>
-  new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message } }), { status, headers: { 'Content-Type': 'application/json', ...extra } });
+  new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message } }), {
+    status,
+    headers: { 'Content-Type': 'application/json', ...extra },
+  });
 
 /** A guarded fetch handler replaying `recording`. */
-export function createReplayServerHandler(recording: Recording, options: ReplayServerOptions = {}): { fetch: (req: Request) => Promise<Response>; exchanges: number; reset: () => void } {
+export function createReplayServerHandler(
+  recording: Recording,
+  options: ReplayServerOptions = {},
+): { fetch: (req: Request) => Promise<Response>; exchanges: number; reset: () => void } {
   const replay = createReplay(recording, options);
   const max = options.maxBodyBytes ?? 4 * 1024 * 1024;
   return {

@@ -42,14 +42,18 @@ export function validHostOrigin(value: string | null, ownHost: string | null): s
 
 function refuse(status: number, message: string): Response {
   const html = `<!doctype html><meta charset="utf-8"><title>Sandbox · Loupe</title><p style="font:14px system-ui;color:#b91c1c">${message}</p>`;
-  return new Response(html, { status, headers: { ...BASE_HEADERS, 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'" } });
+  return new Response(html, {
+    status,
+    headers: { ...BASE_HEADERS, 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'" },
+  });
 }
 
 /** Answer a GET of the sandbox proxy page. */
 export function sandboxProxyResponse(request: Request): Response {
   const url = new URL(request.url);
   const host = validHostOrigin(url.searchParams.get('host'), request.headers.get('host'));
-  if (!host) return refuse(400, 'The sandbox needs <code>?host=</code>: the origin of the Loupe inspector embedding it, on a different host name than this page.');
+  if (!host)
+    return refuse(400, 'The sandbox needs <code>?host=</code>: the origin of the Loupe inspector embedding it, on a different host name than this page.');
   const rawCsp = url.searchParams.get('csp') ?? '{}';
   if (rawCsp.length > MAX_CSP_PARAM) return refuse(400, 'The declared CSP is too large.');
   let declared: unknown;

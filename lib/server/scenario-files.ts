@@ -50,7 +50,12 @@ export interface ScenarioFiles {
   remove(id: string): { ok: true } | FileRefusal;
 }
 
-const refuse = (reason: FileRefusal['reason'], message: string, issues?: ScenarioIssue[]): FileRefusal => ({ ok: false, reason, message, ...(issues ? { issues } : {}) });
+const refuse = (reason: FileRefusal['reason'], message: string, issues?: ScenarioIssue[]): FileRefusal => ({
+  ok: false,
+  reason,
+  message,
+  ...(issues ? { issues } : {}),
+});
 
 /** YAML of a built-in scenario as authored (defaults left out), for the editor and duplicates. */
 export function builtinScenarioYaml(id: string): string | undefined {
@@ -76,7 +81,8 @@ export function createScenarioFiles(dataDir: string): ScenarioFiles {
   const ensureDir = () => fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
 
   function checkId(id: string, what = 'scenario id'): FileRefusal | undefined {
-    if (!isScenarioId(id)) return refuse('invalid-id', `Invalid ${what} "${id}": use 1 to 64 lowercase letters, digits and dashes, starting with a letter or digit`);
+    if (!isScenarioId(id))
+      return refuse('invalid-id', `Invalid ${what} "${id}": use 1 to 64 lowercase letters, digits and dashes, starting with a letter or digit`);
     return undefined;
   }
 
@@ -95,7 +101,12 @@ export function createScenarioFiles(dataDir: string): ScenarioFiles {
     if (!parsed.ok) return refuse('invalid', `${source} has ${parsed.errors.length} error(s)`, parsed.errors);
     if (parsed.scenario.id !== id) {
       const at = idPosition(text);
-      const issue: ScenarioIssue = { source, ...at, path: 'id', message: `The id in the file ("${parsed.scenario.id}") must be "${id}", the id it is saved under` };
+      const issue: ScenarioIssue = {
+        source,
+        ...at,
+        path: 'id',
+        message: `The id in the file ("${parsed.scenario.id}") must be "${id}", the id it is saved under`,
+      };
       return refuse('invalid', `${source} has 1 error(s)`, [issue]);
     }
     const tmp = path.join(dir, `.${id}.${process.pid}.${Date.now()}.tmp`);
@@ -131,7 +142,11 @@ export function createScenarioFiles(dataDir: string): ScenarioFiles {
         const id = name.endsWith('.yaml') ? name.slice(0, -5) : '';
         if (!isScenarioId(id) || builtins.has(id)) continue;
         const parsed = loadScenarioFile(fileOf(id));
-        rows.push(parsed.ok ? { id, name: parsed.scenario.name, description: parsed.scenario.description, builtin: false, valid: true } : { id, builtin: false, valid: false });
+        rows.push(
+          parsed.ok
+            ? { id, name: parsed.scenario.name, description: parsed.scenario.description, builtin: false, valid: true }
+            : { id, builtin: false, valid: false },
+        );
       }
       return rows;
     },

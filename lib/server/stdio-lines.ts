@@ -7,7 +7,12 @@ export function splitLines(stream: NodeJS.ReadableStream, max: number, onLine: (
     let start = 0;
     for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
       const piece = chunk.subarray(start, nl);
-      if (!skipping && size + piece.length <= max) onLine(Buffer.concat([...parts, piece]).toString('utf8').replace(/\r$/, ''));
+      if (!skipping && size + piece.length <= max)
+        onLine(
+          Buffer.concat([...parts, piece])
+            .toString('utf8')
+            .replace(/\r$/, ''),
+        );
       else onTooLong(size + piece.length);
       parts = [];
       size = 0;

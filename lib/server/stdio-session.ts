@@ -30,7 +30,10 @@ export interface StdioSessionLimits {
 }
 
 /** Spawn a child and frame its output; the spawn error when it could not start. */
-export async function spawnStdioSession(cmd: StdioSpawn, limits: StdioSessionLimits): Promise<{ ok: true; session: StdioSession } | { ok: false; error: Error }> {
+export async function spawnStdioSession(
+  cmd: StdioSpawn,
+  limits: StdioSessionLimits,
+): Promise<{ ok: true; session: StdioSession } | { ok: false; error: Error }> {
   const { maxLineBytes: maxLine, maxBuffered } = limits;
   const child = spawn(cmd.command, cmd.args, { shell: false, cwd: cmd.cwd, env: { ...process.env, ...cmd.env }, stdio: ['pipe', 'pipe', 'pipe'] });
   const s: StdioSession = { child, frames: [], exited: false, lastUsed: Date.now() };
@@ -39,17 +42,27 @@ export async function spawnStdioSession(cmd: StdioSpawn, limits: StdioSessionLim
     if (s.frames.length < maxBuffered) s.frames.push(frame);
   };
   const log = (text: string, stream: StdioLog['stream']) => emit(`event: log\ndata: ${JSON.stringify({ stream, text } satisfies StdioLog)}\n\n`);
-  splitLines(child.stdout!, maxLine, (line) => {
-    if (!line.trim()) return;
-    let ok = true;
-    try {
-      JSON.parse(line);
-    } catch {
-      ok = false;
-    }
-    emit(ok ? `data: ${line}\n\n` : `event: log\ndata: ${JSON.stringify({ stream: 'stdout', text: line } satisfies StdioLog)}\n\n`);
-  }, (bytes) => log(`stdout line of ${bytes} bytes dropped (limit ${maxLine})`, 'proxy'));
-  splitLines(child.stderr!, maxLine, (line) => log(line, 'stderr'), (bytes) => log(`stderr line of ${bytes} bytes dropped`, 'proxy'));
+  splitLines(
+    child.stdout!,
+    maxLine,
+    (line) => {
+      if (!line.trim()) return;
+      let ok = true;
+      try {
+        JSON.parse(line);
+      } catch {
+        ok = false;
+      }
+      emit(ok ? `data: ${line}\n\n` : `event: log\ndata: ${JSON.stringify({ stream: 'stdout', text: line } satisfies StdioLog)}\n\n`);
+    },
+    (bytes) => log(`stdout line of ${bytes} bytes dropped (limit ${maxLine})`, 'proxy'),
+  );
+  splitLines(
+    child.stderr!,
+    maxLine,
+    (line) => log(line, 'stderr'),
+    (bytes) => log(`stderr line of ${bytes} bytes dropped`, 'proxy'),
+  );
   child.stdin!.on('error', () => {});
   const spawned = await new Promise<Error | undefined>((resolve) => {
     child.once('spawn', () => resolve(undefined));

@@ -109,7 +109,11 @@ export function absoluteUrl(url: string): string {
 }
 
 /** The connection slice; it feeds the timeline slice's live queue. */
-export function createConnectionSlice(set: SliceSet<ConnectionSlice>, get: SliceGet<ConnectionSlice & TimelineSlice>, options: InspectorStoreOptions = {}): ConnectionSlice {
+export function createConnectionSlice(
+  set: SliceSet<ConnectionSlice>,
+  get: SliceGet<ConnectionSlice & TimelineSlice>,
+  options: InspectorStoreOptions = {},
+): ConnectionSlice {
   let generation = 0;
   let abort: AbortController | undefined;
   const update = (patch: Partial<ConnectionState>) => set((s) => ({ connection: { ...s.connection, ...patch } }));
@@ -140,11 +144,26 @@ export function createConnectionSlice(set: SliceSet<ConnectionSlice>, get: Slice
       config.mode === 'stdio'
         ? createStdioProxyTransport({ command: argv[0], args: argv.slice(1), fetch: options.fetch })
         : config.mode === 'proxy'
-        ? createHttpTransport({ url: absoluteUrl(config.url), headers, proxy: { endpoint: options.proxyEndpoint ?? PROXY_PATH }, fetch: options.fetch })
-        : createHttpTransport({ url: config.url, headers, fetch: options.fetch });
+          ? createHttpTransport({ url: absoluteUrl(config.url), headers, proxy: { endpoint: options.proxyEndpoint ?? PROXY_PATH }, fetch: options.fetch })
+          : createHttpTransport({ url: config.url, headers, fetch: options.fetch });
     const transport = createTrackingTransport(inner, { sink: (f) => get().timeline.enqueue(f), ...(options.now ? { now: options.now } : {}) });
-    const session = createClientSession({ transport, era: config.era, capabilities: config.apps === false ? withoutApps(options.capabilities ?? INSPECTOR_CAPABILITIES) : (options.capabilities ?? INSPECTOR_CAPABILITIES), onWarning: warn });
-    update({ config, status: 'connecting', error: undefined, server: undefined, tools: [], warnings: [], session, transport, epoch: get().connection.epoch + 1 });
+    const session = createClientSession({
+      transport,
+      era: config.era,
+      capabilities: config.apps === false ? withoutApps(options.capabilities ?? INSPECTOR_CAPABILITIES) : (options.capabilities ?? INSPECTOR_CAPABILITIES),
+      onWarning: warn,
+    });
+    update({
+      config,
+      status: 'connecting',
+      error: undefined,
+      server: undefined,
+      tools: [],
+      warnings: [],
+      session,
+      transport,
+      epoch: get().connection.epoch + 1,
+    });
     const out = await session.discover({ signal: ac.signal });
     if (mine !== generation) return;
     // A legacy server answers the probe through the initialize fallback; its result is the handshake.

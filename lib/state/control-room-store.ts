@@ -29,10 +29,7 @@ export interface JournalRow {
 /** A live task of the scenario; `expired` once the control room expired it (it is gone from the store). */
 export type LiveTask = TaskSnapshot & { expired?: boolean };
 
-type ReportCardState =
-  | { status: 'idle' | 'loading' }
-  | { status: 'ready'; card: ReportCard }
-  | { status: 'unavailable' | 'error'; message: string };
+type ReportCardState = { status: 'idle' | 'loading' } | { status: 'ready'; card: ReportCard } | { status: 'unavailable' | 'error'; message: string };
 
 export interface ControlRoomState {
   scenarioId: string;
@@ -144,7 +141,9 @@ export function createControlRoomStore(scenarioId: string): ControlRoomStore {
         return { tasks };
       }),
     expireTask: (task) =>
-      set((s) => ({ tasks: s.tasks.some((t) => t.taskId === task.taskId) ? s.tasks.map((t) => (t.taskId === task.taskId ? { ...t, expired: true } : t)) : s.tasks })),
+      set((s) => ({
+        tasks: s.tasks.some((t) => t.taskId === task.taskId) ? s.tasks.map((t) => (t.taskId === task.taskId ? { ...t, expired: true } : t)) : s.tasks,
+      })),
     resetAll: () => set((s) => ({ journal: [], tasks: [], highlighted: [], focus: undefined, journalVersion: s.journalVersion + 1 })),
     setReportCard: (reportCard) => set({ reportCard }),
     reconnect: () => set((s) => (s.feed === 'gone' || s.feed === 'unauthorized' ? { feed: 'connecting', feedEpoch: s.feedEpoch + 1 } : {})),

@@ -47,7 +47,13 @@ function taskExchanges(frames: readonly Frame[]): TaskExchange[] {
       const body = asRecord(f.body);
       const rpcId = typeof body?.id === 'string' || typeof body?.id === 'number' ? body.id : f.rpcId;
       const params = asRecord(body?.params);
-      byKey.set(key, { method: typeof body?.method === 'string' ? body.method : f.method, rpcId, ...(params ? { params } : {}), startAt: f.at, answered: false });
+      byKey.set(key, {
+        method: typeof body?.method === 'string' ? body.method : f.method,
+        rpcId,
+        ...(params ? { params } : {}),
+        startAt: f.at,
+        answered: false,
+      });
       continue;
     }
     if (x.answered || f.direction !== 'in' || (f.kind !== 'message' && f.kind !== 'sse-frame')) continue;

@@ -106,7 +106,15 @@ export function createVisibleSelector(): (s: InspectorState) => VisibleList {
     if (c && c.version === t.version && c.buffer === buffer && c.key === key) return c.result;
     const stats = buffer.stats();
     if (!c || c.key !== key || c.buffer !== buffer || stats.nextId < c.nextId) {
-      c = { key, buffer, nextId: stats.firstId, ids: [], methods: c?.buffer === buffer ? c.methods : new Set(), result: { ids: [], total: 0, methods: [] }, version: -1 };
+      c = {
+        key,
+        buffer,
+        nextId: stats.firstId,
+        ids: [],
+        methods: c?.buffer === buffer ? c.methods : new Set(),
+        result: { ids: [], total: 0, methods: [] },
+        version: -1,
+      };
     }
     // Evicted entries leave from the front.
     let drop = 0;
@@ -121,7 +129,11 @@ export function createVisibleSelector(): (s: InspectorState) => VisibleList {
     }, c.nextId);
     c.nextId = stats.nextId;
     c.version = t.version;
-    c.result = { ids: c.ids, total: stats.count, methods: c.methods.size !== methodsBefore || !c.result.methods.length ? [...c.methods].sort() : c.result.methods };
+    c.result = {
+      ids: c.ids,
+      total: stats.count,
+      methods: c.methods.size !== methodsBefore || !c.result.methods.length ? [...c.methods].sort() : c.result.methods,
+    };
     return c.result;
   };
 }

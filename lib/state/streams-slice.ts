@@ -28,8 +28,26 @@ const isResponse = (body: Record<string, unknown> | undefined, rpcId: unknown) =
 
 function summarize(f: Frame): StreamFrameSummary {
   const body = asRecord(f.body);
-  const label = f.kind === 'sse-comment' ? 'keep-alive' : !body ? 'not JSON' : 'error' in body ? 'error' : 'result' in body ? 'response' : typeof body.method === 'string' ? body.method : 'message';
-  return { seq: f.seq, at: f.at, kind: f.kind === 'sse-comment' ? 'keep-alive' : 'frame', label, ...(f.taskId ? { taskFp: fingerprint(f.taskId) } : {}), bytes: f.bytes };
+  const label =
+    f.kind === 'sse-comment'
+      ? 'keep-alive'
+      : !body
+        ? 'not JSON'
+        : 'error' in body
+          ? 'error'
+          : 'result' in body
+            ? 'response'
+            : typeof body.method === 'string'
+              ? body.method
+              : 'message';
+  return {
+    seq: f.seq,
+    at: f.at,
+    kind: f.kind === 'sse-comment' ? 'keep-alive' : 'frame',
+    label,
+    ...(f.taskId ? { taskFp: fingerprint(f.taskId) } : {}),
+    bytes: f.bytes,
+  };
 }
 
 /** Create the streams slice (pure: compose it into any store whose state includes `streams`). */
@@ -55,7 +73,17 @@ export function createStreamsSlice(set: SliceSet<StreamsSlice>, _get?: SliceGet<
       return putListen({ ...l, state: 'opening', drops, subscriptionIds: f.rpcId !== undefined ? [...l.subscriptionIds, f.rpcId] : l.subscriptionIds });
     }
     const filter = (asRecord(asRecord(asRecord(f.body)?.params)?.notifications) ?? {}) as SubscriptionFilter;
-    putListen({ listenId, connectionId: f.connectionId, filter, subscriptionIds: f.rpcId !== undefined ? [f.rpcId] : [], streamIds: [], state: 'opening', openedAt: f.at, attempt: 0, drops: [] });
+    putListen({
+      listenId,
+      connectionId: f.connectionId,
+      filter,
+      subscriptionIds: f.rpcId !== undefined ? [f.rpcId] : [],
+      streamIds: [],
+      state: 'opening',
+      openedAt: f.at,
+      attempt: 0,
+      drops: [],
+    });
     const w = own();
     w.listenOrder.push(listenId);
     if (w.listenOrder.length > MAX_LISTENS) delete w.listens[w.listenOrder.shift()!];
@@ -99,7 +127,10 @@ export function createStreamsSlice(set: SliceSet<StreamsSlice>, _get?: SliceGet<
     w.order.push(id);
     if (w.order.length > MAX_STREAMS) {
       // Evict the oldest closed stream; open ones stay visible.
-      const i = Math.max(0, w.order.findIndex((sid) => w.byId[sid].closedAt !== undefined));
+      const i = Math.max(
+        0,
+        w.order.findIndex((sid) => w.byId[sid].closedAt !== undefined),
+      );
       delete w.byId[w.order.splice(i, 1)[0]];
     }
     const l = listenId ? w.listens[listenId] : undefined;
@@ -144,7 +175,14 @@ export function createStreamsSlice(set: SliceSet<StreamsSlice>, _get?: SliceGet<
     switch (f.kind) {
       case 'http-request':
         if (f.method === 'subscriptions/listen') listenRequest(f);
-        else if (f.rpcId !== undefined && f.method) inFlight.set(f.exchangeId, { method: f.method, unsafe: classifyRetry(f.method, { idempotencyKey: typeof asRecord(asRecord(asRecord(f.body)?.params)?.arguments)?.idempotencyKey === 'string' ? 'key' : undefined }) === 'unsafe' });
+        else if (f.rpcId !== undefined && f.method)
+          inFlight.set(f.exchangeId, {
+            method: f.method,
+            unsafe:
+              classifyRetry(f.method, {
+                idempotencyKey: typeof asRecord(asRecord(asRecord(f.body)?.params)?.arguments)?.idempotencyKey === 'string' ? 'key' : undefined,
+              }) === 'unsafe',
+          });
         return;
       case 'http-response':
         if (f.httpStatus !== undefined) statuses.set(f.exchangeId, f.httpStatus);

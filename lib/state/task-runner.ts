@@ -84,7 +84,12 @@ export function createTaskRunner(store: StoreApi<RunnerState>, now: () => number
       onUnanswered: 'wait',
       onUpdate: (t) => tasks().applySnapshot(taskId, t, 'poll', now()),
       onEvent: (e) => {
-        if (e.type === 'cancel-requested') tasks().markCancelAck(taskId, e.outcome.type === 'complete' ? 'acknowledged' : 'refused', e.outcome.type === 'complete' ? undefined : describeOutcome(e.outcome));
+        if (e.type === 'cancel-requested')
+          tasks().markCancelAck(
+            taskId,
+            e.outcome.type === 'complete' ? 'acknowledged' : 'refused',
+            e.outcome.type === 'complete' ? undefined : describeOutcome(e.outcome),
+          );
         if (e.type === 'poll-failed') tasks().noteError(taskId, `tasks/get: ${describeOutcome(e.outcome)}`);
       },
     });
@@ -94,7 +99,8 @@ export function createTaskRunner(store: StoreApi<RunnerState>, now: () => number
       followers.delete(taskId);
       // Under 2025-11-25 the follower fetched the result with tasks/result at the end.
       if (end.task.result || end.task.error) tasks().applySnapshot(taskId, end.task, 'poll', now());
-      const detail = end.kind === 'error' ? describeOutcome(end.outcome) : end.kind === 'expired' ? 'createdAt + ttlMs passed; the server may have purged it' : undefined;
+      const detail =
+        end.kind === 'error' ? describeOutcome(end.outcome) : end.kind === 'expired' ? 'createdAt + ttlMs passed; the server may have purged it' : undefined;
       tasks().end(taskId, { kind: end.kind, at: now(), ...(detail ? { detail } : {}) });
       if (isTerminalStatus(end.task.status)) closeListen(taskId);
     });
@@ -104,22 +110,25 @@ export function createTaskRunner(store: StoreApi<RunnerState>, now: () => number
     const s = session();
     if (!s || listens.has(taskId) || s.era !== 'modern') return;
     const streams = () => store.getState().streams;
-    const handle = s.listen({ taskIds: [taskId] }, {
-      onNotification: (n) => {
-        if (n.method !== 'notifications/tasks' || n.params?.taskId !== taskId) return;
-        const read = readSnapshot(n.params as Record<string, unknown>, 'extension');
-        if ('task' in read) tasks().applySnapshot(taskId, read.task, 'notification', now());
-        if ('task' in read && isTerminalStatus(read.task.status)) followers.get(taskId)?.refresh();
+    const handle = s.listen(
+      { taskIds: [taskId] },
+      {
+        onNotification: (n) => {
+          if (n.method !== 'notifications/tasks' || n.params?.taskId !== taskId) return;
+          const read = readSnapshot(n.params as Record<string, unknown>, 'extension');
+          if ('task' in read) tasks().applySnapshot(taskId, read.task, 'notification', now());
+          if ('task' in read && isTerminalStatus(read.task.status)) followers.get(taskId)?.refresh();
+        },
+        onDrop: ({ reason, attempt, plan }) => {
+          if (handle.subscriptionId !== undefined) streams().noteListenDrop(handle.subscriptionId, { at: now(), reason, attempt, plan });
+        },
+        onResync: (plan) => {
+          if (handle.subscriptionId !== undefined) streams().noteListenResync(handle.subscriptionId, now());
+          // Notifications sent while the stream was down are gone: refetch what the plan names.
+          for (const id of plan.refetchTaskIds) followers.get(id)?.refresh();
+        },
       },
-      onDrop: ({ reason, attempt, plan }) => {
-        if (handle.subscriptionId !== undefined) streams().noteListenDrop(handle.subscriptionId, { at: now(), reason, attempt, plan });
-      },
-      onResync: (plan) => {
-        if (handle.subscriptionId !== undefined) streams().noteListenResync(handle.subscriptionId, now());
-        // Notifications sent while the stream was down are gone: refetch what the plan names.
-        for (const id of plan.refetchTaskIds) followers.get(id)?.refresh();
-      },
-    });
+    );
     listens.set(taskId, handle);
     tasks().setListening(taskId, true);
     void handle.done.then(() => {

@@ -77,7 +77,12 @@ export function createTasksSlice(set: SliceSet<TasksSlice>, _get?: SliceGet<Task
         if (existing) {
           // Already known (a listed task we created, a repeated list): only a newer view moves it.
           if (isTerminalStatus(existing.snapshot.status) && !isTerminalStatus(snapshot.status)) return undefined;
-          const updated = { ...existing, snapshot: { ...existing.snapshot, ...snapshot }, history: withHistory(existing, snapshot, meta.at), toolName: existing.toolName ?? meta.toolName };
+          const updated = {
+            ...existing,
+            snapshot: { ...existing.snapshot, ...snapshot },
+            history: withHistory(existing, snapshot, meta.at),
+            toolName: existing.toolName ?? meta.toolName,
+          };
           return { byId: { ...t.byId, [snapshot.taskId]: updated } };
         }
         const record: TrackedTask = {
@@ -107,7 +112,14 @@ export function createTasksSlice(set: SliceSet<TasksSlice>, _get?: SliceGet<Task
         const next = toObservedTask(snapshot);
         // Answers belong to the round that asked: once the task leaves input_required, forget them.
         const answered = next.status === 'input_required' ? r.answered : {};
-        return { ...r, snapshot: next, history: withHistory(r, next, at), answered, notifications: r.notifications + (source === 'notification' ? 1 : 0), lastError: undefined };
+        return {
+          ...r,
+          snapshot: next,
+          history: withHistory(r, next, at),
+          answered,
+          notifications: r.notifications + (source === 'notification' ? 1 : 0),
+          lastError: undefined,
+        };
       });
     },
     ingestMany(frames) {
@@ -132,7 +144,11 @@ export function createTasksSlice(set: SliceSet<TasksSlice>, _get?: SliceGet<Task
     ingest(frame) {
       if (frame.kind !== 'http-request' && !(frame.kind === 'message' && frame.direction === 'out')) return;
       if (frame.method !== 'tasks/get' || !frame.taskId) return;
-      patch(frame.taskId, (r) => ({ ...r, polls: r.polls.length >= MAX_POLLS ? [...r.polls.slice(1), frame.at] : [...r.polls, frame.at], pollCount: r.pollCount + 1 }));
+      patch(frame.taskId, (r) => ({
+        ...r,
+        polls: r.polls.length >= MAX_POLLS ? [...r.polls.slice(1), frame.at] : [...r.polls, frame.at],
+        pollCount: r.pollCount + 1,
+      }));
     },
     markAnswered(taskId, keys, at) {
       patch(taskId, (r) => ({ ...r, answered: { ...r.answered, ...Object.fromEntries(keys.map((k) => [k, at])) } }));

@@ -87,7 +87,12 @@ function describe(frame: Frame): Pick<TimelineEntry, 'rpcKind' | 'status' | 'isE
     } else if (result) {
       rpcKind = 'result';
       const legacyTask = asRecord(result.task);
-      const taskStatus = typeof result.status === 'string' && typeof result.taskId === 'string' ? result.status : typeof legacyTask?.status === 'string' ? legacyTask.status : undefined;
+      const taskStatus =
+        typeof result.status === 'string' && typeof result.taskId === 'string'
+          ? result.status
+          : typeof legacyTask?.status === 'string'
+            ? legacyTask.status
+            : undefined;
       if (taskStatus) {
         snapshot = true;
         status = `task ${taskStatus}`;
@@ -126,7 +131,20 @@ export function toEntry(frame: Frame, id: number, previewBytes: number, taskFp: 
   const preview = text === undefined ? undefined : truncated ? detachedSlice(text, Math.min(previewBytes, text.length)) : text;
   const facts = describe(frame);
   // Plain assignments rather than conditional spreads: this runs for every frame of a recording.
-  const entry: TimelineEntry = { id, seq: frame.seq, at: frame.at, connectionId: frame.connectionId, direction: frame.direction, kind: frame.kind, exchangeId: frame.exchangeId, bytes: frame.bytes, truncated, isError: facts.isError, snapshot: facts.snapshot, cost: 0 };
+  const entry: TimelineEntry = {
+    id,
+    seq: frame.seq,
+    at: frame.at,
+    connectionId: frame.connectionId,
+    direction: frame.direction,
+    kind: frame.kind,
+    exchangeId: frame.exchangeId,
+    bytes: frame.bytes,
+    truncated,
+    isError: facts.isError,
+    snapshot: facts.snapshot,
+    cost: 0,
+  };
   if (frame.streamId !== undefined) entry.streamId = frame.streamId;
   if (frame.conversationId !== undefined) entry.conversationId = frame.conversationId;
   if (frame.rpcId !== undefined) entry.rpcId = frame.rpcId;

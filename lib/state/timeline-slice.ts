@@ -61,7 +61,8 @@ export function createTimelineSlice(set: SliceSet<TimelineSlice>, get: SliceGet<
   const schedule = options.scheduleLint ?? ((run: () => void) => void setTimeout(run, 0));
   // A recording's lints start once its first screen has been painted (the frame after this one).
   const afterPaint = (run: () => void) => void setTimeout(run, BULK_LINT_DELAY_MS);
-  const scheduleBulk = options.scheduleLint ?? (typeof requestAnimationFrame === 'function' ? (run: () => void) => void requestAnimationFrame(() => afterPaint(run)) : afterPaint);
+  const scheduleBulk =
+    options.scheduleLint ?? (typeof requestAnimationFrame === 'function' ? (run: () => void) => void requestAnimationFrame(() => afterPaint(run)) : afterPaint);
   const listeners = new Set<FrameListener>();
   let lintScheduled = false;
   let queue: Frame[] = [];

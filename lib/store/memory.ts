@@ -13,17 +13,7 @@ import {
   resolveStoreOptions,
   taskExpiresAt,
 } from './store-helpers';
-import type {
-  LedgerOutcome,
-  MutationLedger,
-  ReplayStore,
-  ReplayVerdict,
-  StoreOptions,
-  Stores,
-  TaskListFilter,
-  TaskRecord,
-  TaskStore,
-} from './types';
+import type { LedgerOutcome, MutationLedger, ReplayStore, ReplayVerdict, StoreOptions, Stores, TaskListFilter, TaskRecord, TaskStore } from './types';
 
 /** Throws once the owning {@link Stores} has been closed, mirroring a closed database. */
 type OpenGuard = (action: string) => void;
@@ -72,9 +62,7 @@ function createMemoryTaskStore(guard: OpenGuard): Owned<TaskStore> {
     list(filter: TaskListFilter = {}) {
       guard('list tasks');
       const limit = normalizeListLimit(filter.limit);
-      const matching = [...tasks.values()]
-        .filter((record) => matchesTaskFilter(record, filter))
-        .sort((a, b) => a.createdAt - b.createdAt);
+      const matching = [...tasks.values()].filter((record) => matchesTaskFilter(record, filter)).sort((a, b) => a.createdAt - b.createdAt);
       return matching.slice(0, limit).map((record) => structuredClone(record));
     },
     delete(taskId) {

@@ -18,7 +18,10 @@ function frameWork(trace) {
   const events = trace.traceEvents ?? trace;
   const names = new Map(events.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, e.args?.name]));
   const isMain = (e) => names.get(`${e.pid}:${e.tid}`) === 'CrRendererMain';
-  const begins = events.filter((e) => isMain(e) && e.name === 'AnimationFrame' && e.ph === 'b').map((e) => e.ts).sort((a, b) => a - b);
+  const begins = events
+    .filter((e) => isMain(e) && e.name === 'AnimationFrame' && e.ph === 'b')
+    .map((e) => e.ts)
+    .sort((a, b) => a - b);
   const tasks = events.filter((e) => isMain(e) && e.ph === 'X' && e.name === 'RunTask').sort((a, b) => a.ts - b.ts);
   const timers = events.filter((e) => isMain(e) && e.ph === 'X' && e.name === 'TimerFire').map((e) => e.ts);
   const isTimer = (task) => timers.some((ts) => ts >= task.ts && ts <= task.ts + (task.dur ?? 0));
@@ -45,7 +48,15 @@ export async function browserRecording({ root, dataDir, file, opens = 3 }) {
   const { port } = next;
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-dev-shm-usage',
+    ],
   });
   try {
     const openRuns = [];

@@ -4,7 +4,9 @@ import { percentile, startProcess } from './lib.mjs';
 export async function coldStart({ root, dataDir, runs = 7 }) {
   const times = [];
   for (let i = 0; i < runs; i++) {
-    const p = await startProcess(process.execPath, [`${root}/dist/cli.mjs`, 'mock', 'demo', '--port', '0', '--data-dir', `${dataDir}/cold-${i}`], { cwd: root });
+    const p = await startProcess(process.execPath, [`${root}/dist/cli.mjs`, 'mock', 'demo', '--port', '0', '--data-dir', `${dataDir}/cold-${i}`], {
+      cwd: root,
+    });
     times.push(p.readyMs);
     await p.stop();
   }

@@ -16,16 +16,28 @@ async function timeRequests(n, send) {
 }
 
 export async function proxyOverhead({ root, dataDir, samples = 600 }) {
-  const mock = await startProcess(process.execPath, [`${root}/dist/cli.mjs`, 'mock', 'conformance', '--port', '0', '--data-dir', `${dataDir}/proxy-mock`], { cwd: root });
+  const mock = await startProcess(process.execPath, [`${root}/dist/cli.mjs`, 'mock', 'conformance', '--port', '0', '--data-dir', `${dataDir}/proxy-mock`], {
+    cwd: root,
+  });
   const apps = [];
   try {
     const target = mock.url.replace(/\/mcp$/, '/mcp/conformance');
-    const direct = (i) => fetch(target, { method: 'POST', headers: headers('tools/call', 'test_simple_text'), body: body(i, 'tools/call', { name: 'test_simple_text', arguments: {} }) });
+    const direct = (i) =>
+      fetch(target, {
+        method: 'POST',
+        headers: headers('tools/call', 'test_simple_text'),
+        body: body(i, 'tools/call', { name: 'test_simple_text', arguments: {} }),
+      });
     const viaProxy = (port) => (i) =>
       fetch(`http://127.0.0.1:${port}/api/proxy`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Authorization: 'Bearer bench-token' },
-        body: JSON.stringify({ url: target, method: 'POST', headers: headers('tools/call', 'test_simple_text'), body: body(i, 'tools/call', { name: 'test_simple_text', arguments: {} }) }),
+        body: JSON.stringify({
+          url: target,
+          method: 'POST',
+          headers: headers('tools/call', 'test_simple_text'),
+          body: body(i, 'tools/call', { name: 'test_simple_text', arguments: {} }),
+        }),
       });
     const app = await startApp({ root, dataDir: `${dataDir}/proxy-app`, server: 'app' });
     apps.push(app);

@@ -10,7 +10,10 @@ import { pathToFileURL } from 'node:url';
 function v1Document(count) {
   const frames = [];
   const taskId = 'bQYvUXCnEfFNGBzI9m9_9_Zr5-o';
-  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } };
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+  };
   let t = Date.UTC(2026, 6, 28, 10);
   let seq = 0;
   let n = 0;
@@ -19,22 +22,79 @@ function v1Document(count) {
     const exchange = `c1:${n}`;
     const base = { connection: 'c1', exchange, rpcId: n };
     const request = { jsonrpc: '2.0', id: n, method: 'tasks/get', params: { taskId, _meta: meta } };
-    frames.push({ ...base, seq: seq++, time: t++, dir: 'out', kind: 'request', method: 'tasks/get', taskId, headers: { 'content-type': 'application/json', 'mcp-method': 'tasks/get', 'mcp-name': taskId }, body: request, raw: JSON.stringify(request) });
-    frames.push({ ...base, seq: seq++, time: t++, dir: 'in', kind: 'response', method: 'tasks/get', taskId, status: 200, headers: { 'content-type': n % 5 ? 'application/json' : 'text/event-stream' }, duration: 3 });
+    frames.push({
+      ...base,
+      seq: seq++,
+      time: t++,
+      dir: 'out',
+      kind: 'request',
+      method: 'tasks/get',
+      taskId,
+      headers: { 'content-type': 'application/json', 'mcp-method': 'tasks/get', 'mcp-name': taskId },
+      body: request,
+      raw: JSON.stringify(request),
+    });
+    frames.push({
+      ...base,
+      seq: seq++,
+      time: t++,
+      dir: 'in',
+      kind: 'response',
+      method: 'tasks/get',
+      taskId,
+      status: 200,
+      headers: { 'content-type': n % 5 ? 'application/json' : 'text/event-stream' },
+      duration: 3,
+    });
     if (n % 5) {
-      const result = { jsonrpc: '2.0', id: n, result: { resultType: 'complete', taskId, status: 'working', statusMessage: `Step ${n}`, createdAt: '2026-07-28T10:00:00.000Z', lastUpdatedAt: '2026-07-28T10:00:01.000Z', ttlMs: 900000, pollIntervalMs: 1000 } };
+      const result = {
+        jsonrpc: '2.0',
+        id: n,
+        result: {
+          resultType: 'complete',
+          taskId,
+          status: 'working',
+          statusMessage: `Step ${n}`,
+          createdAt: '2026-07-28T10:00:00.000Z',
+          lastUpdatedAt: '2026-07-28T10:00:01.000Z',
+          ttlMs: 900000,
+          pollIntervalMs: 1000,
+        },
+      };
       frames.push({ ...base, seq: seq++, time: t++, dir: 'in', kind: 'message', method: 'tasks/get', taskId, body: result, raw: JSON.stringify(result) });
     } else {
       frames.push({ ...base, seq: seq++, time: t++, dir: 'in', kind: 'sse-open', stream: exchange, method: 'tasks/get' });
       for (let p = 1; p <= 3; p++) {
-        const note = { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: `p${n}`, progress: p, total: 3, message: `Writing section ${p} of 3` } };
-        frames.push({ ...base, seq: seq++, time: t++, dir: 'in', kind: 'sse-event', stream: exchange, method: 'notifications/progress', body: note, raw: JSON.stringify(note) });
+        const note = {
+          jsonrpc: '2.0',
+          method: 'notifications/progress',
+          params: { progressToken: `p${n}`, progress: p, total: 3, message: `Writing section ${p} of 3` },
+        };
+        frames.push({
+          ...base,
+          seq: seq++,
+          time: t++,
+          dir: 'in',
+          kind: 'sse-event',
+          stream: exchange,
+          method: 'notifications/progress',
+          body: note,
+          raw: JSON.stringify(note),
+        });
       }
       frames.push({ ...base, seq: seq++, time: t++, dir: 'in', kind: 'sse-close', stream: exchange, method: 'tasks/get', reason: 'complete', duration: 4 });
     }
   }
   frames.length = count;
-  return { version: 1, recordedAt: Date.UTC(2026, 6, 28, 10), target: 'http://127.0.0.1:3001/mcp', era: 'modern', client: { name: 'mcp-loupe', version: '0.0.9' }, frames, html: { 'ui://notes/timeline.html': '<!doctype html><title>timeline</title>' } };
+  return {
+    version: 1,
+    recordedAt: Date.UTC(2026, 6, 28, 10),
+    target: 'http://127.0.0.1:3001/mcp',
+    era: 'modern',
+    client: { name: 'mcp-loupe', version: '0.0.9' },
+    frames,
+    html: { 'ui://notes/timeline.html': '<!doctype html><title>timeline</title>' },
+  };
 }
 
 /** Time opening a `count`-frame recording; returns `{ frames, ms }` (ms for format 1, the slowest path). */
@@ -42,7 +102,16 @@ export async function recordingOpen({ root, count = 100_000, writeTo }) {
   const outDir = path.join(root, '.bench-build');
   fs.mkdirSync(outDir, { recursive: true });
   const outfile = path.join(outDir, 'recording-open-lib.mjs');
-  await build({ stdin: { contents: "export { parseRecording, serializeRecording } from './lib/recording/schema';", resolveDir: root, loader: 'ts' }, outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
+  await build({
+    stdin: { contents: "export { parseRecording, serializeRecording } from './lib/recording/schema';", resolveDir: root, loader: 'ts' },
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+  });
   const { parseRecording, serializeRecording } = await import(pathToFileURL(outfile).href);
   const v1Text = JSON.stringify(v1Document(count));
   const time = (text) => {
@@ -61,7 +130,13 @@ export async function recordingOpen({ root, count = 100_000, writeTo }) {
   const currentText = serializeRecording(v1.recording);
   const current = time(currentText);
   if (writeTo) fs.writeFileSync(writeTo, currentText);
-  return { frames: count, ms: Math.round(v1.ms), msCurrent: Math.round(current.ms), mb: +(v1Text.length / 1e6).toFixed(1), mbCurrent: +(currentText.length / 1e6).toFixed(1) };
+  return {
+    frames: count,
+    ms: Math.round(v1.ms),
+    msCurrent: Math.round(current.ms),
+    mb: +(v1Text.length / 1e6).toFixed(1),
+    mbCurrent: +(currentText.length / 1e6).toFixed(1),
+  };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -26,7 +26,16 @@ fs.mkdirSync(out, { recursive: true });
 const built = new Map();
 async function prepare(entry) {
   const file = path.join(out, entry.replace(/[/\\]/g, '_').replace(/\.ts$/, '.mjs'));
-  await esbuild({ entryPoints: [path.join(root, 'tests/bench', entry)], outfile: file, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
+  await esbuild({
+    entryPoints: [path.join(root, 'tests/bench', entry)],
+    outfile: file,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+  });
   built.set(entry, file);
 }
 await prepare('servers/bare.ts');
@@ -34,13 +43,17 @@ await prepare('servers/sdk.ts');
 const build = (entry) => built.get(entry);
 
 execFileSync(process.execPath, [path.join(root, 'scripts/build-cli.mjs')], { cwd: root, stdio: 'inherit' });
-if (!fs.existsSync(path.join(root, '.next/BUILD_ID'))) execFileSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], { cwd: root, stdio: 'inherit' });
+if (!fs.existsSync(path.join(root, '.next/BUILD_ID')))
+  execFileSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], { cwd: root, stdio: 'inherit' });
 
 const results = { startedAt: new Date().toISOString(), machine: { cpus: os.cpus().length, node: process.version } };
 
 say('throughput: tools/call on four servers');
 const tp = await throughput({ root, build, dataDir });
-for (const [name, server] of [['Loupe app (npm start)', 'app'], ['Loupe under next start', 'next-start']]) {
+for (const [name, server] of [
+  ['Loupe app (npm start)', 'app'],
+  ['Loupe under next start', 'next-start'],
+]) {
   const app = await startApp({ root, dataDir: path.join(dataDir, server), server });
   try {
     tp.push(await runTarget(name, `http://127.0.0.1:${app.port}/mcp/conformance`));
@@ -80,9 +93,22 @@ results.coldStart = await coldStart({ root, dataDir });
 say('property tests at 10,000 cases');
 const vitest = path.join(root, 'node_modules/vitest/vitest.mjs');
 const propEnv = { ...process.env, LOUPE_PROPERTY_RUNS: '10000' };
-const propMcp = spawnSync(process.execPath, [vitest, 'run', '--project', 'unit', 'tests/unit/engine/property.test.ts'], { cwd: root, env: propEnv, encoding: 'utf8' });
-const propEndpoints = spawnSync(process.execPath, [vitest, 'run', '--project', 'integration', 'tests/hardening/endpoint-property.test.ts'], { cwd: root, env: propEnv, encoding: 'utf8' });
-results.property = { runs: 10000, mcpEndpoint: propMcp.status === 0, allEndpoints: propEndpoints.status === 0, passed: propMcp.status === 0 && propEndpoints.status === 0 };
+const propMcp = spawnSync(process.execPath, [vitest, 'run', '--project', 'unit', 'tests/unit/engine/property.test.ts'], {
+  cwd: root,
+  env: propEnv,
+  encoding: 'utf8',
+});
+const propEndpoints = spawnSync(process.execPath, [vitest, 'run', '--project', 'integration', 'tests/hardening/endpoint-property.test.ts'], {
+  cwd: root,
+  env: propEnv,
+  encoding: 'utf8',
+});
+results.property = {
+  runs: 10000,
+  mcpEndpoint: propMcp.status === 0,
+  allEndpoints: propEndpoints.status === 0,
+  passed: propMcp.status === 0 && propEndpoints.status === 0,
+};
 
 results.durationS = Math.round((Date.now() - started) / 1000);
 fs.writeFileSync(path.join(root, 'bench-results.json'), `${JSON.stringify(results, null, 2)}\n`);
@@ -103,7 +129,9 @@ const lines = [
   `proxy (/api/proxy on the npm start app): direct p50 ${results.proxy.directP50} ms, via proxy p50 ${results.proxy.proxyP50} ms, overhead ${results.proxy.overheadP50} ms   (target < 2)`,
   `  the same under plain next start (a Next route handler): p50 ${results.proxy.nextStartProxyP50} ms, overhead ${results.proxy.nextStartOverheadP50} ms`,
   `100,000-frame recording: parse+migrate+validate ${results.recordingOpen.ms} ms (format 1), ${results.recordingOpen.msCurrent} ms (current), ${results.recordingOpen.mb} MB in format 1, ${results.recordingOpen.mbCurrent} MB as written now`,
-  results.browser.error ? `browser: ${results.browser.error}` : `in Chromium: open to first rows ${results.browser.openMs} ms (median of ${results.browser.openRuns.join(', ')}) with all ${results.browser.rows} frames listed   (target < 2000)\n  scrolling, main-thread work per frame: p50 ${results.browser.p50} ms, p95 ${results.browser.p95} ms, max ${results.browser.max} ms over ${results.browser.frames} frames   (target < 16); background lint slices p95 ${results.browser.backgroundP95} ms per frame; ${results.browser.dropped} of ${results.browser.rafFrames} frames dropped`,
+  results.browser.error
+    ? `browser: ${results.browser.error}`
+    : `in Chromium: open to first rows ${results.browser.openMs} ms (median of ${results.browser.openRuns.join(', ')}) with all ${results.browser.rows} frames listed   (target < 2000)\n  scrolling, main-thread work per frame: p50 ${results.browser.p50} ms, p95 ${results.browser.p95} ms, max ${results.browser.max} ms over ${results.browser.frames} frames   (target < 16); background lint slices p95 ${results.browser.backgroundP95} ms per frame; ${results.browser.dropped} of ${results.browser.rafFrames} frames dropped`,
   `mcp-loupe mock cold start: p50 ${results.coldStart.p50} ms, max ${results.coldStart.max} ms   (target < 500)`,
   `property tests, 10,000 cases: MCP endpoint ${results.property.mcpEndpoint ? 'passed' : 'FAILED'}, every endpoint ${results.property.allEndpoints ? 'passed' : 'FAILED'}`,
   `total ${results.durationS} s; written to bench-results.json`,

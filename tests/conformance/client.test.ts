@@ -36,7 +36,11 @@ interface Check {
 
 async function runScenario(scenario: string): Promise<{ code: number; log: string; checks: Check[]; clientOut: string }> {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-conf-client-'));
-  const child = spawn(process.execPath, ['--import', SHIM, RUNNER, 'client', '--command', CLIENT, '--scenario', scenario, '--spec-version', '2026-07-28', '-o', out], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', SHIM, RUNNER, 'client', '--command', CLIENT, '--scenario', scenario, '--spec-version', '2026-07-28', '-o', out],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let log = '';
   child.stdout.on('data', (d) => (log += d));
   child.stderr.on('data', (d) => (log += d));

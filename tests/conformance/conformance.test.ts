@@ -30,7 +30,10 @@ function requiredScenarios(): { required: string[]; notScored: string[] } {
 
 async function runSuite(url: string): Promise<{ code: number; log: string; results: Map<string, Check[]> }> {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-conf-'));
-  const child = spawn(process.execPath, ['--import', SHIM, RUNNER, 'server', '--url', url, '--requirements', '2026-07-28', '-o', out], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', SHIM, RUNNER, 'server', '--url', url, '--requirements', '2026-07-28', '-o', out], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let log = '';
   child.stdout.on('data', (d) => (log += d));
   child.stderr.on('data', (d) => (log += d));

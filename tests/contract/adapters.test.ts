@@ -29,7 +29,11 @@ async function readResponse(res: Response): Promise<RawResponse> {
 
 function toRequest(base: string, r: RawRequest): Request {
   const headers = new Headers({ Host: new URL(base).host, ...(r.headers ?? {}) });
-  return new Request(`${base}${r.path ?? '/mcp'}`, { method: r.method ?? 'POST', headers, body: r.method === 'GET' || r.method === 'DELETE' ? undefined : r.body });
+  return new Request(`${base}${r.path ?? '/mcp'}`, {
+    method: r.method ?? 'POST',
+    headers,
+    body: r.method === 'GET' || r.method === 'DELETE' ? undefined : r.body,
+  });
 }
 
 /** Raw node:http client, so the Host header can be set to anything. */

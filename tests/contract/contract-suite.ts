@@ -62,7 +62,12 @@ export function contractSuite(getSend: () => Send, opts: { mcpPath?: string; for
     expect(res.status).toBe(200);
     const [msg] = messages(res) as [{ id: number; result: Record<string, unknown> }];
     expect(msg.id).toBe(1);
-    expect(msg.result).toMatchObject({ resultType: 'complete', supportedVersions: expect.arrayContaining(['2026-07-28']), ttlMs: 300000, cacheScope: 'public' });
+    expect(msg.result).toMatchObject({
+      resultType: 'complete',
+      supportedVersions: expect.arrayContaining(['2026-07-28']),
+      ttlMs: 300000,
+      cacheScope: 'public',
+    });
     expect((msg.result._meta as Record<string, unknown>)['io.modelcontextprotocol/serverInfo']).toMatchObject({ name: 'loupe-demo' });
   });
 
@@ -111,10 +116,17 @@ export function contractSuite(getSend: () => Send, opts: { mcpPath?: string; for
     const mismatch = await send({ method: 'POST', headers: modernHeaders('prompts/list'), body: rpcBody(7, 'tools/list') });
     expect(mismatch.status).toBe(400);
     expect(messages(mismatch)[0]).toMatchObject({ id: 7, error: { code: -32020 } });
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/list', params: { _meta: { ...META(), 'io.modelcontextprotocol/protocolVersion': '1999-01-01' } } });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 8,
+      method: 'tools/list',
+      params: { _meta: { ...META(), 'io.modelcontextprotocol/protocolVersion': '1999-01-01' } },
+    });
     const version = await send({ method: 'POST', headers: { ...modernHeaders('tools/list'), 'MCP-Protocol-Version': '1999-01-01' }, body });
     expect(version.status).toBe(400);
-    expect(messages(version)[0]).toMatchObject({ error: { code: -32022, data: { requested: '1999-01-01', supported: expect.arrayContaining(['2026-07-28']) } } });
+    expect(messages(version)[0]).toMatchObject({
+      error: { code: -32022, data: { requested: '1999-01-01', supported: expect.arrayContaining(['2026-07-28']) } },
+    });
   });
 
   it('lists tools sorted by name with caching hints', async () => {
@@ -127,7 +139,12 @@ export function contractSuite(getSend: () => Send, opts: { mcpPath?: string; for
   });
 
   it('serves the 2025-11-25 initialize handshake to old clients', async () => {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 10, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'old', version: '1' } } });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 10,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'old', version: '1' } },
+    });
     const res = await send({ method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body });
     expect(res.status).toBe(200);
     expect(messages(res)[0]).toMatchObject({ id: 10, result: { protocolVersion: '2025-11-25', serverInfo: { name: 'loupe-demo' } } });
@@ -142,6 +159,9 @@ export function contractSuite(getSend: () => Send, opts: { mcpPath?: string; for
     });
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     const first = messages(res)[0];
-    expect(first).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-1' }, notifications: { toolsListChanged: true } } });
+    expect(first).toMatchObject({
+      method: 'notifications/subscriptions/acknowledged',
+      params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-1' }, notifications: { toolsListChanged: true } },
+    });
   });
 }

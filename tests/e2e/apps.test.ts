@@ -133,10 +133,18 @@ describe('MCP Apps in the inspector', () => {
       if (f) return f;
       await page.waitForTimeout(100);
     }
-    throw new Error(`no view frame inside ${sandbox}; frames: ${page.frames().map((f) => f.url()).join(', ')}`);
+    throw new Error(
+      `no view frame inside ${sandbox}; frames: ${page
+        .frames()
+        .map((f) => f.url())
+        .join(', ')}`,
+    );
   }
 
-  const logMethods = (page: Page) => page.$$eval('[data-testid="bridge-log"] li[data-method]', (els) => els.map((e) => `${(e as HTMLElement).dataset.direction} ${(e as HTMLElement).dataset.method} ${(e as HTMLElement).dataset.kind}`));
+  const logMethods = (page: Page) =>
+    page.$$eval('[data-testid="bridge-log"] li[data-method]', (els) =>
+      els.map((e) => `${(e as HTMLElement).dataset.direction} ${(e as HTMLElement).dataset.method} ${(e as HTMLElement).dataset.kind}`),
+    );
 
   it('renders notes_timeline from the demo mock: double iframe, handshake, tool result, and an app-only call through the bridge', async () => {
     const { page, context } = await openInspector();
@@ -150,16 +158,32 @@ describe('MCP Apps in the inspector', () => {
     const innerSandbox = await view.parentFrame()!.$eval('iframe', (el) => el.getAttribute('sandbox'));
     expect(innerSandbox).toBe('allow-scripts');
     await view.waitForFunction(() => document.getElementById('status')?.textContent === '5 notes', undefined, { timeout: 15_000, polling: 200 });
-    expect(await view.$$eval('[data-note]', (els) => els.map((e) => (e as HTMLElement).dataset.note))).toEqual(['note-1', 'note-2', 'note-3', 'note-4', 'note-5']);
+    expect(await view.$$eval('[data-note]', (els) => els.map((e) => (e as HTMLElement).dataset.note))).toEqual([
+      'note-1',
+      'note-2',
+      'note-3',
+      'note-4',
+      'note-5',
+    ]);
     const methods = await logMethods(page);
-    const order = ['in ui/notifications/sandbox-proxy-ready notification', 'out ui/notifications/sandbox-resource-ready notification', 'in ui/initialize request', 'out ui/initialize result', 'in ui/notifications/initialized notification', 'out ui/notifications/tool-input notification', 'out ui/notifications/tool-result notification'];
+    const order = [
+      'in ui/notifications/sandbox-proxy-ready notification',
+      'out ui/notifications/sandbox-resource-ready notification',
+      'in ui/initialize request',
+      'out ui/initialize result',
+      'in ui/notifications/initialized notification',
+      'out ui/notifications/tool-input notification',
+      'out ui/notifications/tool-result notification',
+    ];
     expect(methods.filter((m) => order.includes(m))).toEqual(order);
 
     // The button in the view calls the app-only notes_detail through the bridge and shows the answer.
     await view.click('[data-note="note-3"]');
     await view.waitForSelector('[data-testid="detail-body"]', { timeout: 15_000 });
     expect(await view.textContent('[data-testid="detail-body"]')).toBe('Which capabilities apply to input requests of a long-running task?');
-    const calls = await page.$$eval('[data-testid="bridge-log"] li[data-method="tools/call"]', (els) => els.map((e) => `${(e as HTMLElement).dataset.direction} ${(e as HTMLElement).dataset.kind} ${(e as HTMLElement).dataset.flagged}`));
+    const calls = await page.$$eval('[data-testid="bridge-log"] li[data-method="tools/call"]', (els) =>
+      els.map((e) => `${(e as HTMLElement).dataset.direction} ${(e as HTMLElement).dataset.kind} ${(e as HTMLElement).dataset.flagged}`),
+    );
     expect(calls).toEqual(['in request false', 'out result false']);
     // Bridge messages sit on the timeline as app-lane (bridge) rows.
     await page.waitForSelector('[data-testid="timeline-row"][data-kind="bridge"]');
@@ -186,7 +210,9 @@ describe('MCP Apps in the inspector', () => {
     const view = await viewFrame(page);
     await view.waitForFunction(() => document.getElementById('status')?.textContent === '1 note', undefined, { timeout: 15_000, polling: 200 });
     // The arguments stream in (a partial preview) before the complete input.
-    const inputs = await page.$$eval('[data-testid="bridge-log"] li[data-method^="ui/notifications/tool-input"]', (els) => els.map((e) => (e as HTMLElement).dataset.method));
+    const inputs = await page.$$eval('[data-testid="bridge-log"] li[data-method^="ui/notifications/tool-input"]', (els) =>
+      els.map((e) => (e as HTMLElement).dataset.method),
+    );
     expect(inputs).toEqual(['ui/notifications/tool-input-partial', 'ui/notifications/tool-input']);
     // A new page starts with an empty cache: the resource was read.
     expect(await page.textContent('[data-testid="app-cache"]')).toBe('read');
@@ -198,7 +224,14 @@ describe('MCP Apps in the inspector', () => {
     expect(context.pages()).toHaveLength(1);
     await view.click('[data-testid="fullscreen"]');
     await view.waitForFunction(() => document.querySelector('[data-testid="fullscreen"]')?.textContent === 'Exit fullscreen', undefined, { polling: 200 });
-    expect(await logMethods(page)).toEqual(expect.arrayContaining(['in ui/open-link request', 'out ui/open-link result', 'in ui/request-display-mode request', 'out ui/notifications/host-context-changed notification']));
+    expect(await logMethods(page)).toEqual(
+      expect.arrayContaining([
+        'in ui/open-link request',
+        'out ui/open-link result',
+        'in ui/request-display-mode request',
+        'out ui/notifications/host-context-changed notification',
+      ]),
+    );
     await context.close();
   });
 
@@ -231,14 +264,20 @@ describe('MCP Apps in the inspector', () => {
       });
       await callTool(page, 'probe_host');
       const view = await viewFrame(page);
-      await view.waitForFunction(() => (document.getElementById('report')?.textContent ?? '').includes('"done":true'), undefined, { timeout: 30_000, polling: 200 });
+      await view.waitForFunction(() => (document.getElementById('report')?.textContent ?? '').includes('"done":true'), undefined, {
+        timeout: 30_000,
+        polling: 200,
+      });
       const report = JSON.parse((await view.textContent('#report'))!);
 
       expect(report.host).toBe('mcp-loupe');
       // Visibility: the model-only tool is refused by the host and never reaches the server.
       expect(report.modelOnly).toBe('Refused: tool "model_only_echo" has visibility ["model"], which does not include "app"');
       expect(report.appEcho).toBe('echo: from the app');
-      const journal = (await controlApi(mock.url, mock.token!, '/api/scenarios/apps-probe/journal', 'GET')).json.entries as { method?: string; requestBody?: { params?: { name?: string } } }[];
+      const journal = (await controlApi(mock.url, mock.token!, '/api/scenarios/apps-probe/journal', 'GET')).json.entries as {
+        method?: string;
+        requestBody?: { params?: { name?: string } };
+      }[];
       const called = journal.filter((e) => e.method === 'tools/call').map((e) => e.requestBody?.params?.name);
       expect(called).toEqual(['probe_host', 'app_echo']);
       const flagged = await page.$$eval('[data-testid="bridge-log"] li[data-method="tools/call"][data-flagged="true"]', (els) => els.map((e) => e.textContent));
@@ -258,7 +297,15 @@ describe('MCP Apps in the inspector', () => {
       expect(report.top).toBe('SecurityError');
       expect(report.parent).toBe('SecurityError');
       expect(report.cookie).toBe('SecurityError');
-      expect(await view.evaluate(() => { try { return String(window.top!.document.title); } catch (e) { return (e as Error).name; } })).toBe('SecurityError');
+      expect(
+        await view.evaluate(() => {
+          try {
+            return String(window.top!.document.title);
+          } catch (e) {
+            return (e as Error).name;
+          }
+        }),
+      ).toBe('SecurityError');
 
       // Injected entries are dropped: the header has its fixed directives and only the declared origin.
       expect(cspHeader).toBeDefined();

@@ -28,7 +28,15 @@ faults:
 `;
 
 const rows = (page: Page) =>
-  page.$$eval('[data-testid="timeline-row"]', (els) => els.map((e) => ({ id: e.getAttribute('data-id'), method: e.getAttribute('data-method'), kind: e.getAttribute('data-kind'), direction: e.getAttribute('data-direction'), text: e.textContent ?? '' })));
+  page.$$eval('[data-testid="timeline-row"]', (els) =>
+    els.map((e) => ({
+      id: e.getAttribute('data-id'),
+      method: e.getAttribute('data-method'),
+      kind: e.getAttribute('data-kind'),
+      direction: e.getAttribute('data-direction'),
+      text: e.textContent ?? '',
+    })),
+  );
 
 async function shown(page: Page): Promise<number> {
   return Number(await page.getAttribute('[data-testid="timeline-count"]', 'data-shown'));
@@ -162,7 +170,9 @@ describe('inspector timeline', () => {
     await page.click('[data-testid="connect-button"]');
     await connected(page);
     await page.check('[data-testid="filter-lints"]');
-    const badge = await page.waitForSelector('[data-testid="timeline-row"][data-method="tools/list"][data-kind="message"] [data-testid="lint-badge"]', { timeout: 15_000 });
+    const badge = await page.waitForSelector('[data-testid="timeline-row"][data-method="tools/list"][data-kind="message"] [data-testid="lint-badge"]', {
+      timeout: 15_000,
+    });
     expect(await badge.getAttribute('data-severity')).toBe('error');
     // Only linted entries are listed, and the demo's clean discover is not among them.
     expect((await rows(page)).every((r) => r.method !== 'server/discover')).toBe(true);

@@ -21,9 +21,19 @@ const BROKEN = {
   name: 'Broken on purpose',
   server: { name: 'broken', version: '0.0.1' },
   tools: [
-    { name: 'fine', description: 'Answers correctly', inputSchema: { type: 'object', properties: {} }, result: { content: [{ type: 'text', text: 'all good' }] } },
+    {
+      name: 'fine',
+      description: 'Answers correctly',
+      inputSchema: { type: 'object', properties: {} },
+      result: { content: [{ type: 'text', text: 'all good' }] },
+    },
     // -32050 sits in the range 2026-07-28 reserves (-32020..-32099) without being defined there.
-    { name: 'boom', description: 'Fails with a code the spec reserves', inputSchema: { type: 'object', properties: {} }, error: { code: -32050, message: 'Boom' } },
+    {
+      name: 'boom',
+      description: 'Fails with a code the spec reserves',
+      inputSchema: { type: 'object', properties: {} },
+      error: { code: -32050, message: 'Boom' },
+    },
   ],
 };
 
@@ -124,14 +134,17 @@ describe('journey 1: a task on the demo mock, a cancel, and a broken server’s 
     const fp = await callAsTask();
     await page.waitForSelector(`${card(fp)}[data-status="working"]`);
     // Record every text the cancel note shows, however briefly (the next poll may be near).
-    await page.evaluate((sel) => {
-      const seen: string[] = [];
-      (window as unknown as { __cancelNotes: string[] }).__cancelNotes = seen;
-      new MutationObserver(() => {
-        const note = document.querySelector(sel);
-        if (note?.textContent && seen[seen.length - 1] !== note.textContent) seen.push(note.textContent);
-      }).observe(document.body, { subtree: true, childList: true, characterData: true });
-    }, `${card(fp)} [data-testid="cancel-pending"]`);
+    await page.evaluate(
+      (sel) => {
+        const seen: string[] = [];
+        (window as unknown as { __cancelNotes: string[] }).__cancelNotes = seen;
+        new MutationObserver(() => {
+          const note = document.querySelector(sel);
+          if (note?.textContent && seen[seen.length - 1] !== note.textContent) seen.push(note.textContent);
+        }).observe(document.body, { subtree: true, childList: true, characterData: true });
+      },
+      `${card(fp)} [data-testid="cancel-pending"]`,
+    );
     await page.click(`${card(fp)} [data-testid="cancel-task"]`);
     await page.waitForSelector(`${card(fp)}[data-status="cancelled"]`, { timeout: 10_000 });
     const notes = await page.evaluate(() => (window as unknown as { __cancelNotes: string[] }).__cancelNotes);
@@ -167,10 +180,17 @@ describe('journey 1: a task on the demo mock, a cancel, and a broken server’s 
 
     // Both calls are on the timeline; only boom's error answer carries the lint.
     await page.selectOption('[data-testid="filter-method"]', 'tools/call');
-    const badge = await page.waitForSelector('[data-testid="timeline-row"][data-method="tools/call"][data-direction="in"] [data-testid="lint-badge"]', { timeout: 10_000 });
+    const badge = await page.waitForSelector('[data-testid="timeline-row"][data-method="tools/call"][data-direction="in"] [data-testid="lint-badge"]', {
+      timeout: 10_000,
+    });
     expect(await badge.getAttribute('title')).toMatch(/-32050|reserved/i);
     const rows = await page.$$eval('[data-testid="timeline-row"][data-method="tools/call"]', (els) =>
-      els.map((r) => ({ kind: r.getAttribute('data-kind'), dir: r.getAttribute('data-direction'), error: r.getAttribute('data-error') === 'true', lint: !!r.querySelector('[data-testid="lint-badge"]') })),
+      els.map((r) => ({
+        kind: r.getAttribute('data-kind'),
+        dir: r.getAttribute('data-direction'),
+        error: r.getAttribute('data-error') === 'true',
+        lint: !!r.querySelector('[data-testid="lint-badge"]'),
+      })),
     );
     // The demo session's calls are still on the timeline above; the last two answers are fine's and boom's.
     const answers = rows.filter((r) => r.dir === 'in' && (r.kind === 'message' || r.kind === 'sse-frame'));

@@ -195,7 +195,11 @@ describe('recordings in the browser', () => {
     await page.click('[data-testid="replay-recording"]');
     const status = await page.waitForSelector('[data-testid="replay-status"][data-path]');
     const replayPath = (await status.getAttribute('data-path'))!;
-    const answer = await fetch(`${base}${replayPath}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 42, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello from the browser' } } }) });
+    const answer = await fetch(`${base}${replayPath}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 42, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello from the browser' } } }),
+    });
     expect(await answer.json()).toMatchObject({ id: 42, result: { content: [{ text: 'hello from the browser' }] } });
 
     // Convert to a scenario: saved, and the control room opens on it.
@@ -217,14 +221,61 @@ describe('recordings in the browser', () => {
     const frames = [];
     for (let n = 1; frames.length < 30_000; n++) {
       const request = { jsonrpc: '2.0', id: n, method: 'tasks/get', params: { taskId: 'long-task' } };
-      const answer = { jsonrpc: '2.0', id: n, result: { resultType: 'complete', taskId: 'long-task', status: 'working', statusMessage: `poll ${n}`, createdAt: '2026-07-28T10:00:00Z', lastUpdatedAt: '2026-07-28T10:00:00Z', ttlMs: 60_000 } };
+      const answer = {
+        jsonrpc: '2.0',
+        id: n,
+        result: {
+          resultType: 'complete',
+          taskId: 'long-task',
+          status: 'working',
+          statusMessage: `poll ${n}`,
+          createdAt: '2026-07-28T10:00:00Z',
+          lastUpdatedAt: '2026-07-28T10:00:00Z',
+          ttlMs: 60_000,
+        },
+      };
       const base = { connectionId: 'c1', exchangeId: `c1:${n}`, rpcId: n, method: 'tasks/get', taskId: 'long-task' };
-      frames.push({ ...base, seq: frames.length, at: 1_785_232_800_000 + frames.length, direction: 'out', kind: 'http-request', body: request, bytes: JSON.stringify(request).length });
-      frames.push({ ...base, seq: frames.length, at: 1_785_232_800_000 + frames.length, direction: 'in', kind: 'http-response', httpStatus: 200, headers: { 'content-type': 'application/json' }, bytes: 0 });
-      frames.push({ ...base, seq: frames.length, at: 1_785_232_800_000 + frames.length, direction: 'in', kind: 'message', body: answer, bytes: JSON.stringify(answer).length });
+      frames.push({
+        ...base,
+        seq: frames.length,
+        at: 1_785_232_800_000 + frames.length,
+        direction: 'out',
+        kind: 'http-request',
+        body: request,
+        bytes: JSON.stringify(request).length,
+      });
+      frames.push({
+        ...base,
+        seq: frames.length,
+        at: 1_785_232_800_000 + frames.length,
+        direction: 'in',
+        kind: 'http-response',
+        httpStatus: 200,
+        headers: { 'content-type': 'application/json' },
+        bytes: 0,
+      });
+      frames.push({
+        ...base,
+        seq: frames.length,
+        at: 1_785_232_800_000 + frames.length,
+        direction: 'in',
+        kind: 'message',
+        body: answer,
+        bytes: JSON.stringify(answer).length,
+      });
     }
     const file = path.join(tmp(), 'long.loupe.json');
-    fs.writeFileSync(file, JSON.stringify({ format: 'mcp-loupe-recording', version: 2, createdAt: '2026-07-28T10:00:00.000Z', app: { name: 'mcp-loupe', version: '0.1.0' }, connection: { target: 'http://127.0.0.1:9/mcp' }, frames }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        format: 'mcp-loupe-recording',
+        version: 2,
+        createdAt: '2026-07-28T10:00:00.000Z',
+        app: { name: 'mcp-loupe', version: '0.1.0' },
+        connection: { target: 'http://127.0.0.1:9/mcp' },
+        frames,
+      }),
+    );
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
     // Whichever server is up (this test also runs alone).

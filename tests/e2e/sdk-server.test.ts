@@ -98,7 +98,13 @@ describe('inspecting the official SDK v2 server through the proxy', () => {
     expect(methods).toEqual(expect.arrayContaining(['server/discover', 'tools/list', 'tools/call']));
     await page.selectOption('[data-testid="filter-method"]', 'tools/call');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="timeline-row"][data-method="tools/call"]').length >= 3);
-    const rows = await page.$$eval('[data-testid="timeline-row"][data-method="tools/call"]', (els) => els.map((r) => ({ kind: r.getAttribute('data-kind'), dir: r.getAttribute('data-direction'), status: r.querySelector('[data-testid="row-status"]')?.textContent ?? '' })));
+    const rows = await page.$$eval('[data-testid="timeline-row"][data-method="tools/call"]', (els) =>
+      els.map((r) => ({
+        kind: r.getAttribute('data-kind'),
+        dir: r.getAttribute('data-direction'),
+        status: r.querySelector('[data-testid="row-status"]')?.textContent ?? '',
+      })),
+    );
     const sent = rows.filter((r) => r.dir === 'out');
     const answered = rows.filter((r) => r.dir === 'in' && (r.kind === 'message' || r.kind === 'sse-frame'));
     expect(sent).toHaveLength(1);

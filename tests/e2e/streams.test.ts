@@ -77,8 +77,14 @@ describe('streams panel: a dropped listen and its reconnect plan', () => {
     await page.check('[data-testid="task-card"] [data-testid="listen-toggle"]');
 
     // Two drops, each with its plan carried out: backoff doubling, re-listen, refetch.
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="listen-drop"] [data-testid="plan-refetch"][data-done="true"]').length >= 2, undefined, { timeout: 10_000 });
-    const drops = await page.$$eval('[data-testid="listen-drop"]', (els) => els.map((d) => ({ attempt: d.getAttribute('data-attempt'), text: d.textContent ?? '' })));
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="listen-drop"] [data-testid="plan-refetch"][data-done="true"]').length >= 2,
+      undefined,
+      { timeout: 10_000 },
+    );
+    const drops = await page.$$eval('[data-testid="listen-drop"]', (els) =>
+      els.map((d) => ({ attempt: d.getAttribute('data-attempt'), text: d.textContent ?? '' })),
+    );
     expect(drops[0].attempt).toBe('0');
     expect(drops[0].text).toContain('wait 250 ms');
     expect(drops[1].text).toContain('wait 500 ms');
@@ -95,7 +101,9 @@ describe('streams panel: a dropped listen and its reconnect plan', () => {
     expect(listenRows.filter((r) => (r.close === 'network-error' || r.close === 'server-closed') && r.ack === 'acknowledged').length).toBeGreaterThanOrEqual(2);
 
     // Each re-listen is a new request, and none is flagged for sending Last-Event-ID.
-    const requests = await page.$$eval('[data-testid="timeline-row"][data-method="subscriptions/listen"][data-direction="out"]', (rows) => rows.map((r) => r.querySelector('[data-testid="lint-badge"]')?.getAttribute('title') ?? ''));
+    const requests = await page.$$eval('[data-testid="timeline-row"][data-method="subscriptions/listen"][data-direction="out"]', (rows) =>
+      rows.map((r) => r.querySelector('[data-testid="lint-badge"]')?.getAttribute('title') ?? ''),
+    );
     expect(requests.length).toBeGreaterThanOrEqual(2);
     for (const lints of requests) expect(lints).not.toMatch(/Last-Event-ID/i);
 

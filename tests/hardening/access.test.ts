@@ -33,7 +33,8 @@ afterAll(async () => {
 });
 
 describe('control API', () => {
-  const reset = (headers: Record<string, string>) => raw(port, { method: 'POST', path: '/api/scenarios/demo/reset', headers: { Host: host, 'Content-Type': 'application/json', ...headers }, body: '{}' });
+  const reset = (headers: Record<string, string>) =>
+    raw(port, { method: 'POST', path: '/api/scenarios/demo/reset', headers: { Host: host, 'Content-Type': 'application/json', ...headers }, body: '{}' });
 
   it('refuses a missing or wrong token', async () => {
     expect((await reset({})).status).toBe(401);
@@ -86,27 +87,46 @@ describe('proxy', () => {
   });
 
   it('refuses a foreign Origin', async () => {
-    expect((await proxy({ url: `http://${host}/mcp`, ...mcpCall }, { Authorization: `Bearer ${mock.token}`, Origin: 'http://evil.example.com' })).status).toBe(403);
+    expect((await proxy({ url: `http://${host}/mcp`, ...mcpCall }, { Authorization: `Bearer ${mock.token}`, Origin: 'http://evil.example.com' })).status).toBe(
+      403,
+    );
   });
 });
 
 describe('/mcp', () => {
   it('refuses a non-loopback Host and a foreign Origin with 403', async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: {} });
-    expect((await raw(port, { method: 'POST', path: '/mcp', headers: { Host: 'evil.example.com', 'Content-Type': 'application/json' }, body })).status).toBe(403);
-    expect((await raw(port, { method: 'POST', path: '/mcp', headers: { Host: host, Origin: 'http://evil.example.com', 'Content-Type': 'application/json' }, body })).status).toBe(403);
+    expect((await raw(port, { method: 'POST', path: '/mcp', headers: { Host: 'evil.example.com', 'Content-Type': 'application/json' }, body })).status).toBe(
+      403,
+    );
+    expect(
+      (await raw(port, { method: 'POST', path: '/mcp', headers: { Host: host, Origin: 'http://evil.example.com', 'Content-Type': 'application/json' }, body }))
+        .status,
+    ).toBe(403);
   });
 });
 
 describe('binding', () => {
   it('mcp-loupe mock refuses 0.0.0.0 without --allow-remote', async () => {
-    const r = await run(process.execPath, [path.join(ROOT, 'bin/mcp-loupe.mjs'), 'mock', 'demo', '--host', '0.0.0.0', '--port', '0', '--data-dir', dataDir]).catch((e: { code: number; stderr: string }) => e);
+    const r = await run(process.execPath, [
+      path.join(ROOT, 'bin/mcp-loupe.mjs'),
+      'mock',
+      'demo',
+      '--host',
+      '0.0.0.0',
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+    ]).catch((e: { code: number; stderr: string }) => e);
     expect((r as { code: number }).code).toBe(2);
     expect((r as { stderr: string }).stderr).toMatch(/Refusing to bind 0\.0\.0\.0/);
   });
 
   it('npm start refuses HOST=0.0.0.0 without --allow-remote', async () => {
-    const r = await run(process.execPath, [path.join(ROOT, 'scripts/start.mjs')], { env: { ...process.env, HOST: '0.0.0.0', PORT: '0' } }).catch((e: { code: number; stderr: string; stdout: string }) => e);
+    const r = await run(process.execPath, [path.join(ROOT, 'scripts/start.mjs')], { env: { ...process.env, HOST: '0.0.0.0', PORT: '0' } }).catch(
+      (e: { code: number; stderr: string; stdout: string }) => e,
+    );
     expect((r as { code: number }).code).not.toBe(0);
     expect(`${(r as { stderr: string }).stderr}${(r as { stdout: string }).stdout}`).toMatch(/refusing to listen on 0\.0\.0\.0/);
   });
@@ -115,12 +135,27 @@ describe('binding', () => {
 describe('task ids belong to a principal', () => {
   it("answers another principal's task id exactly like an unknown one", async () => {
     const target = httpTarget(mock.url);
-    const created = await callTool(target, 'generate_report', { size: 'small' }, target.opts({ caps: CAPS.formAndTasks, headers: { Authorization: 'Bearer alice-token' } }));
+    const created = await callTool(
+      target,
+      'generate_report',
+      { size: 'small' },
+      target.opts({ caps: CAPS.formAndTasks, headers: { Authorization: 'Bearer alice-token' } }),
+    );
     const taskId = created.body.result.taskId as string;
     const unknownId = `${taskId.slice(0, -4)}zzzz`;
     for (const method of ['tasks/get', 'tasks/cancel'] as const) {
-      const foreign = await rpc(target, method, { taskId }, target.opts({ caps: CAPS.formAndTasks, headers: { Authorization: 'Bearer mallory-token' }, id: 7 }));
-      const unknown = await rpc(target, method, { taskId: unknownId }, target.opts({ caps: CAPS.formAndTasks, headers: { Authorization: 'Bearer mallory-token' }, id: 7 }));
+      const foreign = await rpc(
+        target,
+        method,
+        { taskId },
+        target.opts({ caps: CAPS.formAndTasks, headers: { Authorization: 'Bearer mallory-token' }, id: 7 }),
+      );
+      const unknown = await rpc(
+        target,
+        method,
+        { taskId: unknownId },
+        target.opts({ caps: CAPS.formAndTasks, headers: { Authorization: 'Bearer mallory-token' }, id: 7 }),
+      );
       expect(foreign.status).toBe(unknown.status);
       expect(foreign.body).toEqual(unknown.body);
       expect(foreign.body.error?.code).toBe(-32602);

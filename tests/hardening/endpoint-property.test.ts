@@ -24,27 +24,54 @@ afterAll(() => {
 
 const paths = fc.oneof(
   fc.constantFrom(
-    '/mcp', '/mcp/demo', '/mcp/conformance', '/mcp/nope', '/mcp/../api', '/api/scenarios', '/api/scenarios/demo', '/api/scenarios/demo/source',
-    '/api/scenarios/demo/reset', '/api/scenarios/demo/journal?since=abc', '/api/scenarios/demo/report-card', '/api/scenarios/demo/tasks',
-    '/api/scenarios/demo/tasks/x/advance', '/api/scenarios/validate', '/api/scenarios/..%2F..%2Fetc/source', '/api/scenarios/%E0%A4%A/source',
-    '/api/proxy', '/api/scenarios/demo/duplicate', '/api/scenarios/new-one/source', '/api/nothing',
+    '/mcp',
+    '/mcp/demo',
+    '/mcp/conformance',
+    '/mcp/nope',
+    '/mcp/../api',
+    '/api/scenarios',
+    '/api/scenarios/demo',
+    '/api/scenarios/demo/source',
+    '/api/scenarios/demo/reset',
+    '/api/scenarios/demo/journal?since=abc',
+    '/api/scenarios/demo/report-card',
+    '/api/scenarios/demo/tasks',
+    '/api/scenarios/demo/tasks/x/advance',
+    '/api/scenarios/validate',
+    '/api/scenarios/..%2F..%2Fetc/source',
+    '/api/scenarios/%E0%A4%A/source',
+    '/api/proxy',
+    '/api/scenarios/demo/duplicate',
+    '/api/scenarios/new-one/source',
+    '/api/nothing',
   ),
   fc.string({ maxLength: 30 }).map((s) => `/api/${encodeURIComponent(s)}`),
 );
-const proxyBody = fc.record({
-  url: fc.constantFrom('http://127.0.0.1:1/mcp', 'http://127.0.0.1:3000/api/scenarios', 'file:///etc/passwd', 'ftp://127.0.0.1/', 'nonsense', ''),
-  method: fc.constantFrom('POST', 'GET', 'TRACE', ''),
-  headers: fc.dictionary(fc.constantFrom('Connection', 'Host', 'Content-Type', 'X-Any', 'Transfer-Encoding'), fc.string({ maxLength: 10 })),
-  body: fc.string({ maxLength: 50 }),
-}, { requiredKeys: [] });
-const body = fc.oneof(fc.jsonValue().map((v) => JSON.stringify(v)), proxyBody.map((v) => JSON.stringify(v)), fc.string({ maxLength: 80 }), fc.constant('id: x\nserver: {name: a, version: "1"}\n'));
-const headers = fc.record({
-  host: fc.constantFrom('127.0.0.1:3000', 'localhost:3000', 'evil.example.com'),
-  origin: fc.constantFrom('http://127.0.0.1:3000', 'http://evil.example.com', 'null'),
-  authorization: fc.constantFrom(`Bearer ${TOKEN}`, 'Bearer wrong', ''),
-  cookie: fc.constantFrom(`loupe_token=${TOKEN}`, 'loupe_token=%E0%A4%A', 'x=1'),
-  'content-type': fc.constantFrom('application/json', 'text/plain', 'text/yaml'),
-}, { requiredKeys: [] });
+const proxyBody = fc.record(
+  {
+    url: fc.constantFrom('http://127.0.0.1:1/mcp', 'http://127.0.0.1:3000/api/scenarios', 'file:///etc/passwd', 'ftp://127.0.0.1/', 'nonsense', ''),
+    method: fc.constantFrom('POST', 'GET', 'TRACE', ''),
+    headers: fc.dictionary(fc.constantFrom('Connection', 'Host', 'Content-Type', 'X-Any', 'Transfer-Encoding'), fc.string({ maxLength: 10 })),
+    body: fc.string({ maxLength: 50 }),
+  },
+  { requiredKeys: [] },
+);
+const body = fc.oneof(
+  fc.jsonValue().map((v) => JSON.stringify(v)),
+  proxyBody.map((v) => JSON.stringify(v)),
+  fc.string({ maxLength: 80 }),
+  fc.constant('id: x\nserver: {name: a, version: "1"}\n'),
+);
+const headers = fc.record(
+  {
+    host: fc.constantFrom('127.0.0.1:3000', 'localhost:3000', 'evil.example.com'),
+    origin: fc.constantFrom('http://127.0.0.1:3000', 'http://evil.example.com', 'null'),
+    authorization: fc.constantFrom(`Bearer ${TOKEN}`, 'Bearer wrong', ''),
+    cookie: fc.constantFrom(`loupe_token=${TOKEN}`, 'loupe_token=%E0%A4%A', 'x=1'),
+    'content-type': fc.constantFrom('application/json', 'text/plain', 'text/yaml'),
+  },
+  { requiredKeys: [] },
+);
 
 describe('property: every endpoint answers garbage cleanly', () => {
   it(`holds for ${RUNS} generated requests`, async () => {

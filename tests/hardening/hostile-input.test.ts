@@ -24,7 +24,14 @@ async function validate(name: string, text: string) {
 
 describe('hostile scenario files', () => {
   it('refuses a YAML alias bomb', async () => {
-    const bomb = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]', 'b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]', 'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]', 'd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]', 'e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]', 'f: [*e,*e,*e,*e,*e,*e,*e,*e,*e]'].join('\n');
+    const bomb = [
+      'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+      'b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]',
+      'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]',
+      'd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]',
+      'e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]',
+      'f: [*e,*e,*e,*e,*e,*e,*e,*e,*e]',
+    ].join('\n');
     const r = await validate('bomb.yaml', bomb);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/bomb\.yaml:\d+/);
@@ -38,8 +45,14 @@ describe('hostile scenario files', () => {
   });
 
   it('names the line and field of a wrong type in a large file', async () => {
-    const tools = Array.from({ length: 2000 }, (_, i) => `  - name: t${i}\n    description: tool ${i}\n    inputSchema: { type: object }\n    result: { content: [] }`).join('\n');
-    const r = await validate('big.yaml', `id: big\nserver: { name: big, version: "1" }\ntools:\n${tools}\n  - name: broken\n    description: 5\n    inputSchema: { type: object }\n    task: { steps: "not a list" }\n`);
+    const tools = Array.from(
+      { length: 2000 },
+      (_, i) => `  - name: t${i}\n    description: tool ${i}\n    inputSchema: { type: object }\n    result: { content: [] }`,
+    ).join('\n');
+    const r = await validate(
+      'big.yaml',
+      `id: big\nserver: { name: big, version: "1" }\ntools:\n${tools}\n  - name: broken\n    description: 5\n    inputSchema: { type: object }\n    task: { steps: "not a list" }\n`,
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/big\.yaml:\d+:\d+ tools\[2000\]\.task\.steps/);
   });

@@ -1,7 +1,10 @@
 import http from 'node:http';
 
 /** A raw HTTP exchange with full control over headers (Host included), no connection reuse. */
-export function raw(port: number, opts: { method?: string; path: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+export function raw(
+  port: number,
+  opts: { method?: string; path: string; headers?: Record<string, string>; body?: string },
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, agent: false, method: opts.method ?? 'GET', path: opts.path, headers: opts.headers }, (res) => {
       let text = '';

@@ -87,7 +87,10 @@ export async function startCliMock(args: string[], env: Record<string, string> =
 export async function startNext(dataDir: string, env: Record<string, string> = {}, server: 'app' | 'next-start' = 'app'): Promise<Started> {
   const port = await freePort();
   const token = `test-token-${Math.random().toString(36).slice(2)}`;
-  const args = server === 'app' ? [path.join(ROOT, 'scripts/serve.mjs')] : [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(port)];
+  const args =
+    server === 'app'
+      ? [path.join(ROOT, 'scripts/serve.mjs')]
+      : [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(port)];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOUPE_DATA_DIR: dataDir, LOUPE_TOKEN: token, NEXT_TELEMETRY_DISABLED: '1', ...env },

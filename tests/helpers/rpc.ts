@@ -81,7 +81,11 @@ let nextId = 1;
 export function buildRequest(method: string, params: Record<string, unknown> = {}, options: RpcOptions = {}): { request: Request; id: string | number } {
   const version = options.version ?? PROTOCOL_VERSION;
   const id = options.id ?? nextId++;
-  const meta = { 'io.modelcontextprotocol/protocolVersion': version, 'io.modelcontextprotocol/clientCapabilities': options.caps ?? {}, ...(options.meta ?? {}) };
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': version,
+    'io.modelcontextprotocol/clientCapabilities': options.caps ?? {},
+    ...(options.meta ?? {}),
+  };
   const body = { jsonrpc: '2.0', id, method, params: { ...params, _meta: { ...meta, ...((params._meta as object) ?? {}) } } };
   const headers: Record<string, string> = {
     Host: '127.0.0.1',
@@ -153,6 +157,11 @@ export async function rpc(engine: FetchTarget, method: string, params: Record<st
 }
 
 /** `tools/call` shorthand. */
-export function callTool(engine: FetchTarget, name: string, args: Record<string, unknown> = {}, options: RpcOptions & { extra?: Record<string, unknown> } = {}): Promise<RpcReply> {
+export function callTool(
+  engine: FetchTarget,
+  name: string,
+  args: Record<string, unknown> = {},
+  options: RpcOptions & { extra?: Record<string, unknown> } = {},
+): Promise<RpcReply> {
   return rpc(engine, 'tools/call', { name, arguments: args, ...(options.extra ?? {}) }, options);
 }

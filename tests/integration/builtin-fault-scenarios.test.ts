@@ -72,7 +72,10 @@ describe('built-in fault scenarios', () => {
     expect(await observe()).toEqual(['ok', '503', 'garbage']);
     expect((await controlApi(srv.base, srv.token, '/api/scenarios/flaky-network/reset')).status).toBe(200);
     expect(await observe()).toEqual(['ok', '503', 'garbage']);
-    const faults = srv.host.engine('flaky-network')!.journal.entries().map((e) => e.fault);
+    const faults = srv.host
+      .engine('flaky-network')!
+      .journal.entries()
+      .map((e) => e.fault);
     expect(faults.every((f) => f?.includes('slow-upstream'))).toBe(true);
   });
 
@@ -81,7 +84,12 @@ describe('built-in fault scenarios', () => {
     try {
       const caps = CAPS.formAndTasks;
       const created = await json(await send(url, 'tools/call', { name: 'request_purchase', arguments: { item: 'a laptop', amountCents: 150_000 } }, { caps }));
-      expect(created.result).toMatchObject({ resultType: 'task', status: 'working', pollIntervalMs: 2000, statusMessage: 'Filing the purchase request for a laptop' });
+      expect(created.result).toMatchObject({
+        resultType: 'task',
+        status: 'working',
+        pollIntervalMs: 2000,
+        statusMessage: 'Filing the purchase request for a laptop',
+      });
       const taskId = created.result.taskId as string;
       const get = async () => (await json(await send(url, 'tasks/get', { taskId }, { caps }))).result;
       const messages: string[] = [];
@@ -97,7 +105,9 @@ describe('built-in fault scenarios', () => {
       const asking = await get();
       expect(asking).toMatchObject({ status: 'input_required', statusMessage: 'Approved by your manager: confirm the cost center' });
       expect(asking.inputRequests.cost_center.params.requestedSchema.properties.costCenter.enum).toContain('engineering');
-      await json(await send(url, 'tasks/update', { taskId, inputResponses: { cost_center: { action: 'accept', content: { costCenter: 'engineering' } } } }, { caps }));
+      await json(
+        await send(url, 'tasks/update', { taskId, inputResponses: { cost_center: { action: 'accept', content: { costCenter: 'engineering' } } } }, { caps }),
+      );
       // The finance sign-off is manual: an hour later it still waits.
       clock.advance(3_600_000);
       expect(await get()).toMatchObject({ status: 'working', statusMessage: 'Waiting for finance sign-off' });
@@ -114,14 +124,16 @@ describe('built-in fault scenarios', () => {
     const { clock, url, stop } = await serveOnFakeClock('cancel-resistant');
     try {
       const caps = CAPS.tasks;
-      const migration = (await json(await send(url, 'tools/call', { name: 'migrate_database', arguments: { database: 'shop' } }, { caps }))).result.taskId as string;
+      const migration = (await json(await send(url, 'tools/call', { name: 'migrate_database', arguments: { database: 'shop' } }, { caps }))).result
+        .taskId as string;
       const ack = await json(await send(url, 'tasks/cancel', { taskId: migration }, { caps }));
       expect(ack.result).toEqual({ resultType: 'complete' });
       const statuses: string[] = [];
       for (let i = 0; i < 5; i++) statuses.push((await json(await send(url, 'tasks/get', { taskId: migration }, { caps }))).result.status);
       expect(statuses).toEqual(['working', 'working', 'working', 'cancelled', 'cancelled']);
 
-      const exportId = (await json(await send(url, 'tools/call', { name: 'export_archive', arguments: { project: 'atlas' } }, { caps }))).result.taskId as string;
+      const exportId = (await json(await send(url, 'tools/call', { name: 'export_archive', arguments: { project: 'atlas' } }, { caps }))).result
+        .taskId as string;
       expect((await json(await send(url, 'tasks/cancel', { taskId: exportId }, { caps }))).result).toEqual({ resultType: 'complete' });
       expect((await json(await send(url, 'tasks/get', { taskId: exportId }, { caps }))).result.status).toBe('working');
       clock.advance(3_100);
@@ -149,7 +161,10 @@ describe('built-in fault scenarios', () => {
     }
     const refetched = await json(await send(url, 'tasks/get', { taskId }, { caps }));
     expect(refetched.result).toMatchObject({ taskId, status: 'working' });
-    const listens = srv.host.engine('dropped-listen')!.journal.entries().filter((e) => e.method === 'subscriptions/listen');
+    const listens = srv.host
+      .engine('dropped-listen')!
+      .journal.entries()
+      .filter((e) => e.method === 'subscriptions/listen');
     expect(listens.map((e) => [e.fault, e.end])).toEqual([
       ['proxy-cuts-listen', 'dropped'],
       ['proxy-cuts-listen', 'dropped'],
@@ -166,7 +181,11 @@ describe('built-in fault scenarios', () => {
     const legacy = async (method: string, params: Record<string, unknown> = {}) => {
       const res = await fetch(url, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...(method === 'initialize' ? {} : { 'MCP-Protocol-Version': '2025-11-25' }) },
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          ...(method === 'initialize' ? {} : { 'MCP-Protocol-Version': '2025-11-25' }),
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
       });
       return { status: res.status, body: (await res.json()) as Record<string, any> };
@@ -174,7 +193,11 @@ describe('built-in fault scenarios', () => {
     const init = await legacy('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'old-client', version: '1' } });
     expect(init.body.result).toMatchObject({ protocolVersion: '2025-11-25', capabilities: { tasks: { requests: { tools: { call: {} } } } } });
     const tools = (await legacy('tools/list')).body.result.tools as { name: string; execution?: { taskSupport: string } }[];
-    expect(Object.fromEntries(tools.map((t) => [t.name, t.execution?.taskSupport ?? 'none']))).toEqual({ lookup_word: 'none', summarize_document: 'optional', transcode_video: 'required' });
+    expect(Object.fromEntries(tools.map((t) => [t.name, t.execution?.taskSupport ?? 'none']))).toEqual({
+      lookup_word: 'none',
+      summarize_document: 'optional',
+      transcode_video: 'required',
+    });
     const created = await legacy('tools/call', { name: 'transcode_video', arguments: { videoId: 'v1', format: 'webm' }, task: { ttl: 60_000 } });
     expect(created.body.result.task).toMatchObject({ status: 'working', ttl: 60_000 });
     const result = await legacy('tasks/result', { taskId: created.body.result.task.taskId });

@@ -22,7 +22,9 @@ describe('charge: one execution per idempotency key over real HTTP', () => {
   it('executes exactly 100 times and returns one receipt per key', async () => {
     const target = httpTarget(mock.url);
     const replies = await Promise.all(
-      Array.from({ length: 1000 }, (_, i) => callTool(target, 'charge', { account: 'acct-7', amountCents: 1200, idempotencyKey: `checkout-${i % 100}` }, target.opts({ id: `charge-${i}` }))),
+      Array.from({ length: 1000 }, (_, i) =>
+        callTool(target, 'charge', { account: 'acct-7', amountCents: 1200, idempotencyKey: `checkout-${i % 100}` }, target.opts({ id: `charge-${i}` })),
+      ),
     );
     const byKey = new Map<string, Set<string>>();
     for (const r of replies) {

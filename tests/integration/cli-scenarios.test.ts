@@ -11,10 +11,11 @@ import { controlApi, httpTarget } from './http-target';
 /** `mcp-loupe scenarios reset|list` against a running `mcp-loupe mock`. */
 
 const run = promisify(execFile);
-const cli = (args: string[]) => run(process.execPath, [join(ROOT, 'bin', 'mcp-loupe.mjs'), ...args], { cwd: ROOT }).then(
-  (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
-  (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
-);
+const cli = (args: string[]) =>
+  run(process.execPath, [join(ROOT, 'bin', 'mcp-loupe.mjs'), ...args], { cwd: ROOT }).then(
+    (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+  );
 
 describe('mcp-loupe scenarios', () => {
   let mock: Started;

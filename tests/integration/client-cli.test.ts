@@ -19,7 +19,7 @@ function cli(args: string[], timeoutMs = 60_000): Promise<{ code: number; stdout
   const started = Date.now();
   return new Promise((resolve) => {
     execFile(process.execPath, [CLI, ...args], { cwd: ROOT, timeout: timeoutMs }, (error, stdout, stderr) => {
-      const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? ((error as { code: number }).code) : 1) : 0;
+      const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : 1) : 0;
       resolve({ code, stdout, stderr, ms: Date.now() - started });
     });
   });
@@ -29,8 +29,27 @@ const TEST_SCENARIO = {
   id: 'cli-test',
   server: { name: 'cli-test', version: '1.0.0' },
   tools: [
-    { name: 'stuck', description: 'never finishes', inputSchema: { type: 'object' }, task: { mode: 'required', ttlMs: 1_500, pollIntervalMs: 200, steps: [{ statusMessage: 'stuck', manual: true }, { result: { content: [{ type: 'text', text: 'never' }] } }] } },
-    { name: 'slow', description: 'manual, no TTL', inputSchema: { type: 'object' }, task: { ttlMs: null, pollIntervalMs: 200, steps: [{ statusMessage: 'thinking', manual: true }, { result: { content: [{ type: 'text', text: 'late' }] } }] } },
+    {
+      name: 'stuck',
+      description: 'never finishes',
+      inputSchema: { type: 'object' },
+      task: {
+        mode: 'required',
+        ttlMs: 1_500,
+        pollIntervalMs: 200,
+        steps: [{ statusMessage: 'stuck', manual: true }, { result: { content: [{ type: 'text', text: 'never' }] } }],
+      },
+    },
+    {
+      name: 'slow',
+      description: 'manual, no TTL',
+      inputSchema: { type: 'object' },
+      task: {
+        ttlMs: null,
+        pollIntervalMs: 200,
+        steps: [{ statusMessage: 'thinking', manual: true }, { result: { content: [{ type: 'text', text: 'late' }] } }],
+      },
+    },
   ],
 };
 
@@ -177,13 +196,24 @@ describe('mcp-loupe client commands', () => {
         const m = JSON.parse(body) as { id: number; method: string };
         methods.push(m.method);
         res.writeHead(200, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, ttlMs: 0, cacheScope: 'private' } }));
+        res.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: m.id,
+            result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, ttlMs: 0, cacheScope: 'private' },
+          }),
+        );
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`;
     try {
-      for (const args of [['task', 'get', 'T1'], ['task', 'cancel', 'T1'], ['task', 'update', 'T1', '--input-responses', '{}'], ['task', 'result', 'T1']]) {
+      for (const args of [
+        ['task', 'get', 'T1'],
+        ['task', 'cancel', 'T1'],
+        ['task', 'update', 'T1', '--input-responses', '{}'],
+        ['task', 'result', 'T1'],
+      ]) {
         const r = await cli([...args, '--url', url]);
         expect(r.code, args.join(' ')).toBe(1);
         expect(r.stderr).toContain('does not declare the io.modelcontextprotocol/tasks extension; no task command was sent');

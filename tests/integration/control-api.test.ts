@@ -235,7 +235,9 @@ describe('live routes', () => {
     await api('/api/scenarios/notes/reset', { method: 'POST', body: {} });
     await callTool(mcp, 'echo', {}, mcp.opts());
     const journal = await api('/api/scenarios/notes/journal?since=0');
-    expect(journal.json.entries).toEqual([expect.objectContaining({ method: 'tools/call', status: 200, requestBody: expect.objectContaining({ method: 'tools/call' }) })]);
+    expect(journal.json.entries).toEqual([
+      expect.objectContaining({ method: 'tools/call', status: 200, requestBody: expect.objectContaining({ method: 'tools/call' }) }),
+    ]);
     const seq = journal.json.entries[0].seq;
     expect((await api(`/api/scenarios/notes/journal?since=${seq}`)).json.entries).toEqual([]);
     const card = await api('/api/scenarios/notes/report-card');
@@ -267,7 +269,10 @@ describe('live routes', () => {
     expect((await taskApi(a, 'advance')).json.task.status).toBe('input_required');
     const polled = await rpc(mcp, 'tasks/get', { taskId: a }, mcp.opts({ caps: CAPS.formAndTasks }));
     expect(polled.body.result.status).toBe('input_required');
-    expect((await taskApi(a, 'complete', { result: { content: [{ type: 'text', text: 'done by hand' }] } })).json.task).toMatchObject({ status: 'completed', result: { content: [{ text: 'done by hand' }] } });
+    expect((await taskApi(a, 'complete', { result: { content: [{ type: 'text', text: 'done by hand' }] } })).json.task).toMatchObject({
+      status: 'completed',
+      result: { content: [{ text: 'done by hand' }] },
+    });
     const b = await start();
     expect((await taskApi(b, 'require-input')).json.task.status).toBe('input_required');
     expect((await taskApi(b, 'fail')).json.task.status).toBe('failed');
@@ -339,7 +344,11 @@ describe('control client', () => {
     const card = await client.reportCard('client-copy');
     expect(card.ok && card.data.grades.length).toBeGreaterThan(0);
     expect(await createControlClient({ baseUrl: base, token: 'wrong' }).list()).toMatchObject({ ok: false, status: 401 });
-    expect(await createControlClient({ baseUrl: 'http://127.0.0.1:1', token: TOKEN }).list()).toMatchObject({ ok: false, status: 0, error: expect.stringContaining('Cannot reach') });
+    expect(await createControlClient({ baseUrl: 'http://127.0.0.1:1', token: TOKEN }).list()).toMatchObject({
+      ok: false,
+      status: 0,
+      error: expect.stringContaining('Cannot reach'),
+    });
     expect(await client.remove('client-copy')).toMatchObject({ ok: true });
   });
 });

@@ -21,7 +21,12 @@ import { responseTo, send, sseData, sseMessages, startWireServer, type WireServe
 const text = (t: string) => ({ content: [{ type: 'text', text: t }] });
 
 /** A scenario with an `echo` tool, a `count` tool that reports 5 progress steps, a manual task tool, and one fault. */
-function scenario(id: string, action: FaultAction | Record<string, unknown>, match: FaultMatch = { tool: 'count' }, extra: Partial<ScenarioInput> = {}): ScenarioInput {
+function scenario(
+  id: string,
+  action: FaultAction | Record<string, unknown>,
+  match: FaultMatch = { tool: 'count' },
+  extra: Partial<ScenarioInput> = {},
+): ScenarioInput {
   return {
     id,
     server: { name: id, version: '1.0.0' },
@@ -33,7 +38,11 @@ function scenario(id: string, action: FaultAction | Record<string, unknown>, mat
         progress: { steps: [1, 2, 3, 4, 5].map((n) => ({ progress: n, total: 5, message: `step ${n}` })), intervalMs: 20 },
         result: text('counted to 5'),
       },
-      { name: 'job', inputSchema: { type: 'object' }, task: { mode: 'required', steps: [{ status: 'working', statusMessage: 'waiting', manual: true }, { result: text('job done') }] } },
+      {
+        name: 'job',
+        inputSchema: { type: 'object' },
+        task: { mode: 'required', steps: [{ status: 'working', statusMessage: 'waiting', manual: true }, { result: text('job done') }] },
+      },
     ],
     faults: [{ name: `${id}-fault`, match, action: action as FaultAction }],
     ...extra,
@@ -58,7 +67,10 @@ const SCENARIOS: ScenarioInput[] = [
   scenario('reset-b', { kind: 'latency', ms: 0 }, { tool: 'echo' }),
 ];
 
-const progressOf = (t: string) => sseMessages(t).filter((m) => m.method === 'notifications/progress').map((m) => m.params.progress as number);
+const progressOf = (t: string) =>
+  sseMessages(t)
+    .filter((m) => m.method === 'notifications/progress')
+    .map((m) => m.params.progress as number);
 const countArgs = { name: 'count', arguments: {} };
 const withProgress = { meta: { progressToken: 'p' } };
 
@@ -76,12 +88,21 @@ describe('faults on the wire', () => {
     expect(r.status).toBe(502);
     expect(r.headers.get('content-type')).toMatch(/^application\/json/);
     await r.drain();
-    expect(JSON.parse(r.text())).toEqual({ jsonrpc: '2.0', id: r.id, error: { code: -32050, message: 'Upstream refused the call', data: { retryable: false } } });
+    expect(JSON.parse(r.text())).toEqual({
+      jsonrpc: '2.0',
+      id: r.id,
+      error: { code: -32050, message: 'Upstream refused the call', data: { retryable: false } },
+    });
     // Other tools are untouched.
     const other = await send(srv.url('f-rpc'), 'tools/call', countArgs);
     await other.drain();
     expect(JSON.parse(other.text()).result.content[0].text).toBe('counted to 5');
-    expect(srv.host.engine('f-rpc')!.journal.entries().map((e) => e.fault ?? null)).toEqual(['f-rpc-fault', null]);
+    expect(
+      srv.host
+        .engine('f-rpc')!
+        .journal.entries()
+        .map((e) => e.fault ?? null),
+    ).toEqual(['f-rpc-fault', null]);
   });
 
   it('http-status: a 503 storm with Retry-After on the first two calls, then service resumes', async () => {
@@ -254,7 +275,7 @@ describe('faults on the wire', () => {
 });
 
 describe('mcp-loupe mock --seed', () => {
-  it('seeds the fault PRNG of a scenario file, overriding the file\'s seed', async () => {
+  it("seeds the fault PRNG of a scenario file, overriding the file's seed", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-seed-'));
     const input = scenario('seeded', { kind: 'http-status', status: 503, retryAfter: 3 }, { method: 'tools/list', probability: 0.5 }, { seed: 1 });
     const file = path.join(dir, 'seeded.yaml');

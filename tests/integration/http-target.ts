@@ -9,7 +9,13 @@ export function httpTarget(url: string): FetchTarget & { opts: (o?: RpcOptions) 
 }
 
 /** Call the mock's control API. */
-export async function controlApi(base: string, token: string, path: string, method = 'POST', body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+export async function controlApi(
+  base: string,
+  token: string,
+  path: string,
+  method = 'POST',
+  body?: unknown,
+): Promise<{ status: number; json: Record<string, unknown> }> {
   const res = await fetch(new URL(path, base), {
     method,
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },

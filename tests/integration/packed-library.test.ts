@@ -29,7 +29,8 @@ function step<T>(name: string, fn: () => T): T {
     timings[name] = Date.now() - started;
   }
 }
-const run = (cmd: string, args: string[], cwd: string, timeout: number) => execFileSync(cmd, args, { cwd, timeout, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } });
+const run = (cmd: string, args: string[], cwd: string, timeout: number) =>
+  execFileSync(cmd, args, { cwd, timeout, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } });
 
 /** msw 3 expects Node 22 built-ins; a consumer on Node 20 loads these first (node --import). */
 const POLYFILLS = `
@@ -114,7 +115,8 @@ describe('packed library (npm pack → scratch project)', () => {
     const tarball = fs.readdirSync(packDir).find((f) => f.endsWith('.tgz'));
     expect(tarball, 'npm pack wrote a tarball').toBeDefined();
     const listing = run('tar', ['tzf', path.join(packDir, tarball!)], work, 30_000);
-    for (const f of ['dist/engine.mjs', 'dist/msw.mjs', 'dist/engine.d.ts', 'dist/msw.d.ts', 'dist/cli.mjs', 'bin/mcp-loupe.mjs']) expect(listing).toContain(`package/${f}`);
+    for (const f of ['dist/engine.mjs', 'dist/msw.mjs', 'dist/engine.d.ts', 'dist/msw.d.ts', 'dist/cli.mjs', 'bin/mcp-loupe.mjs'])
+      expect(listing).toContain(`package/${f}`);
     expect(listing).not.toContain('package/lib/');
 
     fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'scratch', version: '1.0.0', private: true, type: 'module' }));
@@ -123,14 +125,44 @@ describe('packed library (npm pack → scratch project)', () => {
     fs.writeFileSync(path.join(app, 'types-check.ts'), TYPES);
     fs.writeFileSync(
       path.join(app, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2023', 'dom'], strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ['types-check.ts'] }),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          lib: ['es2023', 'dom'],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: [],
+        },
+        files: ['types-check.ts'],
+      }),
     );
     step('npm install (tarball, msw, SDK client)', () =>
-      run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', '--loglevel=error', path.join(packDir, tarball!), 'msw@3.0.5', '@modelcontextprotocol/client@2.4.0'], app, 150_000),
+      run(
+        'npm',
+        [
+          'install',
+          '--no-audit',
+          '--no-fund',
+          '--prefer-offline',
+          '--ignore-scripts',
+          '--loglevel=error',
+          path.join(packDir, tarball!),
+          'msw@3.0.5',
+          '@modelcontextprotocol/client@2.4.0',
+        ],
+        app,
+        150_000,
+      ),
     );
     // The library entries import neither node:* nor better-sqlite3, so they run in browsers too.
     const installed = path.join(app, 'node_modules', 'mcp-loupe', 'dist');
-    for (const f of fs.readdirSync(installed, { recursive: true }).map(String).filter((f) => /^(engine|msw|chunks\/.*)\.mjs$/.test(f))) {
+    for (const f of fs
+      .readdirSync(installed, { recursive: true })
+      .map(String)
+      .filter((f) => /^(engine|msw|chunks\/.*)\.mjs$/.test(f))) {
       expect(fs.readFileSync(path.join(installed, f), 'utf8'), f).not.toMatch(/["'](node:[a-z_/]+|better-sqlite3)["']/);
     }
 

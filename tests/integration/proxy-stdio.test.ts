@@ -57,22 +57,40 @@ describe('stdio through the proxy', () => {
       const res = await fetch(input, init);
       if (init.method !== 'GET' || !res.body) return res;
       const dec = new TextDecoder();
-      const body = res.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ transform(chunk, c) { seen += dec.decode(chunk, { stream: true }); c.enqueue(chunk); } }));
+      const body = res.body.pipeThrough(
+        new TransformStream<Uint8Array, Uint8Array>({
+          transform(chunk, c) {
+            seen += dec.decode(chunk, { stream: true });
+            c.enqueue(chunk);
+          },
+        }),
+      );
       return new Response(body, { status: res.status, headers: res.headers });
     };
     const transport = createStdioProxyTransport({ command: process.execPath, args: loupeArgs('conformance'), endpoint, token: mock.token, fetch: tap });
     const calls: unknown[] = [];
     const send = transport.send.bind(transport);
-    const session = createClientSession({ transport: { ...transport, send: (m, o) => ((m as { method?: string }).method === 'tools/call' && calls.push((m as { id: unknown }).id), send(m, o)) }, era: 'auto' });
+    const session = createClientSession({
+      transport: { ...transport, send: (m, o) => ((m as { method?: string }).method === 'tools/call' && calls.push((m as { id: unknown }).id), send(m, o)) },
+      era: 'auto',
+    });
     try {
       expect((await session.discover()).type).toBe('complete');
       const ac = new AbortController();
       let progress = 0;
-      const out = await session.callTool('test_tool_with_progress', {}, { signal: ac.signal, onProgress: () => ++progress === 1 && ac.abort(new Error('user pressed stop')) });
+      const out = await session.callTool(
+        'test_tool_with_progress',
+        {},
+        { signal: ac.signal, onProgress: () => ++progress === 1 && ac.abort(new Error('user pressed stop')) },
+      );
       expect(out).toMatchObject({ type: 'failure', reason: 'aborted' });
       expect((await session.listTools()).tools.length).toBeGreaterThan(0);
       await new Promise((r) => setTimeout(r, 600));
-      const responses = seen.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6))).filter((m) => 'result' in m || 'error' in m);
+      const responses = seen
+        .split('\n')
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => JSON.parse(l.slice(6)))
+        .filter((m) => 'result' in m || 'error' in m);
       expect(calls).toHaveLength(1);
       expect(responses.some((m) => m.id === calls[0])).toBe(false);
       // Requests after the cancel are answered; the cancelled call never is.

@@ -62,13 +62,27 @@ describe.each(SERVERS)('/api/proxy on $name', ({ start }) => {
   });
 
   const post = (envelope: unknown, token: string | null = mock.token!, extra: Record<string, string> = {}) =>
-    fetch(`${base}/api/proxy`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}), ...extra }, body: typeof envelope === 'string' ? envelope : JSON.stringify(envelope) });
+    fetch(`${base}/api/proxy`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}), ...extra },
+      body: typeof envelope === 'string' ? envelope : JSON.stringify(envelope),
+    });
 
   const listTools = (url: string) => ({
     url,
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/list' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': '2026-07-28',
+      'Mcp-Method': 'tools/list',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/list',
+      params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+    }),
   });
 
   it('needs the launch token', async () => {
@@ -102,7 +116,15 @@ describe.each(SERVERS)('/api/proxy on $name', ({ start }) => {
 
   it("refuses Loupe's own control routes under every spelling, but forwards /api of other servers", async () => {
     const port = new URL(base).port;
-    for (const url of [`${base}/api/scenarios`, `http://localhost:${port}/api/scenarios/demo/tasks`, `http://127.0.0.1:${port}//api/proxy`, `http://127.0.0.1:${port}/%61pi/scenarios`, `http://127.0.0.1:${port}/API`, `http://[::1]:${port}/api/x`, `http://127.0.0.1:${port}/mcp/../api/scenarios`]) {
+    for (const url of [
+      `${base}/api/scenarios`,
+      `http://localhost:${port}/api/scenarios/demo/tasks`,
+      `http://127.0.0.1:${port}//api/proxy`,
+      `http://127.0.0.1:${port}/%61pi/scenarios`,
+      `http://127.0.0.1:${port}/API`,
+      `http://[::1]:${port}/api/x`,
+      `http://127.0.0.1:${port}/mcp/../api/scenarios`,
+    ]) {
       const r = await post({ url, method: 'GET', headers: {} });
       expect(r.status, url).toBe(403);
       expect(r.headers.get('x-loupe-proxy-error'), url).toBe('self');
@@ -132,7 +154,8 @@ describe.each(SERVERS)('/api/proxy on $name', ({ start }) => {
     });
     expect(r.status).toBe(200);
     expect(lastUpstreamHeaders).toMatchObject({ authorization: 'Bearer upstream-token', 'x-keep': 'kept', 'mcp-param-region': 'eu' });
-    for (const h of ['x-drop-me', 'keep-alive', 'te', 'upgrade', 'proxy-authorization', 'transfer-encoding']) expect(lastUpstreamHeaders, h).not.toHaveProperty([h]);
+    for (const h of ['x-drop-me', 'keep-alive', 'te', 'upgrade', 'proxy-authorization', 'transfer-encoding'])
+      expect(lastUpstreamHeaders, h).not.toHaveProperty([h]);
     expect(String(lastUpstreamHeaders.connection ?? '')).not.toMatch(/x-drop-me/i);
     expect(r.headers.get('x-kept')).toBe('yes');
     for (const h of ['x-upstream-private', 'set-cookie']) expect(r.headers.get(h), h).toBeNull();
@@ -148,12 +171,18 @@ describe.each(SERVERS)('/api/proxy on $name', ({ start }) => {
 
   it('carries a whole task session, SSE listen stream included, through the proxy transport', async () => {
     const frames: Frame[] = [];
-    const transport = createTrackingTransport(createHttpTransport({ url: mock.url, proxy: { endpoint: `${base}/api/proxy`, token: mock.token } }), { sink: (f) => frames.push(f) });
+    const transport = createTrackingTransport(createHttpTransport({ url: mock.url, proxy: { endpoint: `${base}/api/proxy`, token: mock.token } }), {
+      sink: (f) => frames.push(f),
+    });
     const session = createClientSession({ transport, era: 'auto', capabilities: { elicitation: { form: {} } } });
     const created = await session.callTool('generate_report', { size: 'small' }, { task: true });
     expect(created.type).toBe('task');
     const task = (created as { task: { taskId: string; status: 'working'; createdAt: string; lastUpdatedAt: string; ttlMs: number } }).task;
-    const f = session.followTask(task, { listen: true, answer: async () => ({ approve_outline: { action: 'accept', content: { approved: true } } }), waitMs: 30_000 });
+    const f = session.followTask(task, {
+      listen: true,
+      answer: async () => ({ approve_outline: { action: 'accept', content: { approved: true } } }),
+      waitMs: 30_000,
+    });
     const end = await f.done;
     expect(end).toMatchObject({ kind: 'terminal', task: { status: 'completed' } });
     expect(transport.kind).toBe('proxy');

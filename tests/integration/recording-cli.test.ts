@@ -118,7 +118,10 @@ describe('mcp-loupe call --record, replay and export', () => {
 
   it('replays the recording as a mock that satisfies the same client run, with the same output', async () => {
     // The mock is gone: nothing answers at its address any more.
-    const gone = await fetch(recording.connection.target, { method: 'POST' }).then(() => 'answered', () => 'refused');
+    const gone = await fetch(recording.connection.target, { method: 'POST' }).then(
+      () => 'answered',
+      () => 'refused',
+    );
     expect(gone).toBe('refused');
     const replay = await startReplay(file);
     try {
@@ -142,10 +145,13 @@ describe('mcp-loupe call --record, replay and export', () => {
     try {
       const port = Number(new URL(replay.url).port);
       const status = await new Promise<number>((resolve, reject) => {
-        const req = http.request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { Host: 'attacker.example', 'Content-Type': 'application/json' } }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
+        const req = http.request(
+          { host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { Host: 'attacker.example', 'Content-Type': 'application/json' } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
         req.on('error', reject);
         req.end('{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}');
       });

@@ -16,7 +16,10 @@ describe('@modelcontextprotocol/client@2.4.0 against the demo mock', () => {
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-sdk-'));
     mock = await startCliMock(['demo', '--data-dir', dataDir]);
-    client = new Client({ name: 'sdk-integration', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: { form: {} } } });
+    client = new Client(
+      { name: 'sdk-integration', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: { form: {} } } },
+    );
     // delete_note asks for confirmation with MRTR; the SDK fulfils it through this handler.
     client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { confirm: true } }));
     await client.connect(new StreamableHTTPClientTransport(new URL(mock.url)));

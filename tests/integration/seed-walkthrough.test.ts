@@ -50,9 +50,17 @@ describe('seed 000 walkthrough across a process restart', () => {
 
     const waiting = await rpc(target, 'tasks/get', { taskId }, target.opts({ caps: CAPS.formAndTasks, id: 3 }));
     expect(waiting.body.result).toMatchObject({ resultType: 'complete', status: 'input_required' });
-    expect(waiting.body.result.inputRequests.approve_outline).toMatchObject({ method: 'elicitation/create', params: { requestedSchema: { properties: { approved: { type: 'boolean' } } } } });
+    expect(waiting.body.result.inputRequests.approve_outline).toMatchObject({
+      method: 'elicitation/create',
+      params: { requestedSchema: { properties: { approved: { type: 'boolean' } } } },
+    });
 
-    const ack = await rpc(target, 'tasks/update', { taskId, inputResponses: { approve_outline: { action: 'accept', content: { approved: true } } } }, target.opts({ caps: CAPS.formAndTasks, id: 4 }));
+    const ack = await rpc(
+      target,
+      'tasks/update',
+      { taskId, inputResponses: { approve_outline: { action: 'accept', content: { approved: true } } } },
+      target.opts({ caps: CAPS.formAndTasks, id: 4 }),
+    );
     expect(ack.body.result).toEqual({ resultType: 'complete' });
 
     await run(process.execPath, [cli, 'tasks', 'advance', taskId, '--url', mock.url, '--token', mock.token!]);

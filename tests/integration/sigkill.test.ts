@@ -25,7 +25,9 @@ describe('100 tasks survive SIGKILL', () => {
     mock = await startCliMock(['demo', '--data-dir', dataDir, '--manual']);
     let target = httpTarget(mock.url);
     const created = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => callTool(target, 'generate_report', { size: ['small', 'medium', 'large'][i % 3] }, target.opts({ caps: CAPS.formAndTasks }))),
+      Array.from({ length: 100 }, (_, i) =>
+        callTool(target, 'generate_report', { size: ['small', 'medium', 'large'][i % 3] }, target.opts({ caps: CAPS.formAndTasks })),
+      ),
     );
     const tasks = created.map((c) => c.body.result as { taskId: string; createdAt: string; status: string });
     expect(new Set(tasks.map((t) => t.taskId)).size).toBe(100);

@@ -18,7 +18,9 @@ afterEach(() => {
 
 function start(scenario: string) {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-stdio-'));
-  child = spawn(process.execPath, [path.join(ROOT, 'bin/mcp-loupe.mjs'), 'mock', scenario, '--stdio', '--data-dir', dataDir], { stdio: ['pipe', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, [path.join(ROOT, 'bin/mcp-loupe.mjs'), 'mock', scenario, '--stdio', '--data-dir', dataDir], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const messages: Record<string, any>[] = [];
   const waiters: (() => void)[] = [];
   createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -54,7 +56,12 @@ describe('stdio transport', () => {
 
   it('stops a request on notifications/cancelled and never answers it', async () => {
     const s = start('conformance');
-    s.send({ jsonrpc: '2.0', id: 'slow', method: 'tools/call', params: { _meta: { ...META, progressToken: 'p1' }, name: 'test_tool_with_progress', arguments: {} } });
+    s.send({
+      jsonrpc: '2.0',
+      id: 'slow',
+      method: 'tools/call',
+      params: { _meta: { ...META, progressToken: 'p1' }, name: 'test_tool_with_progress', arguments: {} },
+    });
     await s.until((m) => m.method === 'notifications/progress');
     s.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'slow', reason: 'user pressed stop' } });
     s.send({ jsonrpc: '2.0', id: 'after', method: 'tools/list', params: { _meta: META } });

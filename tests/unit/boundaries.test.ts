@@ -77,7 +77,8 @@ describe('boundary checker', () => {
 
   it('allows what the rules allow: type-only scenario imports in components, node-only files, npm packages', () => {
     const root = tree({
-      'components/Issues.tsx': "import type { ScenarioIssue } from '@/lib/scenario/loader';\nimport { useState } from 'react';\nexport type I = ScenarioIssue;\nexport const u = useState;\n",
+      'components/Issues.tsx':
+        "import type { ScenarioIssue } from '@/lib/scenario/loader';\nimport { useState } from 'react';\nexport type I = ScenarioIssue;\nexport const u = useState;\n",
       'lib/scenario/loader.ts': "import { parse } from 'yaml';\nexport type ScenarioIssue = string;\nexport const p = parse;\n",
       'lib/scenario/files.ts': "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n",
       'lib/store/sqlite/open.ts': "import Database from 'better-sqlite3';\nexport const D = Database;\n",
@@ -127,11 +128,13 @@ describe('import scanner', () => {
     "const jsx = <p>Don't stop at a / slash</p>;",
     "const after = require('after-jsx');",
     "export { l1 as l2, type l3 } from 'mixed';",
-    "export const notFrom = 1;",
+    'export const notFrom = 1;',
   ];
 
   it('finds every module a file names, with its line and whether only types are imported', () => {
-    const found = scanImports(lines.join('\n')).map((i: { specifier: string; line: number; typeOnly: boolean }) => `${i.line} ${i.specifier}${i.typeOnly ? ' (types)' : ''}`);
+    const found = scanImports(lines.join('\n')).map(
+      (i: { specifier: string; line: number; typeOnly: boolean }) => `${i.line} ${i.specifier}${i.typeOnly ? ' (types)' : ''}`,
+    );
     expect(found).toEqual([
       '1 a',
       '2 b (types)',

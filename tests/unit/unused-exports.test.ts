@@ -51,7 +51,7 @@ const base = {
     "import { used, type T } from '@/lib/index';",
     "import * as ns from '../lib/ns';",
     "import { viaIndex } from '@/lib';",
-    'export const C = (t: T) => [used, ns, viaIndex, t, import(\'@/lib/dyn\')];',
+    "export const C = (t: T) => [used, ns, viaIndex, t, import('@/lib/dyn')];",
   ].join('\n'),
   'app/page.tsx': "import { C } from '@/components/C';\nexport default function Page() { return C; }\nexport const metadata = {};\nexport const helper = 1;\n",
   'tests/a.test.ts': "import f from '../lib/a';\nf();\n",

@@ -48,9 +48,13 @@ function consumeNonce(core: EngineCore, payload: StatePayload, now: number): Out
   const scope = core.scenario.id;
   const limit = Math.min(core.scenario.settings.replayStoreMaxEntries, core.stores.replay.maxEntries);
   const full = () =>
-    fail(REPLAY_STORE_FULL, `Replay store is full (max ${limit} entries): no confirmation can be spent now; retry after the oldest entries expire (${core.scenario.settings.requestStateTtlSeconds} s after they were issued)`, {
-      maxEntries: limit,
-    });
+    fail(
+      REPLAY_STORE_FULL,
+      `Replay store is full (max ${limit} entries): no confirmation can be spent now; retry after the oldest entries expire (${core.scenario.settings.requestStateTtlSeconds} s after they were issued)`,
+      {
+        maxEntries: limit,
+      },
+    );
   if (core.stores.replay.size(now) >= core.scenario.settings.replayStoreMaxEntries) return full();
   const verdict = core.stores.replay.consume(scope, payload.n!, payload.e, now);
   if (verdict === 'replayed') return replayRefused();
@@ -64,9 +68,13 @@ async function firstRound(core: EngineCore, ctx: RequestContext, noteId: string,
   if (!note) return toolError(`No note with id "${noteId}".`, { deleted: false, noteId, reason: 'not_found' });
   const request = confirmRequest(note.title);
   if (!canAsk(request, ctx.caps)) {
-    return fail(ERROR.missingRequiredClientCapability, 'Missing required client capability: delete_note asks for confirmation with a form elicitation; declare elicitation form mode', {
-      requiredCapabilities: capabilityFor(request),
-    });
+    return fail(
+      ERROR.missingRequiredClientCapability,
+      'Missing required client capability: delete_note asks for confirmation with a form elicitation; declare elicitation form mode',
+      {
+        requiredCapabilities: capabilityFor(request),
+      },
+    );
   }
   const requestState = await core.codec.sign({
     p: ctx.principal,
@@ -92,7 +100,8 @@ export const deleteNote: Handler = async (core, ctx, _tool, args): Promise<Outco
   const verified = await core.codec.verify(rawState, { principal: ctx.principal, method: ctx.method, digest: await requestDigest(ctx), now });
   if (!verified.ok) return fail(ERROR.invalidParams, `Invalid requestState: ${verified.reason}`);
   const payload = verified.payload;
-  if (typeof payload.n !== 'string' || payload.x?.noteId !== noteId) return fail(ERROR.invalidParams, 'Invalid requestState: it was not issued by delete_note for this note');
+  if (typeof payload.n !== 'string' || payload.x?.noteId !== noteId)
+    return fail(ERROR.invalidParams, 'Invalid requestState: it was not issued by delete_note for this note');
   // Everything below is synchronous up to the delete: no await between the nonce check and its use.
   if (core.stores.replay.has(core.scenario.id, payload.n, now)) return replayRefused();
 
@@ -113,12 +122,15 @@ export const deleteNote: Handler = async (core, ctx, _tool, args): Promise<Outco
   const { action, content } = answer as { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> };
   if (action === 'cancel') {
     // Dismissed without a choice: stop safely and keep the nonce, so this requestState still works until it expires.
-    return toolResult(`Nothing was deleted: the confirmation was dismissed. The same confirmation can be answered again until ${new Date(payload.e).toISOString()}.`, {
-      deleted: false,
-      noteId,
-      reason: 'cancelled',
-      retryUntil: new Date(payload.e).toISOString(),
-    });
+    return toolResult(
+      `Nothing was deleted: the confirmation was dismissed. The same confirmation can be answered again until ${new Date(payload.e).toISOString()}.`,
+      {
+        deleted: false,
+        noteId,
+        reason: 'cancelled',
+        retryUntil: new Date(payload.e).toISOString(),
+      },
+    );
   }
   const refusal = consumeNonce(core, payload, now);
   if (refusal) return refusal;
@@ -126,7 +138,10 @@ export const deleteNote: Handler = async (core, ctx, _tool, args): Promise<Outco
     return toolResult(`Note "${noteId}" was not deleted: the user declined.`, { deleted: false, noteId, reason: 'declined' });
   }
   if (!note) return toolError(`No note with id "${noteId}": it no longer exists.`, { deleted: false, noteId, reason: 'not_found' });
-  setNotes(core, notesOf(core).filter((n) => n.id !== noteId));
+  setNotes(
+    core,
+    notesOf(core).filter((n) => n.id !== noteId),
+  );
   core.emit('note:deleted', { scenarioId: core.scenario.id, noteId });
   return toolResult(`Deleted note "${note.title}" (${noteId}).`, { deleted: true, noteId });
 };

@@ -37,6 +37,11 @@ export const listNotes: Handler = async (core, _ctx, _tool, args): Promise<Outco
   const needle = (query ?? '').trim().toLowerCase();
   const notes = notesOf(core).filter((n) => !needle || n.title.toLowerCase().includes(needle) || n.body.toLowerCase().includes(needle));
   const lines = notes.map((n) => `- ${n.id}: ${n.title} (${n.createdAt})`);
-  const head = notes.length === 0 ? (needle ? `No notes match "${query}".` : 'There are no notes.') : `${notes.length} note${notes.length === 1 ? '' : 's'}${needle ? ` matching "${query}"` : ''}:`;
+  const head =
+    notes.length === 0
+      ? needle
+        ? `No notes match "${query}".`
+        : 'There are no notes.'
+      : `${notes.length} note${notes.length === 1 ? '' : 's'}${needle ? ` matching "${query}"` : ''}:`;
   return toolResult([head, ...lines].join('\n'), { notes, count: notes.length });
 };

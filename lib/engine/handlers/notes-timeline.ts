@@ -31,7 +31,11 @@ export const notesTimeline: Handler = async (core, ctx, _tool, args): Promise<Ou
     return toolResult([`${head}${notes.length ? ':' : ''}`, ...notes.map((n) => `${day(n.createdAt)}  ${n.id}  ${n.title}`)].join('\n'));
   }
   const refs = notes.map(({ id, title, createdAt }) => ({ id, title, createdAt }));
-  return toolResult(`${head} (shown in the notes timeline view).`, { notes: refs, count: refs.length, ...(refs.length ? { from: refs[0].createdAt, to: refs[refs.length - 1].createdAt } : {}) });
+  return toolResult(`${head} (shown in the notes timeline view).`, {
+    notes: refs,
+    count: refs.length,
+    ...(refs.length ? { from: refs[0].createdAt, to: refs[refs.length - 1].createdAt } : {}),
+  });
 };
 
 export const noteDetail: Handler = async (core, _ctx, _tool, args): Promise<Outcome> => {

@@ -122,15 +122,22 @@ export const workspaceRead: Handler = async (core, _ctx, tool, args): Promise<Ou
   const workspaces = grantedWorkspaces(core, tool.options?.allowedWorkspaces);
   const workspace = workspaces.find((w) => sameComponents(w.components, ws.components));
   if (!workspace) {
-    return fail(ERROR.invalidParams, `Invalid params for workspace_read: ${toUri(ws.components)} is not a declared workspace; use one of ${workspaces.map((w) => w.uri).join(', ') || '(none)'}`, {
-      workspaces: workspaces.map((w) => w.uri),
-    });
+    return fail(
+      ERROR.invalidParams,
+      `Invalid params for workspace_read: ${toUri(ws.components)} is not a declared workspace; use one of ${workspaces.map((w) => w.uri).join(', ') || '(none)'}`,
+      {
+        workspaces: workspaces.map((w) => w.uri),
+      },
+    );
   }
   const p = parsePath(path);
   if (!p.ok) return toolError(`Refused to read "${path}" in ${workspace.uri}: ${p.reason}.`, { refused: true, reason: p.reason });
   const resolved = [...workspace.components, ...p.components];
   if (!isInside(workspace.components, resolved)) {
-    return toolError(`Refused to read "${path}" in ${workspace.uri}: it does not name a file inside the workspace.`, { refused: true, reason: 'outside the workspace' });
+    return toolError(`Refused to read "${path}" in ${workspace.uri}: it does not name a file inside the workspace.`, {
+      refused: true,
+      reason: 'outside the workspace',
+    });
   }
   const relative = p.components.join('/');
   const text = workspace.files.get(relative);

@@ -21,7 +21,9 @@ export function checkCaching(v: View, report: Report): void {
   }
   if (type !== RESULT_TYPE.complete || !isCacheable(v.method)) return;
   if (!('ttlMs' in r)) report('cache-hints-missing', `${v.method} results must carry ttlMs (integer ms, 0 = immediately stale)`, `${base}.ttlMs`);
-  else if (typeof r.ttlMs !== 'number' || !Number.isInteger(r.ttlMs) || r.ttlMs < 0) report('cache-hints-invalid', `ttlMs must be an integer >= 0, got ${show(r.ttlMs)}`, `${base}.ttlMs`);
+  else if (typeof r.ttlMs !== 'number' || !Number.isInteger(r.ttlMs) || r.ttlMs < 0)
+    report('cache-hints-invalid', `ttlMs must be an integer >= 0, got ${show(r.ttlMs)}`, `${base}.ttlMs`);
   if (!('cacheScope' in r)) report('cache-hints-missing', `${v.method} results must carry cacheScope ("public" or "private")`, `${base}.cacheScope`);
-  else if (r.cacheScope !== 'public' && r.cacheScope !== 'private') report('cache-hints-invalid', `cacheScope must be "public" or "private", got ${show(r.cacheScope)}`, `${base}.cacheScope`);
+  else if (r.cacheScope !== 'public' && r.cacheScope !== 'private')
+    report('cache-hints-invalid', `cacheScope must be "public" or "private", got ${show(r.cacheScope)}`, `${base}.cacheScope`);
 }

@@ -9,11 +9,46 @@ import { asRecord } from '../../shared/records';
 
 /** Phrases (as lowercase word sequences) that name credentials or payment data. */
 const SECRET_PHRASES: string[][] = [
-  ['password'], ['passwd'], ['passphrase'], ['passcode'], ['pwd'], ['secret'], ['token'], ['apikey'], ['api', 'key'], ['access', 'key'],
-  ['private', 'key'], ['privatekey'], ['credential'], ['credentials'], ['bearer'], ['otp'], ['one', 'time', 'code'], ['verification', 'code'],
-  ['mfa', 'code'], ['pin'], ['mnemonic'], ['seed', 'phrase'], ['recovery', 'phrase'], ['card', 'number'], ['cardnumber'], ['ccnumber'],
-  ['credit', 'card'], ['creditcard'], ['debit', 'card'], ['cvc'], ['cvv'], ['cvv2'], ['cvc2'], ['security', 'code'], ['iban'],
-  ['routing', 'number'], ['bank', 'account'], ['sort', 'code'], ['ssn'], ['social', 'security'],
+  ['password'],
+  ['passwd'],
+  ['passphrase'],
+  ['passcode'],
+  ['pwd'],
+  ['secret'],
+  ['token'],
+  ['apikey'],
+  ['api', 'key'],
+  ['access', 'key'],
+  ['private', 'key'],
+  ['privatekey'],
+  ['credential'],
+  ['credentials'],
+  ['bearer'],
+  ['otp'],
+  ['one', 'time', 'code'],
+  ['verification', 'code'],
+  ['mfa', 'code'],
+  ['pin'],
+  ['mnemonic'],
+  ['seed', 'phrase'],
+  ['recovery', 'phrase'],
+  ['card', 'number'],
+  ['cardnumber'],
+  ['ccnumber'],
+  ['credit', 'card'],
+  ['creditcard'],
+  ['debit', 'card'],
+  ['cvc'],
+  ['cvv'],
+  ['cvv2'],
+  ['cvc2'],
+  ['security', 'code'],
+  ['iban'],
+  ['routing', 'number'],
+  ['bank', 'account'],
+  ['sort', 'code'],
+  ['ssn'],
+  ['social', 'security'],
 ];
 
 /** Split an identifier or sentence into lowercase words (camelCase, snake_case, kebab-case, spaces). */
@@ -41,7 +76,11 @@ export function secretHint(name: string, prop: unknown): string | undefined {
   const p = asRecord(prop) ?? {};
   if (typeof p.format === 'string' && /password|secret/i.test(p.format)) return `format "${p.format}"`;
   if (p.writeOnly === true) return 'writeOnly';
-  const fields: [string, unknown][] = [['name', name], ['title', p.title], ['description', p.description]];
+  const fields: [string, unknown][] = [
+    ['name', name],
+    ['title', p.title],
+    ['description', p.description],
+  ];
   for (const [where, text] of fields) {
     if (typeof text !== 'string') continue;
     const hit = findPhrase(words(text));
@@ -73,10 +112,19 @@ function checkForm(params: Obj, path: string, report: Report): void {
   for (const [key, prop] of Object.entries(props)) {
     const at = `${base}.properties.${key}`;
     const hint = secretHint(key, prop);
-    if (hint) report('elicitation-secret', `Form field "${key}" looks like a secret (${hint}); servers must not ask for passwords, tokens, API keys or payment data in form mode (use URL mode)`, at);
+    if (hint)
+      report(
+        'elicitation-secret',
+        `Form field "${key}" looks like a secret (${hint}); servers must not ask for passwords, tokens, API keys or payment data in form mode (use URL mode)`,
+        at,
+      );
     const parsed = PrimitiveSchemaDefinitionSchema.safeParse(prop);
     if (!parsed.success) {
-      report('elicitation-schema-invalid', `"${key}" is not a primitive property (string, number, integer, boolean, enum or multi-select of strings): ${show(prop)}`, at);
+      report(
+        'elicitation-schema-invalid',
+        `"${key}" is not a primitive property (string, number, integer, boolean, enum or multi-select of strings): ${show(prop)}`,
+        at,
+      );
       continue;
     }
     const p = asRecord(prop)!;
@@ -86,13 +134,21 @@ function checkForm(params: Obj, path: string, report: Report): void {
   const required = schema.required;
   if (required !== undefined) {
     if (!Array.isArray(required)) report('elicitation-schema-invalid', 'required must be an array of property names', `${base}.required`);
-    else for (const name of required) if (typeof name !== 'string' || !(name in props)) report('elicitation-schema-invalid', `required names ${show(name)}, which is not a property`, `${base}.required`);
+    else
+      for (const name of required)
+        if (typeof name !== 'string' || !(name in props))
+          report('elicitation-schema-invalid', `required names ${show(name)}, which is not a property`, `${base}.required`);
   }
 }
 
 /** URL mode: a real http(s) URL, no `elicitationId`. */
 function checkUrl(params: Obj, path: string, report: Report): void {
-  if ('elicitationId' in params) report('elicitation-legacy-field', 'elicitationId and notifications/elicitation/complete are gone; completion is learned by retrying', `${path}.elicitationId`);
+  if ('elicitationId' in params)
+    report(
+      'elicitation-legacy-field',
+      'elicitationId and notifications/elicitation/complete are gone; completion is learned by retrying',
+      `${path}.elicitationId`,
+    );
   const raw = params.url;
   let url: URL | undefined;
   try {
@@ -101,8 +157,10 @@ function checkUrl(params: Obj, path: string, report: Report): void {
     url = undefined;
   }
   if (!url) return report('elicitation-url-invalid', `url ${show(raw)} is not a valid absolute URL`, `${path}.url`);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') report('elicitation-url-invalid', `url scheme "${url.protocol}" cannot be opened safely in a browser; use https`, `${path}.url`);
-  if (url.username || url.password) report('elicitation-url-invalid', 'url embeds credentials (user:password@), which hides the real host from the user', `${path}.url`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    report('elicitation-url-invalid', `url scheme "${url.protocol}" cannot be opened safely in a browser; use https`, `${path}.url`);
+  if (url.username || url.password)
+    report('elicitation-url-invalid', 'url embeds credentials (user:password@), which hides the real host from the user', `${path}.url`);
 }
 
 /** Check the params of one `elicitation/create` input request. */

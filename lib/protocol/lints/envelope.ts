@@ -10,7 +10,16 @@ import { asRecord } from '../../shared/records';
 
 const KNOWN_RESULT_TYPES = new Set<string>(Object.values(RESULT_TYPE));
 /** Removed from the core in 2026-07-28 (answered with -32601). */
-const REMOVED = new Set(['initialize', 'notifications/initialized', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe', 'notifications/roots/list_changed', 'tasks/status']);
+const REMOVED = new Set([
+  'initialize',
+  'notifications/initialized',
+  'ping',
+  'logging/setLevel',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'notifications/roots/list_changed',
+  'tasks/status',
+]);
 const REMOVED_TASKS = new Set(['tasks/list', 'tasks/result']);
 
 const isId = (v: unknown) => typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v));
@@ -45,7 +54,8 @@ export function checkResponseEnvelope(v: View, report: Report): void {
       report('jsonrpc-invalid', 'error must be {code: integer, message: string, data?}', 'response.body.error');
     }
   }
-  if (v.isRequest && isId(v.id) && res.id !== v.id) report('response-id-mismatch', `Response id ${show(res.id)} does not answer request id ${show(v.id)}`, 'response.body.id');
+  if (v.isRequest && isId(v.id) && res.id !== v.id)
+    report('response-id-mismatch', `Response id ${show(res.id)} does not answer request id ${show(v.id)}`, 'response.body.id');
 }
 
 /** `resultType` on every 2026-07-28 result. */
@@ -53,37 +63,67 @@ export function checkResultType(v: View, report: Report): void {
   const result = v.result;
   if (!v.modern || !result) return;
   const path = 'response.body.result.resultType';
-  if (!('resultType' in result)) return report('result-type-missing', `${v.method} result has no resultType; every 2026-07-28 result must carry one ("complete" here)`, path);
+  if (!('resultType' in result))
+    return report('result-type-missing', `${v.method} result has no resultType; every 2026-07-28 result must carry one ("complete" here)`, path);
   const t = result.resultType;
   if (typeof t !== 'string' || !KNOWN_RESULT_TYPES.has(t)) {
-    return report('result-type-unknown', `resultType ${show(t)} is neither a core value (complete, input_required) nor one of an advertised extension (task); a client must treat the response as invalid`, path);
+    return report(
+      'result-type-unknown',
+      `resultType ${show(t)} is neither a core value (complete, input_required) nor one of an advertised extension (task); a client must treat the response as invalid`,
+      path,
+    );
   }
   // tasks/* answers are checked (more precisely) with the tasks extension rules.
-  if (t === RESULT_TYPE.task && v.method !== 'tools/call' && !v.method.startsWith('tasks/')) report('result-type-task-method', `resultType "task" answers ${v.method}; only tools/call may create a task`, path);
+  if (t === RESULT_TYPE.task && v.method !== 'tools/call' && !v.method.startsWith('tasks/'))
+    report('result-type-task-method', `resultType "task" answers ${v.method}; only tools/call may create a task`, path);
 }
 
 /** Methods and notifications 2026-07-28 removed. */
 export function checkRemovedMethods(v: View, report: Report): void {
   if (!v.modern) return;
   const m = v.method;
-  if (REMOVED_TASKS.has(m)) report('tasks-removed-method', `${m} does not exist under 2026-07-28: poll tasks/get (the result is inlined when the task completes)`, 'request.body.method');
-  else if (REMOVED.has(m)) report('removed-method', `${m} was removed in 2026-07-28 (no handshake, no ping, log level per request, subscriptions/listen)`, 'request.body.method');
+  if (REMOVED_TASKS.has(m))
+    report(
+      'tasks-removed-method',
+      `${m} does not exist under 2026-07-28: poll tasks/get (the result is inlined when the task completes)`,
+      'request.body.method',
+    );
+  else if (REMOVED.has(m))
+    report('removed-method', `${m} was removed in 2026-07-28 (no handshake, no ping, log level per request, subscriptions/listen)`, 'request.body.method');
   else return;
-  if (v.result) report('removed-method-served', `The server answered the removed method ${m} with a result; it must answer -32601 Method not found`, 'response.body.result');
+  if (v.result)
+    report(
+      'removed-method-served',
+      `The server answered the removed method ${m} with a result; it must answer -32601 Method not found`,
+      'response.body.result',
+    );
 }
 
 /** Sessions and resumability are gone from Streamable HTTP. */
 export function checkTransportHeaders(v: View, report: Report): void {
   if (!v.modern || !v.http) return;
-  if (v.resHeader(HEADER.sessionId) !== undefined) report('session-id-minted', `The server sent ${HEADER.sessionId}; 2026-07-28 servers never mint or echo a session id`, `response.headers.${HEADER.sessionId}`);
+  if (v.resHeader(HEADER.sessionId) !== undefined)
+    report(
+      'session-id-minted',
+      `The server sent ${HEADER.sessionId}; 2026-07-28 servers never mint or echo a session id`,
+      `response.headers.${HEADER.sessionId}`,
+    );
   if (v.reqHeader(HEADER.lastEventId) !== undefined) {
-    const where = v.method === 'subscriptions/listen' ? 'a dropped listen stream is replaced by a new subscriptions/listen and a refetch' : 'a broken stream is re-issued with a new id';
+    const where =
+      v.method === 'subscriptions/listen'
+        ? 'a dropped listen stream is replaced by a new subscriptions/listen and a refetch'
+        : 'a broken stream is re-issued with a new id';
     report('last-event-id-sent', `${HEADER.lastEventId} sent on ${v.method}; there is no resumability: ${where}`, `request.headers.${HEADER.lastEventId}`);
   }
   if (v.ex.request?.headers && Object.keys(v.ex.request.headers).length) {
     const accept = (v.reqHeader('accept') ?? '').toLowerCase();
     const missing = ['application/json', 'text/event-stream'].filter((t) => !accept.includes(t));
-    if (missing.length) report('accept-header-missing', `Accept must list both application/json and text/event-stream; missing ${missing.join(' and ')}`, 'request.headers.Accept');
+    if (missing.length)
+      report(
+        'accept-header-missing',
+        `Accept must list both application/json and text/event-stream; missing ${missing.join(' and ')}`,
+        'request.headers.Accept',
+      );
   }
 }
 
@@ -94,7 +134,8 @@ export function checkHttpStatus(v: View, report: Report, metaMissing: boolean): 
   const path = 'response.status';
   if (!v.isRequest) {
     if (typeof v.req?.method !== 'string') return;
-    if (status >= 200 && status < 300 && status !== 202) report('http-status-mismatch', `An accepted notification answers 202 Accepted with no body, not ${status}`, path);
+    if (status >= 200 && status < 300 && status !== 202)
+      report('http-status-mismatch', `An accepted notification answers 202 Accepted with no body, not ${status}`, path);
     return;
   }
   if (v.result && status !== 200) return report('http-status-mismatch', `A result travels with HTTP 200, not ${status}`, path);
@@ -118,12 +159,21 @@ export function checkDiscover(v: View, report: Report): void {
   } else {
     const asked = v.meta?.[META.protocolVersion];
     if (typeof asked === 'string' && !versions.includes(asked)) {
-      report('discover-invalid', `supportedVersions ${show(versions)} does not include ${asked}, yet the server answered a ${asked} request`, `${base}.supportedVersions`);
+      report(
+        'discover-invalid',
+        `supportedVersions ${show(versions)} does not include ${asked}, yet the server answered a ${asked} request`,
+        `${base}.supportedVersions`,
+      );
     }
   }
   const caps = asRecord(r.capabilities);
   if (!caps) report('discover-invalid', 'capabilities (ServerCapabilities) is required', `${base}.capabilities`);
-  else if ('tasks' in caps) report('discover-legacy-tasks-capability', 'capabilities.tasks is the 2025-11-25 capability; advertise capabilities.extensions["io.modelcontextprotocol/tasks"] instead', `${base}.capabilities.tasks`);
+  else if ('tasks' in caps)
+    report(
+      'discover-legacy-tasks-capability',
+      'capabilities.tasks is the 2025-11-25 capability; advertise capabilities.extensions["io.modelcontextprotocol/tasks"] instead',
+      `${base}.capabilities.tasks`,
+    );
   const info = asRecord(asRecord(r._meta)?.[META.serverInfo]);
   if (!info) report('discover-server-info-missing', `_meta["${META.serverInfo}"] should name the server (serverInfo moved out of the body)`, `${base}._meta`);
 }

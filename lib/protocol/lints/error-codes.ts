@@ -16,7 +16,11 @@ export function checkErrorCode(code: unknown, path: string, modern: boolean, rep
   if (RETIRED[code]) {
     report('error-code-retired', `${code} is retired and never reused (${RETIRED[code]})`, path);
   } else if (isUndefinedReservedCode(code)) {
-    report('error-code-reserved-undefined', `${code} is implementation-defined, reserved range: -32020..-32099 belongs to the spec, which defines only -32020, -32021 and -32022`, path);
+    report(
+      'error-code-reserved-undefined',
+      `${code} is implementation-defined, reserved range: -32020..-32099 belongs to the spec, which defines only -32020, -32021 and -32022`,
+      path,
+    );
   } else if (DRAFT_CODES[code]) {
     report('error-code-draft', `${code} is a ${DRAFT_CODES[code]}`, path);
   }
@@ -30,7 +34,11 @@ export function checkResponseError(v: View, report: Report): void {
   if (!v.modern) return;
   const data = asRecord(e.data);
   if (e.code === ERROR.missingRequiredClientCapability && !asRecord(data?.requiredCapabilities)) {
-    report('error-data-invalid', '-32021 must name what is missing in data.requiredCapabilities (a ClientCapabilities object)', 'response.body.error.data.requiredCapabilities');
+    report(
+      'error-data-invalid',
+      '-32021 must name what is missing in data.requiredCapabilities (a ClientCapabilities object)',
+      'response.body.error.data.requiredCapabilities',
+    );
   }
   if (e.code === ERROR.unsupportedProtocolVersion) {
     const supported = data?.supported;
@@ -38,9 +46,14 @@ export function checkResponseError(v: View, report: Report): void {
       report('error-data-invalid', '-32022 must list data.supported (the versions the server implements)', 'response.body.error.data.supported');
     }
     const asked = v.meta?.[META.protocolVersion];
-    if (typeof data?.requested !== 'string') report('error-data-invalid', '-32022 must echo data.requested (the version the client asked for)', 'response.body.error.data.requested');
+    if (typeof data?.requested !== 'string')
+      report('error-data-invalid', '-32022 must echo data.requested (the version the client asked for)', 'response.body.error.data.requested');
     else if (typeof asked === 'string' && data.requested !== asked) {
-      report('error-data-invalid', `data.requested ${show(data.requested)} is not the version the request asked for (${show(asked)})`, 'response.body.error.data.requested');
+      report(
+        'error-data-invalid',
+        `data.requested ${show(data.requested)} is not the version the request asked for (${show(asked)})`,
+        'response.body.error.data.requested',
+      );
     }
   }
 }

@@ -1,5 +1,13 @@
 import { checkCaching } from './caching';
-import { checkDiscover, checkHttpStatus, checkRemovedMethods, checkRequestEnvelope, checkResponseEnvelope, checkResultType, checkTransportHeaders } from './envelope';
+import {
+  checkDiscover,
+  checkHttpStatus,
+  checkRemovedMethods,
+  checkRequestEnvelope,
+  checkResponseEnvelope,
+  checkResultType,
+  checkTransportHeaders,
+} from './envelope';
 import { checkResponseError } from './error-codes';
 import { checkRequestHeaders } from './http-headers';
 import { checkRequestMeta } from './meta';
@@ -49,9 +57,12 @@ export function lintExchange(ex: Exchange, ctx: LintContext = {}): Lint[] {
   checkToolsList(v, report);
   checkUiResource(v, report);
   if (v.modern && v.result && (metaBroken || undeclaredTasks || out.some((l) => MUST_REJECT.has(l.id as LintId)))) {
-    const why = metaBroken ? '400 with -32602 (required _meta)' : undeclaredTasks ? '-32021 (tasks extension not declared)' : '400 with -32020 (header mismatch)';
+    const why = metaBroken
+      ? '400 with -32602 (required _meta)'
+      : undeclaredTasks
+        ? '-32021 (tasks extension not declared)'
+        : '400 with -32020 (header mismatch)';
     report('invalid-request-accepted', `The server served a request it must reject with ${why}`, 'response.body.result');
   }
   return dedupe(out);
 }
-

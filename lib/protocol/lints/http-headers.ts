@@ -34,11 +34,16 @@ export function checkRequestHeaders(v: View, report: Report): void {
   const rawVersion = v.reqHeader(HEADER.protocolVersion);
   if (rawVersion === undefined) report('header-missing', `${HEADER.protocolVersion} is required on every POST`, `request.headers.${HEADER.protocolVersion}`);
   else if (typeof version === 'string' && rawVersion.trim() !== version) {
-    report('header-mismatch', `${HEADER.protocolVersion} "${rawVersion.trim()}" differs from _meta protocolVersion "${version}"`, `request.headers.${HEADER.protocolVersion}`);
+    report(
+      'header-mismatch',
+      `${HEADER.protocolVersion} "${rawVersion.trim()}" differs from _meta protocolVersion "${version}"`,
+      `request.headers.${HEADER.protocolVersion}`,
+    );
   }
   const rawMethod = v.reqHeader(HEADER.method);
   if (rawMethod === undefined) report('header-missing', `${HEADER.method} is required on every request POST`, `request.headers.${HEADER.method}`);
-  else if (rawMethod.trim() !== v.method) report('header-mismatch', `${HEADER.method} "${rawMethod.trim()}" differs from the body method "${v.method}"`, `request.headers.${HEADER.method}`);
+  else if (rawMethod.trim() !== v.method)
+    report('header-mismatch', `${HEADER.method} "${rawMethod.trim()}" differs from the body method "${v.method}"`, `request.headers.${HEADER.method}`);
 
   if (NAME_SOURCE[v.method]) {
     const expected = expectedNameValue(v.method, v.params);
@@ -60,7 +65,8 @@ function checkParamHeaders(v: View, report: Report): void {
     const text = paramHeaderText(valueAtPath(args, b.path));
     const raw = v.reqHeader(header);
     if (text === undefined) {
-      if (raw !== undefined) report('header-mismatch', `${header} sent although argument ${b.path.join('.')} is absent or null (omit the header then)`, `request.headers.${header}`);
+      if (raw !== undefined)
+        report('header-mismatch', `${header} sent although argument ${b.path.join('.')} is absent or null (omit the header then)`, `request.headers.${header}`);
       continue;
     }
     compare(report, header, raw, text, b.type === 'integer');

@@ -36,14 +36,19 @@ export function checkRequestMeta(v: View, report: Report): boolean {
   // Without any _meta the missing required keys say enough.
   if (info === undefined) {
     if (meta) report('meta-client-info-missing', `_meta["${META.clientInfo}"] should identify the client (name and version)`, metaPath(META.clientInfo));
-  } else if (!ImplementationSchema.safeParse(info).success) report('meta-invalid', `_meta["${META.clientInfo}"] needs string name and version`, metaPath(META.clientInfo));
+  } else if (!ImplementationSchema.safeParse(info).success)
+    report('meta-invalid', `_meta["${META.clientInfo}"] needs string name and version`, metaPath(META.clientInfo));
   const level = meta?.[META.logLevel];
-  if (level !== undefined && !LoggingLevelSchema.safeParse(level).success) report('meta-invalid', `_meta["${META.logLevel}"] ${show(level)} is not a logging level`, metaPath(META.logLevel));
+  if (level !== undefined && !LoggingLevelSchema.safeParse(level).success)
+    report('meta-invalid', `_meta["${META.logLevel}"] ${show(level)} is not a logging level`, metaPath(META.logLevel));
   const token = meta?.progressToken;
-  if (token !== undefined && typeof token !== 'string' && typeof token !== 'number') report('meta-invalid', 'progressToken must be a string or a number', 'request.body.params._meta.progressToken');
-  for (const key of TRACE_KEYS) if (meta?.[key] !== undefined && typeof meta[key] !== 'string') report('meta-invalid', `${key} must be a string`, `request.body.params._meta.${key}`);
+  if (token !== undefined && typeof token !== 'string' && typeof token !== 'number')
+    report('meta-invalid', 'progressToken must be a string or a number', 'request.body.params._meta.progressToken');
+  for (const key of TRACE_KEYS)
+    if (meta?.[key] !== undefined && typeof meta[key] !== 'string') report('meta-invalid', `${key} must be a string`, `request.body.params._meta.${key}`);
   for (const key of Object.keys(meta ?? {})) {
-    if (isReservedMetaKey(key) && !KNOWN_KEYS.has(key)) report('meta-reserved-key-unknown', `_meta key "${key}" uses a reserved prefix but is not defined by the spec`, metaPath(key));
+    if (isReservedMetaKey(key) && !KNOWN_KEYS.has(key))
+      report('meta-reserved-key-unknown', `_meta key "${key}" uses a reserved prefix but is not defined by the spec`, metaPath(key));
   }
   return broken;
 }
@@ -51,8 +56,13 @@ export function checkRequestMeta(v: View, report: Report): boolean {
 function checkCapabilityFields(caps: Record<string, unknown>, report: Report): void {
   const base = `request.body.params._meta["${META.clientCapabilities}"]`;
   const roots = asRecord(caps.roots);
-  if (roots && 'listChanged' in roots) report('capability-removed-field', 'roots.listChanged was removed with notifications/roots/list_changed', `${base}.roots.listChanged`);
+  if (roots && 'listChanged' in roots)
+    report('capability-removed-field', 'roots.listChanged was removed with notifications/roots/list_changed', `${base}.roots.listChanged`);
   if ('tasks' in caps) {
-    report('capability-removed-field', 'capabilities.tasks is the 2025-11-25 capability; under 2026-07-28 the client counts as not declaring tasks (declare extensions["io.modelcontextprotocol/tasks"])', `${base}.tasks`);
+    report(
+      'capability-removed-field',
+      'capabilities.tasks is the 2025-11-25 capability; under 2026-07-28 the client counts as not declaring tasks (declare extensions["io.modelcontextprotocol/tasks"])',
+      `${base}.tasks`,
+    );
   }
 }

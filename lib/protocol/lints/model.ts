@@ -74,7 +74,6 @@ export type Lint = z.infer<typeof LintSchema>;
 /** Plain JSON object or undefined. */
 export type Obj = Record<string, unknown>;
 
-
 /** Case-insensitive header lookup on a recorded header map. */
 export function headerOf(headers: Record<string, string> | undefined, name: string): string | undefined {
   if (!headers) return undefined;

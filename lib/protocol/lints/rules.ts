@@ -28,7 +28,12 @@ export const LINT_RULES = {
   'result-type-task-method': r('error', 'server', 'ext/tasks#supported-methods', 'Task returned to a method other than tools/call'),
   'removed-method': r('warning', 'client', 'changelog#removed', 'Method removed in 2026-07-28'),
   'tasks-removed-method': r('error', 'client', 'ext/tasks#removed-methods', 'tasks/list or tasks/result used under 2026-07-28'),
-  'removed-method-served': r('error', 'server', 'basic/transports/streamable-http#http-status-codes', 'Removed method answered with a result instead of -32601'),
+  'removed-method-served': r(
+    'error',
+    'server',
+    'basic/transports/streamable-http#http-status-codes',
+    'Removed method answered with a result instead of -32601',
+  ),
   'invalid-request-accepted': r('error', 'server', 'basic/index#meta', 'A request that must be rejected was served'),
   // Streamable HTTP
   'header-missing': r('error', 'client', 'basic/transports/streamable-http#protocol-headers', 'Required MCP header missing'),
@@ -76,7 +81,12 @@ export const LINT_RULES = {
   'elicitation-legacy-field': r('warning', 'server', 'client/elicitation#url-mode', 'elicitationId is gone in 2026-07-28'),
   // Tasks extension
   'task-not-declared': r('error', 'server', 'ext/tasks#capability-negotiation', 'Task returned to a request that did not declare the extension'),
-  'task-extension-not-advertised': r('warning', 'server', 'ext/tasks#capability-negotiation', 'Task returned by a server that does not advertise the extension'),
+  'task-extension-not-advertised': r(
+    'warning',
+    'server',
+    'ext/tasks#capability-negotiation',
+    'Task returned by a server that does not advertise the extension',
+  ),
   'task-method-undeclared': r('error', 'client', 'ext/tasks#capability-negotiation', 'Tasks request without the extension declared'),
   'task-request-state': r('error', 'server', 'ext/tasks#mrtr-composition', 'requestState on a task'),
   'task-legacy-fields': r('error', 'server', 'ext/tasks#task', 'Legacy 2025-11-25 task fields in a 2026-07-28 task'),
@@ -101,7 +111,12 @@ export const LINT_RULES = {
   'stream-unrelated-notification': r('warning', 'server', 'basic/transports/streamable-http#sse', 'Notification unrelated to the request on its stream'),
   'listen-ack-not-first': r('error', 'server', 'basic/patterns/subscriptions#acknowledgement', 'Frame before the subscription acknowledgement'),
   'listen-untagged': r('error', 'server', 'basic/patterns/subscriptions#subscription-id', 'Listen message without the subscriptionId tag'),
-  'listen-request-scoped-notification': r('error', 'server', 'basic/patterns/subscriptions#notification-types', 'Progress or log notification on a listen stream'),
+  'listen-request-scoped-notification': r(
+    'error',
+    'server',
+    'basic/patterns/subscriptions#notification-types',
+    'Progress or log notification on a listen stream',
+  ),
   'listen-unrequested-notification': r('error', 'server', 'basic/patterns/subscriptions#filters', 'Notification the subscription did not ask for'),
   'log-without-level': r('error', 'server', 'server/utilities/logging#log-level', 'notifications/message without a requested logLevel'),
   'log-below-level': r('warning', 'server', 'server/utilities/logging#log-level', 'Log message below the requested logLevel'),
@@ -131,7 +146,7 @@ const EXT_BASE: Record<string, string> = {
 export function specUrl(specRef: string): string {
   const [path, fragment] = specRef.split('#');
   const ext = /^ext\/(\w+)$/.exec(path);
-  const base = ext ? EXT_BASE[ext[1]] ?? SPEC_BASE : `${SPEC_BASE}${path}`;
+  const base = ext ? (EXT_BASE[ext[1]] ?? SPEC_BASE) : `${SPEC_BASE}${path}`;
   return fragment ? `${base}#${fragment}` : base;
 }
 
@@ -140,6 +155,10 @@ export function createReporter(out: Lint[]): Report {
   return (id, message, path) => {
     const rule: LintRule | undefined = LINT_RULES[id];
     if (!rule) throw new Error(`Failed to report lint: unknown rule "${id}"`);
-    out.push(path === undefined ? { id, severity: rule.severity, message, specRef: rule.specRef } : { id, severity: rule.severity, message, specRef: rule.specRef, path });
+    out.push(
+      path === undefined
+        ? { id, severity: rule.severity, message, specRef: rule.specRef }
+        : { id, severity: rule.severity, message, specRef: rule.specRef, path },
+    );
   };
 }

@@ -87,7 +87,8 @@ function trackMrtr(s: SessionState, v: View, continued: Conversation | undefined
 }
 
 function observeSnapshot(t: TaskTrack, snap: Obj, path: string, report: Report): void {
-  if (t.terminal && snap.status !== t.terminal) report('task-terminal-changed', `The task was already ${t.terminal}; it is now ${show(snap.status)} (terminal states are final)`, `${path}.status`);
+  if (t.terminal && snap.status !== t.terminal)
+    report('task-terminal-changed', `The task was already ${t.terminal}; it is now ${show(snap.status)} (terminal states are final)`, `${path}.status`);
   if (!t.terminal && isTerminalStatus(snap.status)) t.terminal = snap.status as TaskStatus;
   if (typeof snap.pollIntervalMs === 'number') t.pollIntervalMs = snap.pollIntervalMs;
   t.outstanding = snap.status === 'input_required' ? Object.keys(asRecord(snap.inputRequests) ?? {}) : [];
@@ -112,10 +113,16 @@ function trackTasks(s: SessionState, v: View, at: number | undefined, report: Re
     if (t.terminal) report('task-poll-after-terminal', `The task already reached ${t.terminal}; stop polling it`, 'request.body.params.taskId');
     else if (!t.nudged && at !== undefined && t.lastAt !== undefined && t.pollIntervalMs) {
       const gap = at - t.lastAt;
-      if (gap < t.pollIntervalMs * POLL_TOLERANCE) report('task-poll-too-fast', `Polled ${gap} ms after the previous look; pollIntervalMs is ${t.pollIntervalMs}`, 'request.body.params.taskId');
+      if (gap < t.pollIntervalMs * POLL_TOLERANCE)
+        report('task-poll-too-fast', `Polled ${gap} ms after the previous look; pollIntervalMs is ${t.pollIntervalMs}`, 'request.body.params.taskId');
     }
     const lost = v.error?.code === -32602 && t.keepUntil !== undefined && (t.keepUntil === Infinity || (at !== undefined && at < t.keepUntil));
-    if (lost) report('task-lost', 'tasks/get answers -32602 for a task this session created and whose ttlMs has not elapsed; a task must stay retrievable from creation until its ttlMs', 'response.body.error');
+    if (lost)
+      report(
+        'task-lost',
+        'tasks/get answers -32602 for a task this session created and whose ttlMs has not elapsed; a task must stay retrievable from creation until its ttlMs',
+        'response.body.error',
+      );
     if (at !== undefined) t.lastAt = at;
     t.nudged = false;
     if (r && typeof r.status === 'string') observeSnapshot(t, r, 'response.body.result', report);
@@ -123,10 +130,19 @@ function trackTasks(s: SessionState, v: View, at: number | undefined, report: Re
   }
   if (v.method === 'tasks/update' && t.outstanding) {
     const unknown = Object.keys(asRecord(v.params.inputResponses) ?? {}).filter((k) => !t.outstanding!.includes(k));
-    if (unknown.length) report('task-update-unknown-key', `tasks/update answers ${unknown.map((k) => `"${k}"`).join(', ')}, which the task is not waiting for (outstanding: ${t.outstanding.join(', ') || 'none'})`, 'request.body.params.inputResponses');
+    if (unknown.length)
+      report(
+        'task-update-unknown-key',
+        `tasks/update answers ${unknown.map((k) => `"${k}"`).join(', ')}, which the task is not waiting for (outstanding: ${t.outstanding.join(', ') || 'none'})`,
+        'request.body.params.inputResponses',
+      );
   }
   if (v.method === 'tasks/cancel' && t.terminal && v.error?.code === -32602) {
-    report('task-cancel-terminal-rejected', `The task had already reached ${t.terminal}; 2026-07-28 acknowledges a cancel of a finished task like any other ({resultType: "complete"})`, 'response.body.error');
+    report(
+      'task-cancel-terminal-rejected',
+      `The task had already reached ${t.terminal}; 2026-07-28 acknowledges a cancel of a finished task like any other ({resultType: "complete"})`,
+      'response.body.error',
+    );
   }
   t.nudged = true;
 }
@@ -135,7 +151,12 @@ function trackTasks(s: SessionState, v: View, at: number | undefined, report: Re
 function trackCancelled(s: SessionState, v: View, report: Report): void {
   if (v.method !== 'notifications/cancelled') return;
   const taskId = s.taskRequests.get(JSON.stringify(v.params.requestId));
-  if (taskId) report('task-cancel-by-notification', `notifications/cancelled names the request that created task ${maskId(taskId)}; tasks are cancelled with tasks/cancel`, 'request.body.params.requestId');
+  if (taskId)
+    report(
+      'task-cancel-by-notification',
+      `notifications/cancelled names the request that created task ${maskId(taskId)}; tasks are cancelled with tasks/cancel`,
+      'request.body.params.requestId',
+    );
 }
 
 /** Terminal states seen on one listen stream must not change either. */
@@ -158,7 +179,11 @@ function trackPages(s: SessionState, v: View, report: Report): void {
   const before = s.pages.get(v.method);
   const cursor = v.params.cursor;
   if (cursor !== undefined && before && before.nextCursor === cursor && before.cacheScope !== r.cacheScope) {
-    report('cache-scope-inconsistent', `This page of ${v.method} is ${show(r.cacheScope)} but the previous page was ${show(before.cacheScope)}; all pages share one cacheScope`, 'response.body.result.cacheScope');
+    report(
+      'cache-scope-inconsistent',
+      `This page of ${v.method} is ${show(r.cacheScope)} but the previous page was ${show(before.cacheScope)}; all pages share one cacheScope`,
+      'response.body.result.cacheScope',
+    );
   }
   s.pages.set(v.method, { nextCursor: r.nextCursor, cacheScope: r.cacheScope });
 }
@@ -193,7 +218,12 @@ export function createLintSession(base: LintContext = {}): LintSession {
       const carries = plain.params.requestState !== undefined || plain.params.inputResponses !== undefined;
       if (plain.modern && plain.isRequest && carries && (MRTR_METHODS as readonly string[]).includes(plain.method)) {
         continued = findConversation(s, plain);
-        if (!continued) report('mrtr-state-unsolicited', `${plain.method} carries requestState/inputResponses but answers no earlier input_required (they apply only to the retry of that request)`, 'request.body.params');
+        if (!continued)
+          report(
+            'mrtr-state-unsolicited',
+            `${plain.method} carries requestState/inputResponses but answers no earlier input_required (they apply only to the retry of that request)`,
+            'request.body.params',
+          );
       }
       const ctx: LintContext = continued ? { ...s.ctx, previousInputRequired: continued.prev } : s.ctx;
       const v = viewOf(ex, ctx);

@@ -43,13 +43,19 @@ function listenFrame(v: View, s: ListenState, method: string, params: Obj, path:
   if (!v.http && tag !== undefined && tag !== v.id) return;
   // On stdio the server may end a listen with notifications/cancelled naming it by requestId.
   const teardown = method === 'notifications/cancelled' && params.requestId === v.id;
-  if (tag !== v.id && !teardown) report('listen-untagged', `${method} must carry _meta["${META.subscriptionId}"] = ${show(v.id)} (the listen request id), got ${show(tag)}`, `${path}.params._meta`);
+  if (tag !== v.id && !teardown)
+    report(
+      'listen-untagged',
+      `${method} must carry _meta["${META.subscriptionId}"] = ${show(v.id)} (the listen request id), got ${show(tag)}`,
+      `${path}.params._meta`,
+    );
   if (method === ACK) {
     if (s.ackSeen) return;
     s.ackSeen = true;
     const agreed = asRecord(params.notifications) ?? {};
     const extra = notRequested(agreed, s.filter);
-    if (extra.length) report('listen-unrequested-notification', `The acknowledgement agrees to what was not requested: ${extra.join(', ')}`, `${path}.params.notifications`);
+    if (extra.length)
+      report('listen-unrequested-notification', `The acknowledgement agrees to what was not requested: ${extra.join(', ')}`, `${path}.params.notifications`);
     s.filter = agreed;
     return;
   }
@@ -84,24 +90,36 @@ function requestFrame(v: View, s: RequestState, method: string, params: Obj, pat
   if (method === 'notifications/message') {
     if (!v.modern) return;
     const level = v.meta?.[META.logLevel];
-    if (typeof level !== 'string') return report('log-without-level', `notifications/message on a request without _meta["${META.logLevel}"]; the server must not log then`, path);
+    if (typeof level !== 'string')
+      return report('log-without-level', `notifications/message on a request without _meta["${META.logLevel}"]; the server must not log then`, path);
     const at = LEVELS.indexOf(String(params.level));
-    if (at >= 0 && at < LEVELS.indexOf(level)) report('log-below-level', `Log level "${params.level}" is below the requested "${level}"`, `${path}.params.level`);
+    if (at >= 0 && at < LEVELS.indexOf(level))
+      report('log-below-level', `Log level "${params.level}" is below the requested "${level}"`, `${path}.params.level`);
     return;
   }
   if (method === 'notifications/progress') {
     const token = v.meta?.progressToken;
     if (token === undefined) return report('progress-unrequested', 'notifications/progress on a request that sent no progressToken', path);
-    if (params.progressToken !== token) return report('progress-unrequested', `progressToken ${show(params.progressToken)} is not this request's (${show(token)})`, `${path}.params.progressToken`);
+    if (params.progressToken !== token)
+      return report(
+        'progress-unrequested',
+        `progressToken ${show(params.progressToken)} is not this request's (${show(token)})`,
+        `${path}.params.progressToken`,
+      );
     const p = params.progress;
     if (typeof p === 'number') {
-      if (s.lastProgress !== undefined && !(p > s.lastProgress)) report('progress-not-increasing', `progress went from ${s.lastProgress} to ${p}; it must increase`, `${path}.params.progress`);
+      if (s.lastProgress !== undefined && !(p > s.lastProgress))
+        report('progress-not-increasing', `progress went from ${s.lastProgress} to ${p}; it must increase`, `${path}.params.progress`);
       s.lastProgress = p;
     }
     return;
   }
   if (v.modern && method !== 'notifications/cancelled') {
-    report('stream-unrelated-notification', `${method} on the stream of ${v.method}; a request stream carries only its progress and log messages (changes go to subscriptions/listen)`, path);
+    report(
+      'stream-unrelated-notification',
+      `${method} on the stream of ${v.method}; a request stream carries only its progress and log messages (changes go to subscriptions/listen)`,
+      path,
+    );
   }
 }
 
@@ -115,20 +133,26 @@ export function checkFrames(v: View, report: Report): void {
     const m = asRecord(frame);
     if (!m || m.jsonrpc !== '2.0') return report('stream-frame-invalid', `Frame ${i} is not a JSON-RPC 2.0 message: ${show(frame)}`, path);
     if (typeof m.method === 'string' && 'id' in m) {
-      if (v.modern) report('stream-request-frame', `The server sent a ${m.method} request on the stream; servers never send requests (use input_required)`, path);
+      if (v.modern)
+        report('stream-request-frame', `The server sent a ${m.method} request on the stream; servers never send requests (use input_required)`, path);
       return;
     }
     if (typeof m.method !== 'string') return report('stream-frame-invalid', `Frame ${i} is a response before the final response`, path);
     const params = asRecord(m.params) ?? {};
     if (v.modern && REMOVED.has(m.method)) report('removed-notification', `${m.method} was removed in 2026-07-28`, `${path}.method`);
     if (v.modern && m.method === 'notifications/cancelled' && v.http) {
-      report('cancelled-notification-misuse', 'notifications/cancelled from the server only ends a listen on stdio; on HTTP the server sends the final result and closes', path);
+      report(
+        'cancelled-notification-misuse',
+        'notifications/cancelled from the server only ends a listen on stdio; on HTTP the server sends the final result and closes',
+        path,
+      );
     }
     if (listen && v.modern) listenFrame(v, ls, m.method, params, path, report);
     else requestFrame(v, rs, m.method, params, path, report);
   });
   if (listen && v.modern && v.result) {
     const tag = asRecord(v.result._meta)?.[META.subscriptionId];
-    if (tag !== v.id) report('listen-untagged', `The final listen result must carry _meta["${META.subscriptionId}"] = ${show(v.id)}`, 'response.body.result._meta');
+    if (tag !== v.id)
+      report('listen-untagged', `The final listen result must carry _meta["${META.subscriptionId}"] = ${show(v.id)}`, 'response.body.result._meta');
   }
 }

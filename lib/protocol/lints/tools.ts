@@ -22,7 +22,11 @@ export function checkToolsList(v: View, report: Report): void {
     if (!scan.ok) report('tool-header-annotation-invalid', `Tool ${show(tool.name)}: ${scan.reason}; HTTP clients must drop this tool`, `${path}.inputSchema`);
     const execution = asRecord(tool.execution);
     if (execution && 'taskSupport' in execution) {
-      report('tool-task-support-legacy', `Tool ${show(tool.name)} declares execution.taskSupport; 2026-07-28 has no such field (the server decides per call)`, `${path}.execution.taskSupport`);
+      report(
+        'tool-task-support-legacy',
+        `Tool ${show(tool.name)} declares execution.taskSupport; 2026-07-28 has no such field (the server decides per call)`,
+        `${path}.execution.taskSupport`,
+      );
     }
     const meta = asRecord(tool._meta);
     checkUiUri(asRecord(meta?.ui)?.resourceUri, `${path}._meta.ui.resourceUri`, report);
@@ -36,6 +40,7 @@ export function checkUiResource(v: View, report: Report): void {
   (v.result.contents as unknown[]).forEach((raw, i) => {
     const c = asRecord(raw);
     if (!c || typeof c.uri !== 'string' || !c.uri.startsWith('ui://')) return;
-    if (c.mimeType !== APP_MIME) report('ui-resource-mime', `ui:// content must be ${APP_MIME}, got ${show(c.mimeType)}`, `response.body.result.contents[${i}].mimeType`);
+    if (c.mimeType !== APP_MIME)
+      report('ui-resource-mime', `ui:// content must be ${APP_MIME}, got ${show(c.mimeType)}`, `response.body.result.contents[${i}].mimeType`);
   });
 }

@@ -8,7 +8,6 @@ import { objectSchema } from './schema-helpers';
  * state: the client must keep polling until the task says so.
  */
 
-
 export const cancelResistantScenario: ScenarioInput = {
   id: 'cancel-resistant',
   name: 'Cancel-resistant workers',
@@ -36,7 +35,12 @@ export const cancelResistantScenario: ScenarioInput = {
         steps: [
           { status: 'working', statusMessage: 'Copying table users of {{args.database}}', delayMs: 60_000 },
           { status: 'working', statusMessage: 'Copying table orders of {{args.database}}', delayMs: 60_000 },
-          { result: { content: [{ type: 'text', text: 'Migrated {{args.database}}: 2 tables copied.' }], structuredContent: { database: '{{args.database}}', tables: 2 } } },
+          {
+            result: {
+              content: [{ type: 'text', text: 'Migrated {{args.database}}: 2 tables copied.' }],
+              structuredContent: { database: '{{args.database}}', tables: 2 },
+            },
+          },
         ],
       },
     },
@@ -55,7 +59,10 @@ export const cancelResistantScenario: ScenarioInput = {
           { status: 'working', statusMessage: 'Uploading the archive', delayMs: 1_500 },
           {
             statusMessage: 'Export finished although a cancel was requested',
-            result: { content: [{ type: 'text', text: 'Exported {{args.project}} to archive-{{args.project}}.tar.gz.' }], structuredContent: { archive: 'archive-{{args.project}}.tar.gz' } },
+            result: {
+              content: [{ type: 'text', text: 'Exported {{args.project}} to archive-{{args.project}}.tar.gz.' }],
+              structuredContent: { archive: 'archive-{{args.project}}.tar.gz' },
+            },
           },
         ],
       },

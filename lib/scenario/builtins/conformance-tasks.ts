@@ -7,12 +7,22 @@ import { objectSchema } from './schema-helpers';
  * client declares it (or only as tasks), fail as tasks, and ask for input inside a task.
  */
 export const conformanceTaskTools: NonNullable<ScenarioInput['tools']> = [
-  { name: 'greet', description: 'Greets by name (never a task)', inputSchema: objectSchema({ name: { type: 'string' } }, { required: ['name'] }), result: text('Hello, {{args.name}}!') },
+  {
+    name: 'greet',
+    description: 'Greets by name (never a task)',
+    inputSchema: objectSchema({ name: { type: 'string' } }, { required: ['name'] }),
+    result: text('Hello, {{args.name}}!'),
+  },
   {
     name: 'slow_compute',
     description: 'Computes for a number of seconds; runs as a task when the client declares the extension',
     inputSchema: objectSchema({ seconds: { type: 'integer' }, label: { type: 'string' } }),
-    task: { steps: [{ statusMessage: 'Computing {{args.label}}', delayMs: '{{args.seconds}} * 1000' }, { result: text('Computed {{args.label}} in {{args.seconds}}s') }] },
+    task: {
+      steps: [
+        { statusMessage: 'Computing {{args.label}}', delayMs: '{{args.seconds}} * 1000' },
+        { result: text('Computed {{args.label}} in {{args.seconds}}s') },
+      ],
+    },
   },
   {
     name: 'failing_job',
@@ -34,7 +44,12 @@ export const conformanceTaskTools: NonNullable<ScenarioInput['tools']> = [
       steps: [
         {
           statusMessage: 'Waiting for confirmation',
-          inputRequests: { confirm: { method: 'elicitation/create', params: { mode: 'form', message: 'Delete {{args.filename}}?', requestedSchema: objectSchema({ confirm: { type: 'boolean' } }) } } },
+          inputRequests: {
+            confirm: {
+              method: 'elicitation/create',
+              params: { mode: 'form', message: 'Delete {{args.filename}}?', requestedSchema: objectSchema({ confirm: { type: 'boolean' } }) },
+            },
+          },
         },
         { result: text('Deleted {{args.filename}}') },
       ],
@@ -49,8 +64,14 @@ export const conformanceTaskTools: NonNullable<ScenarioInput['tools']> = [
         {
           statusMessage: 'Waiting for two answers',
           inputRequests: {
-            first: { method: 'elicitation/create', params: { mode: 'form', message: 'First answer', requestedSchema: objectSchema({ name: { type: 'string' }, confirm: { type: 'boolean' } }) } },
-            second: { method: 'elicitation/create', params: { mode: 'form', message: 'Second answer', requestedSchema: objectSchema({ name: { type: 'string' }, confirm: { type: 'boolean' } }) } },
+            first: {
+              method: 'elicitation/create',
+              params: { mode: 'form', message: 'First answer', requestedSchema: objectSchema({ name: { type: 'string' }, confirm: { type: 'boolean' } }) },
+            },
+            second: {
+              method: 'elicitation/create',
+              params: { mode: 'form', message: 'Second answer', requestedSchema: objectSchema({ name: { type: 'string' }, confirm: { type: 'boolean' } }) },
+            },
           },
         },
         { result: text('Got {{inputs.first.content.name}} and {{inputs.second.content.name}}') },

@@ -17,14 +17,31 @@ export const conformanceScenario: ScenarioInput = {
   supportedVersions: ['2026-07-28'],
   settings: { toolOrder: 'declared', listCacheScope: 'public', taskTtlMs: 600_000, pollIntervalMs: 500 },
   tools: [
-    { name: 'test_simple_text', description: 'Returns a simple text response', inputSchema: objectSchema(), result: text('This is a simple text response for testing.') },
-    { name: 'test_image_content', description: 'Returns an image', inputSchema: objectSchema(), result: { content: [{ type: 'image', data: IMG, mimeType: 'image/png' }] } },
-    { name: 'test_audio_content', description: 'Returns audio', inputSchema: objectSchema(), result: { content: [{ type: 'audio', data: WAV, mimeType: 'audio/wav' }] } },
+    {
+      name: 'test_simple_text',
+      description: 'Returns a simple text response',
+      inputSchema: objectSchema(),
+      result: text('This is a simple text response for testing.'),
+    },
+    {
+      name: 'test_image_content',
+      description: 'Returns an image',
+      inputSchema: objectSchema(),
+      result: { content: [{ type: 'image', data: IMG, mimeType: 'image/png' }] },
+    },
+    {
+      name: 'test_audio_content',
+      description: 'Returns audio',
+      inputSchema: objectSchema(),
+      result: { content: [{ type: 'audio', data: WAV, mimeType: 'audio/wav' }] },
+    },
     {
       name: 'test_embedded_resource',
       description: 'Returns an embedded resource',
       inputSchema: objectSchema(),
-      result: { content: [{ type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } }] },
+      result: {
+        content: [{ type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } }],
+      },
     },
     {
       name: 'test_multiple_content_types',
@@ -38,7 +55,12 @@ export const conformanceScenario: ScenarioInput = {
         ],
       },
     },
-    { name: 'test_error_handling', description: 'Returns a tool error result', inputSchema: objectSchema(), result: { ...text('This tool intentionally returns an error for testing'), isError: true } },
+    {
+      name: 'test_error_handling',
+      description: 'Returns a tool error result',
+      inputSchema: objectSchema(),
+      result: { ...text('This tool intentionally returns an error for testing'), isError: true },
+    },
     {
       name: 'test_tool_with_progress',
       description: 'Reports progress on the request stream, then answers',
@@ -46,12 +68,51 @@ export const conformanceScenario: ScenarioInput = {
       progress: { intervalMs: 50, steps: [0, 50, 100].map((p) => ({ progress: p, total: 100, message: `Completed step ${p} of 100` })) },
       result: text('{{progressToken}}'),
     },
-    { name: 'test_tool_with_logging', description: 'Logs three messages when a log level is requested', inputSchema: objectSchema(), log: [{ level: 'info', data: 'Tool execution started' }, { level: 'info', data: 'Tool processing data' }, { level: 'info', data: 'Tool execution completed' }], result: text('Logging complete') },
-    { name: 'test_logging_tool', description: 'Logs only when the request asks for a log level', inputSchema: objectSchema(), log: [{ level: 'info', data: 'Logging evaluated' }], result: text('Logging evaluated') },
-    { name: 'test_missing_capability', description: 'Needs the sampling capability', inputSchema: objectSchema(), requires: { sampling: {} }, result: text('Success') },
-    { name: 'test_streaming_elicitation', description: 'Streams nothing but notifications before its result', inputSchema: objectSchema(), result: text('Streaming complete') },
-    { name: 'test_trigger_tool_change', description: 'Announces a tools list change on listen streams', inputSchema: objectSchema(), emit: ['toolsListChanged'], result: text('Mutation triggered') },
-    { name: 'test_trigger_prompt_change', description: 'Announces a prompts list change on listen streams', inputSchema: objectSchema(), emit: ['promptsListChanged'], result: text('Mutation triggered') },
+    {
+      name: 'test_tool_with_logging',
+      description: 'Logs three messages when a log level is requested',
+      inputSchema: objectSchema(),
+      log: [
+        { level: 'info', data: 'Tool execution started' },
+        { level: 'info', data: 'Tool processing data' },
+        { level: 'info', data: 'Tool execution completed' },
+      ],
+      result: text('Logging complete'),
+    },
+    {
+      name: 'test_logging_tool',
+      description: 'Logs only when the request asks for a log level',
+      inputSchema: objectSchema(),
+      log: [{ level: 'info', data: 'Logging evaluated' }],
+      result: text('Logging evaluated'),
+    },
+    {
+      name: 'test_missing_capability',
+      description: 'Needs the sampling capability',
+      inputSchema: objectSchema(),
+      requires: { sampling: {} },
+      result: text('Success'),
+    },
+    {
+      name: 'test_streaming_elicitation',
+      description: 'Streams nothing but notifications before its result',
+      inputSchema: objectSchema(),
+      result: text('Streaming complete'),
+    },
+    {
+      name: 'test_trigger_tool_change',
+      description: 'Announces a tools list change on listen streams',
+      inputSchema: objectSchema(),
+      emit: ['toolsListChanged'],
+      result: text('Mutation triggered'),
+    },
+    {
+      name: 'test_trigger_prompt_change',
+      description: 'Announces a prompts list change on listen streams',
+      inputSchema: objectSchema(),
+      emit: ['promptsListChanged'],
+      result: text('Mutation triggered'),
+    },
     {
       name: 'json_schema_2020_12_tool',
       description: 'Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)',
@@ -105,7 +166,18 @@ export const conformanceScenario: ScenarioInput = {
       name: 'test_input_required_result_request_state',
       description: 'MRTR: confirmation carried with requestState',
       inputSchema: objectSchema(),
-      mrtr: { rounds: [{ inputRequests: { confirm: { method: 'elicitation/create', params: { mode: 'form', message: 'Please confirm', requestedSchema: objectSchema({ ok: { type: 'boolean' } }, { required: ['ok'] }) } } } }] },
+      mrtr: {
+        rounds: [
+          {
+            inputRequests: {
+              confirm: {
+                method: 'elicitation/create',
+                params: { mode: 'form', message: 'Please confirm', requestedSchema: objectSchema({ ok: { type: 'boolean' } }, { required: ['ok'] }) },
+              },
+            },
+          },
+        ],
+      },
       result: text('state-ok: confirmed={{inputs.confirm.content.ok}}'),
     },
     {
@@ -131,7 +203,18 @@ export const conformanceScenario: ScenarioInput = {
       name: 'test_input_required_result_tampered_state',
       description: 'MRTR: rejects a tampered requestState',
       inputSchema: objectSchema(),
-      mrtr: { rounds: [{ inputRequests: { confirm: { method: 'elicitation/create', params: { mode: 'form', message: 'Please confirm', requestedSchema: objectSchema({ ok: { type: 'boolean' } }, { required: ['ok'] }) } } } }] },
+      mrtr: {
+        rounds: [
+          {
+            inputRequests: {
+              confirm: {
+                method: 'elicitation/create',
+                params: { mode: 'form', message: 'Please confirm', requestedSchema: objectSchema({ ok: { type: 'boolean' } }, { required: ['ok'] }) },
+              },
+            },
+          },
+        ],
+      },
       result: text('state-ok'),
     },
     {
@@ -144,7 +227,13 @@ export const conformanceScenario: ScenarioInput = {
     ...conformanceTaskTools,
   ],
   resources: [
-    { uri: 'test://static-text', name: 'static-text', description: 'A static text resource', mimeType: 'text/plain', text: 'This is the content of the static text resource.' },
+    {
+      uri: 'test://static-text',
+      name: 'static-text',
+      description: 'A static text resource',
+      mimeType: 'text/plain',
+      text: 'This is the content of the static text resource.',
+    },
     { uri: 'test://static-binary', name: 'static-binary', description: 'A static binary resource', mimeType: 'image/png', blob: IMG },
   ],
   resourceTemplates: [
@@ -157,7 +246,11 @@ export const conformanceScenario: ScenarioInput = {
     },
   ],
   prompts: [
-    { name: 'test_simple_prompt', description: 'A simple prompt', messages: [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }] },
+    {
+      name: 'test_simple_prompt',
+      description: 'A simple prompt',
+      messages: [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }],
+    },
     {
       name: 'test_prompt_with_arguments',
       description: 'A prompt with arguments',
@@ -172,7 +265,10 @@ export const conformanceScenario: ScenarioInput = {
       description: 'A prompt with an embedded resource',
       arguments: [{ name: 'resourceUri', description: 'URI of the resource to embed', required: true }],
       messages: [
-        { role: 'user', content: { type: 'resource', resource: { uri: '{{args.resourceUri}}', mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
+        {
+          role: 'user',
+          content: { type: 'resource', resource: { uri: '{{args.resourceUri}}', mimeType: 'text/plain', text: 'Embedded resource content for testing.' } },
+        },
         { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
       ],
     },

@@ -13,8 +13,18 @@ const text = (t: string) => ({ type: 'text', text: t });
 
 const NOTES = [
   { id: 'note-1', title: 'Quarterly planning', body: 'Agree on the three goals for next quarter and who owns each.', createdAt: '2026-07-01T09:00:00.000Z' },
-  { id: 'note-2', title: 'Release checklist', body: 'Tag, changelog, publish, announce. Check the conformance suite first.', createdAt: '2026-07-03T14:30:00.000Z' },
-  { id: 'note-3', title: 'Tasks extension questions', body: 'Which capabilities apply to input requests of a long-running task?', createdAt: '2026-07-08T11:15:00.000Z' },
+  {
+    id: 'note-2',
+    title: 'Release checklist',
+    body: 'Tag, changelog, publish, announce. Check the conformance suite first.',
+    createdAt: '2026-07-03T14:30:00.000Z',
+  },
+  {
+    id: 'note-3',
+    title: 'Tasks extension questions',
+    body: 'Which capabilities apply to input requests of a long-running task?',
+    createdAt: '2026-07-08T11:15:00.000Z',
+  },
   { id: 'note-4', title: 'Grocery list', body: 'Coffee, oat milk, rye bread, lemons.', createdAt: '2026-07-12T18:45:00.000Z' },
   { id: 'note-5', title: 'Retro notes', body: 'Polling every 100 ms was too aggressive; honour pollIntervalMs.', createdAt: '2026-07-20T16:00:00.000Z' },
 ];
@@ -38,7 +48,8 @@ const INSTRUCTIONS = [
 export const demoScenario: ScenarioInput = {
   id: 'demo',
   name: 'Loupe demo',
-  description: 'Seed 000: tasks with elicitation, MRTR confirmation with a one-time nonce, an idempotent charge, explicit workspace scope and the notes timeline MCP App.',
+  description:
+    'Seed 000: tasks with elicitation, MRTR confirmation with a one-time nonce, an idempotent charge, explicit workspace scope and the notes timeline MCP App.',
   server: { name: 'loupe-demo', version: '0.1.0', title: 'Loupe demo', instructions: INSTRUCTIONS },
   supportedVersions: ['2026-07-28', '2025-11-25'],
   settings: {
@@ -60,7 +71,10 @@ export const demoScenario: ScenarioInput = {
         'The task drafts an outline, then waits in input_required for approve_outline (a form with one boolean, "approved"): ' +
         'accept continues, whatever the checkbox says, and the report records the answer; decline completes with a refusal and no report; cancel keeps the task waiting. ' +
         'Then it writes three sections and completes with the report.',
-      inputSchema: objectSchema({ size: { type: 'string', enum: ['small', 'medium', 'large'], description: 'How long the report should be' } }, { required: ['size'], closed: true }),
+      inputSchema: objectSchema(
+        { size: { type: 'string', enum: ['small', 'medium', 'large'], description: 'How long the report should be' } },
+        { required: ['size'], closed: true },
+      ),
       annotations: { title: 'Generate report', readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       task: {
         mode: 'required',
@@ -87,7 +101,11 @@ export const demoScenario: ScenarioInput = {
           {
             statusMessage: 'Report ready',
             result: {
-              content: [text('Report ready: "Notes report ({{args.size}})" with 3 sections: Highlights, Open questions, Next steps. Outline approved: {{inputs.approve_outline.content.approved}}.')],
+              content: [
+                text(
+                  'Report ready: "Notes report ({{args.size}})" with 3 sections: Highlights, Open questions, Next steps. Outline approved: {{inputs.approve_outline.content.approved}}.',
+                ),
+              ],
               structuredContent: { generated: true, title: 'Notes report ({{args.size}})', size: '{{args.size}}', sections: 3 },
             },
           },
@@ -101,7 +119,10 @@ export const demoScenario: ScenarioInput = {
         'Deletes a note permanently. The first call answers input_required with a form asking the user to confirm (needs the elicitation form capability); ' +
         'retry with the answer and the requestState exactly as received. accept with confirm=true deletes; decline (or confirm=false) deletes nothing; ' +
         'cancel deletes nothing and the same confirmation can be answered again until it expires (300 s). A confirmation is spent once: a replay is refused.',
-      inputSchema: objectSchema({ noteId: { type: 'string', description: 'Id of the note, e.g. note-1 (see search_notes)' } }, { required: ['noteId'], closed: true }),
+      inputSchema: objectSchema(
+        { noteId: { type: 'string', description: 'Id of the note, e.g. note-1 (see search_notes)' } },
+        { required: ['noteId'], closed: true },
+      ),
       annotations: { title: 'Delete note', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
       handler: 'delete_note',
     },
@@ -177,7 +198,14 @@ export const demoScenario: ScenarioInput = {
     },
   ],
   resources: [
-    { uri: 'notes://index', name: 'notes-index', title: 'Notes index', description: 'The demo notes as they are when the scenario starts or is reset.', mimeType: 'text/markdown', text: NOTES_INDEX },
+    {
+      uri: 'notes://index',
+      name: 'notes-index',
+      title: 'Notes index',
+      description: 'The demo notes as they are when the scenario starts or is reset.',
+      mimeType: 'text/markdown',
+      text: NOTES_INDEX,
+    },
     {
       uri: 'notes://about',
       name: 'notes-about',
@@ -204,7 +232,10 @@ export const demoScenario: ScenarioInput = {
       arguments: [{ name: 'style', description: 'How to write the summary, e.g. "bullet points" or "one paragraph"', required: false }],
       messages: [
         { role: 'user', content: { type: 'resource', resource: { uri: 'notes://index', mimeType: 'text/markdown', text: NOTES_INDEX } } },
-        { role: 'user', content: { type: 'text', text: 'Summarize the notes above in this style: {{args.style}} (when no style is given, use short bullet points).' } },
+        {
+          role: 'user',
+          content: { type: 'text', text: 'Summarize the notes above in this style: {{args.style}} (when no style is given, use short bullet points).' },
+        },
       ],
     },
   ],

@@ -8,7 +8,6 @@ import { objectSchema } from './schema-helpers';
  * Last-Event-ID) and refetch what it may have missed with tasks/get and tools/list.
  */
 
-
 export const droppedListenScenario: ScenarioInput = {
   id: 'dropped-listen',
   name: 'Dropped listen streams',
@@ -35,7 +34,12 @@ export const droppedListenScenario: ScenarioInput = {
           { status: 'working', statusMessage: 'Resolving dependencies of {{args.project}}', delayMs: 1_500 },
           { status: 'working', statusMessage: 'Compiling {{args.project}}', delayMs: 1_500 },
           { status: 'working', statusMessage: 'Running the tests', delayMs: 1_500 },
-          { result: { content: [{ type: 'text', text: 'Built {{args.project}}: 128 tests passed.' }], structuredContent: { project: '{{args.project}}', testsPassed: 128 } } },
+          {
+            result: {
+              content: [{ type: 'text', text: 'Built {{args.project}}: 128 tests passed.' }],
+              structuredContent: { project: '{{args.project}}', testsPassed: 128 },
+            },
+          },
         ],
       },
     },

@@ -50,7 +50,10 @@ export const flakyNetworkScenario: ScenarioInput = {
       description: 'Active weather alerts for a region.',
       inputSchema: objectSchema({ region: { type: 'string', description: 'Region or country code, e.g. PT' } }, { required: ['region'] }),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
-      result: { content: [{ type: 'text', text: 'No active weather alerts for {{args.region}}.' }], structuredContent: { region: '{{args.region}}', alerts: [] } },
+      result: {
+        content: [{ type: 'text', text: 'No active weather alerts for {{args.region}}.' }],
+        structuredContent: { region: '{{args.region}}', alerts: [] },
+      },
     },
   ],
   faults: [

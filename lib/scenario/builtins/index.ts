@@ -37,7 +37,8 @@ export function getBuiltinScenario(id: string): Scenario | undefined {
   let s = cache.get(id);
   if (!s) {
     const parsed = ScenarioSchema.safeParse(input);
-    if (!parsed.success) throw new Error(`Failed to load built-in scenario ${id}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    if (!parsed.success)
+      throw new Error(`Failed to load built-in scenario ${id}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
     s = parsed.data;
     cache.set(id, s);
   }

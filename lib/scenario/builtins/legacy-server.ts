@@ -8,7 +8,6 @@ import { objectSchema } from './schema-helpers';
  * should read as "fall back to the old handshake".
  */
 
-
 export const legacyServerScenario: ScenarioInput = {
   id: 'legacy-server',
   name: 'Legacy 2025-11-25 server',

@@ -8,7 +8,6 @@ import { objectSchema } from './schema-helpers';
  * 2000, so a client that polls faster is visible in the journal and the report card.
  */
 
-
 export const slowApprovalsScenario: ScenarioInput = {
   id: 'slow-approvals',
   name: 'Slow approvals',
@@ -19,7 +18,8 @@ export const slowApprovalsScenario: ScenarioInput = {
     name: 'loupe-purchasing',
     version: '1.0.0',
     title: 'Purchasing',
-    instructions: 'request_purchase runs as a task (declare io.modelcontextprotocol/tasks). Approvals take a long time: poll tasks/get at the pollIntervalMs the task gives.',
+    instructions:
+      'request_purchase runs as a task (declare io.modelcontextprotocol/tasks). Approvals take a long time: poll tasks/get at the pollIntervalMs the task gives.',
   },
   settings: { pollIntervalMs: 2_000, taskTtlMs: 86_400_000, maxTaskRunMs: 86_400_000 },
   tools: [
@@ -60,12 +60,18 @@ export const slowApprovalsScenario: ScenarioInput = {
                 params: {
                   mode: 'form',
                   message: 'Which cost center pays for {{args.item}}?',
-                  requestedSchema: objectSchema({ costCenter: { type: 'string', title: 'Cost center', enum: ['engineering', 'marketing', 'operations'] } }, { required: ['costCenter'] }),
+                  requestedSchema: objectSchema(
+                    { costCenter: { type: 'string', title: 'Cost center', enum: ['engineering', 'marketing', 'operations'] } },
+                    { required: ['costCenter'] },
+                  ),
                 },
               },
             },
             onDecline: 'complete',
-            declineResult: { content: [{ type: 'text', text: 'Purchase request withdrawn: no cost center was given.' }], structuredContent: { approved: false } },
+            declineResult: {
+              content: [{ type: 'text', text: 'Purchase request withdrawn: no cost center was given.' }],
+              structuredContent: { approved: false },
+            },
             onCancel: 'wait',
           },
           { status: 'working', statusMessage: 'Waiting for finance sign-off', manual: true },

@@ -85,9 +85,7 @@ export function configureConnection(db: Database.Database): void {
 export function migrateSchema(db: Database.Database): void {
   const found = readSchemaVersion(db);
   if (found > SCHEMA_VERSION) {
-    throw new Error(
-      `Failed to open store: schema version ${found} is newer than this Loupe supports (${SCHEMA_VERSION})`,
-    );
+    throw new Error(`Failed to open store: schema version ${found} is newer than this Loupe supports (${SCHEMA_VERSION})`);
   }
   for (let version = found; version < SCHEMA_VERSION; version += 1) {
     const step = db.transaction(() => {

@@ -14,12 +14,8 @@ interface MutationRow {
 
 /** Create the SQLite MutationLedger over an open, migrated connection. */
 export function createSqliteLedger(db: Database.Database): MutationLedger {
-  const selectMutation = db.prepare<[string, string], MutationRow>(
-    'SELECT value_json, executed_at FROM mutations WHERE scope = ? AND key = ?',
-  );
-  const insertMutation = db.prepare<[string, string, string | null, number]>(
-    'INSERT INTO mutations (scope, key, value_json, executed_at) VALUES (?, ?, ?, ?)',
-  );
+  const selectMutation = db.prepare<[string, string], MutationRow>('SELECT value_json, executed_at FROM mutations WHERE scope = ? AND key = ?');
+  const insertMutation = db.prepare<[string, string, string | null, number]>('INSERT INTO mutations (scope, key, value_json, executed_at) VALUES (?, ?, ?, ?)');
   const countAll = db.prepare<[], number>('SELECT COUNT(*) FROM mutations').pluck();
   const countScope = db.prepare<[string], number>('SELECT COUNT(*) FROM mutations WHERE scope = ?').pluck();
   const deleteAll = db.prepare<[]>('DELETE FROM mutations');
@@ -29,26 +25,24 @@ export function createSqliteLedger(db: Database.Database): MutationLedger {
   // otherwise execute again inside a savepoint and only fail afterwards on the primary key.
   const running = new Set<string>();
 
-  const runOnceTransaction = db.transaction(
-    (scope: string, key: string, execute: () => unknown, now: number): LedgerOutcome<unknown> => {
-      const existing = selectMutation.get(scope, key);
-      if (existing !== undefined) {
-        return { value: decodeLedgerValue(existing.value_json), executed: false, executedAt: existing.executed_at };
-      }
-      const id = JSON.stringify([scope, key]);
-      if (running.has(id)) throw new Error(`Failed to run mutation ${key}: re-entrant call for the same key`);
-      running.add(id);
-      let valueJson: string | null;
-      try {
-        // If execute throws, the transaction rolls back and nothing is recorded: a retry may run.
-        valueJson = encodeLedgerValue(execute());
-      } finally {
-        running.delete(id);
-      }
-      insertMutation.run(scope, key, valueJson, now);
-      return { value: decodeLedgerValue(valueJson), executed: true, executedAt: now };
-    },
-  );
+  const runOnceTransaction = db.transaction((scope: string, key: string, execute: () => unknown, now: number): LedgerOutcome<unknown> => {
+    const existing = selectMutation.get(scope, key);
+    if (existing !== undefined) {
+      return { value: decodeLedgerValue(existing.value_json), executed: false, executedAt: existing.executed_at };
+    }
+    const id = JSON.stringify([scope, key]);
+    if (running.has(id)) throw new Error(`Failed to run mutation ${key}: re-entrant call for the same key`);
+    running.add(id);
+    let valueJson: string | null;
+    try {
+      // If execute throws, the transaction rolls back and nothing is recorded: a retry may run.
+      valueJson = encodeLedgerValue(execute());
+    } finally {
+      running.delete(id);
+    }
+    insertMutation.run(scope, key, valueJson, now);
+    return { value: decodeLedgerValue(valueJson), executed: true, executedAt: now };
+  });
 
   return {
     runOnce<T>(scope: string, key: string, execute: () => T, now: number): LedgerOutcome<T> {

@@ -9,27 +9,21 @@ import type { ReplayStore, ReplayVerdict } from '../types';
 /** Create the SQLite ReplayStore over an open, migrated connection. */
 export function createSqliteReplayStore(db: Database.Database, maxEntries: number): ReplayStore {
   const purgeExpired = db.prepare<[number]>('DELETE FROM replay WHERE expires_at <= ?');
-  const selectEntry = db.prepare<[string, string], number>(
-    'SELECT expires_at FROM replay WHERE scope = ? AND nonce = ?',
-  ).pluck();
+  const selectEntry = db.prepare<[string, string], number>('SELECT expires_at FROM replay WHERE scope = ? AND nonce = ?').pluck();
   const countAll = db.prepare<[], number>('SELECT COUNT(*) FROM replay').pluck();
   const countUnexpired = db.prepare<[number], number>('SELECT COUNT(*) FROM replay WHERE expires_at > ?').pluck();
-  const insertEntry = db.prepare<[string, string, number]>(
-    'INSERT INTO replay (scope, nonce, expires_at) VALUES (?, ?, ?)',
-  );
+  const insertEntry = db.prepare<[string, string, number]>('INSERT INTO replay (scope, nonce, expires_at) VALUES (?, ?, ?)');
   const deleteAll = db.prepare<[]>('DELETE FROM replay');
   const deleteScope = db.prepare<[string]>('DELETE FROM replay WHERE scope = ?');
 
-  const consumeTransaction = db.transaction(
-    (scope: string, nonce: string, expiresAt: number, now: number): ReplayVerdict => {
-      // Purging first keeps the table bounded by maxEntries unexpired rows at all times.
-      purgeExpired.run(now);
-      if (selectEntry.get(scope, nonce) !== undefined) return 'replayed';
-      if ((countAll.get() as number) >= maxEntries) return 'full';
-      insertEntry.run(scope, nonce, expiresAt);
-      return 'ok';
-    },
-  );
+  const consumeTransaction = db.transaction((scope: string, nonce: string, expiresAt: number, now: number): ReplayVerdict => {
+    // Purging first keeps the table bounded by maxEntries unexpired rows at all times.
+    purgeExpired.run(now);
+    if (selectEntry.get(scope, nonce) !== undefined) return 'replayed';
+    if ((countAll.get() as number) >= maxEntries) return 'full';
+    insertEntry.run(scope, nonce, expiresAt);
+    return 'ok';
+  });
 
   return {
     maxEntries,

@@ -4,12 +4,7 @@
  * method returns and concurrent writers, in this process or another, serialise on the write lock.
  */
 import type Database from 'better-sqlite3';
-import {
-  ACTIVE_TASK_STATUSES,
-  assertTaskRecord,
-  normalizeListLimit,
-  taskExpiresAt,
-} from '../store-helpers';
+import { ACTIVE_TASK_STATUSES, assertTaskRecord, normalizeListLimit, taskExpiresAt } from '../store-helpers';
 import type { TaskListFilter, TaskRecord, TaskStore } from '../types';
 
 /** Bind parameters of the insert and update statements. */
@@ -102,23 +97,21 @@ export function createSqliteTaskStore(db: Database.Database): TaskStore {
 
   // mutate runs inside the transaction: no other writer can slip in between read and write, and
   // if mutate throws the transaction rolls back, leaving the record untouched.
-  const updateTransaction = db.transaction(
-    (taskId: string, mutate: (current: TaskRecord) => TaskRecord | undefined): TaskRecord | undefined => {
-      const json = selectJson.get(taskId);
-      if (json === undefined) return undefined;
-      const current = fromJson(json, taskId);
-      // mutate gets its own parse of the row, so editing it in place cannot alter `current`.
-      const next = mutate(fromJson(json, taskId));
-      if (next === undefined) return current;
-      if (next.taskId !== taskId) throw new Error(`Failed to update task ${taskId}: mutate changed the taskId`);
-      const stored = { ...next, revision: current.revision + 1 };
-      assertTaskRecord(stored, `update task ${taskId}`);
-      const row = toRow(stored);
-      replaceTask.run(row);
-      // Parsing the written JSON hands back a fresh copy that shares nothing with `next`.
-      return fromJson(row.json, taskId);
-    },
-  );
+  const updateTransaction = db.transaction((taskId: string, mutate: (current: TaskRecord) => TaskRecord | undefined): TaskRecord | undefined => {
+    const json = selectJson.get(taskId);
+    if (json === undefined) return undefined;
+    const current = fromJson(json, taskId);
+    // mutate gets its own parse of the row, so editing it in place cannot alter `current`.
+    const next = mutate(fromJson(json, taskId));
+    if (next === undefined) return current;
+    if (next.taskId !== taskId) throw new Error(`Failed to update task ${taskId}: mutate changed the taskId`);
+    const stored = { ...next, revision: current.revision + 1 };
+    assertTaskRecord(stored, `update task ${taskId}`);
+    const row = toRow(stored);
+    replaceTask.run(row);
+    // Parsing the written JSON hands back a fresh copy that shares nothing with `next`.
+    return fromJson(row.json, taskId);
+  });
 
   return {
     create(record) {

@@ -1,7 +1,11 @@
 import http from 'node:http';
 
 /** The ceiling: a bare node:http server answering every POST with a fixed JSON-RPC result. */
-const body = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { resultType: 'complete', content: [{ type: 'text', text: 'This is a simple text response for testing.' }] } });
+const body = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  result: { resultType: 'complete', content: [{ type: 'text', text: 'This is a simple text response for testing.' }] },
+});
 const server = http.createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (c) => chunks.push(c));

@@ -17,12 +17,18 @@ function serve(...args: Parameters<typeof createMswHandlers>) {
   const { handlers, engine } = createMswHandlers(...args);
   const server = setupServer(...handlers);
   server.listen({ onUnhandledFrame: 'error' });
-  cleanups.push(() => server.close(), () => engine.close());
+  cleanups.push(
+    () => server.close(),
+    () => engine.close(),
+  );
   return engine;
 }
 
 async function connect(url: string) {
-  const client = new Client({ name: 'msw-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: { form: {} } } });
+  const client = new Client(
+    { name: 'msw-test', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: { form: {} } } },
+  );
   client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { confirm: true } }));
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   cleanups.push(() => client.close());
@@ -51,7 +57,11 @@ describe('createMswHandlers', () => {
 
   it('accepts the host of a custom URL and serves a scenario object', async () => {
     serve(
-      { id: 'custom', server: { name: 'custom-mock', version: '2.0.0' }, tools: [{ name: 'ping', inputSchema: { type: 'object' }, result: { content: [{ type: 'text', text: 'pong' }] } }] },
+      {
+        id: 'custom',
+        server: { name: 'custom-mock', version: '2.0.0' },
+        tools: [{ name: 'ping', inputSchema: { type: 'object' }, result: { content: [{ type: 'text', text: 'pong' }] } }],
+      },
       { url: 'https://mcp.example.test/api/mcp' },
     );
     const client = await connect('https://mcp.example.test/api/mcp');
@@ -66,11 +76,19 @@ describe('createMswHandlers', () => {
       fetch('http://localhost/mcp', {
         method: 'POST',
         headers: { Origin: origin, 'Content-Type': 'application/json', 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'server/discover' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'server/discover',
+          params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+        }),
       });
     // In a page, MSW only sees that page's own requests: any Origin is fine by default.
     expect((await discover('https://app.example.test')).status).toBe(200);
-    cleanups.splice(0).reverse().forEach((c) => c());
+    cleanups
+      .splice(0)
+      .reverse()
+      .forEach((c) => c());
     serve('demo', { allowedOrigins: ['https://app.example.test'] });
     expect((await discover('https://app.example.test')).status).toBe(200);
     expect((await discover('https://evil.example.test')).status).toBe(403);

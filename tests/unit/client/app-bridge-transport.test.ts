@@ -12,9 +12,17 @@ function setup(annotate?: Parameters<typeof createBridgeTransport>[0]['annotate'
   const events = new EventTarget();
   const frames: BridgeFrame[] = [];
   const received: unknown[] = [];
-  const t = createBridgeTransport({ target: () => frameWindow, origin: SANDBOX, exchangeId: 'app:v1', record: (f) => frames.push(f), annotate, listenOn: events as never });
+  const t = createBridgeTransport({
+    target: () => frameWindow,
+    origin: SANDBOX,
+    exchangeId: 'app:v1',
+    record: (f) => frames.push(f),
+    annotate,
+    listenOn: events as never,
+  });
   t.onmessage = (m) => received.push(m);
-  const deliver = (data: unknown, source: unknown = frameWindow, origin = SANDBOX) => events.dispatchEvent(Object.assign(new Event('message'), { data, source, origin }));
+  const deliver = (data: unknown, source: unknown = frameWindow, origin = SANDBOX) =>
+    events.dispatchEvent(Object.assign(new Event('message'), { data, source, origin }));
   return { t, posted, frames, received, deliver, frameWindow };
 }
 
@@ -29,7 +37,9 @@ describe('bridge transport', () => {
     expect(received).toEqual([]);
     deliver(init);
     expect(received).toEqual([init]);
-    expect(frames).toEqual([expect.objectContaining({ kind: 'bridge', direction: 'in', method: 'ui/initialize', rpcId: 0, exchangeId: 'app:v1', raw: JSON.stringify(init) })]);
+    expect(frames).toEqual([
+      expect.objectContaining({ kind: 'bridge', direction: 'in', method: 'ui/initialize', rpcId: 0, exchangeId: 'app:v1', raw: JSON.stringify(init) }),
+    ]);
   });
 
   it('posts to the sandbox origin, never "*", and names the method a response answers', async () => {
@@ -68,7 +78,10 @@ describe('bridge transport', () => {
 describe('partialArguments', () => {
   it('streams the arguments key by key, strings cut in half, every preview closed JSON', () => {
     expect(partialArguments({ query: 'planning' })).toEqual([{ query: 'plan' }]);
-    expect(partialArguments({ a: 1, b: 'xy', c: true })).toEqual([{ a: 1, b: 'x' }, { a: 1, b: 'xy' }]);
+    expect(partialArguments({ a: 1, b: 'xy', c: true })).toEqual([
+      { a: 1, b: 'x' },
+      { a: 1, b: 'xy' },
+    ]);
     expect(partialArguments({})).toEqual([]);
   });
 });

@@ -5,8 +5,22 @@ import { otherLoopbackName, sandboxOriginFor, sandboxProxyUrl } from '../../../l
 
 /** App resource cache keys and lifetime, resource parsing, and where the sandbox lives. */
 
-const parts: AppCacheKeyParts = { uri: 'ui://notes/timeline.html', server: 'http://127.0.0.1:3000/mcp', serverName: 'loupe-demo', serverVersion: '0.1.0', principal: 'alice' };
-const resource = (over: Partial<AppResource> = {}): AppResource => ({ uri: parts.uri, html: '<p>v1</p>', meta: {}, digest: 'd1', ttlMs: 60_000, cacheScope: 'public', ...over });
+const parts: AppCacheKeyParts = {
+  uri: 'ui://notes/timeline.html',
+  server: 'http://127.0.0.1:3000/mcp',
+  serverName: 'loupe-demo',
+  serverVersion: '0.1.0',
+  principal: 'alice',
+};
+const resource = (over: Partial<AppResource> = {}): AppResource => ({
+  uri: parts.uri,
+  html: '<p>v1</p>',
+  meta: {},
+  digest: 'd1',
+  ttlMs: 60_000,
+  cacheScope: 'public',
+  ...over,
+});
 
 describe('appCacheKey', () => {
   it('changes with the URI, the server, its name and its version', () => {
@@ -61,11 +75,24 @@ describe('createAppCache', () => {
 });
 
 describe('readAppResource', () => {
-  const ok = (contents: unknown[], extra: Record<string, unknown> = {}) => ({ type: 'complete' as const, result: { contents, ttlMs: 5000, cacheScope: 'private', ...extra } });
+  const ok = (contents: unknown[], extra: Record<string, unknown> = {}) => ({
+    type: 'complete' as const,
+    result: { contents, ttlMs: 5000, cacheScope: 'private', ...extra },
+  });
 
   it('takes the HTML, the content item _meta.ui, the digest and the caching hints', async () => {
-    const load = await readAppResource(ok([{ uri: 'ui://a', mimeType: 'text/html;profile=mcp-app', text: '<p>hi</p>', _meta: { ui: { csp: { connectDomains: ['https://x.example'] } } } }]), 'ui://a', { ui: { prefersBorder: true } });
-    expect(load.ok && load.resource).toMatchObject({ html: '<p>hi</p>', meta: { csp: { connectDomains: ['https://x.example'] } }, digest: await htmlDigest('<p>hi</p>'), ttlMs: 5000, cacheScope: 'private' });
+    const load = await readAppResource(
+      ok([{ uri: 'ui://a', mimeType: 'text/html;profile=mcp-app', text: '<p>hi</p>', _meta: { ui: { csp: { connectDomains: ['https://x.example'] } } } }]),
+      'ui://a',
+      { ui: { prefersBorder: true } },
+    );
+    expect(load.ok && load.resource).toMatchObject({
+      html: '<p>hi</p>',
+      meta: { csp: { connectDomains: ['https://x.example'] } },
+      digest: await htmlDigest('<p>hi</p>'),
+      ttlMs: 5000,
+      cacheScope: 'private',
+    });
   });
 
   it('decodes a base64 blob and falls back to the list entry metadata', async () => {
@@ -77,9 +104,15 @@ describe('readAppResource', () => {
   });
 
   it('refuses another MIME type, empty contents and errors', async () => {
-    expect(await readAppResource(ok([{ uri: 'ui://a', mimeType: 'text/html', text: 'x' }]), 'ui://a')).toMatchObject({ ok: false, problem: expect.stringContaining('MIME type') });
+    expect(await readAppResource(ok([{ uri: 'ui://a', mimeType: 'text/html', text: 'x' }]), 'ui://a')).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('MIME type'),
+    });
     expect(await readAppResource(ok([]), 'ui://a')).toMatchObject({ ok: false });
-    expect(await readAppResource({ type: 'error', error: { code: -32602, message: 'Resource not found' } }, 'ui://a')).toMatchObject({ ok: false, problem: expect.stringContaining('-32602') });
+    expect(await readAppResource({ type: 'error', error: { code: -32602, message: 'Resource not found' } }, 'ui://a')).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('-32602'),
+    });
   });
 });
 

@@ -17,10 +17,24 @@ const SCHEMA = {
     subscribe: { type: 'boolean', default: true },
     agree: { type: 'boolean' },
     size: { type: 'string', enum: ['s', 'm', 'l'], default: 'm' },
-    color: { type: 'string', oneOf: [{ const: 'r', title: 'Red' }, { const: 'g', title: 'Green' }] },
+    color: {
+      type: 'string',
+      oneOf: [
+        { const: 'r', title: 'Red' },
+        { const: 'g', title: 'Green' },
+      ],
+    },
     legacy: { type: 'string', enum: ['a', 'b'], enumNames: ['Alpha', 'Beta'] },
     tags: { type: 'array', items: { type: 'string', enum: ['x', 'y', 'z'] }, minItems: 1, maxItems: 2, default: ['x'] },
-    langs: { type: 'array', items: { anyOf: [{ const: 'en', title: 'English' }, { const: 'fr', title: 'French' }] } },
+    langs: {
+      type: 'array',
+      items: {
+        anyOf: [
+          { const: 'en', title: 'English' },
+          { const: 'fr', title: 'French' },
+        ],
+      },
+    },
   },
   required: ['email', 'age', 'color'],
 };
@@ -32,15 +46,36 @@ describe('describeForm', () => {
     const { fields, problems } = describeForm(SCHEMA);
     expect(problems).toEqual([]);
     expect(Object.fromEntries(fields.map((f) => [f.key, f.kind]))).toEqual({
-      email: 'text', site: 'text', birthday: 'text', meeting: 'text', nick: 'text', age: 'number', height: 'number',
-      subscribe: 'boolean', agree: 'boolean', size: 'select', color: 'select', legacy: 'select', tags: 'multi', langs: 'multi',
+      email: 'text',
+      site: 'text',
+      birthday: 'text',
+      meeting: 'text',
+      nick: 'text',
+      age: 'number',
+      height: 'number',
+      subscribe: 'boolean',
+      agree: 'boolean',
+      size: 'select',
+      color: 'select',
+      legacy: 'select',
+      tags: 'multi',
+      langs: 'multi',
     });
     expect(field('email')).toMatchObject({ label: 'Email', format: 'email', required: true });
     expect(field('age')).toMatchObject({ integer: true, minimum: 0, maximum: 150, required: true });
-    expect(field('color').options).toEqual([{ value: 'r', label: 'Red' }, { value: 'g', label: 'Green' }]);
-    expect(field('legacy').options).toEqual([{ value: 'a', label: 'Alpha' }, { value: 'b', label: 'Beta' }]);
+    expect(field('color').options).toEqual([
+      { value: 'r', label: 'Red' },
+      { value: 'g', label: 'Green' },
+    ]);
+    expect(field('legacy').options).toEqual([
+      { value: 'a', label: 'Alpha' },
+      { value: 'b', label: 'Beta' },
+    ]);
     expect(field('size').options?.map((o) => o.label)).toEqual(['s', 'm', 'l']);
-    expect(field('langs').options).toEqual([{ value: 'en', label: 'English' }, { value: 'fr', label: 'French' }]);
+    expect(field('langs').options).toEqual([
+      { value: 'en', label: 'English' },
+      { value: 'fr', label: 'French' },
+    ]);
     expect(field('tags')).toMatchObject({ minItems: 1, maxItems: 2 });
   });
 
@@ -57,8 +92,20 @@ describe('initial values', () => {
   it('pre-fills defaults and leaves the rest empty', () => {
     const values = initialValues(describeForm(SCHEMA).fields);
     expect(values).toEqual({
-      email: '', site: '', birthday: '', meeting: '', nick: 'ada', age: '', height: '1.7', subscribe: true, agree: false,
-      size: 'm', color: '', legacy: '', tags: ['x'], langs: [],
+      email: '',
+      site: '',
+      birthday: '',
+      meeting: '',
+      nick: 'ada',
+      age: '',
+      height: '1.7',
+      subscribe: true,
+      agree: false,
+      size: 'm',
+      color: '',
+      legacy: '',
+      tags: ['x'],
+      langs: [],
     });
   });
 });
@@ -111,13 +158,34 @@ describe('validation', () => {
     const accepted = submitForm(fields, fixed);
     expect(accepted).toEqual({
       ok: true,
-      result: { action: 'accept', content: { email: 'ada@example.com', nick: 'ada', age: 36, height: 1.7, subscribe: true, agree: false, size: 'm', color: 'g', tags: ['x'], langs: ['fr'] } },
+      result: {
+        action: 'accept',
+        content: {
+          email: 'ada@example.com',
+          nick: 'ada',
+          age: 36,
+          height: 1.7,
+          subscribe: true,
+          agree: false,
+          size: 'm',
+          color: 'g',
+          tags: ['x'],
+          langs: ['fr'],
+        },
+      },
     });
   });
 
   it('produces content the protocol validator (and so the mock) accepts', () => {
     const { fields } = describeForm(SCHEMA);
-    const content = formContent(fields, { ...initialValues(fields), email: 'a@b.co', age: '3', color: 'r', birthday: '2000-01-01', meeting: '2026-07-28T10:00:00Z' });
+    const content = formContent(fields, {
+      ...initialValues(fields),
+      email: 'a@b.co',
+      age: '3',
+      color: 'r',
+      birthday: '2000-01-01',
+      meeting: '2026-07-28T10:00:00Z',
+    });
     expect(validateFormContent(RequestedSchemaSchema.parse(SCHEMA), content)).toEqual([]);
     expect(content.age).toBe(3);
     expect(content.site).toBeUndefined();

@@ -72,8 +72,13 @@ describe('analyzeUrl', () => {
 
 describe('input answers', () => {
   it('classifies each kind of input request', () => {
-    expect(classifyInputRequest({ method: 'elicitation/create', params: { message: 'm', requestedSchema: { type: 'object', properties: {} } } }).kind).toBe('form');
-    expect(classifyInputRequest({ method: 'elicitation/create', params: { mode: 'url', message: 'm', url: 'https://x.example' } })).toEqual({ kind: 'url', params: { message: 'm', url: 'https://x.example' } });
+    expect(classifyInputRequest({ method: 'elicitation/create', params: { message: 'm', requestedSchema: { type: 'object', properties: {} } } }).kind).toBe(
+      'form',
+    );
+    expect(classifyInputRequest({ method: 'elicitation/create', params: { mode: 'url', message: 'm', url: 'https://x.example' } })).toEqual({
+      kind: 'url',
+      params: { message: 'm', url: 'https://x.example' },
+    });
     expect(classifyInputRequest({ method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } }).kind).toBe('sampling');
     expect(classifyInputRequest({ method: 'roots/list', params: {} }).kind).toBe('roots');
     expect(classifyInputRequest({ method: 'ping' })).toEqual({ kind: 'invalid', reason: 'unknown input request method "ping"' });
@@ -81,14 +86,30 @@ describe('input answers', () => {
   });
 
   it('builds a CreateMessageResult and checks the reply', () => {
-    expect(samplingAnswer('Paris.', ' human ')).toEqual({ role: 'assistant', content: { type: 'text', text: 'Paris.' }, model: 'human', stopReason: 'endTurn' });
+    expect(samplingAnswer('Paris.', ' human ')).toEqual({
+      role: 'assistant',
+      content: { type: 'text', text: 'Paris.' },
+      model: 'human',
+      stopReason: 'endTurn',
+    });
     expect(checkSamplingAnswer('', '', 10).errors).toEqual({ text: expect.any(String), model: expect.any(String) });
     expect(checkSamplingAnswer('x'.repeat(100), 'm', 10).warnings[0]).toContain('more than maxTokens (10)');
-    expect(contentText([{ type: 'text', text: 'hi' }, { type: 'image', data: '', mimeType: 'image/png' }])).toBe('hi\n[image content]');
+    expect(
+      contentText([
+        { type: 'text', text: 'hi' },
+        { type: 'image', data: '', mimeType: 'image/png' },
+      ]),
+    ).toBe('hi\n[image content]');
   });
 
   it('builds a ListRootsResult from file:// rows and rejects anything else', () => {
-    expect(rootsAnswer([{ uri: 'file:///work', name: 'work' }, { uri: '', name: '' }, { uri: 'file:///tmp', name: '' }])).toEqual({
+    expect(
+      rootsAnswer([
+        { uri: 'file:///work', name: 'work' },
+        { uri: '', name: '' },
+        { uri: 'file:///tmp', name: '' },
+      ]),
+    ).toEqual({
       ok: true,
       result: { roots: [{ uri: 'file:///work', name: 'work' }, { uri: 'file:///tmp' }] },
     });

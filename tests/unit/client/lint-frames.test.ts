@@ -20,7 +20,16 @@ function connect(target: FetchTarget) {
   const transport = createTrackingTransport(createMemoryTransport(target), { sink: (f) => frames.push(f), connectionId: 'c1' });
   let id = 0;
   const send = async (method: string, params: Record<string, unknown> = {}, extra: { progressToken?: string } = {}) => {
-    const { message, headers } = buildRequest({ id: ++id, method, params, era: 'modern', protocolVersion: '2026-07-28', capabilities: {}, clientInfo: { name: 't', version: '1' }, ...extra });
+    const { message, headers } = buildRequest({
+      id: ++id,
+      method,
+      params,
+      era: 'modern',
+      protocolVersion: '2026-07-28',
+      capabilities: {},
+      clientInfo: { name: 't', version: '1' },
+      ...extra,
+    });
     for await (const _ of transport.send(message, { headers })) void _;
   };
   return { frames, send };

@@ -21,11 +21,13 @@ function setup(caps: Record<string, unknown> = { elicitation: { form: {} }, samp
   const transport = createTrackingTransport(createMemoryTransport(engine), { sink: (f) => frames.push(f) });
   const session = createClientSession({ transport, era: 'modern', capabilities: caps });
   const sent = () => frames.filter((f) => f.kind === 'http-request').map((f) => f.body as Sent);
-  const results = () => frames.filter((f) => f.kind === 'message' || f.kind === 'sse-frame').map((f) => f.body as { id?: unknown; result?: Record<string, unknown> });
+  const results = () =>
+    frames.filter((f) => f.kind === 'message' || f.kind === 'sse-frame').map((f) => f.body as { id?: unknown; result?: Record<string, unknown> });
   return { session, frames, sent, results };
 }
 
-const accept = (content: Record<string, unknown>) => async (reqs: InputRequests) => Object.fromEntries(Object.keys(reqs).map((k) => [k, { action: 'accept', content }]));
+const accept = (content: Record<string, unknown>) => async (reqs: InputRequests) =>
+  Object.fromEntries(Object.keys(reqs).map((k) => [k, { action: 'accept', content }]));
 
 describe('callWithInput', () => {
   it('runs a multi-round conversation: a new id per retry, the requestState echoed byte for byte, one conversation id', async () => {
@@ -43,7 +45,9 @@ describe('callWithInput', () => {
     const calls = sent().filter((m) => m.method === 'tools/call');
     expect(calls).toHaveLength(3);
     expect(new Set(calls.map((c) => c.id)).size).toBe(3);
-    const states = results().filter((r) => r.result?.resultType === 'input_required').map((r) => r.result!.requestState);
+    const states = results()
+      .filter((r) => r.result?.resultType === 'input_required')
+      .map((r) => r.result!.requestState);
     expect(calls[0].params).not.toHaveProperty('requestState');
     expect(calls[0].params).not.toHaveProperty('inputResponses');
     expect(calls[1].params.requestState).toBe(states[0]);
@@ -51,7 +55,12 @@ describe('callWithInput', () => {
     expect(calls[1].params.inputResponses).toEqual({ step1: { action: 'accept', content: { name: 'Ada', color: 'teal' } } });
     expect(calls[2].params.inputResponses).toEqual({ step2: { action: 'accept', content: { name: 'Ada', color: 'teal' } } });
     // Every round re-declares the capabilities (no session state on the server).
-    for (const c of calls) expect((c.params._meta as Record<string, unknown>)['io.modelcontextprotocol/clientCapabilities']).toEqual({ elicitation: { form: {} }, sampling: {}, roots: {} });
+    for (const c of calls)
+      expect((c.params._meta as Record<string, unknown>)['io.modelcontextprotocol/clientCapabilities']).toEqual({
+        elicitation: { form: {} },
+        sampling: {},
+        roots: {},
+      });
     const convo = new Set(frames.filter((f) => f.method === 'tools/call').map((f) => f.conversationId));
     expect(convo.size).toBe(1);
     expect([...convo][0]).toMatch(/^mrtr-/);
@@ -132,15 +141,26 @@ describe('result classification', () => {
   });
 
   it('treats an unknown resultType, a task nobody asked for and input_required on tools/list as invalid', async () => {
-    const { session } = canned([{ resultType: 'deferred' }, { resultType: 'task', taskId: 't', status: 'working', createdAt: '2026-07-28T00:00:00Z', lastUpdatedAt: '2026-07-28T00:00:00Z', ttlMs: null }]);
+    const { session } = canned([
+      { resultType: 'deferred' },
+      { resultType: 'task', taskId: 't', status: 'working', createdAt: '2026-07-28T00:00:00Z', lastUpdatedAt: '2026-07-28T00:00:00Z', ttlMs: null },
+    ]);
     expect(await session.request('tools/list')).toMatchObject({ type: 'invalid', reason: expect.stringContaining('not allowed on tools/list') });
     expect(await session.request('tools/call', { name: 't', arguments: {} })).toMatchObject({ type: 'invalid', reason: 'unknown resultType "deferred"' });
-    expect(await session.request('tools/call', { name: 't', arguments: {} })).toMatchObject({ type: 'invalid', reason: expect.stringContaining('did not declare the tasks extension') });
+    expect(await session.request('tools/call', { name: 't', arguments: {} })).toMatchObject({
+      type: 'invalid',
+      reason: expect.stringContaining('did not declare the tasks extension'),
+    });
   });
 
   it('retries a requestState-only input_required after a backoff, echoing the state without inputResponses', async () => {
-    const { session, seen } = canned([{ resultType: 'input_required', requestState: 'later:1' }, { resultType: 'complete', content: [] }]);
-    const out = await session.callWithInput('t', { a: 1 }, async () => { throw new Error('nothing to answer'); });
+    const { session, seen } = canned([
+      { resultType: 'input_required', requestState: 'later:1' },
+      { resultType: 'complete', content: [] },
+    ]);
+    const out = await session.callWithInput('t', { a: 1 }, async () => {
+      throw new Error('nothing to answer');
+    });
     expect(out).toMatchObject({ type: 'complete', rounds: 2 });
     const calls = seen.filter((s) => s.method === 'tools/call');
     expect(calls[1].params).toMatchObject({ name: 't', arguments: { a: 1 }, requestState: 'later:1' });

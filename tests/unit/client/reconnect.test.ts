@@ -63,7 +63,11 @@ function scripted(clock: FakeClock, handle: (body: Body, seen: Seen[]) => unknow
   return { target, seen };
 }
 
-const ack = (id: number, filter: unknown) => ({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': id }, notifications: filter } });
+const ack = (id: number, filter: unknown) => ({
+  jsonrpc: '2.0',
+  method: 'notifications/subscriptions/acknowledged',
+  params: { _meta: { 'io.modelcontextprotocol/subscriptionId': id }, notifications: filter },
+});
 
 describe('backoff and plan', () => {
   it('waits 250 ms × 2ⁿ, capped at 8,000 ms', () => {
@@ -74,7 +78,15 @@ describe('backoff and plan', () => {
   it('re-listens with the same filters, refetches, never sends Last-Event-ID and never re-sends an unsafe mutation', () => {
     const filter = { taskIds: ['a', 'b'], toolsListChanged: true, resourceSubscriptions: ['file:///x'] };
     const plan = reconnectPlan({ previousSubscriptionId: 7, filter, unsafeMutationInFlight: true, attempt: 2 });
-    expect(plan).toMatchObject({ listen: filter, refetchTaskIds: ['a', 'b'], refetchLists: ['tools'], refetchResources: ['file:///x'], sendLastEventId: false, retryInFlightMutation: false, delayMs: 1000 });
+    expect(plan).toMatchObject({
+      listen: filter,
+      refetchTaskIds: ['a', 'b'],
+      refetchLists: ['tools'],
+      refetchResources: ['file:///x'],
+      sendLastEventId: false,
+      retryInFlightMutation: false,
+      delayMs: 1000,
+    });
     expect(plan.listen).not.toBe(filter);
     expect(plan.note).toMatch(/not re-sent/);
     expect(reconnectPlan({ filter: {} }).note).toBeUndefined();
@@ -92,7 +104,11 @@ describe('listen reconnect', () => {
       n++;
       if (n === 1) {
         s.send(ack(body.id, filter));
-        s.send({ jsonrpc: '2.0', method: 'notifications/tasks', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': body.id }, taskId: 'T1', status: 'working' } });
+        s.send({
+          jsonrpc: '2.0',
+          method: 'notifications/tasks',
+          params: { _meta: { 'io.modelcontextprotocol/subscriptionId': body.id }, taskId: 'T1', status: 'working' },
+        });
         clock.setTimeout(() => s.drop(), 1_000);
       } else if (n === 2) clock.setTimeout(() => s.drop(), 10);
       else s.send(ack(body.id, filter));
@@ -115,9 +131,14 @@ describe('listen reconnect', () => {
       expect(s.body.params.notifications).toEqual(filter);
       expect(s.headers.get('last-event-id')).toBeNull();
       // taskIds need the tasks extension declared on this very request.
-      expect((s.body.params._meta as Record<string, { extensions?: object }>)['io.modelcontextprotocol/clientCapabilities'].extensions).toHaveProperty(['io.modelcontextprotocol/tasks']);
+      expect((s.body.params._meta as Record<string, { extensions?: object }>)['io.modelcontextprotocol/clientCapabilities'].extensions).toHaveProperty([
+        'io.modelcontextprotocol/tasks',
+      ]);
     }
-    expect(drops).toEqual([{ attempt: 0, delayMs: 250 }, { attempt: 1, delayMs: 500 }]);
+    expect(drops).toEqual([
+      { attempt: 0, delayMs: 250 },
+      { attempt: 1, delayMs: 500 },
+    ]);
     expect(seen[1].at - seen[0].at).toBeGreaterThanOrEqual(1_000 + 250);
     expect(seen[2].at - seen[1].at).toBeGreaterThanOrEqual(10 + 500);
     expect(resyncs).toEqual([['T1']]);
@@ -139,7 +160,10 @@ describe('listen reconnect', () => {
     );
     const session = createClientSession({ transport: createMemoryTransport(target), era: 'modern', clock });
     expect(await drive(clock, session.listen({ toolsListChanged: true }).done)).toMatchObject({ reason: 'ended' });
-    expect(await drive(clock, session.listen({ promptsListChanged: true }).done)).toMatchObject({ reason: 'refused', outcome: { type: 'error', error: { code: -32601 } } });
+    expect(await drive(clock, session.listen({ promptsListChanged: true }).done)).toMatchObject({
+      reason: 'refused',
+      outcome: { type: 'error', error: { code: -32601 } },
+    });
     clock.advance(20_000);
     await flush();
     expect(seen).toHaveLength(2);
@@ -148,9 +172,17 @@ describe('listen reconnect', () => {
   it('makes a follower refetch its task as soon as the re-opened listen is acknowledged', async () => {
     const clock = createFakeClock();
     let listens = 0;
-    const task: ObservedTask = { taskId: 'T7', status: 'working', createdAt: new Date(clock.now()).toISOString(), lastUpdatedAt: new Date(clock.now()).toISOString(), ttlMs: null, pollIntervalMs: 10_000 };
+    const task: ObservedTask = {
+      taskId: 'T7',
+      status: 'working',
+      createdAt: new Date(clock.now()).toISOString(),
+      lastUpdatedAt: new Date(clock.now()).toISOString(),
+      ttlMs: null,
+      pollIntervalMs: 10_000,
+    };
     const { target, seen } = scripted(clock, (body) => {
-      if (body.method === 'tasks/get') return { jsonrpc: '2.0', id: body.id, result: { resultType: 'complete', ...task, status: 'completed', result: { content: [] } } };
+      if (body.method === 'tasks/get')
+        return { jsonrpc: '2.0', id: body.id, result: { resultType: 'complete', ...task, status: 'completed', result: { content: [] } } };
       return (s: Stream) => {
         s.send(ack(body.id, { taskIds: ['T7'] }));
         if (++listens === 1) clock.setTimeout(() => s.drop(), 500);
@@ -178,7 +210,9 @@ describe('requests in flight when the connection drops', () => {
 
   it('never re-sends a side-effecting call, but retries safe reads with backoff', async () => {
     const clock = createFakeClock();
-    const { target, seen } = scripted(clock, (body) => (body.method === 'tools/list' ? { jsonrpc: '2.0', id: body.id, result: { resultType: 'complete', ttlMs: 0, cacheScope: 'private', ...tools } } : 'drop'));
+    const { target, seen } = scripted(clock, (body) =>
+      body.method === 'tools/list' ? { jsonrpc: '2.0', id: body.id, result: { resultType: 'complete', ttlMs: 0, cacheScope: 'private', ...tools } } : 'drop',
+    );
     const session = createClientSession({ transport: createMemoryTransport(target), era: 'modern', clock });
     await drive(clock, session.listTools());
     const charge = await drive(clock, session.callTool('charge', { account: 'a', amountCents: 5 }));
@@ -187,12 +221,16 @@ describe('requests in flight when the connection drops', () => {
 
     const keyed = await drive(clock, session.callTool('charge', { account: 'a', amountCents: 5, idempotencyKey: 'k1' }));
     expect(keyed).toMatchObject({ type: 'failure', reason: 'network' });
-    const keyedTimes = seen.filter((s) => s.body.params.name === 'charge' && (s.body.params.arguments as { idempotencyKey?: string }).idempotencyKey).map((s) => s.at);
+    const keyedTimes = seen
+      .filter((s) => s.body.params.name === 'charge' && (s.body.params.arguments as { idempotencyKey?: string }).idempotencyKey)
+      .map((s) => s.at);
     expect(keyedTimes).toHaveLength(3);
     expect(keyedTimes[1] - keyedTimes[0]).toBeGreaterThanOrEqual(250);
     expect(keyedTimes[2] - keyedTimes[1]).toBeGreaterThanOrEqual(500);
     // Retried ids are new ids: the ledger dedupes by key, never by JSON-RPC id.
-    expect(new Set(seen.filter((s) => s.body.method === 'tools/call').map((s) => s.body.id)).size).toBe(seen.filter((s) => s.body.method === 'tools/call').length);
+    expect(new Set(seen.filter((s) => s.body.method === 'tools/call').map((s) => s.body.id)).size).toBe(
+      seen.filter((s) => s.body.method === 'tools/call').length,
+    );
 
     expect(await drive(clock, session.callTool('lookup', {}))).toMatchObject({ type: 'failure', reason: 'network' });
     expect(seen.filter((s) => s.body.params.name === 'lookup')).toHaveLength(3);
@@ -209,7 +247,8 @@ describe('request deadlines', () => {
       let i = 0;
       const tick = () => {
         i++;
-        if (token !== 'none') s.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token === 'own' ? own : 'someone-else', progress: i } });
+        if (token !== 'none')
+          s.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token === 'own' ? own : 'someone-else', progress: i } });
         else s.comment();
         clock.setTimeout(tick, 100);
       };
@@ -223,7 +262,11 @@ describe('request deadlines', () => {
     const session = createClientSession({ transport: createMemoryTransport(target), era: 'modern', clock });
     const started = clock.now();
     let progress = 0;
-    const out = await drive(clock, session.request('tools/call', { name: 'slow', arguments: {} }, { timeoutMs: 300, maxTimeoutMs: 2_000, onProgress: () => progress++ }), 10);
+    const out = await drive(
+      clock,
+      session.request('tools/call', { name: 'slow', arguments: {} }, { timeoutMs: 300, maxTimeoutMs: 2_000, onProgress: () => progress++ }),
+      10,
+    );
     expect(out).toMatchObject({ type: 'failure', reason: 'timeout', message: expect.stringContaining('maximum of 2000 ms') });
     expect(clock.now() - started).toBeGreaterThanOrEqual(2_000);
     expect(clock.now() - started).toBeLessThan(2_100);
@@ -236,7 +279,11 @@ describe('request deadlines', () => {
       const { target } = progressServer(clock, kind);
       const session = createClientSession({ transport: createMemoryTransport(target), era: 'modern', clock });
       const started = clock.now();
-      const out = await drive(clock, session.request('tools/call', { name: 'slow', arguments: {} }, { timeoutMs: 300, maxTimeoutMs: 2_000, onProgress: () => {} }), 10);
+      const out = await drive(
+        clock,
+        session.request('tools/call', { name: 'slow', arguments: {} }, { timeoutMs: 300, maxTimeoutMs: 2_000, onProgress: () => {} }),
+        10,
+      );
       expect(out).toMatchObject({ type: 'failure', reason: 'timeout', message: expect.stringContaining('no response within 300 ms') });
       expect(clock.now() - started).toBeLessThan(400);
     }

@@ -25,7 +25,15 @@ const headerTool: Tool = {
 function call(args: Record<string, unknown>) {
   const scan = scanHeaderBindings(headerTool.inputSchema);
   if (!scan.ok) throw new Error(scan.reason);
-  return buildRequest({ id: 7, method: 'tools/call', params: { name: 'deploy', arguments: args }, era: 'modern', protocolVersion: '2026-07-28', capabilities: {}, bindings: scan.bindings });
+  return buildRequest({
+    id: 7,
+    method: 'tools/call',
+    params: { name: 'deploy', arguments: args },
+    era: 'modern',
+    protocolVersion: '2026-07-28',
+    capabilities: {},
+    bindings: scan.bindings,
+  });
 }
 
 describe('buildRequest (2026-07-28)', () => {
@@ -66,7 +74,8 @@ describe('buildRequest (2026-07-28)', () => {
   });
 
   it('mirrors the name, uri or taskId into Mcp-Name', () => {
-    const h = (method: string, params: Record<string, unknown>) => buildRequest({ id: 1, method, params, era: 'modern', protocolVersion: '2026-07-28' }).headers['Mcp-Name'];
+    const h = (method: string, params: Record<string, unknown>) =>
+      buildRequest({ id: 1, method, params, era: 'modern', protocolVersion: '2026-07-28' }).headers['Mcp-Name'];
     expect(h('tools/call', { name: 'my-hyphenated-tool' })).toBe('my-hyphenated-tool');
     expect(h('prompts/get', { name: 'summarize' })).toBe('summarize');
     expect(h('resources/read', { uri: 'file:///path/to/file%20name.txt' })).toBe('file:///path/to/file%20name.txt');
@@ -111,10 +120,25 @@ describe('buildRequest (2026-07-28)', () => {
   });
 
   it('builds the 2025-11-25 form: no per-request capabilities, the session id, no version header on initialize', () => {
-    const init = buildRequest({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25' }, era: 'legacy', protocolVersion: '2025-11-25', capabilities: { elicitation: {} } });
+    const init = buildRequest({
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25' },
+      era: 'legacy',
+      protocolVersion: '2025-11-25',
+      capabilities: { elicitation: {} },
+    });
     expect(init.headers['MCP-Protocol-Version']).toBeUndefined();
     expect(init.message.params).toEqual({ protocolVersion: '2025-11-25' });
-    const get = buildRequest({ id: 2, method: 'tasks/get', params: { taskId: 't' }, era: 'legacy', protocolVersion: '2025-11-25', sessionId: 's-1', capabilities: { elicitation: {} } });
+    const get = buildRequest({
+      id: 2,
+      method: 'tasks/get',
+      params: { taskId: 't' },
+      era: 'legacy',
+      protocolVersion: '2025-11-25',
+      sessionId: 's-1',
+      capabilities: { elicitation: {} },
+    });
     expect(get.headers).toMatchObject({ 'MCP-Protocol-Version': '2025-11-25', 'Mcp-Session-Id': 's-1' });
     expect(get.headers['Mcp-Method']).toBeUndefined();
     expect(get.message.params).toEqual({ taskId: 't' });
@@ -122,7 +146,10 @@ describe('buildRequest (2026-07-28)', () => {
 });
 
 describe('filterTools', () => {
-  const tool = (name: string, properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ name, inputSchema: { type: 'object', properties, ...extra } });
+  const tool = (name: string, properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+    name,
+    inputSchema: { type: 'object', properties, ...extra },
+  });
   const invalid = [
     tool('empty', { v: { type: 'string', 'x-mcp-header': '' } }),
     tool('space', { v: { type: 'string', 'x-mcp-header': 'My Region' } }),
@@ -174,7 +201,10 @@ describe('filterTools', () => {
       async fetch(req: Request) {
         const body = (await req.json()) as { id: number; method: string; params?: { name?: string } };
         sent.push(body.params?.name ? `${body.method} ${body.params.name}` : body.method);
-        const result = body.method === 'tools/list' ? { resultType: 'complete', ttlMs: 0, cacheScope: 'private', tools: [...invalid, headerTool] } : { resultType: 'complete', content: [] };
+        const result =
+          body.method === 'tools/list'
+            ? { resultType: 'complete', ttlMs: 0, cacheScope: 'private', tools: [...invalid, headerTool] }
+            : { resultType: 'complete', content: [] };
         return Response.json({ jsonrpc: '2.0', id: body.id, result });
       },
     };

@@ -58,7 +58,14 @@ describe('era and version', () => {
     const { target, seen } = recorder((body) => {
       if (!rejected) {
         rejected = true;
-        return Response.json({ jsonrpc: '2.0', id: body.id, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: '2026-07-28' } } }, { status: 400 });
+        return Response.json(
+          {
+            jsonrpc: '2.0',
+            id: body.id,
+            error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: '2026-07-28' } },
+          },
+          { status: 400 },
+        );
       }
       return Response.json({ jsonrpc: '2.0', id: body.id, result: { resultType: 'complete', ttlMs: 0, cacheScope: 'private', tools: [] } });
     });
@@ -68,14 +75,21 @@ describe('era and version', () => {
     expect(seen[1].body.id).not.toBe(seen[0].body.id);
     expect(seen[1].headers.get('mcp-protocol-version')).toBe('2026-07-28');
 
-    const never = recorder((body) => Response.json({ jsonrpc: '2.0', id: body.id, error: { code: -32022, message: 'no', data: { supported: ['2099-01-01'], requested: '2026-07-28' } } }, { status: 400 }));
+    const never = recorder((body) =>
+      Response.json(
+        { jsonrpc: '2.0', id: body.id, error: { code: -32022, message: 'no', data: { supported: ['2099-01-01'], requested: '2026-07-28' } } },
+        { status: 400 },
+      ),
+    );
     const s2 = createClientSession({ transport: createMemoryTransport(never.target), era: 'modern' });
     expect(await s2.request('tools/list')).toMatchObject({ type: 'error', error: { code: -32022 }, httpStatus: 400 });
     expect(never.seen).toHaveLength(1);
   });
 
   it('stays modern on a recognised modern error instead of falling back', async () => {
-    const { target, seen } = recorder((body) => Response.json({ jsonrpc: '2.0', id: body.id, error: { code: -32020, message: 'Header mismatch' } }, { status: 400 }));
+    const { target, seen } = recorder((body) =>
+      Response.json({ jsonrpc: '2.0', id: body.id, error: { code: -32020, message: 'Header mismatch' } }, { status: 400 }),
+    );
     const session = createClientSession({ transport: createMemoryTransport(target), era: 'auto' });
     await session.connect();
     expect(session.era).toBe('modern');
@@ -85,19 +99,32 @@ describe('era and version', () => {
   it('falls back to the 2025-11-25 handshake when server/discover is not understood', async () => {
     const { target, seen } = recorder((body) => {
       if (body.method === 'server/discover') return new Response('Bad Request: Server not initialized', { status: 400 });
-      if (body.method === 'initialize') return Response.json({ jsonrpc: '2.0', id: body.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'old', version: '1' } } }, { headers: { 'Mcp-Session-Id': 'sess-9' } });
+      if (body.method === 'initialize')
+        return Response.json(
+          { jsonrpc: '2.0', id: body.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'old', version: '1' } } },
+          { headers: { 'Mcp-Session-Id': 'sess-9' } },
+        );
       if (body.method === 'notifications/initialized') return new Response(null, { status: 202 });
       return Response.json({ jsonrpc: '2.0', id: body.id, result: { tools: [{ name: 'a', inputSchema: { type: 'object' } }] } });
     });
     const warnings: string[] = [];
-    const session = createClientSession({ transport: createMemoryTransport(target), era: 'auto', capabilities: { elicitation: { form: {} }, extensions: { x: {} } }, onWarning: (w) => warnings.push(w) });
+    const session = createClientSession({
+      transport: createMemoryTransport(target),
+      era: 'auto',
+      capabilities: { elicitation: { form: {} }, extensions: { x: {} } },
+      onWarning: (w) => warnings.push(w),
+    });
     const listed = await session.listTools();
     expect(listed.tools.map((t) => t.name)).toEqual(['a']);
     expect(session.era).toBe('legacy');
     expect(session.protocolVersion).toBe('2025-11-25');
     expect(session.server?.info).toEqual({ name: 'old', version: '1' });
     expect(seen.map((s) => s.body.method)).toEqual(['server/discover', 'initialize', 'notifications/initialized', 'tools/list']);
-    expect(seen[1].body.params).toMatchObject({ protocolVersion: '2025-11-25', capabilities: { elicitation: { form: {} } }, clientInfo: { name: 'mcp-loupe' } });
+    expect(seen[1].body.params).toMatchObject({
+      protocolVersion: '2025-11-25',
+      capabilities: { elicitation: { form: {} } },
+      clientInfo: { name: 'mcp-loupe' },
+    });
     expect(seen[1].body.params!.capabilities).not.toHaveProperty('extensions');
     expect(seen[3].headers.get('mcp-session-id')).toBe('sess-9');
     expect(seen[3].headers.get('mcp-protocol-version')).toBe('2025-11-25');

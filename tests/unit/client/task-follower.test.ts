@@ -17,7 +17,10 @@ import { createFakeClock, drive, flushAsync as flush, type FakeClock } from '../
  */
 
 const text = (t: string) => ({ content: [{ type: 'text', text: t }] });
-const form = { method: 'elicitation/create', params: { mode: 'form', message: 'Approve?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } } };
+const form = {
+  method: 'elicitation/create',
+  params: { mode: 'form', message: 'Approve?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } },
+};
 
 const scenario = ScenarioSchema.parse({
   id: 'follow',
@@ -28,12 +31,33 @@ const scenario = ScenarioSchema.parse({
       inputSchema: { type: 'object' },
       task: {
         pollIntervalMs: 500,
-        steps: [{ statusMessage: 'drafting', delayMs: 1_200 }, { status: 'input_required', inputRequests: { ok: form } }, { statusMessage: 'writing', delayMs: 1_000 }, { result: text('done') }],
+        steps: [
+          { statusMessage: 'drafting', delayMs: 1_200 },
+          { status: 'input_required', inputRequests: { ok: form } },
+          { statusMessage: 'writing', delayMs: 1_000 },
+          { result: text('done') },
+        ],
       },
     },
-    { name: 'stubborn', inputSchema: { type: 'object' }, task: { pollIntervalMs: 500, cancel: { policy: 'ignore', ignorePolls: 3 }, steps: [{ statusMessage: 'busy', manual: true }, { result: text('finished') }] } },
-    { name: 'stuck', inputSchema: { type: 'object' }, task: { ttlMs: 3_000, pollIntervalMs: 1_000, steps: [{ statusMessage: 'stuck', manual: true }, { result: text('never') }] } },
-    { name: 'slow_poll', inputSchema: { type: 'object' }, task: { pollIntervalMs: 5_000, steps: [{ statusMessage: 'quick', delayMs: 1_200 }, { result: text('quick result') }] } },
+    {
+      name: 'stubborn',
+      inputSchema: { type: 'object' },
+      task: {
+        pollIntervalMs: 500,
+        cancel: { policy: 'ignore', ignorePolls: 3 },
+        steps: [{ statusMessage: 'busy', manual: true }, { result: text('finished') }],
+      },
+    },
+    {
+      name: 'stuck',
+      inputSchema: { type: 'object' },
+      task: { ttlMs: 3_000, pollIntervalMs: 1_000, steps: [{ statusMessage: 'stuck', manual: true }, { result: text('never') }] },
+    },
+    {
+      name: 'slow_poll',
+      inputSchema: { type: 'object' },
+      task: { pollIntervalMs: 5_000, steps: [{ statusMessage: 'quick', delayMs: 1_200 }, { result: text('quick result') }] },
+    },
   ],
 });
 
@@ -50,7 +74,6 @@ function setup(): { clock: FakeClock; session: ClientSession; frames: Frame[]; g
   const gets = () => frames.filter((f) => f.kind === 'http-request' && f.method === 'tasks/get').map((f) => f.at);
   return { clock, session, frames, gets };
 }
-
 
 async function start(s: ClientSession, clock: FakeClock, name: string): Promise<ObservedTask> {
   const out = await drive(clock, s.callTool(name, {}, { task: true }));
@@ -111,7 +134,12 @@ describe('followTask', () => {
     const after = gets().filter((t) => t > ackAt);
     // The server ignored the cancel for three polls; the follower saw them all, then the end.
     expect(after.length).toBeGreaterThanOrEqual(4);
-    expect(events.filter((e) => e.type === 'poll').map((e) => (e as { task: ObservedTask }).task.status).slice(-4)).toEqual(['working', 'working', 'working', 'cancelled']);
+    expect(
+      events
+        .filter((e) => e.type === 'poll')
+        .map((e) => (e as { task: ObservedTask }).task.status)
+        .slice(-4),
+    ).toEqual(['working', 'working', 'working', 'cancelled']);
     for (const g of gaps(gets())) expect(g).toBeGreaterThanOrEqual(500);
     expect(frames.filter((x) => x.kind === 'http-request' && x.method === 'tasks/cancel')).toHaveLength(1);
   });

@@ -23,7 +23,13 @@ function sseFetch(chunks: (string | Uint8Array)[], opts: { fail?: boolean; hang?
         }
         if (opts.fail) c.error(new Error('socket hang up'));
         else if (!opts.hang) c.close();
-        else return new Promise<void>((resolve) => init.signal?.addEventListener('abort', () => { c.error(new Error('aborted')); resolve(); }));
+        else
+          return new Promise<void>((resolve) =>
+            init.signal?.addEventListener('abort', () => {
+              c.error(new Error('aborted'));
+              resolve();
+            }),
+          );
       },
     });
     return new Response(body, { status: opts.status ?? 200, headers: { 'Content-Type': 'text/event-stream' } });
@@ -91,10 +97,22 @@ describe('HTTP transport: SSE', () => {
     expect(a[2]).toMatchObject({ message: { result: { ok: true } } });
     expect((a[2] as { sse?: unknown }).sse).toBeUndefined();
 
-    const b = await collect(createHttpTransport({ url: 'http://x/mcp', fetch: async () => new Response(null, { status: 202 }) }).send({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    const b = await collect(
+      createHttpTransport({ url: 'http://x/mcp', fetch: async () => new Response(null, { status: 202 }) }).send({
+        jsonrpc: '2.0',
+        method: 'notifications/initialized',
+      }),
+    );
     expect(b.map((e) => e.type)).toEqual(['sent', 'response', 'close']);
 
-    const c = await collect(createHttpTransport({ url: 'http://x/mcp', fetch: async () => { throw new TypeError('fetch failed'); } }).send(request));
+    const c = await collect(
+      createHttpTransport({
+        url: 'http://x/mcp',
+        fetch: async () => {
+          throw new TypeError('fetch failed');
+        },
+      }).send(request),
+    );
     expect(c.map((e) => e.type)).toEqual(['sent', 'error', 'close']);
     expect(c[1]).toMatchObject({ cause: 'network', message: expect.stringContaining('fetch failed') });
   });
@@ -105,11 +123,21 @@ describe('HTTP transport: SSE', () => {
       seen.push({ url, body: JSON.parse(String(init.body)), headers: new Headers(init.headers) });
       return Response.json({ error: 'no' }, { status: 403, headers: { 'x-loupe-proxy-error': 'self' } });
     };
-    const t = createHttpTransport({ url: 'http://127.0.0.1:3000/api/scenarios', proxy: { endpoint: 'http://127.0.0.1:3000/api/proxy', token: 'tok' }, headers: { Authorization: 'Bearer upstream' }, fetch });
+    const t = createHttpTransport({
+      url: 'http://127.0.0.1:3000/api/scenarios',
+      proxy: { endpoint: 'http://127.0.0.1:3000/api/proxy', token: 'tok' },
+      headers: { Authorization: 'Bearer upstream' },
+      fetch,
+    });
     const events = await collect(t.send(request, { headers: { 'Mcp-Method': 'tools/call' } }));
     expect(seen[0].url).toBe('http://127.0.0.1:3000/api/proxy');
     expect(seen[0].headers.get('authorization')).toBe('Bearer tok');
-    expect(seen[0].body).toEqual({ url: 'http://127.0.0.1:3000/api/scenarios', method: 'POST', headers: { 'Mcp-Method': 'tools/call', Authorization: 'Bearer upstream' }, body: JSON.stringify(request) });
+    expect(seen[0].body).toEqual({
+      url: 'http://127.0.0.1:3000/api/scenarios',
+      method: 'POST',
+      headers: { 'Mcp-Method': 'tools/call', Authorization: 'Bearer upstream' },
+      body: JSON.stringify(request),
+    });
     expect(events.map((e) => e.type)).toEqual(['sent', 'error', 'close']);
     expect(events[1]).toMatchObject({ cause: 'proxy', message: expect.stringContaining('(self): no') });
   });
@@ -119,8 +147,19 @@ describe('tracking decorator', () => {
   it('reports every frame of an SSE exchange in order, schema-valid, with timings and the close reason', async () => {
     let now = 1_000;
     const frames: Frame[] = [];
-    const { fetch } = sseFetch([': ka\n\n', 'data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p","progress":1}}\n\n', 'data: {"jsonrpc":"2.0","id":5,"result":{"resultType":"task","taskId":"T9"}}\n\n']);
-    const t = createTrackingTransport(createHttpTransport({ url: 'http://x/mcp', fetch }), { sink: (f) => { frames.push(f); now += 10; }, connectionId: 'c1', now: () => now });
+    const { fetch } = sseFetch([
+      ': ka\n\n',
+      'data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p","progress":1}}\n\n',
+      'data: {"jsonrpc":"2.0","id":5,"result":{"resultType":"task","taskId":"T9"}}\n\n',
+    ]);
+    const t = createTrackingTransport(createHttpTransport({ url: 'http://x/mcp', fetch }), {
+      sink: (f) => {
+        frames.push(f);
+        now += 10;
+      },
+      connectionId: 'c1',
+      now: () => now,
+    });
     await collect(t.send(request, { headers: { 'Mcp-Method': 'tools/call' }, conversationId: 'mrtr-1' }));
     for (const f of frames) expect(FrameSchema.safeParse(f).success).toBe(true);
     expect(frames.map((f) => f.kind)).toEqual(['http-request', 'http-response', 'sse-open', 'sse-comment', 'sse-frame', 'sse-frame', 'sse-close']);
@@ -144,12 +183,22 @@ describe('tracking decorator', () => {
     expect(frames.at(-1)).toMatchObject({ kind: 'sse-close', closeReason: 'server-closed' });
 
     frames.length = 0;
-    const open = createTrackingTransport(createHttpTransport({ url: 'http://x/mcp', fetch: sseFetch([': a\n\n'], { hang: true }).fetch }), { sink: (f) => frames.push(f) });
+    const open = createTrackingTransport(createHttpTransport({ url: 'http://x/mcp', fetch: sseFetch([': a\n\n'], { hang: true }).fetch }), {
+      sink: (f) => frames.push(f),
+    });
     for await (const e of open.send(request)) if (e.type === 'comment') break;
     expect(frames.at(-1)).toMatchObject({ kind: 'sse-close', closeReason: 'client-closed' });
 
     frames.length = 0;
-    const failing = createTrackingTransport(createHttpTransport({ url: 'http://x/mcp', fetch: async () => { throw new TypeError('ECONNREFUSED'); } }), { sink: (f) => frames.push(f) });
+    const failing = createTrackingTransport(
+      createHttpTransport({
+        url: 'http://x/mcp',
+        fetch: async () => {
+          throw new TypeError('ECONNREFUSED');
+        },
+      }),
+      { sink: (f) => frames.push(f) },
+    );
     await collect(failing.send(request));
     expect(frames.map((f) => f.kind)).toEqual(['http-request', 'error']);
     expect(frames[1].errorText).toContain('ECONNREFUSED');
@@ -157,16 +206,31 @@ describe('tracking decorator', () => {
 
   it('puts frames recorded outside send (app bridge messages) in the same sequence', async () => {
     const frames: Frame[] = [];
-    const t = createTrackingTransport(createHttpTransport({ url: 'http://x/mcp', fetch: async () => Response.json({ jsonrpc: '2.0', id: 5, result: {} }) }), { sink: (f) => frames.push(f), connectionId: 'c9', now: () => 42 });
+    const t = createTrackingTransport(createHttpTransport({ url: 'http://x/mcp', fetch: async () => Response.json({ jsonrpc: '2.0', id: 5, result: {} }) }), {
+      sink: (f) => frames.push(f),
+      connectionId: 'c9',
+      now: () => 42,
+    });
     await collect(t.send(request));
-    t.record({ direction: 'in', kind: 'bridge', exchangeId: 'app:1', method: 'ui/initialize', body: { method: 'ui/initialize' }, raw: '{"method":"ui/initialize"}' });
+    t.record({
+      direction: 'in',
+      kind: 'bridge',
+      exchangeId: 'app:1',
+      method: 'ui/initialize',
+      body: { method: 'ui/initialize' },
+      raw: '{"method":"ui/initialize"}',
+    });
     const last = frames.at(-1)!;
     expect(last).toMatchObject({ seq: frames.length - 1, connectionId: 'c9', at: 42, kind: 'bridge', bytes: 26 });
     expect(FrameSchema.safeParse(last).success).toBe(true);
   });
 
   it('keeps reporting when the sink throws', async () => {
-    const t = createTrackingTransport(createHttpTransport({ url: 'http://x/mcp', fetch: async () => Response.json({ jsonrpc: '2.0', id: 5, result: {} }) }), { sink: () => { throw new Error('broken store'); } });
+    const t = createTrackingTransport(createHttpTransport({ url: 'http://x/mcp', fetch: async () => Response.json({ jsonrpc: '2.0', id: 5, result: {} }) }), {
+      sink: () => {
+        throw new Error('broken store');
+      },
+    });
     const events = await collect(t.send(request));
     expect(events.at(-1)).toMatchObject({ type: 'close', cause: 'end' });
   });

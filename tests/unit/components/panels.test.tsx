@@ -175,16 +175,62 @@ describe('StreamsPanel', () => {
     const taskId = 'task-0123456789abcdef0123456789abcdef';
     const base = { connectionId: 'c', direction: 'in' as const, bytes: 12 };
     const frames: Frame[] = [
-      { ...base, seq: 0, at: 1000, direction: 'out', kind: 'http-request', exchangeId: 'c:1', conversationId: 'listen-1', rpcId: 7, method: 'subscriptions/listen', body: { jsonrpc: '2.0', id: 7, method: 'subscriptions/listen', params: { notifications: { taskIds: [taskId] } } } },
+      {
+        ...base,
+        seq: 0,
+        at: 1000,
+        direction: 'out',
+        kind: 'http-request',
+        exchangeId: 'c:1',
+        conversationId: 'listen-1',
+        rpcId: 7,
+        method: 'subscriptions/listen',
+        body: { jsonrpc: '2.0', id: 7, method: 'subscriptions/listen', params: { notifications: { taskIds: [taskId] } } },
+      },
       { ...base, seq: 1, at: 1010, kind: 'http-response', exchangeId: 'c:1', rpcId: 7, httpStatus: 200, method: 'subscriptions/listen' },
       { ...base, seq: 2, at: 1010, kind: 'sse-open', exchangeId: 'c:1', streamId: 'c:1', rpcId: 7, conversationId: 'listen-1', method: 'subscriptions/listen' },
-      { ...base, seq: 3, at: 1020, kind: 'sse-frame', exchangeId: 'c:1', streamId: 'c:1', rpcId: 7, method: 'notifications/subscriptions/acknowledged', body: { jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: [taskId] } } } },
-      { ...base, seq: 4, at: 1030, kind: 'sse-frame', exchangeId: 'c:1', streamId: 'c:1', rpcId: 7, taskId, method: 'notifications/tasks', body: { jsonrpc: '2.0', method: 'notifications/tasks', params: { taskId, status: 'working' } } },
+      {
+        ...base,
+        seq: 3,
+        at: 1020,
+        kind: 'sse-frame',
+        exchangeId: 'c:1',
+        streamId: 'c:1',
+        rpcId: 7,
+        method: 'notifications/subscriptions/acknowledged',
+        body: { jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: [taskId] } } },
+      },
+      {
+        ...base,
+        seq: 4,
+        at: 1030,
+        kind: 'sse-frame',
+        exchangeId: 'c:1',
+        streamId: 'c:1',
+        rpcId: 7,
+        taskId,
+        method: 'notifications/tasks',
+        body: { jsonrpc: '2.0', method: 'notifications/tasks', params: { taskId, status: 'working' } },
+      },
       { ...base, seq: 5, at: 1040, kind: 'sse-comment', exchangeId: 'c:1', streamId: 'c:1', raw: 'keep-alive' },
-      { ...base, seq: 6, at: 1050, kind: 'sse-close', exchangeId: 'c:1', streamId: 'c:1', rpcId: 7, method: 'subscriptions/listen', closeReason: 'network-error', errorText: 'socket hang up', durationMs: 40 },
+      {
+        ...base,
+        seq: 6,
+        at: 1050,
+        kind: 'sse-close',
+        exchangeId: 'c:1',
+        streamId: 'c:1',
+        rpcId: 7,
+        method: 'subscriptions/listen',
+        closeReason: 'network-error',
+        errorText: 'socket hang up',
+        durationMs: 40,
+      },
     ];
     store.getState().streams.ingestMany(frames);
-    store.getState().streams.noteListenDrop(7, { at: 1050, reason: 'socket hang up', attempt: 0, plan: reconnectPlan({ filter: { taskIds: [taskId] }, attempt: 0 }) });
+    store
+      .getState()
+      .streams.noteListenDrop(7, { at: 1050, reason: 'socket hang up', attempt: 0, plan: reconnectPlan({ filter: { taskIds: [taskId] }, attempt: 0 }) });
     const view = render(
       <InspectorProvider store={store}>
         <StreamsPanel />

@@ -18,7 +18,10 @@ import { act } from 'react';
 afterEach(cleanup);
 
 // happy-dom has no layout: give the list's scroll box a viewport so the virtualizer has rows to show.
-for (const [prop, size] of [['clientHeight', 560], ['clientWidth', 1000]] as const) {
+for (const [prop, size] of [
+  ['clientHeight', 560],
+  ['clientWidth', 1000],
+] as const) {
   const base = Object.getOwnPropertyDescriptor(HTMLElement.prototype, prop) ?? Object.getOwnPropertyDescriptor(Element.prototype, prop);
   Object.defineProperty(HTMLElement.prototype, prop, {
     configurable: true,
@@ -38,10 +41,40 @@ function frames(total: number): Frame[] {
     const req = { jsonrpc: '2.0', id: ex, method, params: method === 'tasks/get' ? { taskId: TASK } : {} };
     const raw = JSON.stringify(req);
     const headers = { 'mcp-method': method, ...(method === 'tasks/get' ? { 'mcp-name': TASK } : {}), authorization: 'Bearer top-secret' };
-    out.push({ seq: out.length, at: 1e12 + out.length, connectionId: 'c1', direction: 'out', kind: 'http-request', exchangeId, rpcId: ex, method, headers, body: req, raw, bytes: raw.length, ...(method === 'tasks/get' ? { taskId: TASK } : {}) });
-    const result = method === 'tasks/get' ? { resultType: 'complete', taskId: TASK, status: ex % 4 === 1 ? 'working' : 'input_required', pollIntervalMs: 1000 } : { resultType: 'complete', tools: [] };
+    out.push({
+      seq: out.length,
+      at: 1e12 + out.length,
+      connectionId: 'c1',
+      direction: 'out',
+      kind: 'http-request',
+      exchangeId,
+      rpcId: ex,
+      method,
+      headers,
+      body: req,
+      raw,
+      bytes: raw.length,
+      ...(method === 'tasks/get' ? { taskId: TASK } : {}),
+    });
+    const result =
+      method === 'tasks/get'
+        ? { resultType: 'complete', taskId: TASK, status: ex % 4 === 1 ? 'working' : 'input_required', pollIntervalMs: 1000 }
+        : { resultType: 'complete', tools: [] };
     const res = JSON.stringify({ jsonrpc: '2.0', id: ex, result });
-    out.push({ seq: out.length, at: 1e12 + out.length, connectionId: 'c1', direction: 'in', kind: 'message', exchangeId, rpcId: ex, method, body: JSON.parse(res), raw: res, bytes: res.length, ...(method === 'tasks/get' ? { taskId: TASK } : {}) });
+    out.push({
+      seq: out.length,
+      at: 1e12 + out.length,
+      connectionId: 'c1',
+      direction: 'in',
+      kind: 'message',
+      exchangeId,
+      rpcId: ex,
+      method,
+      body: JSON.parse(res),
+      raw: res,
+      bytes: res.length,
+      ...(method === 'tasks/get' ? { taskId: TASK } : {}),
+    });
   }
   return out;
 }

@@ -89,7 +89,11 @@ describe('delete_note round 1', () => {
     const { engine } = setup();
     const r = await callTool(engine, 'delete_note', { noteId: 'note-404' }, form());
     expect(r.status).toBe(200);
-    expect(r.body.result).toMatchObject({ resultType: 'complete', isError: true, content: [{ type: 'text', text: expect.stringContaining('No note with id "note-404"') }] });
+    expect(r.body.result).toMatchObject({
+      resultType: 'complete',
+      isError: true,
+      content: [{ type: 'text', text: expect.stringContaining('No note with id "note-404"') }],
+    });
   });
 
   it.each([
@@ -123,8 +127,22 @@ describe("delete_note follows seed 000's accept/decline/cancel table", () => {
   // Result   | deleted: true              | deleted: false           | deleted: false
   const rows = [
     { action: 'accept', response: ACCEPT, result: { deleted: true, noteId: 'note-2' }, deletes: true, consumed: true, retryLater: false },
-    { action: 'decline', response: DECLINE, result: { deleted: false, noteId: 'note-2', reason: 'declined' }, deletes: false, consumed: true, retryLater: false },
-    { action: 'cancel', response: CANCEL, result: { deleted: false, noteId: 'note-2', reason: 'cancelled' }, deletes: false, consumed: false, retryLater: true },
+    {
+      action: 'decline',
+      response: DECLINE,
+      result: { deleted: false, noteId: 'note-2', reason: 'declined' },
+      deletes: false,
+      consumed: true,
+      retryLater: false,
+    },
+    {
+      action: 'cancel',
+      response: CANCEL,
+      result: { deleted: false, noteId: 'note-2', reason: 'cancelled' },
+      deletes: false,
+      consumed: false,
+      retryLater: true,
+    },
   ];
 
   it.each(rows)('$action: result, server action, nonce and retry', async ({ response, result, deletes, consumed, retryLater }) => {
@@ -269,7 +287,11 @@ describe('delete_note replay store bound (-32023)', () => {
     const { state } = await ask(engine, 'note-1');
     const full = await answer(engine, 'note-1', state, ACCEPT);
     expect(full.status).toBe(200);
-    expect(full.body.error).toMatchObject({ code: -32023, message: expect.stringContaining('Replay store is full (max 1000 entries)'), data: { maxEntries: 1000 } });
+    expect(full.body.error).toMatchObject({
+      code: -32023,
+      message: expect.stringContaining('Replay store is full (max 1000 entries)'),
+      data: { maxEntries: 1000 },
+    });
     expect(full.body.error.message).toContain('retry after');
     expect(await noteIds(engine)).toContain('note-1');
     // A full store still keeps the state usable: the nonce was not spent.

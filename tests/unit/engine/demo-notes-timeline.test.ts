@@ -104,7 +104,9 @@ describe('apps in scenario files', () => {
     const scenario = ScenarioSchema.parse({
       id: 'apps',
       server: { name: 'apps', version: '1.0.0' },
-      tools: [{ name: 'show', ui: { resourceUri: 'ui://apps/view.html', visibility: ['model', 'app'] }, result: { content: [{ type: 'text', text: 'shown' }] } }],
+      tools: [
+        { name: 'show', ui: { resourceUri: 'ui://apps/view.html', visibility: ['model', 'app'] }, result: { content: [{ type: 'text', text: 'shown' }] } },
+      ],
       resources: [
         {
           uri: 'ui://apps/view.html',

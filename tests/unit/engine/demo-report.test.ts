@@ -190,7 +190,10 @@ describe('generate_report', () => {
     const done = (await get(engine, taskId)).body.result;
     expect(done).toMatchObject({
       status: 'completed',
-      result: { content: [{ type: 'text', text: 'Report not generated: the outline was declined.' }], structuredContent: { generated: false, reason: 'declined' } },
+      result: {
+        content: [{ type: 'text', text: 'Report not generated: the outline was declined.' }],
+        structuredContent: { generated: false, reason: 'declined' },
+      },
     });
     expect(done.result.isError).toBeUndefined();
   });
@@ -287,7 +290,10 @@ describe('an isError tool result completes the task', () => {
         {
           name: 'flaky_report',
           inputSchema: { type: 'object', properties: {}, required: [] },
-          task: { mode: 'required', steps: [{ statusMessage: 'Working', delayMs: 1_000 }, { toolError: { content: [{ type: 'text', text: 'The report could not be written.' }] } }] },
+          task: {
+            mode: 'required',
+            steps: [{ statusMessage: 'Working', delayMs: 1_000 }, { toolError: { content: [{ type: 'text', text: 'The report could not be written.' }] } }],
+          },
         },
       ],
     });

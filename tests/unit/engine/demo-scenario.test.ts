@@ -64,7 +64,11 @@ describe('demo scenario', () => {
       expect(t.title, String(t.name)).toEqual(expect.any(String));
       expect(t.description, String(t.name)).toEqual(expect.any(String));
       expect((t.inputSchema as { required?: unknown }).required, String(t.name)).toEqual(expect.any(Array));
-      expect(t.annotations, String(t.name)).toMatchObject({ readOnlyHint: expect.any(Boolean), destructiveHint: expect.any(Boolean), idempotentHint: expect.any(Boolean) });
+      expect(t.annotations, String(t.name)).toMatchObject({
+        readOnlyHint: expect.any(Boolean),
+        destructiveHint: expect.any(Boolean),
+        idempotentHint: expect.any(Boolean),
+      });
       // Behaviour stays server-side.
       for (const key of ['handler', 'task', 'result', 'options']) expect(t, `${String(t.name)}.${key}`).not.toHaveProperty(key);
     }
@@ -96,10 +100,15 @@ describe('demo scenario', () => {
   it('a deleted note disappears from search_notes until reset', async () => {
     setup();
     const first = await callTool(engine, 'delete_note', { noteId: 'note-3' }, { caps: CAPS.form });
-    await callTool(engine, 'delete_note', { noteId: 'note-3' }, {
-      caps: CAPS.form,
-      extra: { requestState: first.body.result.requestState, inputResponses: { confirm_delete: { action: 'accept', content: { confirm: true } } } },
-    });
+    await callTool(
+      engine,
+      'delete_note',
+      { noteId: 'note-3' },
+      {
+        caps: CAPS.form,
+        extra: { requestState: first.body.result.requestState, inputResponses: { confirm_delete: { action: 'accept', content: { confirm: true } } } },
+      },
+    );
     expect((await callTool(engine, 'search_notes', {})).body.result.structuredContent.count).toBe(4);
     engine.reset();
     expect((await callTool(engine, 'search_notes', {})).body.result.structuredContent.count).toBe(5);
@@ -110,16 +119,25 @@ describe('demo scenario', () => {
     const list = await rpc(engine, 'resources/list');
     expect(list.body.result.resources.map((r: { uri: string }) => r.uri)).toEqual(['notes://index', 'notes://about', 'ui://notes/timeline.html']);
     const index = await rpc(engine, 'resources/read', { uri: 'notes://index' });
-    expect(index.body.result.contents[0]).toMatchObject({ uri: 'notes://index', mimeType: 'text/markdown', text: expect.stringContaining('**note-1** Quarterly planning') });
+    expect(index.body.result.contents[0]).toMatchObject({
+      uri: 'notes://index',
+      mimeType: 'text/markdown',
+      text: expect.stringContaining('**note-1** Quarterly planning'),
+    });
 
     const prompts = await rpc(engine, 'prompts/list');
-    expect(prompts.body.result.prompts).toEqual([expect.objectContaining({ name: 'summarize_notes', arguments: [expect.objectContaining({ name: 'style', required: false })] })]);
+    expect(prompts.body.result.prompts).toEqual([
+      expect.objectContaining({ name: 'summarize_notes', arguments: [expect.objectContaining({ name: 'style', required: false })] }),
+    ]);
     const styled = await rpc(engine, 'prompts/get', { name: 'summarize_notes', arguments: { style: 'one paragraph' } });
     expect(styled.body.result.messages[1].content.text).toContain('in this style: one paragraph');
     const plain = await rpc(engine, 'prompts/get', { name: 'summarize_notes' });
     expect(plain.body.result.messages).toHaveLength(2);
 
-    const completion = await rpc(engine, 'completion/complete', { ref: { type: 'ref/prompt', name: 'summarize_notes' }, argument: { name: 'style', value: 'bu' } });
+    const completion = await rpc(engine, 'completion/complete', {
+      ref: { type: 'ref/prompt', name: 'summarize_notes' },
+      argument: { name: 'style', value: 'bu' },
+    });
     expect(completion.body.result.completion.values).toEqual(['bullet points']);
   });
 
@@ -130,7 +148,20 @@ describe('demo scenario', () => {
       scenario: ScenarioSchema.parse({
         id: 'sse',
         server: { name: 'sse', version: '1' },
-        tools: [{ name: 'slow', inputSchema: { type: 'object' }, progress: { intervalMs: 0, steps: [{ progress: 1, total: 2 }, { progress: 2, total: 2 }] }, result: { content: [{ type: 'text', text: 'done' }] } }],
+        tools: [
+          {
+            name: 'slow',
+            inputSchema: { type: 'object' },
+            progress: {
+              intervalMs: 0,
+              steps: [
+                { progress: 1, total: 2 },
+                { progress: 2, total: 2 },
+              ],
+            },
+            result: { content: [{ type: 'text', text: 'done' }] },
+          },
+        ],
       }),
     });
     const r = await callTool(engine, 'slow', {}, { meta: { progressToken: 'p1' }, id: 'sse-1' });

@@ -157,7 +157,25 @@ describe('workspace_read containment helpers', () => {
 
   it('never reveals the sibling workspace, whatever path or workspaceUri is built from tricky pieces', async () => {
     setup();
-    const piece = fc.constantFrom('..', '.', '%2e%2e', '%2E.', 'demo-private', 'demo', 'workspace', 'secret.txt', '%2f', '%5C', '\\', '', 'notes', '%252e', '/', 'README.md', '%00');
+    const piece = fc.constantFrom(
+      '..',
+      '.',
+      '%2e%2e',
+      '%2E.',
+      'demo-private',
+      'demo',
+      'workspace',
+      'secret.txt',
+      '%2f',
+      '%5C',
+      '\\',
+      '',
+      'notes',
+      '%252e',
+      '/',
+      'README.md',
+      '%00',
+    );
     const joined = fc.array(piece, { maxLength: 6 }).map((parts) => parts.join('/'));
     await fc.assert(
       fc.asyncProperty(joined, joined, async (uriTail, path) => {

@@ -45,7 +45,9 @@ describe('journal entries', () => {
 
   it('records a body that is not JSON as its text', async () => {
     const { engine } = setup();
-    const res = await engine.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"jsonrpc":' }));
+    const res = await engine.fetch(
+      new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"jsonrpc":' }),
+    );
     expect(res.status).toBe(400);
     expect(engine.journal.entries()).toMatchObject([{ requestBody: '{"jsonrpc":', status: 400, responseBody: { error: { code: -32700 } } }]);
   });
@@ -65,7 +67,11 @@ describe('journal entries', () => {
     const opened = clock.now();
     clock.advance(1_501);
     await reader.read();
-    expect(listen.frames.map((f) => (f.message as { method: string }).method)).toEqual(['notifications/subscriptions/acknowledged', 'notifications/tasks', 'notifications/tasks']);
+    expect(listen.frames.map((f) => (f.message as { method: string }).method)).toEqual([
+      'notifications/subscriptions/acknowledged',
+      'notifications/tasks',
+      'notifications/tasks',
+    ]);
     expect(listen.frames.map((f) => f.at)).toEqual([opened, opened, opened + 1_501]);
     expect((listen.frames[2].message as { params: { status: string } }).params.status).toBe('input_required');
     await reader.cancel();
@@ -78,7 +84,10 @@ describe('journal entries', () => {
     engines.push(slow);
     const { request: progress } = buildRequest('tools/call', { name: 'test_tool_with_progress', arguments: {} }, { id: 'p', meta: { progressToken: 'tok' } });
     let done = false;
-    const streamed = slow.fetch(progress).then(async (r) => parseSse(await r.text())).finally(() => (done = true));
+    const streamed = slow
+      .fetch(progress)
+      .then(async (r) => parseSse(await r.text()))
+      .finally(() => (done = true));
     // The handler registers its timers asynchronously: let it run between clock steps.
     for (let i = 0; i < 50 && !done; i++) {
       await new Promise((r) => setTimeout(r, 1));

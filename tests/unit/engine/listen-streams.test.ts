@@ -55,13 +55,23 @@ describe('listen streams for tasks', () => {
     const stream = await openListen(engine, 'listen-7', { taskIds: [taskId] });
     expect(stream.res.headers.get('content-type')).toContain('text/event-stream');
     const [ack, initial] = await stream.messages(2);
-    expect(ack).toEqual({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-7' }, notifications: { taskIds: [taskId] } } });
+    expect(ack).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/subscriptions/acknowledged',
+      params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-7' }, notifications: { taskIds: [taskId] } },
+    });
     expect(initial.params).toMatchObject({ taskId, status: 'working', _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-7' } });
 
     clock.advance(1_501);
     const third = (await stream.messages(3))[2];
     expect(third.method).toBe('notifications/tasks');
-    expect(third.params).toMatchObject({ taskId, status: 'input_required', inputRequests: { approve_outline: { method: 'elicitation/create' } }, ttlMs: 900000, pollIntervalMs: 1000 });
+    expect(third.params).toMatchObject({
+      taskId,
+      status: 'input_required',
+      inputRequests: { approve_outline: { method: 'elicitation/create' } },
+      ttlMs: 900000,
+      pollIntervalMs: 1000,
+    });
     expect(third.params).not.toHaveProperty('resultType');
     await stream.close();
   });
@@ -71,7 +81,9 @@ describe('listen streams for tasks', () => {
     const { request } = buildRequest('subscriptions/listen', { notifications: { taskIds: ['x'] } }, { caps: CAPS.form });
     const res = await engine.fetch(request);
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ error: { code: -32021, data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } } } });
+    expect(await res.json()).toMatchObject({
+      error: { code: -32021, data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } } },
+    });
   });
 
   it("never delivers another principal's task snapshots", async () => {
@@ -132,7 +144,12 @@ describe('bounded outbound buffer', () => {
     const msgs = parseSse(text) as Record<string, any>[];
     expect(ch.dropped).toBeGreaterThan(0);
     expect(msgs.at(-1)).toMatchObject({ id: 1, result: { resultType: 'complete' } });
-    expect(msgs.filter((m) => m.method === 'notifications/tasks').map((m) => m.params.n).at(-1)).toBe(9);
+    expect(
+      msgs
+        .filter((m) => m.method === 'notifications/tasks')
+        .map((m) => m.params.n)
+        .at(-1),
+    ).toBe(9);
   });
 });
 
@@ -180,7 +197,12 @@ describe('a channel written straight to a sink (node:http)', () => {
     for (let i = 0; i < 5 && !s.ended; i++) s.drain();
     const msgs = parseSse(s.chunks.join('')) as Record<string, any>[];
     expect(msgs.at(-1)).toMatchObject({ id: 1 });
-    expect(msgs.filter((m) => m.method).map((m) => m.params.n).at(-1)).toBe(9);
+    expect(
+      msgs
+        .filter((m) => m.method)
+        .map((m) => m.params.n)
+        .at(-1),
+    ).toBe(9);
     expect(s.ended).toBe(true);
   });
 

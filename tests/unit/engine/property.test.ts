@@ -13,13 +13,36 @@ const RUNS = Number(process.env.LOUPE_PROPERTY_RUNS ?? 2000);
 const engine = createMockEngine({ scenario: getBuiltinScenario('demo')! });
 afterAll(() => engine.close());
 
-const METHODS = ['server/discover', 'tools/list', 'tools/call', 'resources/list', 'resources/read', 'resources/templates/list', 'prompts/list', 'prompts/get', 'completion/complete', 'tasks/get', 'tasks/update', 'tasks/cancel', 'tasks/list', 'tasks/result', 'initialize', 'ping', 'logging/setLevel', 'nope/nope'];
+const METHODS = [
+  'server/discover',
+  'tools/list',
+  'tools/call',
+  'resources/list',
+  'resources/read',
+  'resources/templates/list',
+  'prompts/list',
+  'prompts/get',
+  'completion/complete',
+  'tasks/get',
+  'tasks/update',
+  'tasks/cancel',
+  'tasks/list',
+  'tasks/result',
+  'initialize',
+  'ping',
+  'logging/setLevel',
+  'nope/nope',
+];
 const TOOLS = ['echo', 'charge', 'delete_note', 'workspace_read', 'generate_report', 'missing_tool'];
 
 const meta = fc.record(
   {
     'io.modelcontextprotocol/protocolVersion': fc.oneof(fc.constant('2026-07-28'), fc.constant('2025-11-25'), fc.string({ maxLength: 12 }), fc.integer()),
-    'io.modelcontextprotocol/clientCapabilities': fc.oneof(fc.constant({}), fc.constant({ elicitation: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } }), fc.jsonValue()),
+    'io.modelcontextprotocol/clientCapabilities': fc.oneof(
+      fc.constant({}),
+      fc.constant({ elicitation: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } }),
+      fc.jsonValue(),
+    ),
   },
   { requiredKeys: [] },
 );
@@ -36,7 +59,10 @@ const params = fc.record(
   { requiredKeys: [] },
 );
 const id = fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), fc.constant(null), fc.double(), fc.boolean());
-const rpc = fc.record({ jsonrpc: fc.oneof(fc.constant('2.0'), fc.constant('1.0')), id, method: fc.oneof(fc.constantFrom(...METHODS), fc.string({ maxLength: 15 })), params }, { requiredKeys: ['jsonrpc', 'method'] });
+const rpc = fc.record(
+  { jsonrpc: fc.oneof(fc.constant('2.0'), fc.constant('1.0')), id, method: fc.oneof(fc.constantFrom(...METHODS), fc.string({ maxLength: 15 })), params },
+  { requiredKeys: ['jsonrpc', 'method'] },
+);
 const body = fc.oneof(
   { weight: 6, arbitrary: rpc.map((m) => JSON.stringify(m)) },
   { weight: 1, arbitrary: fc.jsonValue().map((v) => JSON.stringify(v)) },
@@ -57,7 +83,15 @@ const headerSet = fc.record(
 );
 const httpMethod = fc.constantFrom('POST', 'POST', 'POST', 'POST', 'GET', 'DELETE', 'PUT');
 
-const STATUS_FOR: Record<number, number[]> = { [-32700]: [400], [-32600]: [400], [-32601]: [404], [-32020]: [400], [-32021]: [400], [-32022]: [400], [-32602]: [200, 400] };
+const STATUS_FOR: Record<number, number[]> = {
+  [-32700]: [400],
+  [-32600]: [400],
+  [-32601]: [404],
+  [-32020]: [400],
+  [-32021]: [400],
+  [-32022]: [400],
+  [-32602]: [200, 400],
+};
 
 function isResponse(m: unknown): m is { jsonrpc: string; id: unknown; result?: unknown; error?: { code: number; message: string } } {
   if (!m || typeof m !== 'object') return false;
@@ -87,10 +121,19 @@ async function read(res: Response): Promise<unknown[]> {
           acc += dec.decode(r.value, { stream: true });
         }
         await reader.cancel().catch(() => {});
-        return acc.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+        return acc
+          .split('\n')
+          .filter((l) => l.startsWith('data: '))
+          .map((l) => l.slice(6))
+          .join('\n');
       })()
     : await res.text();
-  return text ? text.split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+  return text
+    ? text
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : [];
 }
 
 describe('property: every reply is well-formed JSON-RPC with the right status', () => {

@@ -69,11 +69,16 @@ describe('report card: a well-behaved client', () => {
 
     const ask = await callTool(engine, 'delete_note', { noteId: 'note-2' }, { caps: CAPS.form, id: 'delete-1' });
     expect(ask.body.result.resultType).toBe('input_required');
-    const done = await callTool(engine, 'delete_note', { noteId: 'note-2' }, {
-      caps: CAPS.form,
-      id: 'delete-2',
-      extra: { requestState: ask.body.result.requestState, inputResponses: { confirm_delete: { action: 'accept', content: { confirm: true } } } },
-    });
+    const done = await callTool(
+      engine,
+      'delete_note',
+      { noteId: 'note-2' },
+      {
+        caps: CAPS.form,
+        id: 'delete-2',
+        extra: { requestState: ask.body.result.requestState, inputResponses: { confirm_delete: { action: 'accept', content: { confirm: true } } } },
+      },
+    );
     expect(done.body.result.structuredContent).toMatchObject({ deleted: true });
 
     const card = engine.reportCard();
@@ -201,7 +206,16 @@ describe('report card: single grades', () => {
     const ask = await callTool(engine, 'delete_note', { noteId: 'note-3' }, { caps: CAPS.form });
     const state = ask.body.result.requestState as string;
     const answer = { confirm_delete: { action: 'accept', content: { confirm: true } } };
-    const altered = await callTool(engine, 'delete_note', { noteId: 'note-3' }, { caps: CAPS.form, id: 'altered', extra: { requestState: `${state.slice(0, 10)}${state[10] === 'x' ? 'y' : 'x'}${state.slice(11)}`, inputResponses: answer } });
+    const altered = await callTool(
+      engine,
+      'delete_note',
+      { noteId: 'note-3' },
+      {
+        caps: CAPS.form,
+        id: 'altered',
+        extra: { requestState: `${state.slice(0, 10)}${state[10] === 'x' ? 'y' : 'x'}${state.slice(11)}`, inputResponses: answer },
+      },
+    );
     expect(altered.body.error.code).toBe(-32602);
     expect(grades(engine.reportCard())['request-state-echo']).toMatchObject({ status: 'fail', evidence: [seqOf(engine, 'altered')] });
 
@@ -212,14 +226,21 @@ describe('report card: single grades', () => {
 
   it('fails any listen that sends Last-Event-ID', async () => {
     const { engine } = setup();
-    const { request } = buildRequest('subscriptions/listen', { notifications: { toolsListChanged: true } }, { id: 'resume', headers: { 'Last-Event-ID': '42' } });
+    const { request } = buildRequest(
+      'subscriptions/listen',
+      { notifications: { toolsListChanged: true } },
+      { id: 'resume', headers: { 'Last-Event-ID': '42' } },
+    );
     const res = await engine.fetch(request);
     await res.body?.cancel();
     expect(grades(engine.reportCard())['relisten-without-last-event-id']).toMatchObject({ status: 'fail', evidence: [seqOf(engine, 'resume')] });
   });
 
   it('passes a re-listen with the same filters after a dropped stream, and fails a client that never comes back', async () => {
-    const scenario = ScenarioSchema.parse({ ...getBuiltinScenario('demo')!, faults: [{ match: { method: 'subscriptions/listen', nth: 1 }, action: { kind: 'drop', afterEvents: 1 } }] });
+    const scenario = ScenarioSchema.parse({
+      ...getBuiltinScenario('demo')!,
+      faults: [{ match: { method: 'subscriptions/listen', nth: 1 }, action: { kind: 'drop', afterEvents: 1 } }],
+    });
     const clock = createFakeClock();
     const engine = createMockEngine({ scenario, clock });
     engines.push(engine);
@@ -241,9 +262,15 @@ describe('report card: single grades', () => {
     expect((await listen('first')).dropped).toBe(true);
     expect(engine.journal.entries().at(-1)).toMatchObject({ end: 'dropped' });
     clock.advance(20_000);
-    expect(grades(engine.reportCard())['relisten-without-last-event-id']).toMatchObject({ status: 'fail', detail: expect.stringContaining('never listened again') });
+    expect(grades(engine.reportCard())['relisten-without-last-event-id']).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('never listened again'),
+    });
     await listen('second');
-    expect(grades(engine.reportCard())['relisten-without-last-event-id']).toMatchObject({ status: 'pass', evidence: [seqOf(engine, 'first'), seqOf(engine, 'second')] });
+    expect(grades(engine.reportCard())['relisten-without-last-event-id']).toMatchObject({
+      status: 'pass',
+      evidence: [seqOf(engine, 'first'), seqOf(engine, 'second')],
+    });
   });
 
   it('is a pure function of the journal: an empty journal observes nothing', () => {
@@ -257,13 +284,29 @@ describe('report card: single grades', () => {
     const journal = createJournal({ clock });
     const send = (id: number, method: string, params: Record<string, unknown>, result: Record<string, unknown>, headers: Record<string, string> = {}) => {
       const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': CAPS.tasks };
-      const h = journal.open({ method, id, requestHeaders: { 'mcp-protocol-version': '2026-07-28', ...headers }, requestBody: { jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } } });
+      const h = journal.open({
+        method,
+        id,
+        requestHeaders: { 'mcp-protocol-version': '2026-07-28', ...headers },
+        requestBody: { jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } },
+      });
       h.respond(200, { jsonrpc: '2.0', id, result });
     };
-    send(1, 'tools/call', { name: 'generate_report', arguments: { size: 'small' } }, { resultType: 'task', taskId: 't-1', status: 'working', pollIntervalMs: 2_000 });
+    send(
+      1,
+      'tools/call',
+      { name: 'generate_report', arguments: { size: 'small' } },
+      { resultType: 'task', taskId: 't-1', status: 'working', pollIntervalMs: 2_000 },
+    );
     send(2, 'tasks/get', { taskId: 't-1' }, { resultType: 'complete', taskId: 't-1', status: 'working', pollIntervalMs: 2_000 }, { 'mcp-name': 't-1' });
     clock.advance(1_500);
-    send(3, 'tasks/get', { taskId: 't-1' }, { resultType: 'complete', taskId: 't-1', status: 'working', pollIntervalMs: 2_000 }, { 'mcp-name': '=?base64?dC0x?=' });
+    send(
+      3,
+      'tasks/get',
+      { taskId: 't-1' },
+      { resultType: 'complete', taskId: 't-1', status: 'working', pollIntervalMs: 2_000 },
+      { 'mcp-name': '=?base64?dC0x?=' },
+    );
     const card = gradeClient(journal.entries() as JournalEntry[], getBuiltinScenario('demo')!);
     // 1500 ms < 90% of the 2000 ms the last snapshot asked for; the base64-wrapped Mcp-Name decodes to t-1.
     expect(statuses(card)).toMatchObject({ 'poll-cadence': 'fail', 'mcp-name': 'pass', 'extension-declared': 'pass' });

@@ -23,7 +23,15 @@ function setup(s: ReturnType<typeof scenario>) {
 const get = (e: MockEngine, taskId: string) => rpc(e, 'tasks/get', { taskId }, { caps: CAPS.tasks });
 
 describe('cancel policies', () => {
-  const slow = (cancel: Record<string, unknown>) => scenario([{ name: 'job', description: 'slow', inputSchema: { type: 'object' }, task: { steps: [{ statusMessage: 'busy', delayMs: 60_000 }, { result: text('done') }], cancel } }]);
+  const slow = (cancel: Record<string, unknown>) =>
+    scenario([
+      {
+        name: 'job',
+        description: 'slow',
+        inputSchema: { type: 'object' },
+        task: { steps: [{ statusMessage: 'busy', delayMs: 60_000 }, { result: text('done') }], cancel },
+      },
+    ]);
 
   it('honour: the ack is an empty complete result, the task ends cancelled', async () => {
     const { engine } = setup(slow({ policy: 'honour' }));
@@ -55,7 +63,12 @@ describe('cancel policies', () => {
 describe('absolute maximum run time', () => {
   it('fails a task that keeps reporting progress past its ceiling', async () => {
     const s = scenario([
-      { name: 'forever', description: 'never ends', inputSchema: { type: 'object' }, task: { maxRunMs: 10_000, steps: [{ progress: ['still going 1', 'still going 2', 'still going 3'], delayMs: 3_600_000 }, { result: text('never') }] } },
+      {
+        name: 'forever',
+        description: 'never ends',
+        inputSchema: { type: 'object' },
+        task: { maxRunMs: 10_000, steps: [{ progress: ['still going 1', 'still going 2', 'still going 3'], delayMs: 3_600_000 }, { result: text('never') }] },
+      },
     ]);
     const { engine, clock } = setup(s);
     const id = (await callTool(engine, 'forever', {}, { caps: CAPS.tasks })).body.result.taskId;
@@ -82,17 +95,48 @@ describe('2025-11-25 experimental tasks', () => {
   const legacyHeaders = { 'MCP-Protocol-Version': '2025-11-25' };
   const s = scenario([
     { name: 'plain', description: 'sync only', inputSchema: { type: 'object' }, result: text('plain') },
-    { name: 'job', description: 'task-capable', inputSchema: { type: 'object' }, task: { steps: [{ statusMessage: 'busy', delayMs: 1_000 }, { result: text('job done') }] } },
-    { name: 'must', description: 'task-required', inputSchema: { type: 'object' }, task: { mode: 'required', steps: [{ delayMs: 1_000 }, { error: { code: -32603, message: 'boom' } }] } },
+    {
+      name: 'job',
+      description: 'task-capable',
+      inputSchema: { type: 'object' },
+      task: { steps: [{ statusMessage: 'busy', delayMs: 1_000 }, { result: text('job done') }] },
+    },
+    {
+      name: 'must',
+      description: 'task-required',
+      inputSchema: { type: 'object' },
+      task: { mode: 'required', steps: [{ delayMs: 1_000 }, { error: { code: -32603, message: 'boom' } }] },
+    },
   ]);
   const legacy = (e: MockEngine, method: string, params: Record<string, unknown>) => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: Math.floor(Math.random() * 1e9), method, params });
-    return e.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { Host: '127.0.0.1', 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...legacyHeaders }, body })).then((r) => r.json() as Promise<Record<string, any>>);
+    return e
+      .fetch(
+        new Request('http://127.0.0.1/mcp', {
+          method: 'POST',
+          headers: { Host: '127.0.0.1', 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...legacyHeaders },
+          body,
+        }),
+      )
+      .then((r) => r.json() as Promise<Record<string, any>>);
   };
 
   it('initialize advertises tasks and tools/list carries execution.taskSupport', async () => {
     const { engine } = setup(s);
-    const init = await engine.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { Host: '127.0.0.1', 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'old', version: '1' } } }) })).then((r) => r.json() as Promise<Record<string, any>>);
+    const init = await engine
+      .fetch(
+        new Request('http://127.0.0.1/mcp', {
+          method: 'POST',
+          headers: { Host: '127.0.0.1', 'Content-Type': 'application/json' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'old', version: '1' } },
+          }),
+        }),
+      )
+      .then((r) => r.json() as Promise<Record<string, any>>);
     expect(init.result).toMatchObject({ protocolVersion: '2025-11-25', capabilities: { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } });
     expect(init.result).not.toHaveProperty('resultType');
     const list = await legacy(engine, 'tools/list', {});

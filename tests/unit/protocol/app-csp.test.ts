@@ -5,7 +5,20 @@ import { buildAppCsp, isSafeCspEntry, sanitizeUiCsp } from '../../../lib/protoco
 /** The sandbox page's CSP: built from declared domains only, with unsafe entries dropped. */
 
 const HOST = 'http://127.0.0.1:3000';
-const DIRECTIVES = ['default-src', 'script-src', 'style-src', 'img-src', 'font-src', 'media-src', 'connect-src', 'frame-src', 'base-uri', 'object-src', 'form-action', 'frame-ancestors'];
+const DIRECTIVES = [
+  'default-src',
+  'script-src',
+  'style-src',
+  'img-src',
+  'font-src',
+  'media-src',
+  'connect-src',
+  'frame-src',
+  'base-uri',
+  'object-src',
+  'form-action',
+  'frame-ancestors',
+];
 const KEYWORDS = new Set(["'none'", "'unsafe-inline'", 'data:', 'blob:']);
 
 /** Parse a header into directive → tokens. */
@@ -32,13 +45,20 @@ describe('buildAppCsp', () => {
     // 'self' would be Loupe's own server (the sandbox origin), never the app's.
     expect(buildAppCsp({}, [HOST]).header).not.toContain("'self'");
     // The demo's explicit empty lists mean the same.
-    expect(buildAppCsp({ connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] }, [HOST]).header).toBe(buildAppCsp(undefined, [HOST]).header);
+    expect(buildAppCsp({ connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] }, [HOST]).header).toBe(
+      buildAppCsp(undefined, [HOST]).header,
+    );
   });
 
   it('puts each declared list in its directives', () => {
     const d = parse(
       buildAppCsp(
-        { connectDomains: ['https://api.example.com', 'wss://live.example.com'], resourceDomains: ['https://*.cdn.example.com'], frameDomains: ['https://player.example.com'], baseUriDomains: ['https://base.example.com'] },
+        {
+          connectDomains: ['https://api.example.com', 'wss://live.example.com'],
+          resourceDomains: ['https://*.cdn.example.com'],
+          frameDomains: ['https://player.example.com'],
+          baseUriDomains: ['https://base.example.com'],
+        },
         [HOST],
       ).header,
     );
@@ -73,7 +93,16 @@ describe('buildAppCsp', () => {
   });
 
   it('accepts origins and host patterns, deduplicated case-insensitively, with a bounded count', () => {
-    for (const ok of ['https://a.example.com', 'http://localhost:8080', 'wss://x.example.com:443', 'https://*.example.com', 'example.com', '*.example.com', 'http://[::1]:3000', 'https://a.example.com:*']) {
+    for (const ok of [
+      'https://a.example.com',
+      'http://localhost:8080',
+      'wss://x.example.com:443',
+      'https://*.example.com',
+      'example.com',
+      '*.example.com',
+      'http://[::1]:3000',
+      'https://a.example.com:*',
+    ]) {
       expect(isSafeCspEntry(ok), ok).toBe(true);
     }
     const { csp } = sanitizeUiCsp({ connectDomains: ['https://A.example.com', 'https://a.example.com/', 'https://a.example.com'] });
@@ -89,14 +118,15 @@ describe('buildAppCsp', () => {
       fc.property(fc.array(fc.string({ maxLength: 40 }), { maxLength: 6 }), fc.array(fc.string({ maxLength: 40 }), { maxLength: 6 }), (connect, resource) => {
         const d = parse(buildAppCsp({ connectDomains: connect, resourceDomains: resource, frameDomains: connect }, [HOST]).header);
         expect([...d.keys()]).toEqual(DIRECTIVES);
-        for (const [name, tokens] of d) for (const t of tokens) expect(KEYWORDS.has(t) || isSafeCspEntry(t) || (name === 'frame-ancestors' && t === HOST), t).toBe(true);
+        for (const [name, tokens] of d)
+          for (const t of tokens) expect(KEYWORDS.has(t) || isSafeCspEntry(t) || (name === 'frame-ancestors' && t === HOST), t).toBe(true);
       }),
       { numRuns: 300 },
     );
   });
 
   it('ignores lists that are not lists and an unsafe frame ancestor', () => {
-    const built = buildAppCsp({ connectDomains: 'https://a.example.com' }, ["http://x.example.com; script-src *"]);
+    const built = buildAppCsp({ connectDomains: 'https://a.example.com' }, ['http://x.example.com; script-src *']);
     expect(built.rejected).toEqual([{ list: 'connectDomains', entry: 'https://a.example.com', reason: 'not a list' }]);
     expect(parse(built.header).get('frame-ancestors')).toEqual(["'none'"]);
   });

@@ -3,7 +3,11 @@ import { allowAttribute, checkAppToolCall, toolUiOf } from '../../../lib/protoco
 
 /** Tool bindings, visibility and the host rule for tools/call from a view. */
 
-const tool = (name: string, ui?: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ name, inputSchema: { type: 'object' as const }, _meta: { ...(ui ? { ui } : {}), ...extra } });
+const tool = (name: string, ui?: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  name,
+  inputSchema: { type: 'object' as const },
+  _meta: { ...(ui ? { ui } : {}), ...extra },
+});
 
 describe('toolUiOf', () => {
   it('reads _meta.ui first, then the legacy flat key, and defaults visibility to model+app', () => {
@@ -15,7 +19,10 @@ describe('toolUiOf', () => {
   });
 
   it('flags a resourceUri that is not ui:// instead of rendering it', () => {
-    expect(toolUiOf(tool('e', { resourceUri: 'https://evil.example/app.html' }))).toEqual({ invalidUri: 'https://evil.example/app.html', visibility: ['model', 'app'] });
+    expect(toolUiOf(tool('e', { resourceUri: 'https://evil.example/app.html' }))).toEqual({
+      invalidUri: 'https://evil.example/app.html',
+      visibility: ['model', 'app'],
+    });
   });
 });
 
@@ -34,7 +41,10 @@ describe('checkAppToolCall', () => {
   });
 
   it('refuses a model-only tool, naming the visibility', () => {
-    expect(checkAppToolCall(tools, 'model_only')).toEqual({ code: 'not-app-visible', message: 'Refused: tool "model_only" has visibility ["model"], which does not include "app"' });
+    expect(checkAppToolCall(tools, 'model_only')).toEqual({
+      code: 'not-app-visible',
+      message: 'Refused: tool "model_only" has visibility ["model"], which does not include "app"',
+    });
   });
 
   it("refuses a tool that is not this server's (another server's app-only tool included) and a nameless call", () => {

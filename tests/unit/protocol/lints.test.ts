@@ -39,7 +39,9 @@ interface SequenceCase {
 type Case = SingleCase | SequenceCase;
 
 const DIR = join(__dirname, '../../fixtures/protocol');
-const files = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 const fixtures = files.map((file) => ({ file, ...(JSON.parse(readFileSync(join(DIR, file), 'utf8')) as { description: string; cases: Case[] }) }));
 const ids = (lints: Lint[]) => [...new Set(lints.map((l) => l.id))].sort();
 
@@ -82,10 +84,25 @@ describe('lint fixtures', () => {
 
 describe('lint engine', () => {
   it('never throws on hostile input', () => {
-    const junk: unknown[] = [null, 1, 'x', [], { result: 5 }, { jsonrpc: '2.0', id: {}, method: 7 }, { jsonrpc: '2.0', id: 1, result: { resultType: 'task', status: 9, task: 'x' } }];
+    const junk: unknown[] = [
+      null,
+      1,
+      'x',
+      [],
+      { result: 5 },
+      { jsonrpc: '2.0', id: {}, method: 7 },
+      { jsonrpc: '2.0', id: 1, result: { resultType: 'task', status: 9, task: 'x' } },
+    ];
     for (const a of junk) {
       for (const b of junk) {
-        const ex = { method: 'tools/call', request: { body: a, headers: { 'mcp-name': '=?base64?***?=' } }, response: { status: 200, body: b }, frames: [a, b], era: 'modern', transport: 'http' } as Exchange;
+        const ex = {
+          method: 'tools/call',
+          request: { body: a, headers: { 'mcp-name': '=?base64?***?=' } },
+          response: { status: 200, body: b },
+          frames: [a, b],
+          era: 'modern',
+          transport: 'http',
+        } as Exchange;
         expect(() => lintExchange(ex)).not.toThrow();
         expect(() => lintAll([ex, ex])).not.toThrow();
       }
@@ -97,11 +114,30 @@ describe('lint engine', () => {
       method: 'tools/list',
       era: 'modern',
       transport: 'stdio',
-      request: { body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'c', version: '1' } } } } },
+      request: {
+        body: {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/list',
+          params: {
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientCapabilities': {},
+              'io.modelcontextprotocol/clientInfo': { name: 'c', version: '1' },
+            },
+          },
+        },
+      },
       response: { body: { jsonrpc: '2.0', id: 1, result: { resultType: 'complete', tools: [], ttlMs: -5, cacheScope: 'public' } } },
     };
     expect(lintExchange(ex)).toEqual([
-      { id: 'cache-hints-invalid', severity: 'error', message: 'ttlMs must be an integer >= 0, got -5', specRef: 'server/utilities/caching#cacheable-results', path: 'response.body.result.ttlMs' },
+      {
+        id: 'cache-hints-invalid',
+        severity: 'error',
+        message: 'ttlMs must be an integer >= 0, got -5',
+        specRef: 'server/utilities/caching#cacheable-results',
+        path: 'response.body.result.ttlMs',
+      },
     ]);
   });
 
@@ -110,8 +146,35 @@ describe('lint engine', () => {
       method: 'tools/call',
       era: 'modern',
       transport: 'stdio',
-      request: { body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x', _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'c', version: '1' } } } } },
-      response: { body: { jsonrpc: '2.0', id: 1, result: { resultType: 'task', taskId: '0b9f6c1e-5d2a-4f7e-9c3b-8a1d2e3f4a5b', status: 'working', createdAt: '2026-07-28T10:00:00Z', lastUpdatedAt: '2026-07-28T10:00:00Z', ttlMs: null } } },
+      request: {
+        body: {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: {
+            name: 'x',
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientCapabilities': {},
+              'io.modelcontextprotocol/clientInfo': { name: 'c', version: '1' },
+            },
+          },
+        },
+      },
+      response: {
+        body: {
+          jsonrpc: '2.0',
+          id: 1,
+          result: {
+            resultType: 'task',
+            taskId: '0b9f6c1e-5d2a-4f7e-9c3b-8a1d2e3f4a5b',
+            status: 'working',
+            createdAt: '2026-07-28T10:00:00Z',
+            lastUpdatedAt: '2026-07-28T10:00:00Z',
+            ttlMs: null,
+          },
+        },
+      },
     };
     expect(ids(lintExchange(ex))).toEqual(['task-not-declared']);
     expect(ids(lintExchange(ex, { extensions: { tasks: true } }))).toEqual([]);
@@ -135,7 +198,8 @@ describe('lint engine', () => {
     expect(secretHint('x', { title: 'Credit card number' })).toBe('"card number" in the title');
     expect(secretHint('x', { description: 'Your CVV' })).toBe('"cvv" in the description');
     expect(secretHint('x', { format: 'password' })).toBe('format "password"');
-    for (const harmless of ['maxTokens', 'tokenizer', 'shipping', 'opinion', 'username', 'email', 'spinner']) expect(secretHint(harmless, {}), harmless).toBeUndefined();
+    for (const harmless of ['maxTokens', 'tokenizer', 'shipping', 'opinion', 'username', 'email', 'spinner'])
+      expect(secretHint(harmless, {}), harmless).toBeUndefined();
   });
 
   it('lints an elicitation request on its own', () => {
@@ -158,7 +222,9 @@ describe('task ids in lint messages', () => {
       .flat()
       .filter((l) => l.id === 'task-cancel-by-notification')
       .map((l) => l.message);
-    const taskIds = JSON.stringify(taskCase.exchanges).match(/"taskId":"([^"]+)"/g)!.map((m) => m.slice(10, -1));
+    const taskIds = JSON.stringify(taskCase.exchanges)
+      .match(/"taskId":"([^"]+)"/g)!
+      .map((m) => m.slice(10, -1));
     expect(messages.length).toBeGreaterThan(0);
     for (const m of messages) {
       for (const id of taskIds) expect(m).not.toContain(id.slice(0, 8));

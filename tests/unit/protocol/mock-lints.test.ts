@@ -24,7 +24,12 @@ afterEach(() => {
 /** A recording client: every exchange is kept with the fake clock's time. */
 function session(scenario: Scenario) {
   const clock = createFakeClock();
-  const engine = createMockEngine({ scenario, stores: createMemoryStores({ replayMaxEntries: scenario.settings.replayStoreMaxEntries }), clock, secret: 'lint-test' });
+  const engine = createMockEngine({
+    scenario,
+    stores: createMemoryStores({ replayMaxEntries: scenario.settings.replayStoreMaxEntries }),
+    clock,
+    secret: 'lint-test',
+  });
   engines.push(engine);
   const log: Exchange[] = [];
   const send = async (method: string, params: Record<string, unknown> = {}, o: CaptureOptions = {}) => {
@@ -44,7 +49,8 @@ function session(scenario: Scenario) {
 }
 
 const errorsOf = (lints: Lint[][]) => lints.flatMap((l, i) => l.filter((x) => x.severity === 'error').map((x) => ({ exchange: i, ...x })));
-const serverSide = (lints: Lint[][]) => lints.flatMap((l, i) => l.filter((x) => LINT_RULES[x.id as LintId].party === 'server' && x.severity !== 'info').map((x) => ({ exchange: i, ...x })));
+const serverSide = (lints: Lint[][]) =>
+  lints.flatMap((l, i) => l.filter((x) => LINT_RULES[x.id as LintId].party === 'server' && x.severity !== 'info').map((x) => ({ exchange: i, ...x })));
 
 describe('lints on the demo mock', () => {
   it('a representative session has no error-level lint except the deliberate -32023', async () => {
@@ -58,7 +64,8 @@ describe('lints on the demo mock', () => {
     await send('tools/call', { name: 'echo', arguments: { text: 'héllo' } });
     await send('tools/call', { name: 'search_notes', arguments: {} });
     await send('tools/call', { name: 'workspace_read', arguments: { workspaceUri: 'file:///workspace/demo', path: 'README.md' } });
-    for (const id of ['a', 'b']) await send('tools/call', { name: 'charge', arguments: { account: 'acct-7', amountCents: 1200, idempotencyKey: 'k-1' } }, { id: `charge-${id}` });
+    for (const id of ['a', 'b'])
+      await send('tools/call', { name: 'charge', arguments: { account: 'acct-7', amountCents: 1200, idempotencyKey: 'k-1' } }, { id: `charge-${id}` });
 
     // MRTR: accept, decline, then a third confirmation that finds the replay store full.
     const answers = [{ action: 'accept', content: { confirm: true } }, { action: 'decline' }, { action: 'accept', content: { confirm: true } }];
@@ -67,7 +74,11 @@ describe('lints on the demo mock', () => {
       const ask = await send('tools/call', { name: 'delete_note', arguments: { noteId } }, { caps: CAPS.form, id: `del-${i}` });
       expect(resultOf(ask).resultType).toBe('input_required');
       const state = resultOf(ask).requestState;
-      const retry = await send('tools/call', { name: 'delete_note', arguments: { noteId }, inputResponses: { confirm_delete: answer }, requestState: state }, { caps: CAPS.form, id: `del-${i}-retry` });
+      const retry = await send(
+        'tools/call',
+        { name: 'delete_note', arguments: { noteId }, inputResponses: { confirm_delete: answer }, requestState: state },
+        { caps: CAPS.form, id: `del-${i}-retry` },
+      );
       if (i < 2) expect(resultOf(retry).resultType).toBe('complete');
       else expect(errorOf(retry).code).toBe(-32023);
     }
@@ -153,7 +164,10 @@ describe('lints on the conformance mock', () => {
         Object.entries(requests).map(([k, req]) => [
           k,
           req.method === 'elicitation/create'
-            ? { action: 'accept', content: k === 'confirm' ? { ok: true } : k === 'step2' ? { color: 'blue' } : k === 'user_context' ? { context: 'c' } : { name: 'Ada' } }
+            ? {
+                action: 'accept',
+                content: k === 'confirm' ? { ok: true } : k === 'step2' ? { color: 'blue' } : k === 'user_context' ? { context: 'c' } : { name: 'Ada' },
+              }
             : req.method === 'sampling/createMessage'
               ? { role: 'assistant', content: { type: 'text', text: 'Paris' }, model: 'human', stopReason: 'endTurn' }
               : { roots: [{ uri: 'file:///work', name: 'work' }] },
@@ -175,7 +189,8 @@ describe('lints on the conformance mock', () => {
       }
       throw new Error(`task ${taskId} did not finish`);
     };
-    const start = async (name: string, args: Record<string, unknown> = {}) => resultOf(await send('tools/call', { name, arguments: args }, tasks)).taskId as string;
+    const start = async (name: string, args: Record<string, unknown> = {}) =>
+      resultOf(await send('tools/call', { name, arguments: args }, tasks)).taskId as string;
     expect((await follow(await start('slow_compute', { seconds: 1, label: 'x' }), 6)).status).toBe('completed');
     expect((await follow(await start('failing_job'), 6)).result.isError).toBe(true);
     expect((await follow(await start('protocol_error_job'), 6)).error.code).toBe(-32603);
@@ -185,7 +200,16 @@ describe('lints on the conformance mock', () => {
     expect((await follow(confirm, 6, { confirm: { action: 'accept', content: { confirm: true } } })).status).toBe('completed');
     await listen;
     const round1 = await send('tools/call', { name: 'test_tool_with_task', arguments: {} }, tasks);
-    const round2 = await send('tools/call', { name: 'test_tool_with_task', arguments: {}, inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } }, requestState: resultOf(round1).requestState }, tasks);
+    const round2 = await send(
+      'tools/call',
+      {
+        name: 'test_tool_with_task',
+        arguments: {},
+        inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } },
+        requestState: resultOf(round1).requestState,
+      },
+      tasks,
+    );
     expect((await follow(resultOf(round2).taskId, 6)).status).toBe('completed');
 
     // Listen for list changes, then trigger one.

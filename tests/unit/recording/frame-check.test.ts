@@ -10,8 +10,8 @@ import { parseRecording } from '../../../lib/recording/schema';
  */
 
 const junk = fc.oneof(fc.constant(null), fc.boolean(), fc.string({ maxLength: 3 }), fc.integer(), fc.double(), fc.constant([]), fc.constant({}));
-const field = <T,>(valid: fc.Arbitrary<T>) => fc.oneof({ weight: 6, arbitrary: valid }, { weight: 1, arbitrary: junk });
-const optional = <T,>(valid: fc.Arbitrary<T>) => fc.option(field(valid), { nil: undefined, freq: 2 });
+const field = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ weight: 6, arbitrary: valid }, { weight: 1, arbitrary: junk });
+const optional = <T>(valid: fc.Arbitrary<T>) => fc.option(field(valid), { nil: undefined, freq: 2 });
 
 const frame = fc.record(
   {
@@ -19,7 +19,9 @@ const frame = fc.record(
     at: field(fc.oneof(fc.double({ noNaN: true }), fc.integer())),
     connectionId: field(fc.string({ maxLength: 4 })),
     direction: field(fc.constantFrom('in', 'out', 'sideways')),
-    kind: field(fc.constantFrom('http-request', 'http-response', 'message', 'sse-open', 'sse-frame', 'sse-comment', 'sse-close', 'error', 'bridge', 'sse-event')),
+    kind: field(
+      fc.constantFrom('http-request', 'http-response', 'message', 'sse-open', 'sse-frame', 'sse-comment', 'sse-close', 'error', 'bridge', 'sse-event'),
+    ),
     exchangeId: field(fc.string({ maxLength: 4 })),
     streamId: optional(fc.string({ maxLength: 4 })),
     conversationId: optional(fc.string({ maxLength: 4 })),
@@ -27,7 +29,11 @@ const frame = fc.record(
     method: optional(fc.string({ maxLength: 8 })),
     taskId: optional(fc.string({ maxLength: 8 })),
     httpStatus: optional(fc.oneof(fc.integer({ min: 100, max: 599 }), fc.constant(200.5), fc.constant(2 ** 60))),
-    headers: optional(fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof({ weight: 8, arbitrary: fc.string({ maxLength: 6 }) }, { weight: 1, arbitrary: fc.integer() }), { maxKeys: 3 })),
+    headers: optional(
+      fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof({ weight: 8, arbitrary: fc.string({ maxLength: 6 }) }, { weight: 1, arbitrary: fc.integer() }), {
+        maxKeys: 3,
+      }),
+    ),
     body: fc.option(fc.jsonValue({ maxDepth: 2 }), { nil: undefined }),
     raw: optional(fc.string({ maxLength: 8 })),
     bytes: field(fc.oneof(fc.nat(), fc.constant(-1), fc.constant(0.5))),
@@ -65,7 +71,14 @@ describe('the fast frame check', () => {
   });
 
   it('opening a recording still names the invalid field, and strips unknown ones', () => {
-    const doc = { format: 'mcp-loupe-recording', version: 2, createdAt: 'x', app: { name: 'a', version: '1' }, connection: { target: 't' }, frames: [] as unknown[] };
+    const doc = {
+      format: 'mcp-loupe-recording',
+      version: 2,
+      createdAt: 'x',
+      app: { name: 'a', version: '1' },
+      connection: { target: 't' },
+      frames: [] as unknown[],
+    };
     const ok = { seq: 0, at: 1, connectionId: 'c', direction: 'out', kind: 'http-request', exchangeId: 'c:1', bytes: 0 };
     doc.frames = [ok, { ...ok, seq: 1, smuggled: 'secret' }, { ...ok, seq: 2, httpStatus: '200' }];
     expect(parseRecording(JSON.stringify(doc))).toMatchObject({ ok: false, error: expect.stringContaining('frames.2.httpStatus') });

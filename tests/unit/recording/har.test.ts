@@ -71,7 +71,15 @@ describe('HAR export', () => {
     for (const e of har.log.entries) delete e._loupe;
     const back = importHar(har);
     if (!back.ok) throw new Error(back.error);
-    const strip = (r: Recording) => groupExchanges(r.frames).map((x) => ({ method: x.method, id: x.rpcId, params: x.params, response: x.response, messages: x.messages, headers: x.request.headers }));
+    const strip = (r: Recording) =>
+      groupExchanges(r.frames).map((x) => ({
+        method: x.method,
+        id: x.rpcId,
+        params: x.params,
+        response: x.response,
+        messages: x.messages,
+        headers: x.request.headers,
+      }));
     expect(strip(back.recording)).toEqual(strip(session.recording));
   });
 });
@@ -91,14 +99,28 @@ describe('HAR import from a browser', () => {
     const r = opened.recording;
     expect(opened.stats).toEqual({ entries: 13, imported: 10, skipped: 3 });
     const xs = groupExchanges(r.frames);
-    expect(xs.map((x) => x.method)).toEqual(['server/discover', 'tools/list', 'tools/call', 'tools/call', 'subscriptions/listen', 'tasks/get', 'tasks/get', 'tasks/update', 'tasks/get', 'tasks/get']);
+    expect(xs.map((x) => x.method)).toEqual([
+      'server/discover',
+      'tools/list',
+      'tools/call',
+      'tools/call',
+      'subscriptions/listen',
+      'tasks/get',
+      'tasks/get',
+      'tasks/update',
+      'tasks/get',
+      'tasks/get',
+    ]);
     expect(xs.map((x) => x.rpcId)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(xs[2].params).toMatchObject({ name: 'echo', arguments: { text: 'hello from the browser' } });
     expect(xs[2].response).toMatchObject({ id: 2, result: { content: [{ type: 'text', text: 'hello from the browser' }] } });
     const listen = xs[4];
     expect(listen.streamed).toBe(true);
     const sse = listen.incoming.filter((f) => f.kind === 'sse-frame');
-    expect(sse.map((f) => (f.body as { method: string }).method)).toEqual(['notifications/subscriptions/acknowledged', ...Array(sse.length - 1).fill('notifications/tasks')]);
+    expect(sse.map((f) => (f.body as { method: string }).method)).toEqual([
+      'notifications/subscriptions/acknowledged',
+      ...Array(sse.length - 1).fill('notifications/tasks'),
+    ]);
     expect(sse.length).toBeGreaterThanOrEqual(5);
     expect(listen.incoming.filter((f) => f.kind === 'sse-comment').map((f) => f.raw)).toEqual(['keep-alive']);
     const taskId = (xs[3].response as { result: { taskId: string } }).result.taskId;
@@ -107,7 +129,12 @@ describe('HAR import from a browser', () => {
     const ats = listen.incoming.map((f) => f.at);
     expect([...ats].sort((a, b) => a - b)).toEqual(ats);
     expect(r.streams).toHaveLength(1);
-    expect(r.connection).toMatchObject({ target: 'http://localhost:3001/mcp', era: 'modern', protocolVersion: '2026-07-28', clientInfo: { name: 'web-mcp-client', version: '0.9.4' } });
+    expect(r.connection).toMatchObject({
+      target: 'http://localhost:3001/mcp',
+      era: 'modern',
+      protocolVersion: '2026-07-28',
+      clientInfo: { name: 'web-mcp-client', version: '0.9.4' },
+    });
     expect(Object.keys(r.lints)).toHaveLength(10);
     // Header names are lower-cased like the tracked frames.
     expect(xs[0].request.headers?.['mcp-method']).toBe('server/discover');
@@ -116,7 +143,9 @@ describe('HAR import from a browser', () => {
   it('an imported HAR exports redacted: the bearer token and the task id are gone', () => {
     const opened = importHar(har);
     if (!opened.ok) throw new Error(opened.error);
-    const token = (har.log.entries[3].request.headers as { name: string; value: string }[]).find((h) => h.name === 'Authorization')!.value.slice('Bearer '.length);
+    const token = (har.log.entries[3].request.headers as { name: string; value: string }[])
+      .find((h) => h.name === 'Authorization')!
+      .value.slice('Bearer '.length);
     const taskId = opened.recording.frames.find((f) => f.taskId)!.taskId!;
     const out = JSON.stringify(redactRecording(opened.recording).recording);
     expect(out).not.toContain(token);

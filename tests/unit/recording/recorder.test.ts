@@ -62,7 +62,13 @@ describe('recorder', () => {
 
   it('appends a later session after an earlier one', () => {
     const a = session.recording;
-    const shifted = (f: Frame): Frame => ({ ...f, connectionId: 'c2', exchangeId: f.exchangeId.replace(/^c1/, 'c2'), ...(f.streamId ? { streamId: f.streamId.replace(/^c1/, 'c2') } : {}), at: f.at + 60_000 });
+    const shifted = (f: Frame): Frame => ({
+      ...f,
+      connectionId: 'c2',
+      exchangeId: f.exchangeId.replace(/^c1/, 'c2'),
+      ...(f.streamId ? { streamId: f.streamId.replace(/^c1/, 'c2') } : {}),
+      at: f.at + 60_000,
+    });
     const b = { ...a, frames: a.frames.map(shifted) };
     const joined = appendRecording(a, b);
     expect(joined.frames).toHaveLength(a.frames.length * 2);
@@ -84,7 +90,8 @@ describe('autosave through the control API', () => {
     host.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
-  const viaRouter = (token?: string) => recordingsApiWriter({ base: 'http://127.0.0.1:3000', token, fetch: (input, init) => router.fetch(withHost(new Request(input as string, init))) });
+  const viaRouter = (token?: string) =>
+    recordingsApiWriter({ base: 'http://127.0.0.1:3000', token, fetch: (input, init) => router.fetch(withHost(new Request(input as string, init))) });
   /** In-process requests carry no Host header; a browser's would. */
   const withHost = (req: Request) => {
     const headers = new Headers(req.headers);
@@ -112,7 +119,9 @@ describe('autosave through the control API', () => {
     expect(opened.ok && opened.recording.frames.length).toBe(session.recording.frames.length);
     const list = await router.fetch(withHost(new Request('http://127.0.0.1:3000/api/recordings', { headers: { Authorization: 'Bearer test-token' } })));
     expect(await list.json()).toMatchObject({ recordings: [{ name: 'session-1.loupe.json' }] });
-    const one = await router.fetch(withHost(new Request('http://127.0.0.1:3000/api/recordings/session-1.loupe.json', { headers: { Authorization: 'Bearer test-token' } })));
+    const one = await router.fetch(
+      withHost(new Request('http://127.0.0.1:3000/api/recordings/session-1.loupe.json', { headers: { Authorization: 'Bearer test-token' } })),
+    );
     expect(parseRecording(await one.text()).ok).toBe(true);
   });
 
@@ -123,14 +132,27 @@ describe('autosave through the control API', () => {
     await expect(viaRouter('test-token')('x.loupe.json', '{"version":2}')).rejects.toThrow(/HTTP 422/);
     await expect(viaRouter('test-token')('..%2Fescape.loupe.json', body)).rejects.toThrow(/HTTP 400/);
     await expect(viaRouter('test-token')('notes.txt', body)).rejects.toThrow(/HTTP 400/);
-    const forged = await router.fetch(withHost(new Request('http://127.0.0.1:3000/api/recordings/y.loupe.json', { method: 'PUT', headers: { Cookie: 'loupe_token=test-token', 'Content-Type': 'application/json' }, body })));
+    const forged = await router.fetch(
+      withHost(
+        new Request('http://127.0.0.1:3000/api/recordings/y.loupe.json', {
+          method: 'PUT',
+          headers: { Cookie: 'loupe_token=test-token', 'Content-Type': 'application/json' },
+          body,
+        }),
+      ),
+    );
     expect(forged.status).toBe(403);
     expect(readdirSync(join(dataDir, 'recordings'))).toEqual(['session-1.loupe.json']);
   });
 
   it('serves a posted recording as a mock at /mcp/replay/<id> (the replay button)', async () => {
     const body = JSON.stringify(session.recording);
-    const post = (headers: Record<string, string>) => router.fetch(withHost(new Request('http://127.0.0.1:3000/api/recordings/replay', { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body })));
+    const post = (headers: Record<string, string>) =>
+      router.fetch(
+        withHost(
+          new Request('http://127.0.0.1:3000/api/recordings/replay', { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body }),
+        ),
+      );
     expect((await post({})).status).toBe(401);
     const created = await post({ Authorization: 'Bearer test-token' });
     expect(created.status).toBe(201);
@@ -138,10 +160,22 @@ describe('autosave through the control API', () => {
     expect(path).toMatch(/^\/mcp\/replay\/[a-z0-9x_-]+$/);
     expect(exchanges).toBeGreaterThan(10);
     const call = (url: string) =>
-      router.fetch(withHost(new Request(`http://127.0.0.1:3000${url}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 'x', method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' } } }) })));
+      router.fetch(
+        withHost(
+          new Request(`http://127.0.0.1:3000${url}`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 'x', method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' } } }),
+          }),
+        ),
+      );
     expect(await (await call(path)).json()).toMatchObject({ id: 'x', result: { content: [{ text: 'echo: hello' }] } });
     expect((await call('/mcp/replay/nope')).status).toBe(404);
-    const bad = await router.fetch(withHost(new Request('http://127.0.0.1:3000/api/recordings/replay', { method: 'POST', headers: { Authorization: 'Bearer test-token' }, body: '{"version":7}' })));
+    const bad = await router.fetch(
+      withHost(
+        new Request('http://127.0.0.1:3000/api/recordings/replay', { method: 'POST', headers: { Authorization: 'Bearer test-token' }, body: '{"version":7}' }),
+      ),
+    );
     expect(bad.status).toBe(422);
   });
 });

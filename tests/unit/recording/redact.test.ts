@@ -77,7 +77,21 @@ describe('redaction', () => {
     const rec = session.recording;
     const otherId = 'Zk3mQ8vN2pL5xR7tY1wB4cD6fG9hJ0sA';
     const copy = structuredClone(rec);
-    const extra = copy.frames.filter((f) => f.taskId === session.taskId).slice(0, 3).map((f, i) => ({ ...structuredClone(f), seq: 10_000 + i, taskId: otherId, raw: f.raw?.split(session.taskId).join(otherId), body: JSON.parse(JSON.stringify(f.body ?? null).split(session.taskId).join(otherId)) ?? undefined }));
+    const extra = copy.frames
+      .filter((f) => f.taskId === session.taskId)
+      .slice(0, 3)
+      .map((f, i) => ({
+        ...structuredClone(f),
+        seq: 10_000 + i,
+        taskId: otherId,
+        raw: f.raw?.split(session.taskId).join(otherId),
+        body:
+          JSON.parse(
+            JSON.stringify(f.body ?? null)
+              .split(session.taskId)
+              .join(otherId),
+          ) ?? undefined,
+      }));
     copy.frames.push(...extra);
     const out = redactRecording(copy).recording;
     const ids = new Set(out.frames.map((f) => f.taskId).filter(Boolean));

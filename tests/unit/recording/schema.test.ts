@@ -4,7 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../helpers/processes';
 import { frameText } from '../../../lib/client/frames';
 import { toHar } from '../../../lib/recording/har-export';
-import { migrations, openRecording, parseRecording, RECORDING_VERSION, RecordingSchema, serializeRecording, type Recording } from '../../../lib/recording/schema';
+import {
+  migrations,
+  openRecording,
+  parseRecording,
+  RECORDING_VERSION,
+  RecordingSchema,
+  serializeRecording,
+  type Recording,
+} from '../../../lib/recording/schema';
 import { openRecordingText } from '../../../lib/recording/open';
 import { groupExchanges } from '../../../lib/recording/exchanges';
 
@@ -65,7 +73,11 @@ describe('recording format versions', () => {
     broken.frames[2].dir = 'sideways';
     const bad = openRecording(broken);
     expect(bad).toMatchObject({ ok: false, error: expect.stringContaining('Invalid version 1 recording: frames.2.dir') });
-    for (const garbage of [{ version: 1, recordedAt: 1, target: 'x', frames: [null] }, { version: 1, recordedAt: 1, target: 'x', frames: [], html: 'text' }, { version: 1, recordedAt: 'soon', target: 'x', frames: [] }]) {
+    for (const garbage of [
+      { version: 1, recordedAt: 1, target: 'x', frames: [null] },
+      { version: 1, recordedAt: 1, target: 'x', frames: [], html: 'text' },
+      { version: 1, recordedAt: 'soon', target: 'x', frames: [] },
+    ]) {
       expect(openRecording(garbage)).toMatchObject({ ok: false, error: expect.stringContaining('Invalid version 1 recording') });
     }
     const v2 = JSON.parse(fixture('v2.json'));
@@ -77,7 +89,10 @@ describe('recording format versions', () => {
     const v2 = JSON.parse(fixture('v2.json'));
     expect(openRecordingText(fixture('v2.json'))).toMatchObject({ ok: true, source: 'recording' });
     expect(openRecordingText(JSON.stringify({ kind: 'mcp-loupe-frames', frames: v2.frames }))).toMatchObject({ ok: true, source: 'frames' });
-    expect(openRecordingText(fs.readFileSync(path.join(ROOT, 'tests/fixtures/har/chrome-devtools-mcp.har'), 'utf8'))).toMatchObject({ ok: true, source: 'har' });
+    expect(openRecordingText(fs.readFileSync(path.join(ROOT, 'tests/fixtures/har/chrome-devtools-mcp.har'), 'utf8'))).toMatchObject({
+      ok: true,
+      source: 'har',
+    });
     expect(openRecordingText('[]', 'x.json')).toMatchObject({ ok: false, error: expect.stringContaining('Cannot open x.json') });
   });
 });
@@ -91,7 +106,14 @@ describe('how recordings are written', () => {
     const rec = opened.recording;
     const body = { jsonrpc: '2.0', id: 99, result: { content: [] } };
     const spaced = { ...rec.frames[0], seq: 10_000, body, raw: '{ "jsonrpc": "2.0", "id": 99, "result": { "content": [] } }' };
-    const notJson = { ...rec.frames[0], seq: 10_001, kind: 'sse-frame' as const, body: undefined, raw: 'data that is not JSON', errorText: 'not JSON: Unexpected token' };
+    const notJson = {
+      ...rec.frames[0],
+      seq: 10_001,
+      kind: 'sse-frame' as const,
+      body: undefined,
+      raw: 'data that is not JSON',
+      errorText: 'not JSON: Unexpected token',
+    };
     const withOdd: Recording = { ...rec, frames: [...rec.frames, spaced, notJson] };
     const text = serializeRecording(withOdd);
     expect(text.length).toBeLessThan(JSON.stringify(withOdd).length * 0.85);

@@ -27,12 +27,28 @@ export const RECORDED_SCENARIO: ScenarioInput = {
   server: { name: 'rec-test', version: '1.2.3', title: 'Recording test server' },
   settings: { pollIntervalMs: 20 },
   tools: [
-    { name: 'echo', description: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } }, result: { content: [{ type: 'text', text: 'echo: {{args.text}}' }] } },
+    {
+      name: 'echo',
+      description: 'echo',
+      inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+      result: { content: [{ type: 'text', text: 'echo: {{args.text}}' }] },
+    },
     {
       name: 'confirm',
       description: 'asks first',
       inputSchema: { type: 'object' },
-      mrtr: { rounds: [{ inputRequests: { ok: { method: 'elicitation/create', params: { mode: 'form', message: 'Sure?', requestedSchema: { type: 'object', properties: { yes: { type: 'boolean' } } } } } } }] },
+      mrtr: {
+        rounds: [
+          {
+            inputRequests: {
+              ok: {
+                method: 'elicitation/create',
+                params: { mode: 'form', message: 'Sure?', requestedSchema: { type: 'object', properties: { yes: { type: 'boolean' } } } },
+              },
+            },
+          },
+        ],
+      },
       result: { content: [{ type: 'text', text: 'confirmed' }] },
     },
     {
@@ -44,13 +60,34 @@ export const RECORDED_SCENARIO: ScenarioInput = {
         pollIntervalMs: 20,
         steps: [
           { status: 'working', statusMessage: 'Drafting', delayMs: 60 },
-          { status: 'input_required', statusMessage: 'Approve?', inputRequests: { approve: { method: 'elicitation/create', params: { mode: 'form', message: 'Approve the outline?', requestedSchema: { type: 'object', properties: { approved: { type: 'boolean' } } } } } } },
+          {
+            status: 'input_required',
+            statusMessage: 'Approve?',
+            inputRequests: {
+              approve: {
+                method: 'elicitation/create',
+                params: { mode: 'form', message: 'Approve the outline?', requestedSchema: { type: 'object', properties: { approved: { type: 'boolean' } } } },
+              },
+            },
+          },
           { status: 'working', statusMessage: 'Writing', delayMs: 60 },
           { statusMessage: 'Done', result: { content: [{ type: 'text', text: 'Report done' }], structuredContent: { sections: 3 } } },
         ],
       },
     },
-    { name: 'slowly', description: 'progress over SSE', inputSchema: { type: 'object' }, progress: { steps: [{ progress: 1, total: 2 }, { progress: 2, total: 2 }], intervalMs: 5 }, result: { content: [{ type: 'text', text: 'slow done; status at https://status.example.test/job?id=7&token=urltok-91b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6' }] } },
+    {
+      name: 'slowly',
+      description: 'progress over SSE',
+      inputSchema: { type: 'object' },
+      progress: {
+        steps: [
+          { progress: 1, total: 2 },
+          { progress: 2, total: 2 },
+        ],
+        intervalMs: 5,
+      },
+      result: { content: [{ type: 'text', text: 'slow done; status at https://status.example.test/job?id=7&token=urltok-91b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6' }] },
+    },
     { name: 'broken', description: 'always fails', inputSchema: { type: 'object' }, error: { code: -32050, message: 'Broken on purpose' } },
   ],
   resources: [{ uri: 'ui://test/view.html', name: 'view', mimeType: 'text/html;profile=mcp-app', text: '<!doctype html><p>recorded app</p>' }],
@@ -73,7 +110,9 @@ export async function recordSession(): Promise<RecordedSession> {
   await session.discover();
   await session.listTools();
   await session.callTool('echo', { text: 'hello' });
-  await session.callWithInput('confirm', {}, async (reqs) => Object.fromEntries(Object.keys(reqs).map((k) => [k, { action: 'accept', content: { yes: true } }])));
+  await session.callWithInput('confirm', {}, async (reqs) =>
+    Object.fromEntries(Object.keys(reqs).map((k) => [k, { action: 'accept', content: { yes: true } }])),
+  );
   await session.callTool('slowly', {}, { onProgress: () => {} });
   await session.callTool('broken', {});
   await session.request('resources/read', { uri: 'ui://test/view.html' });

@@ -55,7 +55,10 @@ describe('share links', () => {
     expect(openShareFragment('#other=1')).toMatchObject({ ok: false, error: expect.stringContaining('no #rec=') });
     expect(openShareFragment('#rec=***')).toMatchObject({ ok: false, error: expect.stringContaining('base64url') });
     expect(openShareFragment(`#rec=${toBase64Url(new Uint8Array([1, 2, 3, 4, 5]))}`)).toMatchObject({ ok: false });
-    expect(openShareFragment(`#rec=${toBase64Url(deflateSync(new TextEncoder().encode('{"version":1}')))}`)).toMatchObject({ ok: false, error: expect.stringContaining('Invalid version 1') });
+    expect(openShareFragment(`#rec=${toBase64Url(deflateSync(new TextEncoder().encode('{"version":1}')))}`)).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('Invalid version 1'),
+    });
   });
 
   it('refuses a decompression bomb instead of inflating it', () => {

@@ -58,14 +58,26 @@ describe('recording to scenario', () => {
     const client = createClientSession({ transport: createMemoryTransport(engine), era: 'modern', capabilities: { elicitation: { form: {} } } });
     expect(await client.callTool('echo', { text: 'hello' })).toMatchObject({ type: 'complete', result: { content: [{ type: 'text', text: 'echo: hello' }] } });
     expect(await client.callTool('broken', {})).toMatchObject({ type: 'error', error: { code: -32050 } });
-    const confirmed = await client.callWithInput('confirm', {}, async (reqs) => Object.fromEntries(Object.keys(reqs).map((k) => [k, { action: 'accept', content: { yes: true } }])));
+    const confirmed = await client.callWithInput('confirm', {}, async (reqs) =>
+      Object.fromEntries(Object.keys(reqs).map((k) => [k, { action: 'accept', content: { yes: true } }])),
+    );
     expect(confirmed).toMatchObject({ type: 'complete', rounds: 2, result: { content: [{ text: 'confirmed' }] } });
-    expect(await client.request('resources/read', { uri: 'ui://test/view.html' })).toMatchObject({ type: 'complete', result: { contents: [{ text: '<!doctype html><p>recorded app</p>' }] } });
+    expect(await client.request('resources/read', { uri: 'ui://test/view.html' })).toMatchObject({
+      type: 'complete',
+      result: { contents: [{ text: '<!doctype html><p>recorded app</p>' }] },
+    });
     const created = await client.callTool('report', {}, { task: true });
     if (created.type !== 'task') throw new Error(`expected a task, got ${created.type}`);
     const seen: string[] = [];
-    const end = await client.followTask(created.task, { answer: async () => ({ approve: { action: 'accept', content: { approved: true } } }), onUpdate: (t) => seen.push(t.status), waitMs: 10_000 }).done;
-    expect(end).toMatchObject({ kind: 'terminal', task: { status: 'completed', result: { content: [{ text: 'Report done' }], structuredContent: { sections: 3 } } } });
+    const end = await client.followTask(created.task, {
+      answer: async () => ({ approve: { action: 'accept', content: { approved: true } } }),
+      onUpdate: (t) => seen.push(t.status),
+      waitMs: 10_000,
+    }).done;
+    expect(end).toMatchObject({
+      kind: 'terminal',
+      task: { status: 'completed', result: { content: [{ text: 'Report done' }], structuredContent: { sections: 3 } } },
+    });
     expect(seen).toContain('input_required');
   });
 

@@ -8,7 +8,10 @@ describe('built-in scenarios as files', () => {
   for (const id of builtinScenarioIds()) {
     it(`${id} loads as JSON and as YAML without issues`, () => {
       const input = builtinScenarioInput(id);
-      for (const [text, source] of [[JSON.stringify(input, null, 2), `${id}.json`], [stringify(input), `${id}.yaml`]] as const) {
+      for (const [text, source] of [
+        [JSON.stringify(input, null, 2), `${id}.json`],
+        [stringify(input), `${id}.yaml`],
+      ] as const) {
         const result = parseScenario(text, source);
         expect(result.ok ? '' : formatIssues(result.errors)).toBe('');
         if (result.ok) expect(formatIssues(result.warnings)).toBe('');

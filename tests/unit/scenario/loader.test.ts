@@ -71,7 +71,10 @@ describe('parseScenario', () => {
   });
 
   it('reports a wrong type at its line and path', () => {
-    const text = VALID_YAML.replace('      steps:\n        - status: working\n          delayMs: 10\n        - result:\n            content: []\n', '      steps: soon\n');
+    const text = VALID_YAML.replace(
+      '      steps:\n        - status: working\n          delayMs: 10\n        - result:\n            content: []\n',
+      '      steps: soon\n',
+    );
     const errors = errorsOf(text);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({ source: 'test.yaml', line: 15, column: 14, path: 'tools[1].task.steps', message: 'Expected array, received string' });
@@ -110,16 +113,12 @@ describe('parseScenario', () => {
 
   it('reports a JSON syntax error with its line', () => {
     const errors = errorsOf('{\n  "id": "x",\n  "server": { "name": "s" "version": "1" }\n}', 'bad.json');
-    expect(errors).toEqual([
-      { source: 'bad.json', line: 3, column: 27, path: '', message: "Invalid JSON: expected ',' or '}' after property value" },
-    ]);
+    expect(errors).toEqual([{ source: 'bad.json', line: 3, column: 27, path: '', message: "Invalid JSON: expected ',' or '}' after property value" }]);
   });
 
   it('points a missing required field at its parent mapping', () => {
     const errors = errorsOf('id: x\nserver:\n  name: s\n  title: t\n');
-    expect(errors).toEqual([
-      { source: 'test.yaml', line: 3, column: 3, path: 'server.version', message: 'Missing required key "version" (expected string)' },
-    ]);
+    expect(errors).toEqual([{ source: 'test.yaml', line: 3, column: 3, path: 'server.version', message: 'Missing required key "version" (expected string)' }]);
     const rootErrors = errorsOf('id: x\n');
     expect(rootErrors[0]).toMatchObject({ line: 1, column: 1, path: 'server' });
   });
@@ -154,7 +153,10 @@ describe('parseScenario', () => {
   });
 
   it('warns when ui.resourceUri names no declared resource', () => {
-    const text = VALID_YAML.replace('    inputSchema: { type: object }\n', '    inputSchema: { type: object }\n    ui: { resourceUri: "ui://small/missing.html" }\n');
+    const text = VALID_YAML.replace(
+      '    inputSchema: { type: object }\n',
+      '    inputSchema: { type: object }\n    ui: { resourceUri: "ui://small/missing.html" }\n',
+    );
     const result = parseScenario(text, 'test.yaml');
     expect(result.ok).toBe(true);
     if (result.ok) expect(result.warnings).toMatchObject([{ line: 9, path: 'tools[0].ui.resourceUri' }]);
@@ -188,7 +190,10 @@ tools:
 
   it('refuses alias expansion past the cap instead of building a huge object', () => {
     let text = 'a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n';
-    for (let i = 1; i < 9; i++) text += `a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]\n`;
+    for (let i = 1; i < 9; i++)
+      text += `a${i}: &a${i} [${Array(10)
+        .fill(`*a${i - 1}`)
+        .join(', ')}]\n`;
     expect(errorsOf(text)[0].message).toMatch(/alias/i);
   });
 
@@ -200,7 +205,10 @@ tools:
 
 describe('formatIssues', () => {
   it('prints one source:line:column path: message line per issue', () => {
-    const text = VALID_YAML.replace('      steps:\n        - status: working\n          delayMs: 10\n        - result:\n            content: []\n', '      steps: soon\n');
+    const text = VALID_YAML.replace(
+      '      steps:\n        - status: working\n          delayMs: 10\n        - result:\n            content: []\n',
+      '      steps: soon\n',
+    );
     expect(formatIssues(errorsOf(text, 'demo.yaml'))).toBe('demo.yaml:15:14 tools[1].task.steps: Expected array, received string');
     expect(
       formatIssues([

@@ -4,7 +4,12 @@ import { isOwnControlRoute } from '../../../lib/server/proxy-target';
 
 /** The proxy handler's time caps, stream relay and self-detection, with an injected upstream fetch. */
 
-const envelope = (url = 'http://upstream.test/mcp') => new Request('http://127.0.0.1:3000/api/proxy', { method: 'POST', headers: { Host: '127.0.0.1:3000', 'Content-Type': 'application/json' }, body: JSON.stringify({ url, method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }) });
+const envelope = (url = 'http://upstream.test/mcp') =>
+  new Request('http://127.0.0.1:3000/api/proxy', {
+    method: 'POST',
+    headers: { Host: '127.0.0.1:3000', 'Content-Type': 'application/json' },
+    body: JSON.stringify({ url, method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }),
+  });
 
 /** An upstream fetch that never answers until its signal aborts; records that abort. */
 function hanging() {
@@ -29,7 +34,11 @@ describe('createProxyHandler', () => {
   });
 
   it('answers 502 for an unreachable upstream', async () => {
-    const res = await createProxyHandler({ fetch: (async () => { throw new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 10.0.0.1:9') }); }) as unknown as typeof fetch })(envelope());
+    const res = await createProxyHandler({
+      fetch: (async () => {
+        throw new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 10.0.0.1:9') });
+      }) as unknown as typeof fetch,
+    })(envelope());
     expect(res.status).toBe(502);
     expect(await res.json()).toEqual({ error: expect.stringContaining('ECONNREFUSED') });
   });
@@ -68,7 +77,15 @@ describe('createProxyHandler', () => {
 
   it('recognises this server under loopback aliases and encodings, and nothing else', () => {
     const self = new URL('http://127.0.0.1:3000/');
-    const own = ['http://localhost:3000/api', 'http://127.0.0.1:3000/api/x', 'http://0.0.0.0:3000/api/x', 'http://[::1]:3000/API/x', 'http://127.0.0.2:3000/%61pi/x', 'http://127.0.0.1:3000//api', 'https://127.0.0.1:3000/api/x'];
+    const own = [
+      'http://localhost:3000/api',
+      'http://127.0.0.1:3000/api/x',
+      'http://0.0.0.0:3000/api/x',
+      'http://[::1]:3000/API/x',
+      'http://127.0.0.2:3000/%61pi/x',
+      'http://127.0.0.1:3000//api',
+      'https://127.0.0.1:3000/api/x',
+    ];
     for (const u of own) expect(isOwnControlRoute(new URL(u), self), u).toBe(true);
     const other = ['http://127.0.0.1:3001/api/x', 'http://127.0.0.1:3000/mcp', 'http://127.0.0.1:3000/apis', 'http://example.com:3000/api/x'];
     for (const u of other) expect(isOwnControlRoute(new URL(u), self), u).toBe(false);

@@ -76,7 +76,11 @@ describe('scenario files', () => {
 
   it('refuses a file whose id differs from the id it is saved under, pointing at the id line', () => {
     const saved = files.save('notes', `# comment\n${VALID('other')}`);
-    expect(saved).toMatchObject({ ok: false, reason: 'invalid', issues: [{ line: 2, column: 5, path: 'id', message: expect.stringContaining('must be "notes"') }] });
+    expect(saved).toMatchObject({
+      ok: false,
+      reason: 'invalid',
+      issues: [{ line: 2, column: 5, path: 'id', message: expect.stringContaining('must be "notes"') }],
+    });
   });
 
   it('keeps built-ins read-only: save and delete are refused, duplicate is the way to edit', () => {

@@ -14,7 +14,7 @@ function fakeClock(): Clock & { advance(ms: number): void } {
     clearTimeout: (h) => void timers.delete(h as number),
     advance(ms) {
       now += ms;
-      for (const [id, t] of [...timers]) if (t.at <= now) (timers.delete(id), t.fn());
+      for (const [id, t] of [...timers]) if (t.at <= now) timers.delete(id), t.fn();
     },
   };
 }

@@ -4,8 +4,24 @@ import { createControlRoomStore, MAX_ROWS } from '../../../lib/state/control-roo
 
 /** The control room store: journal rows by seq, tasks by id and revision, evidence highlight. */
 
-const entry = (seq: number, extra: Partial<JournalEntry> = {}): JournalEntry => ({ seq, at: 1000 + seq, method: 'tools/call', requestHeaders: {}, requestBody: {}, streamed: false, frames: [], ...extra });
-const task = (taskId: string, status: string, revision: number, createdAt = 1): TaskSnapshot => ({ taskId, toolName: 'generate_report', status, createdAt, lastUpdatedAt: createdAt, revision });
+const entry = (seq: number, extra: Partial<JournalEntry> = {}): JournalEntry => ({
+  seq,
+  at: 1000 + seq,
+  method: 'tools/call',
+  requestHeaders: {},
+  requestBody: {},
+  streamed: false,
+  frames: [],
+  ...extra,
+});
+const task = (taskId: string, status: string, revision: number, createdAt = 1): TaskSnapshot => ({
+  taskId,
+  toolName: 'generate_report',
+  status,
+  createdAt,
+  lastUpdatedAt: createdAt,
+  revision,
+});
 
 describe('control room store', () => {
   it('replaces everything with a snapshot and goes live', () => {

@@ -13,8 +13,18 @@ describe('lineDiff', () => {
     expect(d.filter((l) => l.op === 'add').map((l) => l.text.trim())).toEqual(['"status": "completed",', '"pollIntervalMs": 1000,', '"result": 1']);
     expect(d.filter((l) => l.op === 'same').map((l) => l.text.trim())).toEqual(['{', '"taskId": "t",', '}']);
     // Applying the diff gives b back; removing the additions gives a.
-    expect(d.filter((l) => l.op !== 'del').map((l) => l.text).join('\n')).toBe(b);
-    expect(d.filter((l) => l.op !== 'add').map((l) => l.text).join('\n')).toBe(a);
+    expect(
+      d
+        .filter((l) => l.op !== 'del')
+        .map((l) => l.text)
+        .join('\n'),
+    ).toBe(b);
+    expect(
+      d
+        .filter((l) => l.op !== 'add')
+        .map((l) => l.text)
+        .join('\n'),
+    ).toBe(a);
   });
 
   it('gives up on huge inputs instead of taking quadratic time', () => {
@@ -24,7 +34,9 @@ describe('lineDiff', () => {
   });
 
   it('pretty-prints the snapshot inside a response or notification', () => {
-    expect(snapshotText(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { taskId: 't', status: 'working' } }))).toBe(JSON.stringify({ taskId: 't', status: 'working' }, null, 2));
+    expect(snapshotText(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { taskId: 't', status: 'working' } }))).toBe(
+      JSON.stringify({ taskId: 't', status: 'working' }, null, 2),
+    );
     expect(snapshotText(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/tasks', params: { taskId: 't', status: 'failed' } }))).toContain('"failed"');
     expect(snapshotText('not json')).toBe('not json');
   });

@@ -13,7 +13,10 @@ import { cancelPending, pollIntervals, visitedStatuses } from '../../../lib/stat
  * re-opened with the plan (refetch included), and a new connection forgetting old tasks.
  */
 
-const form = { method: 'elicitation/create', params: { mode: 'form', message: 'Approve?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } } };
+const form = {
+  method: 'elicitation/create',
+  params: { mode: 'form', message: 'Approve?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } },
+};
 const text = (t: string) => ({ content: [{ type: 'text', text: t }] });
 
 const scenario = ScenarioSchema.parse({
@@ -21,9 +24,39 @@ const scenario = ScenarioSchema.parse({
   server: { name: 'runner', version: '1' },
   settings: { keepAliveMs: 100 },
   tools: [
-    { name: 'report', inputSchema: { type: 'object' }, task: { mode: 'required', pollIntervalMs: 150, steps: [{ statusMessage: 'drafting', delayMs: 200 }, { status: 'input_required', inputRequests: { ok: form } }, { statusMessage: 'writing', delayMs: 200 }, { result: text('done') }] } },
-    { name: 'stubborn', inputSchema: { type: 'object' }, task: { mode: 'required', pollIntervalMs: 100, cancel: { policy: 'ignore', ignorePolls: 2 }, steps: [{ statusMessage: 'busy', manual: true }, { result: text('finished') }] } },
-    { name: 'slow', inputSchema: { type: 'object' }, task: { mode: 'required', pollIntervalMs: 2_000, steps: [{ statusMessage: 'one', delayMs: 400 }, { statusMessage: 'two', delayMs: 400 }, { result: text('slow done') }] } },
+    {
+      name: 'report',
+      inputSchema: { type: 'object' },
+      task: {
+        mode: 'required',
+        pollIntervalMs: 150,
+        steps: [
+          { statusMessage: 'drafting', delayMs: 200 },
+          { status: 'input_required', inputRequests: { ok: form } },
+          { statusMessage: 'writing', delayMs: 200 },
+          { result: text('done') },
+        ],
+      },
+    },
+    {
+      name: 'stubborn',
+      inputSchema: { type: 'object' },
+      task: {
+        mode: 'required',
+        pollIntervalMs: 100,
+        cancel: { policy: 'ignore', ignorePolls: 2 },
+        steps: [{ statusMessage: 'busy', manual: true }, { result: text('finished') }],
+      },
+    },
+    {
+      name: 'slow',
+      inputSchema: { type: 'object' },
+      task: {
+        mode: 'required',
+        pollIntervalMs: 2_000,
+        steps: [{ statusMessage: 'one', delayMs: 400 }, { statusMessage: 'two', delayMs: 400 }, { result: text('slow done') }],
+      },
+    },
   ],
   faults: [{ name: 'cut-listen', match: { method: 'subscriptions/listen', nth: 1 }, action: { kind: 'drop', afterEvents: 2 } }],
 });
@@ -39,7 +72,12 @@ async function setup(): Promise<{ store: InspectorStore; runner: TaskRunner; eng
   const url = `http://127.0.0.1:${server.port}/mcp`;
   const store = createInspectorStore({ scheduleLint: () => {} });
   const runner = createTaskRunner(store);
-  cleanups.push(() => engine.close(), () => server.close(), () => runner.dispose(), () => store.getState().connection.disconnect());
+  cleanups.push(
+    () => engine.close(),
+    () => server.close(),
+    () => runner.dispose(),
+    () => store.getState().connection.disconnect(),
+  );
   await store.getState().connection.connect({ url });
   expect(store.getState().connection.status).toBe('connected');
   return { store, runner, engine, url };
@@ -101,7 +139,11 @@ describe('task runner', () => {
     const streams = () => store.getState().streams;
     await until(() => streams().listenOrder.length === 1 && (streams().listens[streams().listenOrder[0]].drops[0]?.resyncedAt ?? 0) > 0);
     const l = streams().listens[streams().listenOrder[0]];
-    expect(l.drops[0]).toMatchObject({ reported: true, attempt: 0, plan: { delayMs: 250, sendLastEventId: false, refetchTaskIds: [id], listen: { taskIds: [id] } } });
+    expect(l.drops[0]).toMatchObject({
+      reported: true,
+      attempt: 0,
+      plan: { delayMs: 250, sendLastEventId: false, refetchTaskIds: [id], listen: { taskIds: [id] } },
+    });
     expect(l.subscriptionIds).toHaveLength(2);
     const pollsBefore = store.getState().tasks.byId[id].pollCount;
     // The resync refetches at once, well before the 2 s poll interval would.

@@ -29,7 +29,6 @@ const newStore = () => createStore<State>()((set, get) => ({ ...createTasksSlice
 const engines: MockEngine[] = [];
 afterEach(() => engines.splice(0).forEach((e) => e.close()));
 
-
 function setup(scenarioInput: unknown): { clock: FakeClock; session: ClientSession; store: ReturnType<typeof newStore> } {
   const clock = createFakeClock();
   const engine = createMockEngine({ scenario: ScenarioSchema.parse(scenarioInput), stores: createMemoryStores(), clock });
@@ -101,7 +100,12 @@ describe('tasks slice', () => {
 
   it('normalizes 2025-11-25 tasks to the extension field names', () => {
     const store = newStore();
-    store.getState().tasks.track({ taskId: 'legacy-1', status: 'working', createdAt: '2026-07-28T12:00:00Z', lastUpdatedAt: '2026-07-28T12:00:00Z', ttl: 5000, pollInterval: 250 }, { form: 'legacy', origin: 'listed', at: 1 });
+    store
+      .getState()
+      .tasks.track(
+        { taskId: 'legacy-1', status: 'working', createdAt: '2026-07-28T12:00:00Z', lastUpdatedAt: '2026-07-28T12:00:00Z', ttl: 5000, pollInterval: 250 },
+        { form: 'legacy', origin: 'listed', at: 1 },
+      );
     const r = store.getState().tasks.byId['legacy-1'];
     expect(r.snapshot).toMatchObject({ ttlMs: 5000, pollIntervalMs: 250 });
     expect(r.snapshot).not.toHaveProperty('ttl');
@@ -129,14 +133,24 @@ describe('streams slice', () => {
     const out = await drive(clock, session.callTool('build_project', { project: 'loupe' }, { task: true }));
     if (out.type !== 'task') throw new Error('expected a task');
     const resyncs: number[] = [];
-    const handle = session.listen({ taskIds: [out.task.taskId] }, {
-      onDrop: ({ reason, attempt, plan }) => store.getState().streams.noteListenDrop(handle.subscriptionId!, { at: clock.now(), reason, attempt, plan }),
-      onResync: () => {
-        resyncs.push(clock.now());
-        store.getState().streams.noteListenResync(handle.subscriptionId!, clock.now());
+    const handle = session.listen(
+      { taskIds: [out.task.taskId] },
+      {
+        onDrop: ({ reason, attempt, plan }) => store.getState().streams.noteListenDrop(handle.subscriptionId!, { at: clock.now(), reason, attempt, plan }),
+        onResync: () => {
+          resyncs.push(clock.now());
+          store.getState().streams.noteListenResync(handle.subscriptionId!, clock.now());
+        },
       },
-    });
-    await drive(clock, new Promise<void>((r) => { const t = setInterval(() => resyncs.length >= 2 && (clearInterval(t), r()), 1); }), 25, 20_000);
+    );
+    await drive(
+      clock,
+      new Promise<void>((r) => {
+        const t = setInterval(() => resyncs.length >= 2 && (clearInterval(t), r()), 1);
+      }),
+      25,
+      20_000,
+    );
     const lastId = handle.subscriptionId!;
     handle.close();
     await drive(clock, handle.done);
@@ -171,16 +185,72 @@ describe('streams slice', () => {
     const store = newStore();
     const s = () => store.getState().streams;
     const base = { connectionId: 'c', direction: 'in' as const, bytes: 0 };
-    s().ingest({ ...base, seq: 0, at: 0, direction: 'out', kind: 'http-request', exchangeId: 'c:1', conversationId: 'listen-1', rpcId: 1, method: 'subscriptions/listen', body: { params: { notifications: { taskIds: ['t1'] } } } });
+    s().ingest({
+      ...base,
+      seq: 0,
+      at: 0,
+      direction: 'out',
+      kind: 'http-request',
+      exchangeId: 'c:1',
+      conversationId: 'listen-1',
+      rpcId: 1,
+      method: 'subscriptions/listen',
+      body: { params: { notifications: { taskIds: ['t1'] } } },
+    });
     s().ingest({ ...base, seq: 1, at: 1, kind: 'http-response', exchangeId: 'c:1', httpStatus: 200, method: 'subscriptions/listen' });
-    s().ingest({ ...base, seq: 2, at: 1, kind: 'sse-open', exchangeId: 'c:1', streamId: 'c:1', rpcId: 1, conversationId: 'listen-1', method: 'subscriptions/listen' });
-    s().ingest({ ...base, seq: 3, at: 2, kind: 'sse-frame', exchangeId: 'c:1', streamId: 'c:1', rpcId: 1, method: 'notifications/subscriptions/acknowledged', body: { jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: ['t1'] } } } });
+    s().ingest({
+      ...base,
+      seq: 2,
+      at: 1,
+      kind: 'sse-open',
+      exchangeId: 'c:1',
+      streamId: 'c:1',
+      rpcId: 1,
+      conversationId: 'listen-1',
+      method: 'subscriptions/listen',
+    });
+    s().ingest({
+      ...base,
+      seq: 3,
+      at: 2,
+      kind: 'sse-frame',
+      exchangeId: 'c:1',
+      streamId: 'c:1',
+      rpcId: 1,
+      method: 'notifications/subscriptions/acknowledged',
+      body: { jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: ['t1'] } } },
+    });
     s().ingest({ ...base, seq: 4, at: 3, kind: 'sse-comment', exchangeId: 'c:1', streamId: 'c:1', raw: 'keep-alive' });
-    s().ingest({ ...base, seq: 5, at: 4, direction: 'out', kind: 'http-request', exchangeId: 'c:2', rpcId: 2, method: 'tools/call', body: { params: { name: 'charge', arguments: {} } } });
-    s().ingest({ ...base, seq: 6, at: 5, kind: 'sse-close', exchangeId: 'c:1', streamId: 'c:1', rpcId: 1, closeReason: 'network-error', errorText: 'socket hang up' });
+    s().ingest({
+      ...base,
+      seq: 5,
+      at: 4,
+      direction: 'out',
+      kind: 'http-request',
+      exchangeId: 'c:2',
+      rpcId: 2,
+      method: 'tools/call',
+      body: { params: { name: 'charge', arguments: {} } },
+    });
+    s().ingest({
+      ...base,
+      seq: 6,
+      at: 5,
+      kind: 'sse-close',
+      exchangeId: 'c:1',
+      streamId: 'c:1',
+      rpcId: 1,
+      closeReason: 'network-error',
+      errorText: 'socket hang up',
+    });
     const l = s().listens['listen-1'];
     expect(l.state).toBe('reconnecting');
-    expect(l.drops[0]).toMatchObject({ reason: 'socket hang up', attempt: 0, reported: false, plan: { delayMs: 250, sendLastEventId: false, refetchTaskIds: ['t1'] } });
+    expect(l.drops[0]).toMatchObject({
+      reason: 'socket hang up',
+      attempt: 0,
+      reported: false,
+      plan: { delayMs: 250, sendLastEventId: false, refetchTaskIds: ['t1'] },
+    });
     expect(l.drops[0].plan.note).toMatch(/not re-sent/);
     const stream = s().byId['c:1'];
     expect(stream).toMatchObject({ httpStatus: 200, frames: 1, keepAlives: 1, closeReason: 'network-error', ack: { at: 2 } });

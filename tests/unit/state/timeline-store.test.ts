@@ -32,7 +32,13 @@ function* session(total: number): Generator<Frame> {
   let seq = 0;
   let ex = 0;
   let id = 0;
-  const frame = (f: Omit<Frame, 'seq' | 'connectionId' | 'at' | 'bytes'> & { raw?: string }): Frame => ({ seq: seq++, connectionId: 'c1', at: 1_000_000 + seq * 5, bytes: f.raw ? Buffer.byteLength(f.raw) : 0, ...f });
+  const frame = (f: Omit<Frame, 'seq' | 'connectionId' | 'at' | 'bytes'> & { raw?: string }): Frame => ({
+    seq: seq++,
+    connectionId: 'c1',
+    at: 1_000_000 + seq * 5,
+    bytes: f.raw ? Buffer.byteLength(f.raw) : 0,
+    ...f,
+  });
   const headers = { 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28' };
   while (seq < total) {
     const exchangeId = `c1:${++ex}`;
@@ -40,15 +46,54 @@ function* session(total: number): Generator<Frame> {
     const taskId = `task-${Math.floor(ex / 8)}-${'k'.repeat(24)}`;
     const big = ex % 300 === 0;
     const method = big ? 'tools/call' : ex % 8 === 0 ? 'tools/call' : ex % 5 === 0 ? 'tools/list' : 'tasks/get';
-    const params = method === 'tasks/get' ? { taskId } : method === 'tools/call' ? { name: big ? 'export_all' : 'generate_report', arguments: { size: 'small' } } : {};
+    const params =
+      method === 'tasks/get' ? { taskId } : method === 'tools/call' ? { name: big ? 'export_all' : 'generate_report', arguments: { size: 'small' } } : {};
     const req = { jsonrpc: '2.0', id: rpcId, method, params };
-    yield frame({ direction: 'out', kind: 'http-request', exchangeId, rpcId, method, headers: { ...headers, 'mcp-method': method }, body: req, raw: JSON.stringify(req), ...(method === 'tasks/get' ? { taskId } : {}) });
+    yield frame({
+      direction: 'out',
+      kind: 'http-request',
+      exchangeId,
+      rpcId,
+      method,
+      headers: { ...headers, 'mcp-method': method },
+      body: req,
+      raw: JSON.stringify(req),
+      ...(method === 'tasks/get' ? { taskId } : {}),
+    });
     const streamed = ex % 7 === 0;
-    yield frame({ direction: 'in', kind: 'http-response', exchangeId, rpcId, method, httpStatus: 200, headers: { 'content-type': streamed ? 'text/event-stream' : 'application/json' }, durationMs: 3 });
+    yield frame({
+      direction: 'in',
+      kind: 'http-response',
+      exchangeId,
+      rpcId,
+      method,
+      httpStatus: 200,
+      headers: { 'content-type': streamed ? 'text/event-stream' : 'application/json' },
+      durationMs: 3,
+    });
     let result: Record<string, unknown>;
     if (big) result = { resultType: 'complete', content: [{ type: 'text', text: String(ex).padEnd(MiB, 'abcdefghij') }] };
-    else if (method === 'tools/call') result = { resultType: 'task', taskId, status: 'working', pollIntervalMs: 1000, ttlMs: 900000, createdAt: new Date(0).toISOString(), lastUpdatedAt: new Date(0).toISOString() };
-    else if (method === 'tasks/get') result = { resultType: 'complete', taskId, status: ex % 3 ? 'working' : 'input_required', statusMessage: 'x'.repeat(ex % 400), pollIntervalMs: 1000, ttlMs: 900000, createdAt: new Date(0).toISOString(), lastUpdatedAt: new Date(0).toISOString() };
+    else if (method === 'tools/call')
+      result = {
+        resultType: 'task',
+        taskId,
+        status: 'working',
+        pollIntervalMs: 1000,
+        ttlMs: 900000,
+        createdAt: new Date(0).toISOString(),
+        lastUpdatedAt: new Date(0).toISOString(),
+      };
+    else if (method === 'tasks/get')
+      result = {
+        resultType: 'complete',
+        taskId,
+        status: ex % 3 ? 'working' : 'input_required',
+        statusMessage: 'x'.repeat(ex % 400),
+        pollIntervalMs: 1000,
+        ttlMs: 900000,
+        createdAt: new Date(0).toISOString(),
+        lastUpdatedAt: new Date(0).toISOString(),
+      };
     else result = { resultType: 'complete', tools: [{ name: 'generate_report', inputSchema: { type: 'object' } }], ttlMs: 60000, cacheScope: 'public' };
     const res = { jsonrpc: '2.0', id: rpcId, result };
     const raw = JSON.stringify(res);
@@ -56,7 +101,16 @@ function* session(total: number): Generator<Frame> {
     if (streamed) {
       yield frame({ direction: 'in', kind: 'sse-open', exchangeId, streamId: exchangeId, rpcId, method });
       const note = { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: `p${rpcId}`, progress: 1, total: 2 } };
-      yield frame({ direction: 'in', kind: 'sse-frame', exchangeId, streamId: exchangeId, rpcId, method: 'notifications/progress', body: note, raw: JSON.stringify(note) });
+      yield frame({
+        direction: 'in',
+        kind: 'sse-frame',
+        exchangeId,
+        streamId: exchangeId,
+        rpcId,
+        method: 'notifications/progress',
+        body: note,
+        raw: JSON.stringify(note),
+      });
       yield frame({ direction: 'in', kind: 'sse-frame', exchangeId, streamId: exchangeId, rpcId, method, body: res, raw, ...named });
       yield frame({ direction: 'in', kind: 'sse-close', exchangeId, streamId: exchangeId, rpcId, method, closeReason: 'complete', durationMs: 4 });
     } else yield frame({ direction: 'in', kind: 'message', exchangeId, rpcId, method, body: res, raw, ...named });
@@ -161,13 +215,21 @@ describe('timeline store: a real session', () => {
     const taskId = (created as { task: { taskId: string } }).task.taskId;
     await session.getTask(taskId);
     await session.getTask(taskId);
-    const mrtr = await session.callWithInput('delete_note', { noteId: 'note-1' }, async (asked) => Object.fromEntries(Object.keys(asked).map((k) => [k, { action: 'accept', content: { confirm: true } }])));
+    const mrtr = await session.callWithInput('delete_note', { noteId: 'note-1' }, async (asked) =>
+      Object.fromEntries(Object.keys(asked).map((k) => [k, { action: 'accept', content: { confirm: true } }])),
+    );
     expect(mrtr.rounds).toBe(2);
     const listen = session.listen({ taskIds: [taskId] });
     await listen.acknowledged;
     listen.close();
     await listen.done;
-    c.transport!.record({ kind: 'bridge', direction: 'out', exchangeId: 'app-1:1', conversationId: 'app-1', body: { jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: {} } });
+    c.transport!.record({
+      kind: 'bridge',
+      direction: 'out',
+      exchangeId: 'app-1:1',
+      conversationId: 'app-1',
+      body: { jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: {} },
+    });
     c.transport!.record({ kind: 'bridge', direction: 'in', exchangeId: 'app-1:1', conversationId: 'app-1', body: { jsonrpc: '2.0', id: 1, result: {} } });
     await new Promise((r) => setTimeout(r, 0));
     const t = store.getState().timeline;
@@ -234,9 +296,28 @@ describe('timeline store: a real session', () => {
     const t = store.getState().timeline;
     const headers = { 'content-type': 'application/json' };
     const frames: Frame[] = [];
-    const add = (f: Omit<Frame, 'seq' | 'connectionId' | 'at' | 'bytes'>) => frames.push({ seq: frames.length, connectionId: 'c9', at: 1000 + frames.length, bytes: f.raw?.length ?? 0, ...f });
-    const req = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x', arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } };
-    add({ direction: 'out', kind: 'http-request', exchangeId: 'c9:1', rpcId: 1, method: 'tools/call', headers: { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'x' }, body: req, raw: JSON.stringify(req) });
+    const add = (f: Omit<Frame, 'seq' | 'connectionId' | 'at' | 'bytes'>) =>
+      frames.push({ seq: frames.length, connectionId: 'c9', at: 1000 + frames.length, bytes: f.raw?.length ?? 0, ...f });
+    const req = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: 'x',
+        arguments: {},
+        _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} },
+      },
+    };
+    add({
+      direction: 'out',
+      kind: 'http-request',
+      exchangeId: 'c9:1',
+      rpcId: 1,
+      method: 'tools/call',
+      headers: { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'x' },
+      body: req,
+      raw: JSON.stringify(req),
+    });
     add({ direction: 'in', kind: 'http-response', exchangeId: 'c9:1', rpcId: 1, method: 'tools/call', httpStatus: 200, headers });
     const res = { jsonrpc: '2.0', id: 1, error: { code: -32023, message: 'Replay store full' } };
     add({ direction: 'in', kind: 'message', exchangeId: 'c9:1', rpcId: 1, method: 'tools/call', body: res, raw: JSON.stringify(res) });
@@ -258,12 +339,29 @@ describe('timeline store: a real session', () => {
 describe('timeline store: large payloads', () => {
   const big = (n: number, seq: number): Frame => {
     const raw = JSON.stringify({ jsonrpc: '2.0', id: seq, result: { content: [{ type: 'text', text: `${seq}`.padEnd(n, 'z') }] } });
-    return { seq, at: seq, connectionId: 'c', direction: 'in', kind: 'message', exchangeId: `c:${seq}`, rpcId: seq, method: 'tools/call', raw, body: JSON.parse(raw), bytes: raw.length };
+    return {
+      seq,
+      at: seq,
+      connectionId: 'c',
+      direction: 'in',
+      kind: 'message',
+      exchangeId: `c:${seq}`,
+      rpcId: seq,
+      method: 'tools/call',
+      raw,
+      body: JSON.parse(raw),
+      bytes: raw.length,
+    };
   };
 
   it('cuts a large payload in the list and keeps its full body once; the oldest bodies leave first, and the entry says so', () => {
     const spilled: SpillBatch[] = [];
-    const store = createInspectorStore({ ...sync, lint: false, limits: { maxBytes: 2 * MiB, maxBodyBytes: 3 * MiB, previewBytes: 64 * 1024 }, spill: (b) => spilled.push(b) });
+    const store = createInspectorStore({
+      ...sync,
+      lint: false,
+      limits: { maxBytes: 2 * MiB, maxBodyBytes: 3 * MiB, previewBytes: 64 * 1024 },
+      spill: (b) => spilled.push(b),
+    });
     const t = store.getState().timeline;
     const first = big(MiB, 0);
     t.append(first);
@@ -301,8 +399,21 @@ describe('timeline store: recorded frames without raw text', () => {
     const t = store.getState().timeline;
     const body = { jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'needle in a recording' }] } };
     const text = JSON.stringify(body);
-    const base = { at: 1, connectionId: 'c', direction: 'in' as const, kind: 'message' as const, exchangeId: 'c:7', rpcId: 7, method: 'tools/call', body, bytes: text.length };
-    t.appendMany([{ ...base, seq: 0 }, { ...base, seq: 1, raw: text }]);
+    const base = {
+      at: 1,
+      connectionId: 'c',
+      direction: 'in' as const,
+      kind: 'message' as const,
+      exchangeId: 'c:7',
+      rpcId: 7,
+      method: 'tools/call',
+      body,
+      bytes: text.length,
+    };
+    t.appendMany([
+      { ...base, seq: 0 },
+      { ...base, seq: 1, raw: text },
+    ]);
     const [recorded, live] = [t.buffer.get(0)!, t.buffer.get(1)!];
     expect(recorded.preview).toBeUndefined();
     expect(recorded.cost).toBe(live.cost);

@@ -16,9 +16,7 @@ describe('createMemoryStores', () => {
 
   it('exposes only the interface methods', () => {
     const stores = createMemoryStores();
-    expect(Object.keys(stores.tasks).sort()).toEqual(
-      ['clear', 'count', 'create', 'delete', 'get', 'list', 'purgeExpired', 'update'],
-    );
+    expect(Object.keys(stores.tasks).sort()).toEqual(['clear', 'count', 'create', 'delete', 'get', 'list', 'purgeExpired', 'update']);
     expect(Object.keys(stores.ledger).sort()).toEqual(['clear', 'executions', 'runOnce']);
     expect(Object.keys(stores.replay).sort()).toEqual(['clear', 'consume', 'has', 'maxEntries', 'size']);
   });

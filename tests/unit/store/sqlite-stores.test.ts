@@ -98,7 +98,9 @@ describe('openSqliteStores', () => {
       expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
       const names = db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'index') ORDER BY name").pluck().all();
-      expect(names).toEqual(expect.arrayContaining(['mutations', 'replay', 'tasks', 'tasks_expires_at', 'tasks_scenario_id', 'tasks_status', 'replay_expires_at']));
+      expect(names).toEqual(
+        expect.arrayContaining(['mutations', 'replay', 'tasks', 'tasks_expires_at', 'tasks_scenario_id', 'tasks_status', 'replay_expires_at']),
+      );
     } finally {
       db.close();
     }

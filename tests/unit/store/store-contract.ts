@@ -112,12 +112,8 @@ export function describeStoreContract(name: string, open: OpenStores): void {
           }),
         ).toThrow('boom');
         expect(tasks.get(task.taskId)).toEqual(task);
-        expect(() => tasks.update(task.taskId, (current) => ({ ...current, taskId: 'other' }))).toThrow(
-          /^Failed to update task .*taskId/,
-        );
-        expect(() => tasks.update(task.taskId, (current) => ({ ...current, status: 'nope' as never }))).toThrow(
-          /^Failed to update task/,
-        );
+        expect(() => tasks.update(task.taskId, (current) => ({ ...current, taskId: 'other' }))).toThrow(/^Failed to update task .*taskId/);
+        expect(() => tasks.update(task.taskId, (current) => ({ ...current, status: 'nope' as never }))).toThrow(/^Failed to update task/);
         expect(tasks.get(task.taskId)).toEqual(task);
       });
 
@@ -246,9 +242,16 @@ export function describeStoreContract(name: string, open: OpenStores): void {
 
       it('records nothing when execute throws, so a retry executes', () => {
         const { ledger } = openStores();
-        expect(() => ledger.runOnce('s', 'k', () => { throw new Error('downstream failed'); }, 1)).toThrow(
-          'downstream failed',
-        );
+        expect(() =>
+          ledger.runOnce(
+            's',
+            'k',
+            () => {
+              throw new Error('downstream failed');
+            },
+            1,
+          ),
+        ).toThrow('downstream failed');
         expect(ledger.executions()).toBe(0);
         expect(ledger.runOnce('s', 'k', () => 42, 2)).toEqual({ value: 42, executed: true, executedAt: 2 });
       });
@@ -264,9 +267,7 @@ export function describeStoreContract(name: string, open: OpenStores): void {
 
       it('refuses a re-entrant call for the key being executed', () => {
         const { ledger } = openStores();
-        expect(() => ledger.runOnce('s', 'k', () => ledger.runOnce('s', 'k', () => 1, 1), 1)).toThrow(
-          /^Failed to run mutation k: re-entrant/,
-        );
+        expect(() => ledger.runOnce('s', 'k', () => ledger.runOnce('s', 'k', () => 1, 1), 1)).toThrow(/^Failed to run mutation k: re-entrant/);
         expect(ledger.executions()).toBe(0);
         const outer = ledger.runOnce('s', 'outer', () => ledger.runOnce('s', 'inner', () => 1, 1).value + 1, 1);
         expect(outer.value).toBe(2);

@@ -52,7 +52,9 @@ function drawTimeline(): void {
   notes.forEach((n, i) => {
     const x = 20 + ((Date.parse(n.createdAt) - min) / span) * (width - 40);
     const dot = document.createElementNS(SVG, 'circle');
-    Object.entries({ cx: String(x), cy: '48', r: '8', class: 'dot', 'data-dot': n.id, tabindex: '0', 'aria-pressed': String(n.id === selected) }).forEach(([k, v]) => dot.setAttribute(k, v));
+    Object.entries({ cx: String(x), cy: '48', r: '8', class: 'dot', 'data-dot': n.id, tabindex: '0', 'aria-pressed': String(n.id === selected) }).forEach(
+      ([k, v]) => dot.setAttribute(k, v),
+    );
     dot.addEventListener('click', () => void openNote(n.id));
     const title = document.createElementNS(SVG, 'title');
     title.textContent = `${n.title} (${n.createdAt.slice(0, 10)})`;

@@ -20,10 +20,25 @@ const SCHEMA = {
     height: { type: 'number', default: 1.7 },
     subscribe: { type: 'boolean', default: true, title: 'Subscribe' },
     size: { type: 'string', enum: ['s', 'm', 'l'], default: 'm' },
-    color: { type: 'string', oneOf: [{ const: 'r', title: 'Red' }, { const: 'g', title: 'Green' }] },
+    color: {
+      type: 'string',
+      oneOf: [
+        { const: 'r', title: 'Red' },
+        { const: 'g', title: 'Green' },
+      ],
+    },
     legacy: { type: 'string', enum: ['a', 'b'], enumNames: ['Alpha', 'Beta'] },
     tags: { type: 'array', items: { type: 'string', enum: ['x', 'y'] }, default: ['x'] },
-    langs: { type: 'array', items: { anyOf: [{ const: 'en', title: 'English' }, { const: 'fr', title: 'French' }] }, maxItems: 1 },
+    langs: {
+      type: 'array',
+      items: {
+        anyOf: [
+          { const: 'en', title: 'English' },
+          { const: 'fr', title: 'French' },
+        ],
+      },
+      maxItems: 1,
+    },
   },
   required: ['email', 'age', 'color'],
 };
@@ -91,7 +106,10 @@ describe('ElicitationForm', () => {
     await click(view.all('input[name="langs[]"]')[1]);
     await submit();
     expect(results).toEqual([
-      { action: 'accept', content: { email: 'ada@example.com', nick: 'ada', age: 36, height: 1.7, subscribe: false, size: 'm', color: 'g', tags: ['x'], langs: ['fr'] } },
+      {
+        action: 'accept',
+        content: { email: 'ada@example.com', nick: 'ada', age: 36, height: 1.7, subscribe: false, size: 'm', color: 'g', tags: ['x'], langs: ['fr'] },
+      },
     ]);
   });
 
@@ -111,7 +129,13 @@ describe('ElicitationForm', () => {
 
   it('works with a mock-shaped schema (the demo approval) in one click', async () => {
     const onResult = vi.fn();
-    const view = render(<ElicitationForm message="Approve?" requestedSchema={{ type: 'object', properties: { approved: { type: 'boolean', title: 'Approve the outline?' } }, required: ['approved'] }} onResult={onResult} />);
+    const view = render(
+      <ElicitationForm
+        message="Approve?"
+        requestedSchema={{ type: 'object', properties: { approved: { type: 'boolean', title: 'Approve the outline?' } }, required: ['approved'] }}
+        onResult={onResult}
+      />,
+    );
     await click(view.get('input[name="approved"]'));
     await click(view.get('button[data-action="accept"]'));
     expect(onResult).toHaveBeenCalledWith({ action: 'accept', content: { approved: true } });

@@ -12,8 +12,14 @@ afterEach(() => {
 
 // The conformance fixture's multiple-inputs round: elicitation, sampling and roots at once.
 const REQUESTS = {
-  user_name: { method: 'elicitation/create', params: { mode: 'form', message: 'What is your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } } },
-  greeting: { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }], maxTokens: 50 } },
+  user_name: {
+    method: 'elicitation/create',
+    params: { mode: 'form', message: 'What is your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
+  },
+  greeting: {
+    method: 'sampling/createMessage',
+    params: { messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }], maxTokens: 50 },
+  },
   client_roots: { method: 'roots/list', params: {} },
 };
 
@@ -49,8 +55,14 @@ describe('InputRequestsPanel', () => {
   it('sends each answer alone in `each` mode (tasks/update takes partial answers)', async () => {
     const onSubmit = vi.fn();
     const two = {
-      first: { method: 'elicitation/create', params: { message: 'First answer', requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } } } } },
-      second: { method: 'elicitation/create', params: { message: 'Second answer', requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } } } } },
+      first: {
+        method: 'elicitation/create',
+        params: { message: 'First answer', requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } } } },
+      },
+      second: {
+        method: 'elicitation/create',
+        params: { message: 'Second answer', requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } } } },
+      },
     };
     const view = render(<InputRequestsPanel inputRequests={two} onSubmit={onSubmit} mode="each" />);
     await click(view.get('section[data-key="second"] button[data-action="decline"]'));
@@ -76,7 +88,10 @@ describe('InputRequestsPanel', () => {
     const onRefuse = vi.fn();
     const view = render(
       <InputRequestsPanel
-        inputRequests={{ login: { method: 'elicitation/create', params: { mode: 'url', message: 'Log in', url: 'https://example.com/login' } }, bad: { method: 'ping' } }}
+        inputRequests={{
+          login: { method: 'elicitation/create', params: { mode: 'url', message: 'Log in', url: 'https://example.com/login' } },
+          bad: { method: 'ping' },
+        }}
         onSubmit={onSubmit}
         onRefuse={onRefuse}
       />,
@@ -87,7 +102,13 @@ describe('InputRequestsPanel', () => {
     await click(view.get('[data-testid="url-consent"]'));
     await click(view.get('button[data-action="open"]'));
     expect(onSubmit).not.toHaveBeenCalled();
-    view.rerender(<InputRequestsPanel inputRequests={{ login: { method: 'elicitation/create', params: { mode: 'url', message: 'Log in', url: 'https://example.com/login' } } }} onSubmit={onSubmit} onRefuse={onRefuse} />);
+    view.rerender(
+      <InputRequestsPanel
+        inputRequests={{ login: { method: 'elicitation/create', params: { mode: 'url', message: 'Log in', url: 'https://example.com/login' } } }}
+        onSubmit={onSubmit}
+        onRefuse={onRefuse}
+      />,
+    );
     await click(view.get('button[data-action="retry"]'));
     expect(onSubmit).toHaveBeenLastCalledWith({ login: { action: 'accept' } });
     await click(view.get('button[data-action="cancel"]'));

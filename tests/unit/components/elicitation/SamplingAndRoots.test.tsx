@@ -41,7 +41,12 @@ describe('SamplingRequest', () => {
     await type(view.get('input[name="model"]'), 'gpt-human');
     await choose(view.get('select[name="stopReason"]'), 'maxTokens');
     await click(view.get('button[data-action="send"]'));
-    expect(onResult).toHaveBeenCalledExactlyOnceWith({ role: 'assistant', content: { type: 'text', text: 'Paris.' }, model: 'gpt-human', stopReason: 'maxTokens' });
+    expect(onResult).toHaveBeenCalledExactlyOnceWith({
+      role: 'assistant',
+      content: { type: 'text', text: 'Paris.' },
+      model: 'gpt-human',
+      stopReason: 'maxTokens',
+    });
   });
 
   it('warns when the reply exceeds maxTokens and lets the user refuse', async () => {
@@ -68,7 +73,15 @@ describe('RootsRequest', () => {
 
   it('refuses anything but file:// URIs and can remove rows', async () => {
     const onResult = vi.fn();
-    const view = render(<RootsRequest onResult={onResult} initialRoots={[{ uri: 'https://github.com/ada/repo', name: 'repo' }, { uri: 'file:///ok', name: '' }]} />);
+    const view = render(
+      <RootsRequest
+        onResult={onResult}
+        initialRoots={[
+          { uri: 'https://github.com/ada/repo', name: 'repo' },
+          { uri: 'file:///ok', name: '' },
+        ]}
+      />,
+    );
     await click(view.get('button[data-action="send"]'));
     expect(onResult).not.toHaveBeenCalled();
     expect(view.text('[data-testid="error-root-0"]')).toBe('Roots must be file:// URIs');
