@@ -1,5 +1,5 @@
-// `npm test`: finds (or installs) Chromium, builds what the suites run against, then runs
-// the unit, integration/conformance and browser e2e projects in that order.
+// `npm test`: finds (or installs) Chromium, runs the lint step, builds what the suites run
+// against, then runs the unit, integration/conformance and browser e2e projects in that order.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, statSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -60,6 +60,9 @@ function newestMtime(dir) {
   return newest;
 }
 
+// Lint first: a formatting slip or a boundary crossed fails in seconds, before any suite runs.
+say('lint: biome, room boundaries, unused exports');
+if (run(process.execPath, ['scripts/lint.mjs']) !== 0) process.exit(1);
 if (run(process.execPath, ['scripts/build-cli.mjs']) !== 0) process.exit(1);
 const buildId = path.join(root, '.next', 'BUILD_ID');
 const sources = Math.max(...['app', 'components', 'lib', 'public'].map((d) => newestMtime(path.join(root, d))));
