@@ -1,6 +1,6 @@
 'use client';
 
-import type { Grade } from '@/lib/client/control-client';
+import type { Grade } from '@/lib/protocol/loupe-api';
 import { useReportCard } from './use-report-card';
 import { Badge } from '@/components/ui/Badge';
 

@@ -1,6 +1,6 @@
 'use client';
 
-import type { TaskAction } from '@/lib/client/control-client';
+import type { TaskAction } from '@/lib/protocol/loupe-api';
 import type { LiveTask } from '@/lib/state/control-room-store';
 import { fingerprint } from '@/lib/shared/fingerprint';
 import { isTerminalStatus } from '@/lib/shared/task-status';

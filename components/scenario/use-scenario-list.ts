@@ -1,7 +1,8 @@
 'use client';
 
 import { useEffect, useState } from 'react';
-import { createControlClient, type ScenarioSummary } from '@/lib/client/control-client';
+import { createControlClient } from '@/lib/client/control-client';
+import type { ScenarioSummary } from '@/lib/protocol/loupe-api';
 
 type ScenarioListState =
   | { status: 'loading' }

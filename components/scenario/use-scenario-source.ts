@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ScenarioIssue } from '@/lib/client/control-client';
+import type { ScenarioIssue } from '@/lib/protocol/loupe-api';
 import { useControlRoomContext } from './use-control-room';
 
 /**

@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import type { TaskAction } from '@/lib/client/control-client';
+import type { TaskAction } from '@/lib/protocol/loupe-api';
 import { useControlRoom, useControlRoomContext } from './use-control-room';
 
 /** The live tasks and the operator's controls over them (advance, require input, complete, fail, expire). */

@@ -2,6 +2,7 @@ import { AppBridge, type McpUiHostContext } from '@modelcontextprotocol/ext-apps
 import { checkAppToolCall, grantedPermissions, sanitizeUiCsp, type JsonRpcMessage, type Tool } from '../protocol';
 import { createBridgeTransport, type BridgeFrame } from './app-bridge-transport';
 import type { AppResource } from './app-resource';
+import { bridgeError, cancelReason, partialArguments, toCallToolResult } from './app-tool-payloads';
 import type { RequestOutcome } from './results';
 
 /**
@@ -53,6 +54,7 @@ interface AppHostOptions extends AppHostEvents {
   record?(frame: BridgeFrame): void;
 }
 
+/** The host side of one rendered view, as the inspector UI drives it. */
 export interface AppHost {
   /** Start listening: call before the proxy page loads. */
   connect(): Promise<void>;
@@ -64,39 +66,6 @@ export interface AppHost {
   updateContext(patch: Partial<McpUiHostContext>): void;
   /** ui/resource-teardown, waiting briefly for the view's answer, then close. */
   teardown(): Promise<void>;
-}
-
-/** A rejected bridge request with a JSON-RPC code (AppBridge answers with `error.code`). */
-function bridgeError(code: number, message: string, data?: unknown): Error {
-  return Object.assign(new Error(message), { code, ...(data !== undefined ? { data } : {}) });
-}
-
-/** A complete outcome as the CallToolResult a view expects; anything else is an error. */
-function toCallToolResult(outcome: RequestOutcome): Record<string, unknown> {
-  if (outcome.type === 'complete') {
-    const { resultType: _r, ...result } = outcome.result;
-    return { content: [], ...result };
-  }
-  if (outcome.type === 'error') throw bridgeError(outcome.error.code, outcome.error.message, outcome.error.data);
-  if (outcome.type === 'failure') throw bridgeError(-32603, `The call failed: ${outcome.message}`);
-  if (outcome.type === 'invalid') throw bridgeError(-32603, `The server answered an invalid result: ${outcome.reason}`);
-  throw bridgeError(-32603, `The server answered ${outcome.type}; calls from an app view need a complete result`);
-}
-
-/**
- * Previews of the arguments as a model would stream them, before the complete input: key by
- * key, a string value first cut in half. Each preview is closed, valid JSON.
- */
-export function partialArguments(args: Record<string, unknown>): Record<string, unknown>[] {
-  const keys = Object.keys(args);
-  const out: Record<string, unknown>[] = [];
-  keys.forEach((key, i) => {
-    const before = Object.fromEntries(keys.slice(0, i).map((k) => [k, args[k]]));
-    const value = args[key];
-    if (typeof value === 'string' && value.length > 1) out.push({ ...before, [key]: value.slice(0, Math.ceil(value.length / 2)) });
-    else if (i > 0) out.push(before);
-  });
-  return out;
 }
 
 /** Create the host side of one view. */
@@ -151,15 +120,7 @@ export function createAppHost(o: AppHostOptions): AppHost {
       void bridge.sendToolResult(toCallToolResult(outcome) as never).catch(fail);
       return;
     }
-    const reason =
-      outcome.type === 'error'
-        ? `${outcome.error.code} ${outcome.error.message}`
-        : outcome.type === 'failure'
-          ? outcome.message
-          : outcome.type === 'invalid'
-            ? outcome.reason
-            : outcome.type;
-    void bridge.sendToolCancelled({ reason }).catch(fail);
+    void bridge.sendToolCancelled({ reason: cancelReason(outcome) }).catch(fail);
   }
 
   bridge.onsandboxready = () => {

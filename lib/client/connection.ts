@@ -1,20 +1,11 @@
-import {
-  ERROR,
-  LEGACY_VERSION,
-  LEGACY_VERSIONS,
-  META,
-  MODERN_VERSION,
-  UnsupportedVersionDataSchema,
-  type ClientCapabilities,
-  type Implementation,
-  type RequestId,
-} from '../protocol';
+import { ERROR, LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSION, type Implementation, type RequestId } from '../protocol';
 import { createSystemClock, sleep } from '../shared/clock';
 import { runExchange, type ExchangeResult } from './exchange';
 import { buildNotification, buildRequest, withTasksExtension, type Era } from './request-builder';
 import { classifyResult, classifyRetry, describeOutcome, type RequestOutcome } from './results';
 import type { Connection, ConnectionOptions, RequestOptions } from './connection-types';
 import { retryDelayMs } from './reconnect';
+import { dualEraLegacyVersion, isLegacyVersion, legacyCapabilities, negotiatedVersion, serverFromDiscover } from './version-negotiation';
 
 /**
  * The connection-level core of the client: era (modern 2026-07-28, legacy 2025-11-25, or
@@ -22,16 +13,11 @@ import { retryDelayMs } from './reconnect';
  * version), request ids, per-request `_meta` and headers, deadlines, and the rule that a
  * request that was in flight when the connection dropped is re-sent only when that is safe.
  * Higher-level operations (tools, MRTR, tasks, listen) live in their own modules and use
- * `request`.
+ * `request`; reading the handshake answers is version-negotiation.ts.
  */
 
 const DEFAULT_CLIENT: Implementation = { name: 'mcp-loupe', version: '0.1.0' };
 const MODERN_ERRORS = new Set<number>([ERROR.headerMismatch, ERROR.missingRequiredClientCapability, ERROR.unsupportedProtocolVersion]);
-
-function legacyCapabilities(caps: ClientCapabilities): Record<string, unknown> {
-  const { extensions: _e, ...rest } = caps;
-  return rest;
-}
 
 /** Create the connection core over a transport. */
 export function createConnection(options: ConnectionOptions): Connection {
@@ -94,13 +80,6 @@ export function createConnection(options: ConnectionOptions): Connection {
     return { ex, id, declaredTasks };
   }
 
-  /** Pick the version to retry with after a -32022, or undefined when there is none. */
-  function negotiate(data: unknown): string | undefined {
-    const d = UnsupportedVersionDataSchema.safeParse(data);
-    if (!d.success) return undefined;
-    return supported.find((v) => d.data.supported.includes(v));
-  }
-
   async function request(method: string, params: Record<string, unknown> | undefined = undefined, o: RequestOptions = {}): Promise<RequestOutcome> {
     if (!era && method !== 'initialize') {
       const first = !connecting;
@@ -127,8 +106,8 @@ export function createConnection(options: ConnectionOptions): Connection {
       const res = ex.response;
       if (res && 'error' in res) {
         if (res.error.code === ERROR.unsupportedProtocolVersion && asEra === 'modern' && !negotiated) {
-          const next = negotiate(res.error.data);
-          if (next && !(LEGACY_VERSIONS as readonly string[]).includes(next)) {
+          const next = negotiatedVersion(res.error.data, supported);
+          if (next && !isLegacyVersion(next)) {
             negotiated = true;
             version = next;
             continue;
@@ -138,7 +117,7 @@ export function createConnection(options: ConnectionOptions): Connection {
       }
       if (res && 'result' in res) {
         const out = classifyResult(res.result, { method, declaredTasks, era: asEra });
-        if (method === 'server/discover' && out.type === 'complete') rememberDiscover(out.result);
+        if (method === 'server/discover' && out.type === 'complete') server = serverFromDiscover(out.result);
         return out;
       }
       if (!ex.failure) {
@@ -161,19 +140,6 @@ export function createConnection(options: ConnectionOptions): Connection {
         return { type: 'failure', reason: 'unsafe-not-retried', message: `${f.message}; ${method} may already have taken effect, so it was not re-sent` };
       return { type: 'failure', reason: f.reason, message: f.message };
     }
-  }
-
-  function rememberDiscover(result: Record<string, unknown>) {
-    const r = result as {
-      supportedVersions?: string[];
-      capabilities?: Record<string, unknown>;
-      instructions?: string;
-      _meta?: Record<string, unknown>;
-      serverInfo?: Implementation;
-    };
-    // serverInfo moved to the result's _meta; some servers still put it in the body.
-    const info = (r._meta?.[META.serverInfo] as Implementation | undefined) ?? r.serverInfo;
-    server = { info, capabilities: r.capabilities, supportedVersions: r.supportedVersions, instructions: r.instructions };
   }
 
   async function initialize(signal?: AbortSignal): Promise<RequestOutcome> {
@@ -201,11 +167,7 @@ export function createConnection(options: ConnectionOptions): Connection {
     if (out.type === 'failure') return out;
     // A -32022 naming only 2025-era versions is a dual-era answer pointing at the handshake.
     if (out.type === 'error' && out.error.code === ERROR.unsupportedProtocolVersion) {
-      const d = UnsupportedVersionDataSchema.safeParse(out.error.data);
-      const legacy =
-        d.success && !d.data.supported.some((v) => !(LEGACY_VERSIONS as readonly string[]).includes(v))
-          ? supported.find((v) => d.data.supported.includes(v))
-          : undefined;
+      const legacy = dualEraLegacyVersion(out.error.data, supported);
       if (legacy) {
         version = legacy;
         return initialize(signal);

@@ -23,30 +23,14 @@ import {
  * the CLI. In the browser it calls same-origin paths and the HttpOnly cookie authenticates; the
  * CLI passes the base URL and the launch token. Every answer is parsed with zod; failures
  * (HTTP errors, refused saves, an unreachable server) come back as values, never thrown. The
- * messages themselves are defined once, beside the server's, in lib/protocol/loupe-api.ts.
+ * messages themselves are defined once, beside the server's, in lib/protocol/loupe-api.ts, and
+ * callers import their shapes from there.
  */
 
-// The control room's pages and store read these shapes from here.
-export {
-  GradeSchema,
-  JournalEntrySchema,
-  ReportCardSchema,
-  ScenarioIssueSchema,
-  ScenarioSummarySchema,
-  TaskSnapshotSchema,
-  type Grade,
-  type JournalEntry,
-  type ReportCard,
-  type ScenarioIssue,
-  type ScenarioSummary,
-  type TaskAction,
-  type TaskSnapshot,
-} from '../protocol/loupe-api';
-
 /** An answer of the control API: the parsed data, or why there is none. */
-export type ControlReply<T> = { ok: true; status: number; data: T } | { ok: false; status: number; error: string; issues: ScenarioIssue[] };
+type ControlReply<T> = { ok: true; status: number; data: T } | { ok: false; status: number; error: string; issues: ScenarioIssue[] };
 
-export interface ControlClientOptions {
+interface ControlClientOptions {
   /** Origin of the Loupe server (default: same origin). */
   baseUrl?: string;
   /** Launch token; leave out in the browser, where the cookie carries it. */

@@ -39,6 +39,7 @@ export interface FormFieldSpec {
 /** Raw UI state of a field: text and numbers as typed, the chosen option ('' = none), a checkbox, a set. */
 export type FieldValue = string | boolean | string[];
 type FormValues = Record<string, FieldValue>;
+/** Problems with the typed values, by field name. */
 export type FormErrors = Record<string, string>;
 type ElicitContent = NonNullable<ElicitResult['content']>;
 
@@ -118,8 +119,10 @@ const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 function validDate(text: string): boolean {
   const m = DATE.exec(text);
   if (!m) return false;
-  const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
-  return d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3];
+  // The pattern's three groups are not optional: a match has them all.
+  const [year, month, day] = [+m[1]!, +m[2]! - 1, +m[3]!];
+  const d = new Date(Date.UTC(year, month, day));
+  return d.getUTCFullYear() === year && d.getUTCMonth() === month && d.getUTCDate() === day;
 }
 
 function textProblem(f: FormFieldSpec, text: string): string | undefined {
@@ -134,7 +137,8 @@ function textProblem(f: FormFieldSpec, text: string): string | undefined {
   if (f.format === 'date' && !validDate(text)) return 'Enter a date as YYYY-MM-DD';
   if (f.format === 'date-time') {
     const m = DATE_TIME.exec(text);
-    if (!m || !validDate(m[1])) return 'Enter a date and time like 2026-07-28T14:30:00Z';
+    // Group 1 (the date) is not optional.
+    if (!m || !validDate(m[1]!)) return 'Enter a date and time like 2026-07-28T14:30:00Z';
   }
   const length = [...text].length;
   if (f.minLength !== undefined && length < f.minLength) return `Enter at least ${f.minLength} characters`;

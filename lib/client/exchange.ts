@@ -22,6 +22,7 @@ interface ExchangeOptions {
   onNotification?: (n: JsonRpcNotification) => void;
 }
 
+/** How one request went: the HTTP answer, the JSON-RPC response if any, or why it failed. */
 export interface ExchangeResult {
   /** HTTP status, when the server answered at all. */
   status?: number;

@@ -43,6 +43,7 @@ import { asRecord } from '../shared/records';
 
 export const FRAME_KINDS = ['http-request', 'http-response', 'message', 'sse-open', 'sse-frame', 'sse-comment', 'sse-close', 'error', 'bridge'] as const;
 const FrameKindSchema = z.enum(FRAME_KINDS);
+/** What a frame records: a request, a response head, a message, an SSE event, an error or a bridge message. */
 export type FrameKind = z.infer<typeof FrameKindSchema>;
 
 /**
@@ -52,8 +53,10 @@ export type FrameKind = z.infer<typeof FrameKindSchema>;
  * cancel, a timeout or closing a listen stream), `network-error` (the stream failed mid-way).
  */
 export const CloseReasonSchema = z.enum(['complete', 'server-closed', 'client-closed', 'network-error']);
+/** Why a stream or exchange ended (see CloseReasonSchema). */
 export type CloseReason = z.infer<typeof CloseReasonSchema>;
 
+/** One thing that went over the wire, as tracked and recorded. */
 export const FrameSchema = z.object({
   seq: z.number().int().min(0),
   at: z.number(),
@@ -76,6 +79,7 @@ export const FrameSchema = z.object({
   /** Human-readable detail of an `error` frame or of a close (e.g. "timeout after 30000 ms"). */
   errorText: z.string().optional(),
 });
+/** One thing that went over the wire (see FrameSchema). */
 export type Frame = z.infer<typeof FrameSchema>;
 
 /** Where the tracking decorator reports frames (the timeline store, a recorder, a test array). */
@@ -111,8 +115,11 @@ export function compactFrame(f: Frame): Frame {
 export function headerRecord(headers: Headers | Record<string, string> | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   if (!headers) return out;
-  if (headers instanceof Headers) headers.forEach((v, k) => (out[k.toLowerCase()] = v));
-  else for (const [k, v] of Object.entries(headers)) out[k.toLowerCase()] = v;
+  if (headers instanceof Headers) {
+    headers.forEach((v, k) => {
+      out[k.toLowerCase()] = v;
+    });
+  } else for (const [k, v] of Object.entries(headers)) out[k.toLowerCase()] = v;
   return out;
 }
 

@@ -10,7 +10,7 @@ import { abortDetail, type Transport, type TransportEvent, type TransportKind, t
  * answer back unchanged (status, headers minus hop-by-hop ones, body).
  */
 
-export interface HttpTransportOptions {
+interface HttpTransportOptions {
   /** The MCP endpoint. */
   url: string;
   /** Extra headers on every request (Authorization, custom ones). They win over builder headers. */
@@ -22,9 +22,6 @@ export interface HttpTransportOptions {
   /** Reported as `sent.via` (memory transports reuse this one). */
   kind?: TransportKind;
 }
-
-/** Header a proxy error response carries, so it is not mistaken for the upstream's status. */
-export { PROXY_ERROR_HEADER };
 
 function idOf(message: unknown): unknown {
   return message && typeof message === 'object' ? (message as { id?: unknown }).id : undefined;

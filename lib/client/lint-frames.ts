@@ -81,5 +81,6 @@ export function lintFrames(frames: readonly Frame[], context?: LintContext): Map
     grouped.map((g) => g.exchange),
     context,
   );
-  return new Map(grouped.map((g, i) => [g.exchangeId, lints[i]]));
+  // lintAll answers one list per exchange, in order.
+  return new Map(grouped.map((g, i) => [g.exchangeId, lints[i]!]));
 }

@@ -23,6 +23,7 @@ export interface ListenHandlers {
   onResync?: (plan: ReconnectPlan) => void;
 }
 
+/** How a listen behaves: cancellation, reconnects and when to give up. */
 export interface ListenOptions {
   signal?: AbortSignal;
   /** Reconnect after a drop (default true). */
@@ -37,6 +38,7 @@ type ListenEnd =
   | { reason: 'refused'; outcome: RequestOutcome }
   | { reason: 'gave-up'; outcome: RequestOutcome };
 
+/** A running listen: its current subscription, its acknowledgement and how to close it. */
 export interface ListenHandle {
   /** Subscription id of the current stream (its JSON-RPC id). */
   readonly subscriptionId: RequestId | undefined;

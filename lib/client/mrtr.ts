@@ -15,6 +15,7 @@ import type { CallToolOptions, ToolApi } from './tools';
 /** Answers the input requests of one round; `undefined` means "stop, do not retry". */
 export type InputAnswerer = (inputRequests: InputRequests, round: { round: number; requestState?: string }) => Promise<InputResponses | undefined>;
 
+/** Options of a tool call that answers input requests over several rounds. */
 export interface CallWithInputOptions extends Omit<CallToolOptions, 'inputResponses' | 'requestState' | 'conversationId'> {
   /** Rounds allowed, first call included (default 8). */
   maxRounds?: number;

@@ -32,6 +32,7 @@ interface ReconnectPlanInput {
   attempt?: number;
 }
 
+/** What to do after a listen stream dropped, and when. */
 export interface ReconnectPlan {
   /** Re-open a listen with exactly these filters (a new request id). */
   listen: SubscriptionFilter;

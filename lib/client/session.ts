@@ -24,6 +24,7 @@ import { createToolApi, type ToolApi } from './tools';
 
 type ClientSessionOptions = ConnectionOptions;
 
+/** A client session: the connection core with the tool and task operations on top. */
 export interface ClientSession extends ToolApi, TaskApi {
   readonly connection: Connection;
   readonly era: Connection['era'];

@@ -12,7 +12,7 @@ import { abortDetail, type Transport, type TransportEvent, type TransportRequest
  * stdio form of cancellation, and no response for it is reported afterwards.
  */
 
-export interface StdioProxyTransportOptions {
+interface StdioProxyTransportOptions {
   command: string;
   args?: string[];
   env?: Record<string, string>;
@@ -45,7 +45,7 @@ export function splitCommandLine(line: string): string[] {
   let inWord = false;
   let quote: '"' | "'" | undefined;
   for (let i = 0; i < line.length; i++) {
-    const c = line[i];
+    const c = line.charAt(i);
     if (quote) {
       if (c === quote) quote = undefined;
       else if (c === '\\' && quote === '"' && i + 1 < line.length) word += line[++i];
@@ -133,7 +133,11 @@ export function createStdioProxyTransport(options: StdioProxyTransportOptions): 
     const id = isRecord(message) && 'method' in message ? message.id : undefined;
     const queue: TransportEvent[] = [];
     let wake: (() => void) | undefined;
-    const me: Pending = { id, progressToken: asRecord(asRecord(asRecord(message)?.params)?._meta)?.progressToken, push: (ev) => (queue.push(ev), wake?.()) };
+    const push = (ev: TransportEvent) => {
+      queue.push(ev);
+      wake?.();
+    };
+    const me: Pending = { id, progressToken: asRecord(asRecord(asRecord(message)?.params)?._meta)?.progressToken, push };
     let answered = false;
     let sid = '';
     try {

@@ -23,6 +23,7 @@ export type ObservedTask = Task & { inputRequests?: InputRequests; result?: Reco
 
 type TaskRead = { type: 'snapshot'; task: ObservedTask; form: 'extension' | 'legacy'; problems: string[] } | Exclude<RequestOutcome, { type: 'complete' }>;
 
+/** The task operations of a session, in whichever era the connection speaks. */
 export interface TaskApi {
   getTask(taskId: string, options?: RequestOptions): Promise<TaskRead>;
   /** 2026-07-28: answer input requests; the ack is empty and the change shows on the next read. */
@@ -51,6 +52,7 @@ export function readSnapshot(raw: Record<string, unknown>, form: 'extension' | '
   return { task: snap as ObservedTask, problems: strict.error.issues.map((i) => i.message) };
 }
 
+/** Create the task operations over a connection. */
 export function createTaskApi(conn: Connection): TaskApi {
   const legacy = () => conn.era === 'legacy';
   // The era decides the method set, so it must be known before choosing.

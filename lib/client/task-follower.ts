@@ -25,6 +25,7 @@ export type FollowEnd =
   | { kind: 'needs-input'; task: ObservedTask }
   | { kind: 'error'; task: ObservedTask; outcome: RequestOutcome };
 
+/** What a follower saw on the way, for a UI or a log. */
 export type FollowEvent =
   | { type: 'poll'; task: ObservedTask }
   | { type: 'notification'; task: ObservedTask }
@@ -34,6 +35,7 @@ export type FollowEvent =
   | { type: 'listen-dropped'; reason: string; delayMs: number }
   | { type: 'resynced' };
 
+/** How to follow a task: answering input, waiting, polling, listening. */
 export interface FollowOptions {
   /** Answers new input request keys; `undefined` leaves them pending (the user answers later). */
   answer?: (inputRequests: InputRequests, task: ObservedTask) => Promise<InputResponses | undefined>;
@@ -50,6 +52,7 @@ export interface FollowOptions {
   defaultPollMs?: number;
 }
 
+/** A task being followed: its latest state, how it ended, and cancel. */
 export interface TaskFollower {
   readonly task: ObservedTask;
   readonly done: Promise<FollowEnd>;
@@ -127,7 +130,7 @@ export function followTask(conn: Connection, tasks: TaskApi, initial: ObservedTa
   }
 
   async function run(): Promise<FollowEnd> {
-    let lastPoll: number | undefined = undefined;
+    let lastPoll: number | undefined;
     let failures = 0;
     for (;;) {
       if (isTerminalStatus(latest.status)) return { kind: 'terminal', task: await fillLegacyResult(latest) };

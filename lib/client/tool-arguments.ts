@@ -20,7 +20,9 @@ export interface JsonArgField {
   default?: string;
 }
 
+/** One argument field of a tool form: a plain form field, or raw JSON for what a form cannot express. */
 export type ArgField = FormFieldSpec | JsonArgField;
+/** The raw UI values of a tool form, by argument name. */
 export type ArgValues = Record<string, FieldValue>;
 
 /** The fields of a tool's inputSchema, in property order. */

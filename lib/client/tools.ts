@@ -25,6 +25,7 @@ interface ToolList {
   dropped: DroppedTool[];
 }
 
+/** The tool operations of a session: discover, list (with the header bindings) and call. */
 export interface ToolApi {
   discover(options?: RequestOptions): Promise<RequestOutcome>;
   /** All pages of tools/list; invalid tools dropped. */
@@ -36,6 +37,7 @@ export interface ToolApi {
 
 const MAX_PAGES = 100;
 
+/** Create the tool operations over a connection. */
 export function createToolApi(conn: Connection): ToolApi {
   let cache: { tools: Tool[]; dropped: DroppedTool[]; bindings: Map<string, HeaderBinding[]> } | undefined;
 

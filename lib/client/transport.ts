@@ -29,6 +29,7 @@ export interface TransportRequestOptions {
 
 type TransportCloseCause = 'end' | 'aborted' | 'dropped';
 
+/** What a transport reports while one message goes out and its answer comes back, in order. */
 export type TransportEvent =
   | { type: 'sent'; url: string; headers: Record<string, string>; raw: string; message: unknown; via: TransportKind }
   | { type: 'response'; status: number; headers: Record<string, string>; stream: boolean }
@@ -37,6 +38,7 @@ export type TransportEvent =
   | { type: 'error'; message: string; cause: 'network' | 'proxy' | 'protocol' }
   | { type: 'close'; cause: TransportCloseCause; detail?: string };
 
+/** How a transport reaches the server (reported as `sent.via`). */
 export type TransportKind = 'http' | 'proxy' | 'memory' | 'stdio';
 
 /** A way to reach one MCP server. */

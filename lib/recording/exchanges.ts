@@ -84,7 +84,7 @@ export function groupExchanges(frames: readonly Frame[]): RecordedExchange[] {
       streamed: group.some((f) => f.kind === 'sse-open'),
       messages,
       startAt: request.at,
-      endAt: group[group.length - 1].at,
+      endAt: (group.at(-1) ?? request).at,
     });
   }
   return out.sort((a, b) => a.startAt - b.startAt);

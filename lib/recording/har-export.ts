@@ -62,8 +62,7 @@ function cookiesOf(headers: Record<string, string> | undefined): { name: string;
   return cookie
     .split(/;\s*/)
     .map((p) => p.split('='))
-    .filter((p) => p.length >= 2)
-    .map(([name, ...v]) => ({ name, value: v.join('=') }));
+    .flatMap(([name, ...v]) => (name !== undefined && v.length ? [{ name, value: v.join('=') }] : []));
 }
 
 function entryOf(x: RecordedExchange, frames: readonly Frame[], url: string): Record<string, unknown> {

@@ -9,10 +9,12 @@ import { FrameSchema } from '../client/frames';
  */
 
 const HarHeaderSchema = z.looseObject({ name: z.string(), value: z.string() });
+/** A HAR header: name and value. */
 export type HarHeader = z.infer<typeof HarHeaderSchema>;
 
 /** Frame fields the HAR body and headers do not carry. */
 const HarFrameMetaSchema = FrameSchema.omit({ headers: true, body: true, raw: true });
+/** Frame fields the HAR body and headers do not carry. */
 export type HarFrameMeta = z.infer<typeof HarFrameMetaSchema>;
 
 /** Loupe's extras on an exported entry: the metadata of each frame of the exchange. */
@@ -52,6 +54,7 @@ const HarEntrySchema = z.looseObject({
   _resourceType: z.string().optional(),
   _loupe: HarLoupeEntrySchema.optional(),
 });
+/** One HAR entry: a request, its response and timings, and Loupe's extras when Loupe wrote it. */
 export type HarEntry = z.infer<typeof HarEntrySchema>;
 
 /** Loupe's extras on an exported log: the recording's metadata. */

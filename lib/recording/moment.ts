@@ -113,7 +113,8 @@ export function recordedAppCall(recording: Recording, app: MomentApp, at: number
     if (f.direction === 'out' && (f.method === 'tools/list' || f.method === 'tools/call' || f.method === 'resources/read')) wanted.add(f.exchangeId);
   const xs = groupExchanges(recording.frames.filter((f) => wanted.has(f.exchangeId)));
   const listed = xs.filter((x) => x.method === 'tools/list' && Array.isArray(asRecord(x.response?.result)?.tools));
-  const tools = (listed.length ? (asRecord(listed[listed.length - 1].response?.result)!.tools as unknown[]) : []).filter(
+  const lastListed = listed.at(-1);
+  const tools = (lastListed ? (asRecord(lastListed.response?.result)!.tools as unknown[]) : []).filter(
     (t): t is Record<string, unknown> & { name: string } => typeof asRecord(t)?.name === 'string',
   );
   const by = Math.max(at, app.at);

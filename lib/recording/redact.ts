@@ -11,8 +11,6 @@ import { collectSecrets, SECRET_KINDS, type Secret, type SecretKind } from './se
  * the same pseudonym, so the redacted session reads like the original.
  */
 
-export { SECRET_KINDS, type SecretKind } from './secrets';
-
 /** What the review screen lists before anything is published: one row per kind of secret. */
 export interface ReviewItem {
   kind: SecretKind;
@@ -28,14 +26,14 @@ export interface ReviewItem {
 }
 
 /** Choices of the review screen. */
-export interface RedactOptions {
+interface RedactOptions {
   /** Kinds to leave as they are (the user's explicit choice on the review screen). */
   keep?: readonly SecretKind[];
   now?: () => number;
 }
 
 /** How the review screen names each kind of secret. */
-export const KIND_LABELS: Record<SecretKind, string> = {
+const KIND_LABELS: Record<SecretKind, string> = {
   authorization: 'Authorization credentials (bearer tokens)',
   cookie: 'Cookie values',
   token: 'Tokens (query parameters, token headers and fields, loupe_token)',
@@ -112,7 +110,8 @@ function createReplacer(secrets: Secret[]) {
     }
     if (lower === 'authorization' || lower === 'proxy-authorization') {
       const m = /^(\s*[A-Za-z][\w-]*\s+)(\S.*)$/.exec(value);
-      const s = m ? exact.get(m[2].trim()) : undefined;
+      // Both groups are not optional: a match has them.
+      const s = m ? exact.get(m[2]!.trim()) : undefined;
       if (m && s) {
         bump(s);
         return `${m[1]}${s.pseudonym}`;

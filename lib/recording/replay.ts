@@ -203,7 +203,7 @@ export function createReplay(recording: Recording, options: ReplayOptions = {}):
         return rpcError(
           msg.id,
           ERROR.invalidParams,
-          `No recorded ${method} answer is left for these params: the recording has ${list.length} ${method} request(s), all replayed; expected params such as ${list[0].key}`,
+          `No recorded ${method} answer is left for these params: the recording has ${list.length} ${method} request(s), all replayed; expected params such as ${list[0]!.key}`,
           {
             expected: list.slice(0, 5).map((x) => JSON.parse(x.key) as unknown),
             received: JSON.parse(canonicalParams(msg.params)) as unknown,

@@ -29,6 +29,7 @@ const ConnectionMetaSchema = z.object({
   /** Names of the custom headers the user configured (their values are not recorded). */
   headerNames: z.array(z.string()).default([]),
 });
+/** What the session talked to (see ConnectionMetaSchema). */
 export type ConnectionMeta = z.infer<typeof ConnectionMetaSchema>;
 
 /** One SSE stream of the session: its exchange, lifetime and how it ended. */
@@ -53,6 +54,7 @@ const RecordedAppViewSchema = z.object({
   exchangeId: z.string().optional(),
   toolName: z.string().optional(),
 });
+/** An MCP App rendered during the session. */
 export type RecordedAppView = z.infer<typeof RecordedAppViewSchema>;
 
 /** Marks an export whose secrets were replaced by pseudonyms, and how many of each kind. */
@@ -78,6 +80,7 @@ export const RecordingSchema = z.object({
   views: z.array(RecordedAppViewSchema).default([]),
   redaction: RedactionNoteSchema.optional(),
 });
+/** A recording document (see RecordingSchema). */
 export type Recording = z.infer<typeof RecordingSchema>;
 
 /**

@@ -11,7 +11,9 @@ import { asRecord } from '../shared/records';
  * still shows that two requests used the same task or the same credential.
  */
 
+/** The kinds of secret a recording is scanned for. */
 export const SECRET_KINDS = ['authorization', 'cookie', 'token', 'api-key', 'session-id', 'task-id'] as const;
+/** One kind of secret (see SECRET_KINDS). */
 export type SecretKind = (typeof SECRET_KINDS)[number];
 
 /** A secret value and the pseudonym that replaces it. */
@@ -58,17 +60,20 @@ function createSecretCollector(): SecretCollector {
     secrets.set(value, { kind, value, pseudonym: PREFIX[kind](n) });
   };
 
+  // The groups of BEARER, QUERY and the authorization pattern are not optional: a match has them all.
   function scanText(text: string): void {
     if (text.length < 8) return;
-    for (const m of text.matchAll(BEARER)) add('authorization', m[1]);
+    for (const m of text.matchAll(BEARER)) add('authorization', m[1]!);
     if (!text.includes('=')) return;
     for (const m of text.matchAll(QUERY)) {
-      if (!SECRET_QUERY.test(m[1])) continue;
-      const kind: SecretKind = /key/i.test(m[1]) ? 'api-key' : 'token';
-      add(kind, m[2]);
+      const name = m[1]!;
+      const value = m[2]!;
+      if (!SECRET_QUERY.test(name)) continue;
+      const kind: SecretKind = /key/i.test(name) ? 'api-key' : 'token';
+      add(kind, value);
       try {
-        const decoded = decodeURIComponent(m[2]);
-        if (decoded !== m[2]) add(kind, decoded);
+        const decoded = decodeURIComponent(value);
+        if (decoded !== value) add(kind, decoded);
       } catch {
         /* not percent-encoded */
       }
@@ -79,9 +84,9 @@ function createSecretCollector(): SecretCollector {
     for (const [name, value] of Object.entries(headers ?? {})) {
       if (/^(proxy-)?authorization$/i.test(name)) {
         const m = /^\s*([A-Za-z][\w-]*)\s+(\S.*)$/.exec(value);
-        add('authorization', m ? m[2].trim() : value.trim());
+        add('authorization', m ? m[2]!.trim() : value.trim());
       } else if (COOKIE_HEADER.test(name)) {
-        const pairs = /^set-cookie$/i.test(name) ? [value.split(';')[0]] : value.split(/;\s*/);
+        const pairs = /^set-cookie$/i.test(name) ? value.split(';').slice(0, 1) : value.split(/;\s*/);
         for (const pair of pairs) {
           const i = pair.indexOf('=');
           if (i <= 0) continue;

@@ -26,9 +26,10 @@ export function toBase64Url(bytes: Uint8Array): string {
   const parts: string[] = [];
   let chunk = '';
   for (let i = 0; i < bytes.length; i += 3) {
-    const n = (bytes[i] << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+    const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
     const left = bytes.length - i;
-    chunk += B64[(n >> 18) & 63] + B64[(n >> 12) & 63] + (left > 1 ? B64[(n >> 6) & 63] : '') + (left > 2 ? B64[n & 63] : '');
+    const digit = (shift: number) => B64.charAt((n >> shift) & 63);
+    chunk += digit(18) + digit(12) + (left > 1 ? digit(6) : '') + (left > 2 ? digit(0) : '');
     if (chunk.length >= 8192) {
       parts.push(chunk);
       chunk = '';
@@ -49,7 +50,8 @@ export function fromBase64Url(text: string): Uint8Array | undefined {
     let k = 0;
     for (; k < 4 && i + k < clean.length; k++) {
       const c = clean.charCodeAt(i + k);
-      const v = c < 128 ? LOOKUP[c] : -1;
+      // Past the table (code 128 and up) is no base64url character either.
+      const v = LOOKUP[c] ?? -1;
       if (v < 0) return undefined;
       n |= v << (18 - 6 * k);
     }

@@ -92,10 +92,12 @@ export function inferTaskSpec(frames: readonly Frame[], taskId: string, mode: 'd
   const cancel = cancelPolicy(exchanges, taskId, seen);
   const cancelAt = exchanges.find((x) => x.method === 'tasks/cancel' && x.params?.taskId === taskId)?.startAt;
   const groups: TaskSnapshotSeen[] = [];
-  for (const s of seen) if (!groups.length || !sameState(groups[groups.length - 1], s)) groups.push(s);
+  for (const s of seen) {
+    const last = groups.at(-1);
+    if (!last || !sameState(last, s)) groups.push(s);
+  }
   const steps: Record<string, unknown>[] = [];
-  for (let i = 0; i < groups.length; i++) {
-    const g = groups[i];
+  for (const [i, g] of groups.entries()) {
     const next = groups[i + 1];
     if (isTerminalStatus(g.status)) {
       const msg = g.statusMessage !== undefined ? { statusMessage: g.statusMessage } : {};

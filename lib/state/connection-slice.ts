@@ -28,6 +28,7 @@ export interface HeaderRow {
   enabled: boolean;
 }
 
+/** What the connect form holds: where to connect, how, and with which headers. */
 export interface ConnectionConfig {
   /** The MCP endpoint; a path (`/mcp`) is resolved against this page's origin. */
   url: string;
@@ -70,6 +71,7 @@ interface ConnectionState {
   refreshTools(): Promise<void>;
 }
 
+/** The connection part of the inspector state. */
 export interface ConnectionSlice {
   connection: ConnectionState;
 }
@@ -130,7 +132,8 @@ export function createConnectionSlice(
     disconnect();
     const mine = ++generation;
     const config = { ...get().connection.config, ...patch };
-    const ac = (abort = new AbortController());
+    const ac = new AbortController();
+    abort = ac;
     const headers = configHeaders(config);
     let argv: string[] = [];
     try {
@@ -140,9 +143,10 @@ export function createConnectionSlice(
       update({ config, status: 'error', error: (e as Error).message });
       return;
     }
+    // A stdio command line was checked non-empty above, so argv[0] is there.
     const inner =
       config.mode === 'stdio'
-        ? createStdioProxyTransport({ command: argv[0], args: argv.slice(1), fetch: options.fetch })
+        ? createStdioProxyTransport({ command: argv[0]!, args: argv.slice(1), fetch: options.fetch })
         : config.mode === 'proxy'
           ? createHttpTransport({ url: absoluteUrl(config.url), headers, proxy: { endpoint: options.proxyEndpoint ?? PROXY_PATH }, fetch: options.fetch })
           : createHttpTransport({ url: config.url, headers, fetch: options.fetch });

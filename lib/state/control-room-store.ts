@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { JournalEntry, ReportCard, TaskSnapshot } from '../client/control-client';
+import type { JournalEntry, ReportCard, TaskSnapshot } from '../protocol/loupe-api';
 
 /**
  * State of one scenario's control room, created per page mount (zustand vanilla store): the
@@ -31,6 +31,7 @@ export type LiveTask = TaskSnapshot & { expired?: boolean };
 
 type ReportCardState = { status: 'idle' | 'loading' } | { status: 'ready'; card: ReportCard } | { status: 'unavailable' | 'error'; message: string };
 
+/** The control room page's state: the scenario's journal, tasks and report card, and the feed that fills them. */
 export interface ControlRoomState {
   scenarioId: string;
   feed: FeedStatus;
@@ -61,6 +62,7 @@ export interface ControlRoomState {
   reconnect(): void;
 }
 
+/** The control room store. */
 export type ControlRoomStore = StoreApi<ControlRoomState>;
 
 /** Entries kept on the page; the engine's journal holds no more than this by default. */
@@ -127,16 +129,18 @@ export function createControlRoomStore(scenarioId: string): ControlRoomStore {
     addFrame: (seq, frame) =>
       set((s) => {
         const i = s.journal.findIndex((r) => r.seq === seq);
-        if (i < 0) return {};
+        const row = s.journal[i];
+        if (!row) return {};
         const journal = s.journal.slice();
-        journal[i] = { ...journal[i], frames: [...journal[i].frames, frameMessage(frame)] };
+        journal[i] = { ...row, frames: [...row.frames, frameMessage(frame)] };
         return { journal, journalVersion: s.journalVersion + 1 };
       }),
     clearJournal: () => set((s) => ({ journal: [], highlighted: [], journalVersion: s.journalVersion + 1 })),
     upsertTask: (task) =>
       set((s) => {
         const i = s.tasks.findIndex((t) => t.taskId === task.taskId);
-        if (i >= 0 && (s.tasks[i].revision ?? 0) > (task.revision ?? 0)) return {};
+        const known = s.tasks[i];
+        if (known && (known.revision ?? 0) > (task.revision ?? 0)) return {};
         const tasks = i >= 0 ? s.tasks.map((t, j) => (j === i ? task : t)) : [...s.tasks, task].sort(byNewest);
         return { tasks };
       }),

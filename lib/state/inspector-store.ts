@@ -60,12 +60,15 @@ import type { SpillHandler, TimelineLimits } from './timeline-types';
  * `InspectorState` and to the spread below.
  */
 
+/** The inspector state: every slice. */
 export type InspectorState = ConnectionSlice & TimelineSlice & UiSlice & TasksSlice & StreamsSlice;
+/** The inspector store, with its task runner. */
 export type InspectorStore = StoreApi<InspectorState> & {
   /** The store's task runner (one per store, created on first use). */
   taskRunner(): TaskRunner;
 };
 
+/** Options of an inspector store: budgets, spill, and how to reach servers. */
 export interface InspectorStoreOptions {
   /** Byte budgets of the timeline (defaults: 32 MiB list, 16 MiB bodies, 64 KiB previews). */
   limits?: Partial<TimelineLimits>;

@@ -24,24 +24,35 @@ export function lineDiff(a: string, b: string, maxLines = 1500): DiffLine[] | un
   const n = xs.length;
   const m = ys.length;
   // lcs[i][j] = length of the LCS of xs[i..] and ys[j..], in one flat array.
-  const lcs = new Uint32Array((n + 1) * (m + 1));
+  const width = m + 1;
+  const lcs = new Uint32Array((n + 1) * width);
+  // Every cell read below has 0 ≤ i ≤ n and 0 ≤ j ≤ m: inside the table.
+  const cell = (i: number, j: number) => lcs[i * width + j]!;
   for (let i = n - 1; i >= 0; i--) {
     for (let j = m - 1; j >= 0; j--) {
-      lcs[i * (m + 1) + j] = xs[i] === ys[j] ? lcs[(i + 1) * (m + 1) + j + 1] + 1 : Math.max(lcs[(i + 1) * (m + 1) + j], lcs[i * (m + 1) + j + 1]);
+      lcs[i * width + j] = xs[i] === ys[j] ? cell(i + 1, j + 1) + 1 : Math.max(cell(i + 1, j), cell(i, j + 1));
     }
   }
   const out: DiffLine[] = x.slice(0, head).map((text) => ({ op: 'same' as const, text }));
   let i = 0;
   let j = 0;
   while (i < n && j < m) {
-    if (xs[i] === ys[j]) {
-      out.push({ op: 'same', text: xs[i++] });
+    const left = xs[i]!; // i < n
+    const right = ys[j]!; // j < m
+    if (left === right) {
+      out.push({ op: 'same', text: left });
+      i++;
       j++;
-    } else if (lcs[(i + 1) * (m + 1) + j] >= lcs[i * (m + 1) + j + 1]) out.push({ op: 'del', text: xs[i++] });
-    else out.push({ op: 'add', text: ys[j++] });
+    } else if (cell(i + 1, j) >= cell(i, j + 1)) {
+      out.push({ op: 'del', text: left });
+      i++;
+    } else {
+      out.push({ op: 'add', text: right });
+      j++;
+    }
   }
-  while (i < n) out.push({ op: 'del', text: xs[i++] });
-  while (j < m) out.push({ op: 'add', text: ys[j++] });
+  for (const text of xs.slice(i)) out.push({ op: 'del', text });
+  for (const text of ys.slice(j)) out.push({ op: 'add', text });
   for (const text of x.slice(x.length - tail)) out.push({ op: 'same', text });
   return out;
 }

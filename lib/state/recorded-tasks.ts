@@ -82,7 +82,11 @@ export function seedRecordedTasks(store: InspectorStore, frames: readonly Frame[
       if (created) {
         const form = result.resultType === 'task' ? 'extension' : 'legacy';
         const toolName = typeof x.params?.name === 'string' ? x.params.name : undefined;
-        events.push({ at, run: () => (known.add(created.taskId), tasks().track(created, { form, at, ...(toolName ? { toolName } : {}) })) });
+        const run = () => {
+          known.add(created.taskId);
+          tasks().track(created, { form, at, ...(toolName ? { toolName } : {}) });
+        };
+        events.push({ at, run });
       }
     }
     if (x.method === 'tasks/get' && result) {

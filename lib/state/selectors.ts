@@ -11,14 +11,23 @@ import type { TimelineEntry, TimelineFilters } from './timeline-types';
  * per live frame.
  */
 
+/** Changes whenever the timeline does. */
 export const selectVersion = (s: InspectorState) => s.timeline.version;
+/** Changes whenever new lints arrive. */
 export const selectLintVersion = (s: InspectorState) => s.timeline.lintVersion;
+/** The timeline buffer's counts and bytes. */
 export const selectStats = (s: InspectorState) => s.timeline.stats;
+/** The timeline filters. */
 export const selectFilters = (s: InspectorState) => s.timeline.filters;
+/** The timeline search text. */
 export const selectSearch = (s: InspectorState) => s.timeline.search;
+/** The selected entry's id. */
 export const selectSelectedId = (s: InspectorState) => s.timeline.selectedId;
+/** Whether the list follows new entries. */
 export const selectFollow = (s: InspectorState) => s.timeline.follow;
+/** The timeline buffer. */
 export const selectBuffer = (s: InspectorState) => s.timeline.buffer;
+/** The entry the UI was asked to reveal. */
 export const selectReveal = (s: InspectorState) => s.ui.reveal;
 
 const EMPTY: readonly Lint[] = [];
@@ -118,7 +127,7 @@ export function createVisibleSelector(): (s: InspectorState) => VisibleList {
     }
     // Evicted entries leave from the front.
     let drop = 0;
-    while (drop < c.ids.length && c.ids[drop] < stats.firstId) drop++;
+    while (drop < c.ids.length && c.ids[drop]! < stats.firstId) drop++;
     if (drop) c.ids.splice(0, drop);
     const match = searchMatcher(search);
     const methodsBefore = c.methods.size;

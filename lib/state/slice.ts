@@ -6,4 +6,5 @@
  *   createStore<A & B>()((set, get) => ({ ...createA(set, get), ...createB(set, get) }))
  */
 export type SliceSet<S> = (update: (state: S) => Partial<S>) => void;
+/** The `get` a slice reads the composed state with. */
 export type SliceGet<S> = () => S;

@@ -7,7 +7,7 @@ import type { ListenRecord, StreamRecord, StreamsSlice, StreamsState } from './s
  * frame), so a batch of 100,000 frames costs one store update and no per-frame copies of the
  * whole map.
  */
-interface StreamsDraft {
+export interface StreamsDraft {
   /** Run an action against the working copy; the store is set once at the end, if it changed. Nested runs join the outer one. */
   run(action: () => void): void;
   /** The state being worked on (inside `run` only). */
@@ -33,11 +33,12 @@ export function createStreamsDraft(set: SliceSet<StreamsSlice>): StreamsDraft {
     if (!owned) {
       // Rebuilt from the order lists rather than spread: evictions leave the maps in V8's
       // dictionary mode, whose spread costs ~100× more than this loop.
+      // Each order list names exactly the records its map holds.
       const c = cur!;
       const byId: Record<string, StreamRecord> = {};
-      for (const id of c.order) byId[id] = c.byId[id];
+      for (const id of c.order) byId[id] = c.byId[id]!;
       const listens: Record<string, ListenRecord> = {};
-      for (const id of c.listenOrder) listens[id] = c.listens[id];
+      for (const id of c.listenOrder) listens[id] = c.listens[id]!;
       cur = { ...c, byId, order: c.order.slice(), listens, listenOrder: c.listenOrder.slice() };
       owned = true;
     }
@@ -68,7 +69,16 @@ export function createStreamsDraft(set: SliceSet<StreamsSlice>): StreamsDraft {
     putStream(copy);
     return copy;
   };
-  const putListen = (l: ListenRecord) => void (own().listens[l.listenId] = l);
-  const listenOf = (subscriptionId: string | number) => cur!.listenOrder.map((id) => cur!.listens[id]).find((l) => l.subscriptionIds.includes(subscriptionId));
+  const putListen = (l: ListenRecord) => {
+    own().listens[l.listenId] = l;
+  };
+  const listenOf = (subscriptionId: string | number): ListenRecord | undefined => {
+    const c = cur!;
+    for (const id of c.listenOrder) {
+      const l = c.listens[id]!;
+      if (l.subscriptionIds.includes(subscriptionId)) return l;
+    }
+    return undefined;
+  };
   return { run, current, own, putStream, draftStream, putListen, listenOf };
 }

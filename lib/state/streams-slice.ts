@@ -1,28 +1,25 @@
 import type { SubscriptionFilter } from '../protocol';
 import { fingerprint } from '../shared/fingerprint';
 import type { Frame } from '../client/frames';
-import { BACKOFF_CAP_MS, reconnectPlan } from '../client/reconnect';
 import { classifyRetry } from '../client/results';
 import { asRecord } from '../shared/records';
 import type { SliceGet, SliceSet } from './slice';
 import { createStreamsDraft } from './streams-draft';
-import type { ListenDrop, StreamFrameSummary, StreamsSlice, StreamsState } from './streams-types';
+import { createListenTracker } from './streams-listens';
+import type { StreamFrameSummary, StreamsSlice, StreamsState } from './streams-types';
 
 /**
  * The streams slice of the inspector store, built from frames: each SSE stream (one per POST
  * in 2026-07-28) with its HTTP status, acknowledgement, frame and byte counts, keep-alives and
- * close reason, and each `subscriptions/listen` as a whole across its re-opens (frames of one
- * listen share a conversationId). When a listen stream drops, the slice records the reconnect
- * plan lib/client follows (same filters, refetch the watched tasks, never Last-Event-ID, an
- * in-flight side-effecting request reported rather than re-sent, 250 ms × 2ⁿ capped at 8 s);
- * the listener's own plan replaces the derived one when it reports it (`noteListenDrop`).
- * Labels carry task fingerprints, never task ids.
+ * close reason, and each `subscriptions/listen` as a whole across its re-opens (streams-listens.ts).
+ * When a listen stream drops, the slice records the reconnect plan lib/client follows (same
+ * filters, refetch the watched tasks, never Last-Event-ID, an in-flight side-effecting request
+ * reported rather than re-sent, 250 ms × 2ⁿ capped at 8 s); the listener's own plan replaces
+ * the derived one when it reports it (`noteListenDrop`). Labels carry task fingerprints, never task ids.
  */
 
 const MAX_STREAMS = 200;
 const MAX_RECENT = 40;
-const MAX_LISTENS = 50;
-const MAX_DROPS = 50;
 
 const isResponse = (body: Record<string, unknown> | undefined, rpcId: unknown) => !!body && ('result' in body || 'error' in body) && body.id === rpcId;
 
@@ -61,45 +58,9 @@ export function createStreamsSlice(set: SliceSet<StreamsSlice>, _get?: SliceGet<
     statuses.delete(exchangeId);
   };
 
-  const { run, current, own, putStream, draftStream, putListen, listenOf } = createStreamsDraft(set);
-
-  function listenRequest(f: Frame) {
-    const listenId = f.conversationId ?? f.exchangeId;
-    const l = current().listens[listenId];
-    if (l) {
-      const drops = l.drops.slice();
-      const last = drops[drops.length - 1];
-      if (last && last.reopenedAt === undefined) drops[drops.length - 1] = { ...last, reopenedAt: f.at };
-      return putListen({ ...l, state: 'opening', drops, subscriptionIds: f.rpcId !== undefined ? [...l.subscriptionIds, f.rpcId] : l.subscriptionIds });
-    }
-    const filter = (asRecord(asRecord(asRecord(f.body)?.params)?.notifications) ?? {}) as SubscriptionFilter;
-    putListen({
-      listenId,
-      connectionId: f.connectionId,
-      filter,
-      subscriptionIds: f.rpcId !== undefined ? [f.rpcId] : [],
-      streamIds: [],
-      state: 'opening',
-      openedAt: f.at,
-      attempt: 0,
-      drops: [],
-    });
-    const w = own();
-    w.listenOrder.push(listenId);
-    if (w.listenOrder.length > MAX_LISTENS) delete w.listens[w.listenOrder.shift()!];
-  }
-
-  /** A listen request ended without its final response: record a drop and the plan. */
-  function listenDropped(listenId: string, f: Frame, reason: string) {
-    const l = current().listens[listenId];
-    if (!l || l.state === 'closed' || l.state === 'ended' || l.state === 'refused') return;
-    const unsafe = [...inFlight.values()].some((r) => r.unsafe);
-    // Like the listener: a stream that stayed up past the cap earns a fresh backoff.
-    const attempt = l.lastAckAt !== undefined && f.at - l.lastAckAt >= BACKOFF_CAP_MS && l.state === 'live' ? 0 : l.drops.length ? l.attempt + 1 : 0;
-    const plan = reconnectPlan({ previousSubscriptionId: f.rpcId, filter: l.filter, attempt, unsafeMutationInFlight: unsafe });
-    const drop: ListenDrop = { at: f.at, reason, attempt, ...(f.rpcId !== undefined ? { subscriptionId: f.rpcId } : {}), plan, reported: false };
-    putListen({ ...l, state: 'reconnecting', attempt, drops: [...l.drops, drop].slice(-MAX_DROPS) });
-  }
+  const draft = createStreamsDraft(set);
+  const { run, current, own, putStream, draftStream, putListen } = draft;
+  const listens = createListenTracker(draft, () => [...inFlight.values()].some((r) => r.unsafe));
 
   function openStream(f: Frame) {
     const id = f.streamId ?? f.exchangeId;
@@ -126,15 +87,15 @@ export function createStreamsSlice(set: SliceSet<StreamsSlice>, _get?: SliceGet<
     const w = own();
     w.order.push(id);
     if (w.order.length > MAX_STREAMS) {
-      // Evict the oldest closed stream; open ones stay visible.
+      // Evict the oldest closed stream; open ones stay visible. (order names exactly the records of byId.)
       const i = Math.max(
         0,
-        w.order.findIndex((sid) => w.byId[sid].closedAt !== undefined),
+        w.order.findIndex((sid) => w.byId[sid]!.closedAt !== undefined),
       );
-      delete w.byId[w.order.splice(i, 1)[0]];
+      const [evicted] = w.order.splice(i, 1);
+      if (evicted !== undefined) delete w.byId[evicted];
     }
-    const l = listenId ? w.listens[listenId] : undefined;
-    if (l) putListen({ ...l, streamIds: [...l.streamIds, id].slice(-MAX_DROPS) });
+    if (listenId) listens.streamOpened(listenId, id);
   }
 
   function streamFrame(f: Frame) {
@@ -168,13 +129,13 @@ export function createStreamsSlice(set: SliceSet<StreamsSlice>, _get?: SliceGet<
     const l = r.listenId ? current().listens[r.listenId] : undefined;
     if (!l || r.responded) return;
     if (f.closeReason === 'client-closed') putListen({ ...l, state: 'closed' });
-    else listenDropped(l.listenId, f, f.errorText ?? (f.closeReason === 'server-closed' ? 'the server closed the stream' : 'the stream failed'));
+    else listens.dropped(l.listenId, f, f.errorText ?? (f.closeReason === 'server-closed' ? 'the server closed the stream' : 'the stream failed'));
   }
 
   function ingestOne(f: Frame) {
     switch (f.kind) {
       case 'http-request':
-        if (f.method === 'subscriptions/listen') listenRequest(f);
+        if (f.method === 'subscriptions/listen') listens.request(f);
         else if (f.rpcId !== undefined && f.method)
           inFlight.set(f.exchangeId, {
             method: f.method,
@@ -199,7 +160,7 @@ export function createStreamsSlice(set: SliceSet<StreamsSlice>, _get?: SliceGet<
       case 'error':
         settle(f.exchangeId);
         // A listen (re-)open that never got a stream: the reconnect attempt failed.
-        if (f.method === 'subscriptions/listen') listenDropped(f.conversationId ?? f.exchangeId, f, f.errorText ?? 'network error');
+        if (f.method === 'subscriptions/listen') listens.dropped(f.conversationId ?? f.exchangeId, f, f.errorText ?? 'network error');
         return;
       case 'sse-open':
         return openStream(f);
@@ -220,31 +181,9 @@ export function createStreamsSlice(set: SliceSet<StreamsSlice>, _get?: SliceGet<
     listenOrder: [],
     ingestMany: (frames) => run(() => frames.forEach(ingestOne)),
     ingest: (f) => run(() => ingestOne(f)),
-    noteListenDrop(subscriptionId, info) {
-      run(() => {
-        const l = listenOf(subscriptionId);
-        if (!l) return;
-        const drops = l.drops.slice();
-        const i = drops.findLastIndex((d) => d.subscriptionId === subscriptionId && !d.reported);
-        const drop: ListenDrop = { at: info.at, reason: info.reason, attempt: info.attempt, subscriptionId, plan: info.plan, reported: true };
-        if (i >= 0) drops[i] = { ...drops[i], ...drop, at: drops[i].at };
-        else drops.push(drop);
-        putListen({ ...l, state: 'reconnecting', attempt: info.attempt, drops: drops.slice(-MAX_DROPS) });
-      });
-    },
-    noteListenResync(subscriptionId, at) {
-      run(() => {
-        const l = listenOf(subscriptionId);
-        const last = l?.drops[l.drops.length - 1];
-        if (l && last) putListen({ ...l, drops: [...l.drops.slice(0, -1), { ...last, resyncedAt: at }] });
-      });
-    },
-    noteListenClosed(subscriptionId) {
-      run(() => {
-        const l = listenOf(subscriptionId);
-        if (l) putListen({ ...l, state: 'closed' });
-      });
-    },
+    noteListenDrop: (subscriptionId, info) => run(() => listens.noteDrop(subscriptionId, info)),
+    noteListenResync: (subscriptionId, at) => run(() => listens.noteResync(subscriptionId, at)),
+    noteListenClosed: (subscriptionId) => run(() => listens.noteClosed(subscriptionId)),
     clear() {
       statuses.clear();
       inFlight.clear();

@@ -15,6 +15,7 @@ export interface StreamFrameSummary {
   bytes: number;
 }
 
+/** One SSE stream: its exchange, HTTP status, counts, recent frames and how it closed. */
 export interface StreamRecord {
   streamId: string;
   connectionId: string;
@@ -42,6 +43,7 @@ export interface StreamRecord {
   recent: StreamFrameSummary[];
 }
 
+/** A drop of a listen stream and the reconnect plan for it. */
 export interface ListenDrop {
   at: number;
   reason: string;
@@ -56,6 +58,7 @@ export interface ListenDrop {
 
 type ListenState = 'opening' | 'live' | 'reconnecting' | 'closed' | 'ended' | 'refused';
 
+/** One `subscriptions/listen` across its re-opens. */
 export interface ListenRecord {
   listenId: string;
   connectionId: string;

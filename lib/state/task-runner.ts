@@ -22,6 +22,7 @@ import { isTerminalStatus } from '../shared/task-status';
 
 type RunnerState = TasksSlice & StreamsSlice & ConnectionSlice;
 
+/** Follows the session's tasks for the store, whether or not the tasks panel shows. */
 export interface TaskRunner {
   /** A `task` outcome of tools/call: record it and follow it. */
   adopt(task: Task, meta: { form: 'extension' | 'legacy'; toolName?: string }): void;

@@ -40,7 +40,8 @@ function withHistory(record: TrackedTask, snapshot: ObservedTask, at: number): S
 function trimOrder(order: string[], tasks: Record<string, TrackedTask>): { order: string[]; tasks: Record<string, TrackedTask> } {
   if (order.length <= MAX_TASKS) return { order, tasks };
   // Drop the oldest finished task, else the oldest.
-  const victim = [...order].reverse().find((id) => isTerminalStatus(tasks[id].snapshot.status)) ?? order[order.length - 1];
+  // order names exactly the tracked tasks, and holds more than MAX_TASKS of them here.
+  const victim = order.findLast((id) => isTerminalStatus(tasks[id]!.snapshot.status)) ?? order.at(-1)!;
   const { [victim]: _gone, ...rest } = tasks;
   return { order: order.filter((id) => id !== victim), tasks: rest };
 }

@@ -67,7 +67,10 @@ export function createTimelineBuffer(limits: Partial<TimelineLimits> = {}, spill
   const fps = new Map<string, string>();
   const fp = (taskId: string) => {
     let f = fps.get(taskId);
-    if (!f) fps.set(taskId, (f = fingerprint(taskId)));
+    if (!f) {
+      f = fingerprint(taskId);
+      fps.set(taskId, f);
+    }
     return f;
   };
 
@@ -78,7 +81,8 @@ export function createTimelineBuffer(limits: Partial<TimelineLimits> = {}, spill
   };
   const replace = (id: number, patch: Partial<TimelineEntry>) => {
     const i = indexOf(id);
-    if (i >= 0) items[i] = { ...items[i], ...patch };
+    const e = items[i];
+    if (e) items[i] = { ...e, ...patch };
   };
 
   function keepBody(id: number, text: string): TimelineEntry['fullBody'] {
@@ -101,7 +105,7 @@ export function createTimelineBuffer(limits: Partial<TimelineLimits> = {}, spill
     const batch: SpillBatch = { entries: [], bodies: new Map() };
     let n = 0;
     while (retainedBytes > target && start < items.length) {
-      const e = items[start++];
+      const e = items[start++]!; // start < items.length
       n++;
       retainedBytes -= e.cost;
       spilledBytes += e.cost;
@@ -128,7 +132,7 @@ export function createTimelineBuffer(limits: Partial<TimelineLimits> = {}, spill
     }
     for (const [taskId, list] of snapshots) {
       let k = 0;
-      while (k < list.length && list[k] < firstId) k++;
+      while (k < list.length && list[k]! < firstId) k++;
       if (k) snapshots.set(taskId, list.slice(k));
     }
     if (spill && batch.entries.length) {
@@ -170,7 +174,7 @@ export function createTimelineBuffer(limits: Partial<TimelineLimits> = {}, spill
       return out;
     },
     forEach(fn, fromId = firstId) {
-      for (let i = indexOf(Math.max(fromId, firstId)); i >= 0 && i < items.length; i++) fn(items[i]);
+      for (let i = indexOf(Math.max(fromId, firstId)); i >= 0 && i < items.length; i++) fn(items[i]!);
     },
     fullBody: (id) => bodies.get(id),
     text: (id) => {
@@ -186,8 +190,8 @@ export function createTimelineBuffer(limits: Partial<TimelineLimits> = {}, spill
       const e = get(id);
       const list = e?.taskId ? snapshots.get(e.taskId) : undefined;
       if (!list) return undefined;
-      for (let i = list.length - 1; i >= 0; i--) if (list[i] < id) return get(list[i]);
-      return undefined;
+      const before = list.findLast((snapshotId) => snapshotId < id);
+      return before === undefined ? undefined : get(before);
     },
     push,
     setLints(map) {

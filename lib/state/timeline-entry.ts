@@ -11,7 +11,8 @@ import { asRecord } from '../shared/records';
 /** Fixed estimate of what one entry costs besides its strings (object, array slot, span share). */
 const ENTRY_OVERHEAD = 512;
 
-const WIDE = /[^\x00-\xff]/;
+/** A UTF-16 code unit above Latin-1 (the regex has no `u` flag, so it tests code units, surrogates included). */
+const WIDE = /[\u0100-\uffff]/;
 
 /** Heap bytes of a string's characters: V8 keeps Latin-1 strings at one byte a char, others at two. */
 export function stringBytes(s: string | undefined): number {

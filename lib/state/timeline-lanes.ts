@@ -13,6 +13,7 @@ import type { Span, SpanKind, TimelineEntry } from './timeline-types';
 
 const MAX_LANES = 6;
 
+/** The span lanes and time bars of the visible rows. */
 export interface LaneModel {
   /** The spans given a lane, by lane index. */
   lanes: { span: Span; lane: number }[];
@@ -28,9 +29,9 @@ export interface LaneModel {
 /** Lay out the spans overlapping the rows with these ids (ascending). */
 export function layoutLanes(buffer: TimelineBuffer, ids: readonly number[]): LaneModel {
   const empty: LaneModel = { lanes: [], glyphs: new Map(), kinds: [], from: 0, to: 0 };
-  if (!ids.length) return empty;
   const lo = ids[0];
-  const hi = ids[ids.length - 1];
+  const hi = ids.at(-1);
+  if (lo === undefined || hi === undefined) return empty;
   const spans: Span[] = [];
   for (const s of buffer.longSpans()) if (s.firstId <= hi && s.lastId >= lo) spans.push(s);
   spans.sort((a, b) => a.firstId - b.firstId);

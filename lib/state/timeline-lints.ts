@@ -49,7 +49,8 @@ export function createIncrementalLinter(): IncrementalLinter {
   const sessionOf = (connectionId: string): LintSession => {
     let session = sessions.get(connectionId);
     if (!session) {
-      sessions.set(connectionId, (session = createLintSession()));
+      session = createLintSession();
+      sessions.set(connectionId, session);
       // An old connection's sequence is of no use to new exchanges.
       if (sessions.size > MAX_CONNECTIONS) sessions.delete(sessions.keys().next().value!);
     }
@@ -63,9 +64,10 @@ export function createIncrementalLinter(): IncrementalLinter {
     ready.delete(exchangeId);
     for (const f of frames) pendingBytes -= f.bytes;
     const [grouped] = exchangesFromFrames(frames);
-    if (!grouped) return undefined;
+    const first = frames[0];
+    if (!grouped || !first) return undefined;
     try {
-      return sessionOf(frames[0].connectionId).lint(grouped.exchange);
+      return sessionOf(first.connectionId).lint(grouped.exchange);
     } catch {
       /* a lint rule failing on odd input must not stop the timeline */
       return [];
@@ -79,7 +81,8 @@ export function createIncrementalLinter(): IncrementalLinter {
         if (f.kind === 'bridge') continue;
         let group = pending.get(f.exchangeId);
         if (!group) {
-          pending.set(f.exchangeId, (group = []));
+          group = [];
+          pending.set(f.exchangeId, group);
           if (pending.size > MAX_PENDING) ready.add(pending.keys().next().value!);
         }
         if (group.length < MAX_FRAMES_PER_EXCHANGE || f.kind === 'sse-close') {

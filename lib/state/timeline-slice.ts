@@ -44,6 +44,7 @@ interface TimelineState {
   subscribeFrames(listener: FrameListener): () => void;
 }
 
+/** The timeline part of the inspector state. */
 export interface TimelineSlice {
   timeline: TimelineState;
 }
@@ -82,7 +83,7 @@ export function createTimelineSlice(set: SliceSet<TimelineSlice>, get: SliceGet<
     if (!linter) return;
     const started = Date.now();
     while (unobserved.length && Date.now() - started <= budgetMs) {
-      const batch = unobserved[0];
+      const batch = unobserved[0]!; // the loop runs while unobserved has batches
       const end = Math.min(batch.length, observedTo + OBSERVE_CHUNK);
       linter.observe(batch.slice(observedTo, end));
       observedTo = end;

@@ -97,6 +97,7 @@ export interface TimelineFilters {
   kinds: 'all' | 'messages';
 }
 
+/** Filters that show everything. */
 export const DEFAULT_FILTERS: TimelineFilters = { methods: [], direction: 'all', errorsOnly: false, hasLints: false, kinds: 'all' };
 
 /** Budgets of the byte-bounded timeline. */
@@ -109,6 +110,7 @@ export interface TimelineLimits {
   previewBytes: number;
 }
 
+/** The timeline's default budgets. */
 export const DEFAULT_LIMITS: TimelineLimits = { maxBytes: 32 * 1024 * 1024, maxBodyBytes: 16 * 1024 * 1024, previewBytes: 64 * 1024 };
 
 /** Entries leaving memory, oldest first, with the full bodies they still had. */

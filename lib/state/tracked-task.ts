@@ -24,7 +24,7 @@ export function cancelPending(record: TrackedTask): boolean {
 /** Intervals between the last polls (ms), most recent last. */
 export function pollIntervals(record: TrackedTask, last = 10): number[] {
   const p = record.polls.slice(-last - 1);
-  return p.slice(1).map((t, i) => t - p[i]);
+  return p.slice(1).map((t, i) => t - p[i]!); // p[i] is the poll before t
 }
 
 /** When the server may purge the task (`createdAt + ttlMs`), or undefined for no TTL. */

@@ -19,6 +19,7 @@ interface UiState {
   setPanel(panel: string): void;
 }
 
+/** The ui part of the inspector state. */
 export interface UiSlice {
   ui: UiState;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createBridgeTransport, type BridgeFrame } from '../../../lib/client/app-bridge-transport';
-import { partialArguments } from '../../../lib/client/app-host';
+import { partialArguments } from '../../../lib/client/app-tool-payloads';
 
 /** The checked postMessage transport: who it listens to, where it posts, and the frames it reports. */
 

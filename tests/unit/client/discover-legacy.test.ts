@@ -11,14 +11,21 @@ import { getBuiltinScenario } from '../../../lib/scenario/builtins';
  */
 
 const engines: MockEngine[] = [];
-afterEach(() => engines.splice(0).forEach((e) => e.close()));
+afterEach(() => {
+  for (const e of engines.splice(0)) e.close();
+});
 
 describe('discover on a legacy server', () => {
   it('answers with the initialize handshake, then tools work', async () => {
     const engine = createMockEngine({ scenario: getBuiltinScenario('legacy-server')! });
     engines.push(engine);
     const sent: string[] = [];
-    const target = { fetch: async (req: Request) => (sent.push(((await req.clone().json()) as { method: string }).method), engine.fetch(req)) };
+    const target = {
+      fetch: async (req: Request) => {
+        sent.push(((await req.clone().json()) as { method: string }).method);
+        return engine.fetch(req);
+      },
+    };
     const session = createClientSession({ transport: createMemoryTransport(target), era: 'auto' });
     const out = await session.discover();
     expect(out.type).toBe('complete');

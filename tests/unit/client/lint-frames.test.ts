@@ -49,7 +49,8 @@ describe('lintFrames', () => {
     expect(progress.transport).toBe('http');
     expect(progress.response?.status).toBe(200);
     expect(progress.frames).toHaveLength(3);
-    expect((progress.response?.body as { result: { resultType: string } }).result.resultType).toBe('complete');
+    const body = progress.response?.body as { result: { resultType: string } } | undefined;
+    expect(body?.result.resultType).toBe('complete');
     const lints = lintFrames(frames);
     expect([...lints.keys()]).toEqual(grouped.map((g) => g.exchangeId));
     expect([...lints.values()].flat()).toEqual([]);

@@ -10,7 +10,9 @@ import type { InputRequests } from '../../../lib/protocol';
 /** The MRTR loop against the conformance scenario's input_required tools, over the engine's fetch face. */
 
 const engines: MockEngine[] = [];
-afterEach(() => engines.splice(0).forEach((e) => e.close()));
+afterEach(() => {
+  for (const e of engines.splice(0)) e.close();
+});
 
 type Sent = { id: string | number; method: string; params: Record<string, unknown> };
 

@@ -34,7 +34,14 @@ function scripted(clock: FakeClock, handle: (body: Body, seen: Seen[]) => unknow
       if (typeof answer !== 'function') return Response.json(answer);
       let ctl!: ReadableStreamDefaultController<Uint8Array>;
       let open = true;
-      const stream = new ReadableStream<Uint8Array>({ start: (c) => void (ctl = c), cancel: () => void (open = false) });
+      const stream = new ReadableStream<Uint8Array>({
+        start: (c) => {
+          ctl = c;
+        },
+        cancel: () => {
+          open = false;
+        },
+      });
       // Once the client closed the stream, whatever the server still sends goes nowhere.
       const act = (fn: () => void) => () => {
         if (!open) return;

@@ -175,6 +175,7 @@ describe('filterTools', () => {
       additionalProperties: false,
       allOf: [{ anyOf: [{ required: ['region'] }] }],
       if: { properties: { region: { const: 'x' } } },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else keyword, not a thenable
       then: {},
       else: {},
     },

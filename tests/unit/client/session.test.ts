@@ -11,7 +11,9 @@ import type { Frame } from '../../../lib/client/frames';
 /** Era detection, version negotiation and the legacy handshake; task id fingerprints. */
 
 const engines: MockEngine[] = [];
-afterEach(() => engines.splice(0).forEach((e) => e.close()));
+afterEach(() => {
+  for (const e of engines.splice(0)) e.close();
+});
 
 type Body = { id?: number; method: string; params?: Record<string, unknown> };
 

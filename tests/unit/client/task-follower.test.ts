@@ -62,7 +62,9 @@ const scenario = ScenarioSchema.parse({
 });
 
 const engines: MockEngine[] = [];
-afterEach(() => engines.splice(0).forEach((e) => e.close()));
+afterEach(() => {
+  for (const e of engines.splice(0)) e.close();
+});
 
 function setup(): { clock: FakeClock; session: ClientSession; frames: Frame[]; gets: () => number[] } {
   const clock = createFakeClock();

@@ -17,7 +17,16 @@ beforeAll(async () => {
 });
 afterAll(() => session?.engine.close());
 
-type HarDoc = { log: { version: string; creator: { name: string }; entries: Record<string, any>[]; _loupe?: unknown } };
+/** The parts of a HAR entry these tests read. */
+type HarEntry = {
+  startedDateTime: string;
+  request: { method: string; url: string; httpVersion: string; headers: { name: string; value: string }[]; postData: { text: string } };
+  response: { status: number; content: { mimeType: string; text: string } };
+  timings: { wait: number };
+  _resourceType?: string;
+  _loupe?: unknown;
+};
+type HarDoc = { log: { version: string; creator: { name: string }; entries: HarEntry[]; _loupe?: unknown } };
 
 const CHROME_HAR = path.join(ROOT, 'tests/fixtures/har/chrome-devtools-mcp.har');
 
@@ -143,9 +152,7 @@ describe('HAR import from a browser', () => {
   it('an imported HAR exports redacted: the bearer token and the task id are gone', () => {
     const opened = importHar(har);
     if (!opened.ok) throw new Error(opened.error);
-    const token = (har.log.entries[3].request.headers as { name: string; value: string }[])
-      .find((h) => h.name === 'Authorization')!
-      .value.slice('Bearer '.length);
+    const token = har.log.entries[3].request.headers.find((h) => h.name === 'Authorization')!.value.slice('Bearer '.length);
     const taskId = opened.recording.frames.find((f) => f.taskId)!.taskId!;
     const out = JSON.stringify(redactRecording(opened.recording).recording);
     expect(out).not.toContain(token);

@@ -107,7 +107,14 @@ describe('autosave through the control API', () => {
     const recorder = createRecorder({ connection: describeConnection({ target: 'http://127.0.0.1/mcp' }) });
     const saved: string[] = [];
     const write = viaRouter('test-token');
-    const autosave = startAutosave(recorder, { write: async (n, t) => (saved.push(n), write(n, t)), delayMs: 20, name: 'session-1.loupe.json' });
+    const autosave = startAutosave(recorder, {
+      write: async (n, t) => {
+        saved.push(n);
+        return write(n, t);
+      },
+      delayMs: 20,
+      name: 'session-1.loupe.json',
+    });
     for (const f of session.recording.frames.slice(0, 12)) recorder.sink(f);
     await new Promise((r) => setTimeout(r, 80));
     expect(saved).toEqual(['session-1.loupe.json']);

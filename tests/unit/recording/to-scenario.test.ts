@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => {
   session?.engine.close();
-  engines.forEach((e) => e.close());
+  for (const e of engines) e.close();
 });
 
 function convert(yamlText: string) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JournalEntry, TaskSnapshot } from '../../../lib/client/control-client';
+import type { JournalEntry, TaskSnapshot } from '../../../lib/protocol/loupe-api';
 import { createControlRoomStore, MAX_ROWS } from '../../../lib/state/control-room-store';
 
 /** The control room store: journal rows by seq, tasks by id and revision, evidence highlight. */

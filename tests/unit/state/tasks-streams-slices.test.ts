@@ -27,7 +27,9 @@ type State = TasksSlice & StreamsSlice;
 const newStore = () => createStore<State>()((set, get) => ({ ...createTasksSlice(set, get), ...createStreamsSlice(set, get) }));
 
 const engines: MockEngine[] = [];
-afterEach(() => engines.splice(0).forEach((e) => e.close()));
+afterEach(() => {
+  for (const e of engines.splice(0)) e.close();
+});
 
 function setup(scenarioInput: unknown): { clock: FakeClock; session: ClientSession; store: ReturnType<typeof newStore> } {
   const clock = createFakeClock();
@@ -146,7 +148,11 @@ describe('streams slice', () => {
     await drive(
       clock,
       new Promise<void>((r) => {
-        const t = setInterval(() => resyncs.length >= 2 && (clearInterval(t), r()), 1);
+        const t = setInterval(() => {
+          if (resyncs.length < 2) return;
+          clearInterval(t);
+          r();
+        }, 1);
       }),
       25,
       20_000,

@@ -197,7 +197,9 @@ async function connectedToDemo(options: Parameters<typeof createInspectorStore>[
 
 const entries = (store: InspectorStore): TimelineEntry[] => {
   const out: TimelineEntry[] = [];
-  store.getState().timeline.buffer.forEach((e) => out.push(e));
+  store.getState().timeline.buffer.forEach((e) => {
+    out.push(e);
+  });
   return out;
 };
 
@@ -251,7 +253,10 @@ describe('timeline store: a real session', () => {
     expect(task.firstId).toBe(createReq.id);
     const polls = all.filter((e) => e.method === 'tasks/get' && e.direction === 'out');
     expect(polls).toHaveLength(2);
-    for (const p of polls) expect(p.id).toBeGreaterThan(task.firstId), expect(p.id).toBeLessThanOrEqual(task.lastId);
+    for (const p of polls) {
+      expect(p.id).toBeGreaterThan(task.firstId);
+      expect(p.id).toBeLessThanOrEqual(task.lastId);
+    }
     expect(task.label).toBe(`task ${fingerprint(taskId)}`);
     expect(task.label).not.toContain(taskId);
     expect(all.filter((e) => e.taskId === taskId).every((e) => e.taskFp === fingerprint(taskId))).toBe(true);
