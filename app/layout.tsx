@@ -2,12 +2,14 @@ import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
 import './globals.css';
 
+/** Title, description and referrer policy of every page. */
 export const metadata: Metadata = {
   title: 'Loupe',
   description: 'Inspector and scriptable mock server for MCP 2026-07-28.',
   referrer: 'no-referrer',
 };
 
+/** The document shell every page renders in. */
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">

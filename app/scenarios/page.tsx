@@ -1,8 +1,10 @@
 import { ScenarioList } from '@/components/scenario/ScenarioList';
 import { hasLaunchCookie } from '@/lib/adapters/next-session';
 
+/** The tab title. */
 export const metadata = { title: 'Scenarios · Loupe' };
 
+/** The mock scenarios; without the launch cookie, how to get the token instead. */
 export default async function ScenariosPage() {
   return (
     <main className="mx-auto max-w-4xl space-y-4 px-6 py-8">

@@ -15,6 +15,7 @@ function externalDomains(meta: UiResourceMeta): string[] {
   return [...(csp.connectDomains ?? []), ...(csp.resourceDomains ?? []), ...(csp.frameDomains ?? []), ...(csp.baseUriDomains ?? [])];
 }
 
+/** The facts of one app view (see above), folded under a summary. */
 export function AppFacts({ resource, csp, cacheHit, sandboxOrigin }: { resource: AppResource; csp: AppCsp; cacheHit: boolean; sandboxOrigin: string }) {
   const permissions = grantedPermissions(resource.meta.permissions);
   const external = externalDomains(resource.meta).filter((d) => !csp.rejected.some((r) => r.entry === d));

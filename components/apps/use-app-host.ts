@@ -113,7 +113,16 @@ export function useAppHost(
       },
       onSize: ({ height: hh }) => hh !== undefined && setHeight(Math.min(Math.max(Math.ceil(hh), MIN_HEIGHT), MAX_INLINE_HEIGHT)),
       onDisplayMode: setMode,
-      confirmOpenLink: (url) => new Promise<boolean>((resolve) => setConsent({ url, answer: (ok) => (setConsent(undefined), resolve(ok)) })),
+      confirmOpenLink: (url) =>
+        new Promise<boolean>((resolve) =>
+          setConsent({
+            url,
+            answer: (ok) => {
+              setConsent(undefined);
+              resolve(ok);
+            },
+          }),
+        ),
       onMessage: (p) => setMessages((m) => [...m, p].slice(-20)),
       onModelContext: setModelContext,
       onRequestTeardown: () => void h.teardown().then(() => setClosed(true)),

@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { createAppCache, type AppCacheKeyParts } from '@/lib/client/app-cache';
 import { readAppResource, type AppResource } from '@/lib/client/app-resource';
 import type { RequestOutcome } from '@/lib/client/results';
@@ -24,6 +24,10 @@ export function useAppResource(
 ): AppResourceState {
   const [state, setState] = useState<AppResourceState>({ phase: 'loading' });
   const { server, serverName, serverVersion, principal } = parts;
+  // readResource is the connection's: a new function identity alone is not a new resource, so
+  // the effect reads the latest one through a ref instead of re-running for it.
+  const read = useRef(readResource);
+  read.current = readResource;
   useEffect(() => {
     let live = true;
     if (!uri) {
@@ -37,7 +41,8 @@ export function useAppResource(
       return;
     }
     setState({ phase: 'loading' });
-    readResource(uri)
+    read
+      .current(uri)
       .then((outcome) => readAppResource(outcome, uri))
       .then(
         (load) => {
@@ -51,8 +56,6 @@ export function useAppResource(
     return () => {
       live = false;
     };
-    // readResource is the connection's: a new function identity alone is not a new resource.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [uri, server, serverName, serverVersion, principal]);
   return state;
 }

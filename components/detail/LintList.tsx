@@ -1,6 +1,7 @@
 'use client';
 
 import { specUrl, type Lint } from '@/lib/protocol';
+import { keyedByContent } from '@/components/ui/content-keys';
 
 const STYLE = { error: 'border-danger/40 bg-danger/5', warning: 'border-amber-500/40 bg-amber-500/5', info: 'border-accent/30 bg-accent/5' } as const;
 
@@ -11,8 +12,8 @@ export function LintList({ lints, otherLints }: { lints: readonly Lint[]; otherL
       <h3 className="text-xs font-semibold uppercase tracking-wide text-muted">Lints</h3>
       {lints.length === 0 ? <p className="text-xs text-muted">No findings on this entry.</p> : null}
       <ul className="space-y-1.5">
-        {lints.map((l, i) => (
-          <li key={`${l.id}-${i}`} data-lint-id={l.id} data-severity={l.severity} className={`rounded-md border p-2 text-xs ${STYLE[l.severity]}`}>
+        {keyedByContent(lints, (l) => `${l.id}|${l.path ?? ''}|${l.message}`).map(({ key, item: l }) => (
+          <li key={key} data-lint-id={l.id} data-severity={l.severity} className={`rounded-md border p-2 text-xs ${STYLE[l.severity]}`}>
             <div className="flex items-baseline justify-between gap-2">
               <span className="font-mono font-medium">{l.id}</span>
               <span className="uppercase text-muted">{l.severity}</span>

@@ -1,5 +1,6 @@
 'use client';
 
+import { keyedByContent } from '@/components/ui/content-keys';
 import type { DetailDiff } from './use-detail';
 
 const LINE = { same: 'text-muted', add: 'bg-success/10 text-success', del: 'bg-danger/10 text-danger' } as const;
@@ -19,8 +20,8 @@ export function SnapshotDiff({ diff, onSelect }: { diff: DetailDiff; onSelect(id
             Go to the previous snapshot
           </button>
           <pre className="max-h-64 overflow-auto rounded-md border border-border bg-surface-muted p-2 font-mono text-xs">
-            {diff.lines.map((l, i) => (
-              <div key={i} data-op={l.op} className={LINE[l.op]}>
+            {keyedByContent(diff.lines, (l) => `${l.op}${l.text}`).map(({ key, item: l }) => (
+              <div key={key} data-op={l.op} className={LINE[l.op]}>
                 {MARK[l.op]} {l.text}
               </div>
             ))}

@@ -20,11 +20,13 @@ import { useInspector } from '@/components/inspector/use-inspector';
 const PRETTY_LIMIT = 4 * 1024 * 1024;
 const HEAD_SCAN = 64;
 
+/** One header table of the pane: its title and its rows, secrets masked unless revealed. */
 export interface DetailHeaders {
   title: string;
   rows: HeaderRowView[];
 }
 
+/** The selected snapshot against the task's previous one: none (not a snapshot), the first, too large to compare, or the diff. */
 export type DetailDiff =
   | { kind: 'none' }
   | { kind: 'first'; taskFp?: string }
@@ -79,6 +81,7 @@ interface Detail {
   reveal: boolean;
 }
 
+/** The detail of the timeline's selected entry (see above); recomputed as the buffer or the lints change. */
 export function useDetail(): Detail {
   const selectedId = useInspector(selectSelectedId);
   const buffer = useInspector(selectBuffer);
@@ -88,6 +91,7 @@ export function useDetail(): Detail {
   const entry = selectedId === undefined ? undefined : buffer.get(selectedId);
   const full = entry ? buffer.fullBody(entry.id) : undefined;
   const json = useMemo(() => prettyJson(full ?? (entry && previewOf(entry))), [entry, full]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the buffer is mutated in place; `version` is the counter that moves when the exchange gains its response head
   const headers = useMemo(() => {
     if (!entry) return [];
     const { request, head } = exchangeEnds(buffer, entry);
@@ -98,6 +102,7 @@ export function useDetail(): Detail {
     if (!request && !head && entry.headers) out.push({ title: 'Headers', rows: headerRows(entry.headers, method, reveal) });
     return out;
   }, [buffer, entry, reveal, version]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the buffer's lints are mutated in place; `lintVersion` is the counter that moves when they change
   const lints = useMemo(() => (entry ? lintsForEntry(buffer, entry) : []), [buffer, entry, lintVersion]);
   const otherLints = entry ? (buffer.lintsOf(entry.exchangeId)?.length ?? 0) - lints.length : 0;
   const diff = useMemo(() => (entry ? diffOf(buffer, entry) : ({ kind: 'none' } as const)), [buffer, entry]);

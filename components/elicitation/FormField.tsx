@@ -50,7 +50,7 @@ function Control({ field: f, value, id, onChange, onBlur, describedBy }: FormFie
     const chosen = Array.isArray(value) ? value : [];
     const toggle = (v: string, on: boolean) => onChange(on ? [...chosen.filter((c) => c !== v), v] : chosen.filter((c) => c !== v));
     return (
-      <div {...common} role="group" className="flex flex-wrap gap-x-4 gap-y-1">
+      <fieldset {...common} className="flex min-w-0 flex-wrap gap-x-4 gap-y-1">
         {f.options?.map((o) => (
           <label key={o.value} className="flex items-center gap-1.5 text-sm">
             <input
@@ -65,7 +65,7 @@ function Control({ field: f, value, id, onChange, onBlur, describedBy }: FormFie
             {o.label}
           </label>
         ))}
-      </div>
+      </fieldset>
     );
   }
   const type = f.kind === 'text' && f.format && f.format !== 'date-time' ? TEXT_TYPE[f.format] : 'text';

@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from 'react';
 import { rootsAnswer, type ListRootsAnswer, type RootRow } from '@/lib/client/input-answers';
 import { ActionButton } from '@/components/ui/ActionButton';
+import { useRowKeys } from '@/components/ui/use-row-keys';
 
 interface RootsRequestProps {
   /** The ListRootsResult the user composed. */
@@ -19,6 +20,7 @@ const INPUT = 'w-full rounded-md border border-border bg-surface px-2.5 py-1.5 t
 export function RootsRequest({ onResult, onRefuse, initialRoots }: RootsRequestProps) {
   const [rows, setRows] = useState<RootRow[]>(() => (initialRoots?.length ? initialRoots : [{ uri: '', name: '' }]));
   const [errors, setErrors] = useState<Record<number, string>>({});
+  const rowKeys = useRowKeys(rows.length);
   const edit = (i: number, patch: Partial<RootRow>) => setRows((prev) => prev.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -35,7 +37,7 @@ export function RootsRequest({ onResult, onRefuse, initialRoots }: RootsRequestP
       </p>
       <ul className="space-y-2">
         {rows.map((row, i) => (
-          <li key={i} data-root={i} className="space-y-1">
+          <li key={rowKeys.keys[i]} data-root={i} className="space-y-1">
             <div className="flex gap-2">
               <input
                 aria-label={`Root ${i + 1} URI`}
@@ -53,7 +55,14 @@ export function RootsRequest({ onResult, onRefuse, initialRoots }: RootsRequestP
                 value={row.name}
                 onChange={(e) => edit(i, { name: e.target.value })}
               />
-              <ActionButton action="remove-root" aria-label={`Remove root ${i + 1}`} onClick={() => setRows((prev) => prev.filter((_, j) => j !== i))}>
+              <ActionButton
+                action="remove-root"
+                aria-label={`Remove root ${i + 1}`}
+                onClick={() => {
+                  rowKeys.remove(i);
+                  setRows((prev) => prev.filter((_, j) => j !== i));
+                }}
+              >
                 ×
               </ActionButton>
             </div>

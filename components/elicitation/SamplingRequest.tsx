@@ -3,6 +3,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { checkSamplingAnswer, contentText, samplingAnswer, type CreateMessageAnswer } from '@/lib/client/input-answers';
 import { ActionButton } from '@/components/ui/ActionButton';
+import { keyedByContent } from '@/components/ui/content-keys';
 
 interface SamplingRequestProps {
   /** `params` of a `sampling/createMessage` input request. */
@@ -20,8 +21,8 @@ function Messages({ params }: { params: Record<string, unknown> }) {
   const messages = Array.isArray(params.messages) ? (params.messages as { role?: unknown; content?: unknown }[]) : [];
   return (
     <ol data-testid="sampling-messages" className="space-y-2">
-      {messages.map((m, i) => (
-        <li key={i} data-role={String(m.role)} className="rounded-md border border-border bg-surface-muted p-2 text-sm">
+      {keyedByContent(messages, (m) => `${String(m.role)}:${contentText(m.content)}`).map(({ key, item: m }) => (
+        <li key={key} data-role={String(m.role)} className="rounded-md border border-border bg-surface-muted p-2 text-sm">
           <span className="mr-2 font-mono text-xs text-muted uppercase">{String(m.role)}</span>
           <span className="whitespace-pre-wrap">{contentText(m.content)}</span>
         </li>

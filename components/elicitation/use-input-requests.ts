@@ -7,6 +7,7 @@ import type { InputResponses } from '@/lib/protocol';
 /** How answers leave the panel: all keys at once (MRTR retry) or each as it comes (tasks/update allows partial answers). */
 export type SubmitMode = 'all' | 'each';
 
+/** One input request of the panel: its key, what kind of answer it needs, and whether it has one. */
 export interface InputRequestEntry {
   key: string;
   kind: InputKind;

@@ -6,6 +6,7 @@ import { HeadersEditor } from './HeadersEditor';
 import { useConnectionForm } from './use-connection-form';
 import { useInspector } from './use-inspector';
 import { Badge, type Tone } from '@/components/ui/Badge';
+import { keyedByContent } from '@/components/ui/content-keys';
 
 const field = 'rounded-md border border-border bg-surface px-2 py-1.5 text-sm';
 const STATUS = {
@@ -129,8 +130,8 @@ export function ConnectionBar() {
         <details className="text-xs text-muted">
           <summary>{warnings.length} client warning(s)</summary>
           <ul className="mt-1 list-disc pl-5">
-            {warnings.map((w, i) => (
-              <li key={i}>{w}</li>
+            {keyedByContent(warnings, (w) => w).map(({ key, item }) => (
+              <li key={key}>{item}</li>
             ))}
           </ul>
         </details>

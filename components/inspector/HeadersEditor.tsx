@@ -1,6 +1,7 @@
 'use client';
 
 import type { HeaderRow } from '@/lib/state/connection-slice';
+import { useRowKeys } from '@/components/ui/use-row-keys';
 
 const field = 'rounded-md border border-border bg-surface px-2 py-1 font-mono text-xs';
 
@@ -15,6 +16,11 @@ interface HeadersEditorProps {
 
 /** The bearer token and custom headers sent on every request (through the proxy, any header works). */
 export function HeadersEditor({ bearer, headers, onBearer, onChange, onAdd, onRemove }: HeadersEditorProps) {
+  const rowKeys = useRowKeys(headers.length);
+  const remove = (i: number) => {
+    rowKeys.remove(i);
+    onRemove(i);
+  };
   return (
     <div className="space-y-2" data-testid="headers-editor">
       <label className="flex items-center gap-2 text-xs">
@@ -30,7 +36,7 @@ export function HeadersEditor({ bearer, headers, onBearer, onChange, onAdd, onRe
         />
       </label>
       {headers.map((h, i) => (
-        <div key={i} className="flex items-center gap-2" data-testid="header-row">
+        <div key={rowKeys.keys[i]} className="flex items-center gap-2" data-testid="header-row">
           <input type="checkbox" checked={h.enabled} onChange={(e) => onChange(i, { enabled: e.target.checked })} aria-label="Send this header" />
           <input
             value={h.name}
@@ -46,7 +52,7 @@ export function HeadersEditor({ bearer, headers, onBearer, onChange, onAdd, onRe
             aria-label="Header value"
             className={`${field} flex-1`}
           />
-          <button type="button" onClick={() => onRemove(i)} aria-label="Remove header" className="px-1 text-xs text-muted hover:text-danger">
+          <button type="button" onClick={() => remove(i)} aria-label="Remove header" className="px-1 text-xs text-muted hover:text-danger">
             ✕
           </button>
         </div>

@@ -18,7 +18,8 @@ export function OpenRecording({ onOpen, error, compact = false }: { onOpen: (tex
     read(e.dataTransfer.files[0]);
   };
   return (
-    <div
+    <section
+      aria-label="Open a recording"
       data-testid="open-recording"
       data-over={over}
       onDragOver={(e) => {
@@ -60,6 +61,6 @@ export function OpenRecording({ onOpen, error, compact = false }: { onOpen: (tex
           {error}
         </p>
       ) : null}
-    </div>
+    </section>
   );
 }

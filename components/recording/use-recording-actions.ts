@@ -12,6 +12,7 @@ import { recordingToScenario, recordingToScenarioYaml } from '@/lib/recording/to
  * at `/mcp/replay/<id>`.
  */
 
+/** Where an action stands: idle, running, failed (with why), or done (with the page or endpoint it made). */
 export type ActionState = { phase: 'idle' } | { phase: 'busy' } | { phase: 'error'; message: string } | { phase: 'done'; path: string; exchanges?: number };
 
 const explain = (status: number, error: string) =>

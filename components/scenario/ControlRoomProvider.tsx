@@ -11,6 +11,7 @@ export interface ControlRoomContextValue {
   scenarioId: string;
 }
 
+/** The enclosing control room; read it with `useControlRoomContext` (use-control-room.ts), which throws outside one. */
 export const ControlRoomContext = createContext<ControlRoomContextValue | null>(null);
 
 /** Creates the scenario's store once per mount; children read it through the `use-*` hooks. */

@@ -18,8 +18,8 @@ function mask(name: string, value: string): string {
 /** Request headers of a journal entry, secrets masked unless the operator reveals them. */
 export function HeaderTable({ headers }: { headers: Record<string, string> }) {
   const [revealed, setRevealed] = useState(false);
-  const names = Object.keys(headers).sort();
-  const hasSecret = names.some((n) => SECRET.has(n.toLowerCase()));
+  const rows = Object.entries(headers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const hasSecret = rows.some(([n]) => SECRET.has(n.toLowerCase()));
   return (
     <div className="min-w-0 space-y-1">
       <div className="flex items-center justify-between">
@@ -32,12 +32,12 @@ export function HeaderTable({ headers }: { headers: Record<string, string> }) {
       </div>
       <table data-testid="journal-headers" className="w-full table-fixed text-xs">
         <tbody>
-          {names.map((name) => (
+          {rows.map(([name, value]) => (
             <tr key={name} className="border-t border-border align-top">
               <th scope="row" className="w-44 py-0.5 pr-2 text-left font-mono font-normal text-muted">
                 {name}
               </th>
-              <td className="py-0.5 font-mono break-all">{SECRET.has(name.toLowerCase()) && !revealed ? mask(name, headers[name]) : headers[name]}</td>
+              <td className="py-0.5 font-mono break-all">{SECRET.has(name.toLowerCase()) && !revealed ? mask(name, value) : value}</td>
             </tr>
           ))}
         </tbody>

@@ -1,6 +1,7 @@
 'use client';
 
 import type { ScenarioIssue } from '@/lib/scenario/loader';
+import { keyedByContent } from '@/components/ui/content-keys';
 
 /** Validation problems under the editor; choosing one moves the cursor to its line. */
 export function IssueList({
@@ -22,8 +23,8 @@ export function IssueList({
   const rows = [...errors.map((i) => ({ issue: i, severity: 'error' as const })), ...warnings.map((i) => ({ issue: i, severity: 'warning' as const }))];
   return (
     <ul data-testid="editor-issues" aria-label="Validation issues" className="max-h-40 space-y-1 overflow-y-auto text-xs">
-      {rows.map(({ issue, severity }, i) => (
-        <li key={`${severity}-${issue.line}-${issue.column}-${i}`} data-testid="editor-issue" data-line={issue.line} data-severity={severity}>
+      {keyedByContent(rows, ({ issue, severity }) => `${severity}-${issue.line}-${issue.column}-${issue.message}`).map(({ key, item: { issue, severity } }) => (
+        <li key={key} data-testid="editor-issue" data-line={issue.line} data-severity={severity}>
           <button
             type="button"
             onClick={() => onPick(issue.line, issue.column)}

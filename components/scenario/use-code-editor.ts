@@ -66,6 +66,7 @@ export function useCodeEditor(options: CodeEditorOptions) {
   callbacks.current = options;
   const { text, revision, readOnly, sourceName } = options;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new `revision` is what replaces the document with `text`; `text` alone must not, or every keystroke would rebuild the editor
   useEffect(() => {
     if (!ref.current) return;
     const lint = linter(
@@ -103,8 +104,7 @@ export function useCodeEditor(options: CodeEditorOptions) {
       created.destroy();
       view.current = null;
     };
-    // `text` is left out on purpose: the document is replaced only when a new revision of the
-    // source arrives, never while the author types (the editor owns the text in between).
+    // The editor owns the text between revisions: `onChange` reports each keystroke upward.
   }, [revision, readOnly, sourceName]);
 
   function goToLine(line: number, column = 1): void {

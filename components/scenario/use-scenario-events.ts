@@ -27,6 +27,7 @@ function parse<T>(schema: z.ZodType<T>, event: MessageEvent): T | undefined {
 export function useScenarioEvents(): void {
   const { store, client, scenarioId } = useControlRoomContext();
   const epoch = useControlRoom((s) => s.feedEpoch);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new `epoch` is the request to reconnect the feed; the effect itself needs nothing from it
   useEffect(() => {
     let source: EventSource | undefined;
     let retry: ReturnType<typeof setTimeout> | undefined;

@@ -10,11 +10,13 @@ import { useControlRoomContext } from './use-control-room';
  * duplicate it under a new id.
  */
 
+/** The stored YAML: loading, failed to load, or ready (with a revision that grows each time the text is replaced). */
 export type SourceState = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready'; text: string; builtin: boolean; revision: number };
 
 /** What the last action did, for the toolbar's status line. */
 export type ActionNote = { tone: 'ok' | 'error' | 'busy'; text: string } | undefined;
 
+/** The source of the enclosing control room's scenario and the save, reset and duplicate actions on it. */
 export function useScenarioSource() {
   const { client, scenarioId, store } = useControlRoomContext();
   const [source, setSource] = useState<SourceState>({ status: 'loading' });

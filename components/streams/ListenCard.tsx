@@ -7,6 +7,7 @@ import { BACKOFF_CAP_MS } from '@/lib/client/reconnect';
 import type { ListenDrop, ListenRecord, StreamRecord } from '@/lib/state/streams-types';
 import { useNow } from '@/components/ui/use-now';
 import { Badge, type Tone } from '@/components/ui/Badge';
+import { keyedByContent } from '@/components/ui/content-keys';
 
 /**
  * One `subscriptions/listen` across its re-opens, and for each drop the reconnect plan being
@@ -81,8 +82,10 @@ function DropPlan({ drop, current }: { drop: ListenDrop; current: boolean }) {
   );
 }
 
+/** The card of one listen subscription: its state, requests, acknowledgement, and the plans of its last five drops. */
 export function ListenCard({ listen, streams }: { listen: ListenRecord; streams: Record<string, StreamRecord> }) {
-  const last = listen.streamIds.length ? streams[listen.streamIds[listen.streamIds.length - 1]] : undefined;
+  const lastId = listen.streamIds.at(-1);
+  const last = lastId === undefined ? undefined : streams[lastId];
   const drops = listen.drops.slice(-5);
   return (
     <article data-testid="listen-card" data-state={listen.state} className="space-y-2 rounded-lg border border-border bg-surface p-3 text-sm">
@@ -100,8 +103,8 @@ export function ListenCard({ listen, streams }: { listen: ListenRecord; streams:
       </p>
       {drops.length ? (
         <ul className="space-y-2">
-          {drops.map((d, i) => (
-            <DropPlan key={`${d.at}:${i}`} drop={d} current={i === drops.length - 1 && listen.state === 'reconnecting'} />
+          {keyedByContent(drops, (d) => `${d.at}:${d.attempt}`).map(({ key, item: d }) => (
+            <DropPlan key={key} drop={d} current={d === drops.at(-1) && listen.state === 'reconnecting'} />
           ))}
         </ul>
       ) : null}

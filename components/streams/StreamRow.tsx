@@ -17,6 +17,7 @@ function ms(n: number | undefined): string {
   return n < 1000 ? `${Math.round(n)} ms` : `${(n / 1000).toFixed(1)} s`;
 }
 
+/** The row of one SSE stream (see above); its method button expands it to its last frames. */
 export function StreamRow({ stream: s }: { stream: StreamRecord }) {
   const [open, setOpen] = useState(false);
   const ack = s.ack ? 'acknowledged' : s.responded ? 'response' : '—';

@@ -28,7 +28,10 @@ export function StreamsPanel() {
         {listenOrder.length === 0 ? (
           <p className="text-xs text-muted">No subscriptions/listen yet. Tick “Listen” on a task in the Tasks panel to open one.</p>
         ) : (
-          [...listenOrder].reverse().map((id) => <ListenCard key={id} listen={listens[id]} streams={byId} />)
+          [...listenOrder].reverse().map((id) => {
+            const listen = listens[id];
+            return listen ? <ListenCard key={id} listen={listen} streams={byId} /> : null;
+          })
         )}
       </div>
       <div className="space-y-2">

@@ -44,10 +44,12 @@ interface StateDiagramProps {
   history: StatusChange[];
 }
 
+/** The state machine of one task with its `current` status and the path its `history` took. */
 export function StateDiagram({ current, history }: StateDiagramProps) {
   const marker = `arrow-${useId().replace(/:/g, '')}`;
   const visited = new Set(history.map((h) => h.status));
-  const taken = new Set(history.slice(1).map((h, i) => `${history[i].status}>${h.status}`));
+  // Each change with the one before it: `i` runs one behind `h`, so history[i] exists.
+  const taken = new Set(history.slice(1).map((h, i) => `${history[i]!.status}>${h.status}`));
   return (
     <svg
       data-testid="state-diagram"

@@ -38,6 +38,7 @@ function TaskOutcome({ record }: { record: TrackedTask }) {
   return null;
 }
 
+/** The card of one tracked task (see above). */
 export function TaskCard({ record }: { record: TrackedTask }) {
   const era = useInspector((s) => s.connection.server?.era);
   const runner = useTaskRunner();

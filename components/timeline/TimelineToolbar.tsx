@@ -19,6 +19,7 @@ export function TimelineToolbar({ methods, shown }: { methods: readonly string[]
   const stats = useInspector(selectStats);
   const version = useInspector((s) => s.timeline.version);
   const buffer = useInspector((s) => s.timeline.buffer);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the buffer is mutated in place; `version` is the counter that moves when entries (and so tasks) arrive
   const tasks = useMemo(() => taskFingerprints(buffer), [buffer, version]);
   const [text, setText] = useState(search);
   const set = (patch: Partial<TimelineFilters>) => store.getState().timeline.setFilters(patch);

@@ -1,6 +1,6 @@
 'use client';
 
-import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent, type UIEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent, type UIEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { layoutLanes, type LaneModel } from '@/lib/state/timeline-lanes';
 import { selectBuffer, selectFollow, selectLintVersion, selectSelectedId, selectVersion } from '@/lib/state/selectors';
@@ -15,6 +15,7 @@ import { useInspector, useInspectorStore, useVisibleEntries } from '@/components
 const ROW_HEIGHT = 28;
 const OVERSCAN = 12;
 
+/** The timeline list's state and handlers: virtual rows, lanes, selection, following, scroll, click and keys. */
 export function useTimeline() {
   const store = useInspectorStore();
   const visible = useVisibleEntries();
@@ -23,7 +24,7 @@ export function useTimeline() {
   const buffer = useInspector(selectBuffer);
   const selectedId = useInspector(selectSelectedId);
   const follow = useInspector(selectFollow);
-  const scrollRef = useRef<HTMLDivElement>(null);
+  const scrollRef = useRef<HTMLTableElement>(null);
   const count = visible.ids.length;
 
   const virtualizer = useVirtualizer({
@@ -38,9 +39,11 @@ export function useTimeline() {
   const last = items[items.length - 1]?.index ?? -1;
 
   // Lanes only for the rows in view: cheap however long the list is.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the buffer is mutated in place; `version` is the counter that moves when the rows in view gain entries
   const lanes: LaneModel = useMemo(() => layoutLanes(buffer, visible.ids.slice(first, last + 1)), [buffer, visible, first, last, version]);
 
   // Follow the newest entry while following.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` moves on every ingest, so the view keeps to the newest entry even when the count stays the same (a full buffer evicting as it grows)
   useEffect(() => {
     if (follow && count) virtualizer.scrollToIndex(count - 1, { align: 'end' });
   }, [follow, count, version, virtualizer]);
@@ -53,7 +56,7 @@ export function useTimeline() {
   }, [selectedId, visible, virtualizer]);
 
   const onScroll = useCallback(
-    (e: UIEvent<HTMLDivElement>) => {
+    (e: UIEvent<HTMLTableElement>) => {
       const el = e.currentTarget;
       const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight < ROW_HEIGHT;
       const t = store.getState().timeline;
@@ -62,10 +65,17 @@ export function useTimeline() {
     [store],
   );
 
-  const select = useCallback((id: number) => store.getState().timeline.select(id), [store]);
+  // One handler for every row: a click anywhere in a row selects that row's entry.
+  const onClick = useCallback(
+    (e: MouseEvent<HTMLTableElement>) => {
+      const row = e.target instanceof Element ? e.target.closest<HTMLElement>('tr[data-id]') : null;
+      if (row) store.getState().timeline.select(Number(row.dataset.id));
+    },
+    [store],
+  );
 
   const onKeyDown = useCallback(
-    (e: KeyboardEvent<HTMLDivElement>) => {
+    (e: KeyboardEvent<HTMLTableElement>) => {
       if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp' && e.key !== 'Escape') return;
       e.preventDefault();
       const t = store.getState().timeline;
@@ -80,5 +90,5 @@ export function useTimeline() {
     [store, visible, virtualizer],
   );
 
-  return { scrollRef, virtualizer, items, visible, buffer, lanes, lintVersion, selectedId, follow, select, onScroll, onKeyDown };
+  return { scrollRef, virtualizer, items, visible, buffer, lanes, lintVersion, selectedId, follow, onClick, onScroll, onKeyDown };
 }

@@ -2,12 +2,20 @@
 
 import type { JsonRpcErrorObject } from '@/lib/protocol';
 import { asRecord } from '@/lib/shared/records';
+import { keyedByContent } from '@/components/ui/content-keys';
 
 /**
  * A CallToolResult as a person reads it: the content blocks (text in full, other kinds
  * summarised), structuredContent as JSON, and `isError: true` flagged as a tool error that is
  * still a result (the call completed; the tool reports a failure), never as a protocol failure.
  */
+
+/** What a block shows, for its key: its kind and its text or URI. */
+function blockKey(block: unknown): string {
+  const b = asRecord(block) ?? {};
+  const shown = typeof b.text === 'string' ? b.text : typeof b.uri === 'string' ? b.uri : '';
+  return `${String(b.type)}:${shown}`;
+}
 
 function Block({ block }: { block: unknown }) {
   const b = asRecord(block) ?? {};
@@ -39,7 +47,11 @@ export function ResultView({ result, testId = 'tool-result' }: { result: Record<
           Tool error (isError: true) — a result the tool returned, not a protocol failure
         </p>
       ) : null}
-      {content ? content.map((b, i) => <Block key={i} block={b} />) : <p className="text-xs text-danger">The result has no content array.</p>}
+      {content ? (
+        keyedByContent(content, blockKey).map(({ key, item }) => <Block key={key} block={item} />)
+      ) : (
+        <p className="text-xs text-danger">The result has no content array.</p>
+      )}
       {result.structuredContent !== undefined ? (
         <details className="text-xs">
           <summary className="cursor-pointer text-muted">structuredContent</summary>

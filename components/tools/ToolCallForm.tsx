@@ -16,6 +16,7 @@ import { MAX_ROUNDS, useToolCall } from './use-tool-call';
  * MRTR rounds answered in place with a visible round counter and bound, and the outcome.
  */
 
+/** The call form of one tool; `taskCapable` offers running it as a task. */
 export function ToolCallForm({ tool, taskCapable }: { tool: Tool; taskCapable: boolean }) {
   const fields = useMemo(() => describeArguments(tool.inputSchema), [tool.inputSchema]);
   const [values, setValues] = useState<ArgValues>(() => initialArgValues(fields));

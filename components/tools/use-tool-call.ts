@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { InputRequests, InputResponses } from '@/lib/protocol';
 import { fingerprint } from '@/lib/shared/fingerprint';
 import type { InputAnswerer, CallWithInputOutcome } from '@/lib/client/mrtr';
@@ -23,6 +23,7 @@ type ToolCallState =
   | { phase: 'input'; round: number; asTask: boolean; inputRequests: InputRequests }
   | { phase: 'done'; asTask: boolean; outcome: CallWithInputOutcome; taskFp?: string };
 
+/** The call state of `toolName` and the actions on it: call, submit a round's answers, abandon, reset. */
 export function useToolCall(toolName: string) {
   const store = useInspectorStore();
   const runner = useTaskRunner();
@@ -30,19 +31,21 @@ export function useToolCall(toolName: string) {
   const pending = useRef<((r: InputResponses | undefined) => void) | undefined>(undefined);
   const abort = useRef<AbortController | undefined>(undefined);
 
-  const settle = (r: InputResponses | undefined) => {
+  // Stable (it only touches refs), so the cleanup below always reaches the current round.
+  const settle = useCallback((r: InputResponses | undefined) => {
     const resolve = pending.current;
     pending.current = undefined;
     resolve?.(r);
-  };
+  }, []);
 
   // Leaving the panel (or picking another tool) abandons the conversation.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: toolName is the trigger, not an input: picking another tool must run this cleanup
   useEffect(
     () => () => {
       settle(undefined);
       abort.current?.abort(new Error('the tool panel was closed'));
     },
-    [toolName],
+    [toolName, settle],
   );
 
   async function call(args: Record<string, unknown>, asTask: boolean) {
@@ -51,7 +54,8 @@ export function useToolCall(toolName: string) {
       return setState({ phase: 'done', asTask, outcome: { type: 'failure', reason: 'local', message: 'Not connected', rounds: 0, conversationId: '' } });
     settle(undefined);
     abort.current?.abort();
-    const ac = (abort.current = new AbortController());
+    const ac = new AbortController();
+    abort.current = ac;
     setState({ phase: 'calling', round: 1, asTask });
     const answer: InputAnswerer = (inputRequests, { round }) =>
       new Promise((resolve) => {

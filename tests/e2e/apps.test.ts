@@ -342,12 +342,21 @@ describe('MCP Apps in the inspector', () => {
       child.stderr!.on('data', (d) => (out += d));
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`the example server did not start:\n${out}`)), 20_000);
-        child.stdout!.on('data', () => out.includes('listening') && (clearTimeout(timer), resolve()));
+        child.stdout!.on('data', () => {
+          if (!out.includes('listening')) return;
+          clearTimeout(timer);
+          resolve();
+        });
         child.once('exit', (code) => reject(new Error(`the example server exited with ${code}:\n${out}`)));
       });
       thirdParty = {
         url: `http://127.0.0.1:${port}/mcp`,
-        stop: () => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM')))),
+        stop: () =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null) return resolve();
+            child.once('exit', () => resolve());
+            child.kill('SIGTERM');
+          }),
       };
     });
     afterAll(async () => {

@@ -70,7 +70,7 @@ describe('control room', () => {
     expect(await page.textContent('[data-testid="scenario-editor-content"]')).toContain('id: demo-copy');
 
     // Break it: a string where settings.pollIntervalMs needs a number.
-    const pollLine = lineOf(original, /^  pollIntervalMs: 1000$/);
+    const pollLine = lineOf(original, /^ {2}pollIntervalMs: 1000$/);
     await gotoLineEnd(page, pollLine);
     for (let i = 0; i < 4; i++) await page.keyboard.press('Backspace');
     await page.keyboard.type('fast');

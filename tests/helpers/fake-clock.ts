@@ -14,6 +14,7 @@ export interface FakeClock extends Clock {
   pending(): number;
 }
 
+/** A {@link FakeClock} standing at `start` (2026-07-28 12:00 UTC unless given). */
 export function createFakeClock(start = Date.UTC(2026, 6, 28, 12, 0, 0)): FakeClock {
   let now = start;
   let seq = 0;
@@ -58,7 +59,10 @@ export async function flushAsync(): Promise<void> {
 export async function drive<T>(clock: FakeClock, p: Promise<T>, stepMs = 25, maxMs = 60_000): Promise<T> {
   let settled = false;
   let value!: T;
-  p.then((v) => ((settled = true), (value = v)));
+  p.then((v) => {
+    settled = true;
+    value = v;
+  });
   for (let t = 0; t <= maxMs && !settled; t += stepMs) {
     await flushAsync();
     if (settled) break;

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 
 /** Helpers to start the real servers the integration and e2e tests talk to. */
 
+/** The repository's root directory. */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** A free TCP port on 127.0.0.1. */
@@ -19,6 +20,7 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** A started server: its process, endpoint, control token (when it has one), output so far, and how to stop it. */
 export interface Started {
   child: ChildProcess;
   url: string;

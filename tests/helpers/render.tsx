@@ -17,6 +17,7 @@ import { createRoot, type Root } from 'react-dom/client';
 
 const mounted = new Set<{ root: Root; container: HTMLElement }>();
 
+/** A rendered element and the queries over its container. */
 export interface Rendered {
   container: HTMLElement;
   /** First match or throw (with the selector in the message). */
@@ -29,6 +30,7 @@ export interface Rendered {
   unmount(): void;
 }
 
+/** Render `element` into a fresh container attached to the document. */
 export function render(element: ReactElement): Rendered {
   const container = document.createElement('div');
   document.body.appendChild(container);

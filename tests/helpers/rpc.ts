@@ -16,7 +16,9 @@ export interface FetchTarget {
   fetch(request: Request): Promise<Response>;
 }
 
+/** The protocol version the helpers speak unless told otherwise. */
 export const PROTOCOL_VERSION = '2026-07-28';
+/** The tasks extension's id in client capabilities. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 /** Ready-made client capability objects. */
@@ -38,6 +40,7 @@ const NAME_FIELD: Record<string, string> = {
   'tasks/cancel': 'taskId',
 };
 
+/** How one request departs from a compliant client's defaults. */
 export interface RpcOptions {
   /** Client capabilities for `_meta` (default `{}`). */
   caps?: Record<string, unknown>;
@@ -54,16 +57,17 @@ export interface RpcOptions {
 }
 
 /** A JSON-RPC error object. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: `data` is whatever the server attached; tests reach into it and assert on it at run time
 export type RpcError = { code: number; message: string; data?: any };
 
 /**
  * A JSON-RPC response as the tests see it. `result` and `error` are loosely typed on purpose so
  * assertions can reach into them directly; exactly one of them is present at runtime.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: any method's result or error, which tests reach into and assert on at run time (a type per method would be a second copy of the protocol)
 export type RpcBody = { jsonrpc: '2.0'; id: string | number | null; result?: any; error?: RpcError | any };
 
+/** What {@link rpc} saw come back. */
 export interface RpcReply {
   status: number;
   headers: Headers;

@@ -23,7 +23,7 @@ import { choose, cleanup, click, render, type } from '../../helpers/render';
 const engines: MockEngine[] = [];
 afterEach(() => {
   cleanup();
-  engines.splice(0).forEach((e) => e.close());
+  for (const e of engines.splice(0)) e.close();
 });
 
 async function connected(): Promise<InspectorStore> {

@@ -1,7 +1,9 @@
 import { toNextRoute } from '@/lib/adapters/next-route';
 
-/** POST /mcp/replay/<id>: a recording served as a mock (see lib/server/replay-registry.ts). */
+/** The mock router needs Node (SQLite store, child processes): never the edge runtime. */
 export const runtime = 'nodejs';
+/** Every request is live MCP or control traffic: never prerendered or cached. */
 export const dynamic = 'force-dynamic';
 
+/** `/mcp/replay/<id>`: a recording served as a mock (see lib/server/replay-registry.ts). */
 export const { GET, POST, DELETE, PUT } = toNextRoute();
