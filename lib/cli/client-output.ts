@@ -13,6 +13,12 @@ export const out = (text: string) => process.stdout.write(text.endsWith('\n') ? 
 export const err = (text: string) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
 export const printJson = (value: unknown) => out(JSON.stringify(value, null, 2));
 
+/** Print `message` on stderr and return `code`, the command's exit code. */
+export function failWith(message: string, code = 1): number {
+  err(message);
+  return code;
+}
+
 /** How a task is named in human output. */
 export function taskLabel(taskId: string, reveal = false): string {
   return reveal ? taskId : fingerprint(taskId);

@@ -139,7 +139,8 @@ export function matchTemplate(template: string, uri: string): Record<string, str
   const m = new RegExp(`^${pattern.replace(/\{([^}]+)\}/g, '([^/]+)')}$`).exec(uri);
   if (!m) return undefined;
   const vars: Record<string, string> = {};
-  names.forEach((n, i) => (vars[n] = decodeURIComponent(m[i + 1])));
+  // Every name was pushed with exactly one non-optional capture group, so group i + 1 matched.
+  for (const [i, n] of names.entries()) vars[n] = decodeURIComponent(m[i + 1]!);
   return vars;
 }
 

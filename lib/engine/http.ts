@@ -38,7 +38,9 @@ function json(status: number, body: unknown, extra: Record<string, string> = {})
 
 function headerRecord(h: HeaderBag): Record<string, string> {
   const out: Record<string, string> = {};
-  h.forEach((v, k) => (out[k] = v));
+  h.forEach((v, k) => {
+    out[k] = v;
+  });
   return out;
 }
 
@@ -73,7 +75,8 @@ export function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Prom
         Allow: 'POST',
       });
     }
-    const ctype = (headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+    const [mediaType = ''] = (headers.get('content-type') ?? '').split(';');
+    const ctype = mediaType.trim().toLowerCase();
     if (ctype !== 'application/json') {
       return json(
         415,
@@ -107,7 +110,7 @@ export function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Prom
     const asRequest = JsonRpcRequestSchema.safeParse(body);
     if (!asRequest.success) {
       const asNote = JsonRpcNotificationSchema.safeParse(body);
-      if (asNote.success && !(body as Record<string, unknown>).hasOwnProperty('id')) {
+      if (asNote.success && !Object.hasOwn((body as Record<string, unknown>), 'id')) {
         record(202, undefined);
         return { status: 202, headers: {} };
       }

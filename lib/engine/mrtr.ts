@@ -87,7 +87,7 @@ export async function runMrtr(core: EngineCore, ctx: RequestContext, rounds: Mrt
   const responses = (rawResponses ?? {}) as Record<string, unknown>;
 
   while (round < rounds.length) {
-    const spec = rounds[round];
+    const spec = rounds[round]!; // round < rounds.length
     const { out, refused } = askable(spec.inputRequests, ctx.caps, { ...scope, inputs: answers });
     if (Object.keys(out).length === 0) {
       const required = Object.assign({}, ...refused.map(capabilityFor));

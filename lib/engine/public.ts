@@ -9,7 +9,9 @@ import { ScenarioSchema, type Scenario, type ScenarioInput } from '../scenario/s
 export { createMockEngine, getBuiltinScenario, builtinScenarioIds, ScenarioSchema };
 export type { MockEngine, MockEngineOptions, Scenario, ScenarioInput };
 export { createMemoryStores } from '../store/memory';
-export { createSystemClock, createRandomIds, type Clock, type IdSource } from './runtime';
+export { createServerClock, createRandomIds, type Clock, type IdSource } from './runtime';
+/** @deprecated Use {@link createServerClock} (the same clock: real time, unref'd timers). Kept so existing imports keep working. */
+export { createServerClock as createSystemClock } from './runtime';
 export { gradeClient, GRADE_IDS, ReportCardSchema, type ReportCard, type Grade, type GradeStatus } from './report-card';
 export type { Journal, JournalEntry, JournalFrame, JournalEvent } from './journal';
 export type { StreamEnd } from './exchange-tap';

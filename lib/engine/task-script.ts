@@ -60,7 +60,8 @@ function enterStep(rec: TaskRecord, spec: TaskSpec, index: number, at: number): 
   const step = spec.steps[index];
   rec.status = 'working';
   rec.inputRequests = undefined;
-  const message = step.statusMessage ?? step.progress?.[0];
+  // A script whose last step is not terminal (validation forbids it) runs off the end here; settle() reports it.
+  const message = step?.statusMessage ?? step?.progress?.[0];
   if (message !== undefined) rec.statusMessage = statusText(rec, message);
   rec.lastUpdatedAt = at;
 }
@@ -154,7 +155,9 @@ function waitsForOperatorInput(rec: TaskRecord, now: number): boolean {
 function showProgress(rec: TaskRecord, step: TaskStep, delay: number, now: number): void {
   if (!step.progress || step.progress.length < 2 || !Number.isFinite(delay) || delay <= 0) return;
   const i = Math.min(step.progress.length - 1, Math.floor(((now - rec.stepStartedAt) / delay) * step.progress.length));
-  const message = statusText(rec, step.progress[i]);
+  const progress = step.progress[i];
+  if (progress === undefined) return;
+  const message = statusText(rec, progress);
   if (rec.statusMessage !== message) {
     rec.statusMessage = message;
     rec.lastUpdatedAt = now;

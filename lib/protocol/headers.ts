@@ -38,10 +38,11 @@ export function decodeHeaderValue(raw: string): DecodedHeader {
   const value = raw.trim();
   const m = SENTINEL.exec(value);
   if (!m) {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: this pattern exists to reject control characters in a header value
     if (/[\x00-\x1f\x7f]/.test(value)) return { ok: false, reason: 'header value contains control characters' };
     return { ok: true, value };
   }
-  const b64 = m[1];
+  const b64 = m[1]!; // SENTINEL's one group always takes part in a match
   if (!BASE64.test(b64)) return { ok: false, reason: 'invalid base64 in header value' };
   try {
     const bin = atob(b64);

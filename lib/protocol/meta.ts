@@ -48,7 +48,7 @@ export function isReservedMetaKey(key: string): boolean {
 /** Whether the request declared the extension `id` in this request's capabilities. */
 export function declaresExtension(caps: ClientCapabilities | undefined, id: string): boolean {
   const ext = caps?.extensions;
-  return !!ext && typeof ext === 'object' && Object.prototype.hasOwnProperty.call(ext, id);
+  return !!ext && typeof ext === 'object' && Object.hasOwn(ext, id);
 }
 
 /** Elicitation modes the client declared; `{}` means form only. */

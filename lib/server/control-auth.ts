@@ -21,10 +21,10 @@ export function presentedToken(req: AccessRequest): string | undefined {
   const header = req.headers.get('x-loupe-token');
   if (header) return header;
   const cookie = req.headers.get('cookie') ?? '';
-  const c = /(?:^|;\s*)loupe_token=([^;]+)/.exec(cookie);
-  if (!c) return undefined;
+  const encoded = /(?:^|;\s*)loupe_token=([^;]+)/.exec(cookie)?.[1];
+  if (!encoded) return undefined;
   try {
-    return decodeURIComponent(c[1]);
+    return decodeURIComponent(encoded);
   } catch {
     return undefined;
   }

@@ -42,6 +42,9 @@ function createReplayRegistry(allowedHosts?: string[]): ReplayRegistry {
 /** The replay registry of a mock host (created on first use). */
 export function replaysOf(host: MockHost, allowedHosts?: string[]): ReplayRegistry {
   let r = registries.get(host);
-  if (!r) registries.set(host, (r = createReplayRegistry(allowedHosts)));
+  if (!r) {
+    r = createReplayRegistry(allowedHosts);
+    registries.set(host, r);
+  }
   return r;
 }

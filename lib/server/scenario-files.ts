@@ -170,7 +170,8 @@ export function createScenarioFiles(dataDir: string): ScenarioFiles {
       const original = source(id);
       if (!original) return refuse('not-found', `Unknown scenario: ${id}`);
       const doc = parseDocument(original.text);
-      if (doc.errors.length) return refuse('invalid', `${id}.yaml cannot be copied: it is not valid YAML (${doc.errors[0].message})`);
+      const [yamlError] = doc.errors;
+      if (yamlError) return refuse('invalid', `${id}.yaml cannot be copied: it is not valid YAML (${yamlError.message})`);
       doc.set('id', newId);
       const name = doc.get('name');
       if (typeof name === 'string') doc.set('name', `${name} (copy)`);

@@ -25,7 +25,9 @@ export const notesTimeline: Handler = async (core, ctx, _tool, args): Promise<Ou
     .filter((n) => !needle || n.title.toLowerCase().includes(needle) || n.body.toLowerCase().includes(needle))
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   const day = (iso: string) => iso.slice(0, 10);
-  const range = notes.length ? `${day(notes[0].createdAt)} to ${day(notes[notes.length - 1].createdAt)}` : '';
+  const first = notes.at(0);
+  const last = notes.at(-1);
+  const range = first && last ? `${day(first.createdAt)} to ${day(last.createdAt)}` : '';
   const head = notes.length === 0 ? 'No notes to put on the timeline.' : `Timeline of ${notes.length} note${notes.length === 1 ? '' : 's'}, ${range}`;
   if (!rendersApps(ctx)) {
     return toolResult([`${head}${notes.length ? ':' : ''}`, ...notes.map((n) => `${day(n.createdAt)}  ${n.id}  ${n.title}`)].join('\n'));
@@ -34,7 +36,7 @@ export const notesTimeline: Handler = async (core, ctx, _tool, args): Promise<Ou
   return toolResult(`${head} (shown in the notes timeline view).`, {
     notes: refs,
     count: refs.length,
-    ...(refs.length ? { from: refs[0].createdAt, to: refs[refs.length - 1].createdAt } : {}),
+    ...(first && last ? { from: first.createdAt, to: last.createdAt } : {}),
   });
 };
 

@@ -37,7 +37,10 @@ export function undeclaredNeed(method: string, params: Obj, caps: ClientCapabili
 /** A map of input requests (MRTR result or task snapshot). */
 export function checkInputRequests(requests: unknown, path: string, v: View, report: Report): void {
   const map = asRecord(requests);
-  if (!map) return report('input-request-invalid', 'inputRequests must be an object keyed by request key', path);
+  if (!map) {
+    report('input-request-invalid', 'inputRequests must be an object keyed by request key', path);
+    return;
+  }
   for (const [key, raw] of Object.entries(map)) {
     const at = `${path}.${key}`;
     const req = asRecord(raw);
@@ -106,11 +109,12 @@ export function checkInputResponse(key: string, request: Obj, response: unknown,
   const parsed = responseSchemaFor(method).safeParse(response);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return report(
+    report(
       'input-response-invalid',
       `Answer "${key}" is not a ${method} result: ${issue?.path.join('.') || 'value'} ${issue?.message ?? ''}`.trim(),
       path,
     );
+    return;
   }
   if (method !== 'elicitation/create' || res?.action !== 'accept') return;
   const params = asRecord(request.params) ?? {};

@@ -54,8 +54,7 @@ function findConversation(s: SessionState, v: View): Conversation | undefined {
     if (exact) return exact;
   }
   const key = conversationKey(v);
-  for (let i = s.conversations.length - 1; i >= 0; i--) if (s.conversations[i].key === key) return s.conversations[i];
-  return undefined;
+  return s.conversations.findLast((c) => c.key === key);
 }
 
 function learnContext(s: SessionState, v: View): void {
@@ -108,7 +107,10 @@ function trackTasks(s: SessionState, v: View, at: number | undefined, report: Re
   const taskId = v.params.taskId;
   if (typeof taskId !== 'string' || !v.method.startsWith('tasks/')) return;
   let t = s.tasks.get(taskId);
-  if (!t) s.tasks.set(taskId, (t = { nudged: false }));
+  if (!t) {
+    t = { nudged: false };
+    s.tasks.set(taskId, t);
+  }
   if (v.method === 'tasks/get') {
     if (t.terminal) report('task-poll-after-terminal', `The task already reached ${t.terminal}; stop polling it`, 'request.body.params.taskId');
     else if (!t.nudged && at !== undefined && t.lastAt !== undefined && t.pollIntervalMs) {

@@ -129,6 +129,7 @@ export const conformanceScenario: ScenarioInput = {
         },
         allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
         if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+        // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema if/then/else keyword this conformance tool must advertise
         then: { required: ['phone'] },
         else: { required: ['email'] },
         additionalProperties: false,

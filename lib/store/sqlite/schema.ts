@@ -90,7 +90,7 @@ export function migrateSchema(db: Database.Database): void {
   for (let version = found; version < SCHEMA_VERSION; version += 1) {
     const step = db.transaction(() => {
       if (readSchemaVersion(db) !== version) return;
-      MIGRATIONS[version](db);
+      MIGRATIONS[version]!(db); // found <= version < SCHEMA_VERSION = MIGRATIONS.length
       // user_version is part of the database header, so it commits or rolls back with the step.
       db.pragma(`user_version = ${version + 1}`);
     });
