@@ -52,7 +52,7 @@ export function discover(core: EngineCore): Outcome {
 }
 
 /** The wire form of a tool, with the ui binding only for clients that declared the ui extension. */
-export function toolWire(tool: ToolSpec, caps: ClientCapabilities | undefined, era: 'modern' | 'legacy' = 'modern'): Record<string, unknown> {
+function toolWire(tool: ToolSpec, caps: ClientCapabilities | undefined, era: 'modern' | 'legacy' = 'modern'): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(tool)) if (!BEHAVIOR_KEYS.has(k) && v !== undefined) out[k] = v;
   const meta = { ...((tool._meta as Record<string, unknown>) ?? {}) };
@@ -130,7 +130,7 @@ export function listPrompts(core: EngineCore, ctx: RequestContext): Outcome {
 }
 
 /** Match a URI against an RFC 6570 level-1 template; returns the variables or undefined. */
-export function matchTemplate(template: string, uri: string): Record<string, string> | undefined {
+function matchTemplate(template: string, uri: string): Record<string, string> | undefined {
   const names: string[] = [];
   const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([^}]+)\\?\}/g, (_, n: string) => {
     names.push(n.replace(/^[+#]/, ''));

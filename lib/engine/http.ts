@@ -15,7 +15,7 @@ import { toHttpInput, toResponse, type HeaderBag, type HttpInput, type HttpOutpu
  * with SSE. A notification or a response POSTed by the client is accepted and dropped (202).
  */
 
-export interface HttpFrontOptions {
+interface HttpFrontOptions {
   maxBodyBytes: number;
   keepAliveMs: number;
   allowedHosts: readonly string[];
@@ -59,7 +59,7 @@ export function createHttpFront(opts: HttpFrontOptions): { fetch: (req: Request)
 }
 
 /** Create the transport-neutral handler. */
-export function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<HttpOutput> {
+function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<HttpOutput> {
   return async function handle(req: HttpInput): Promise<HttpOutput> {
     const headers = req.headers;
     // A Request built by fetch() in-process (MSW, unit tests) has no Host header; use the URL's.

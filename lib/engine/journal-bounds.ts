@@ -36,7 +36,7 @@ export function truncateString(text: string, keep: number): string {
 }
 
 /** Result of {@link boundPayload}. */
-export interface BoundedPayload {
+interface BoundedPayload {
   value: unknown;
   truncated: boolean;
   /** Approximate serialized size of the kept value, in characters. */

@@ -11,10 +11,10 @@ import { taskSightings, toExchanges, type Exchange, type TaskSighting } from './
  * it), and links the journal entries (by `seq`) that prove it. Pure: same journal, same card.
  */
 
-export const GradeStatusSchema = z.enum(['pass', 'fail', 'not-observed']);
+const GradeStatusSchema = z.enum(['pass', 'fail', 'not-observed']);
 export type GradeStatus = z.infer<typeof GradeStatusSchema>;
 
-export const GradeSchema = z.object({
+const GradeSchema = z.object({
   /** Stable id, e.g. `poll-cadence`. */
   id: z.string(),
   title: z.string(),
@@ -44,7 +44,7 @@ export interface GradeContext {
 }
 
 /** Options of {@link gradeClient}. */
-export interface GradeOptions {
+interface GradeOptions {
   /** Grading time (default: the latest journal time). */
   now?: number;
 }

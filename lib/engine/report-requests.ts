@@ -8,7 +8,7 @@ import { canonical, plural, seqs, type Exchange } from './report-view';
 /** Grades about requests in general: re-listen after a drop, idempotency keys, requestState echo. */
 
 /** How long after a dropped listen stream a missing re-listen is still "not yet" rather than a fail. */
-export const RELISTEN_GRACE_MS = 10_000;
+const RELISTEN_GRACE_MS = 10_000;
 
 const SPEC = {
   relisten: 'MCP 2026-07-28 subscriptions/listen (an abrupt close is a disconnect; re-send listen) and Streamable HTTP (no Last-Event-ID resumability)',
@@ -67,7 +67,7 @@ export function gradeRelisten({ xs, sightings, now }: GradeContext): Grade {
 }
 
 /** A tool with side effects that offers an idempotency key: not read-only (or destructive) with an `idempotencyKey` argument. */
-export function takesIdempotencyKey(tool: ToolSpec): boolean {
+function takesIdempotencyKey(tool: ToolSpec): boolean {
   const a = asRecord(tool.annotations) ?? {};
   const sideEffects = a.destructiveHint === true || a.readOnlyHint !== true;
   return sideEffects && 'idempotencyKey' in (asRecord(asRecord(tool.inputSchema)?.properties) ?? {});

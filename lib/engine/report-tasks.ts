@@ -8,7 +8,7 @@ import { declaresTasks, plural, seqs, TASK_METHODS, taskIdOf, type Exchange, typ
 /** Grades about the tasks extension: cadence, Mcp-Name, extension declared, terminal stop, cancel ack. */
 
 /** Polls may come this much earlier than `pollIntervalMs` (timer jitter). */
-export const POLL_JITTER = 0.1;
+const POLL_JITTER = 0.1;
 /** A poll that races a pushed terminal notification by less than this is not held against the client. */
 const PUSH_RACE_MS = 100;
 

@@ -25,7 +25,7 @@ export interface StatePayload {
   x?: Record<string, unknown>;
 }
 
-export type VerifyOutcome = { ok: true; payload: StatePayload } | { ok: false; reason: string };
+type VerifyOutcome = { ok: true; payload: StatePayload } | { ok: false; reason: string };
 
 function fromBase64url(text: string): Uint8Array {
   const b64 = text.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((text.length + 3) % 4);
@@ -34,7 +34,7 @@ function fromBase64url(text: string): Uint8Array {
 }
 
 /** Canonical JSON (sorted keys) so digests do not depend on key order. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   const obj = value as Record<string, unknown>;

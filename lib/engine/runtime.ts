@@ -1,7 +1,7 @@
 /** Injected time, ids and randomness, so lifecycles can be driven by a fake clock in tests. */
 import { createSystemClock, type Clock } from '../shared/clock';
 
-export type { Clock, TimerHandle } from '../shared/clock';
+export type { Clock } from '../shared/clock';
 
 export interface IdSource {
   /** A task id with at least 128 random bits. */

@@ -32,7 +32,7 @@ function typeMatches(value: unknown, type: unknown): boolean {
 }
 
 /** Shallow check of arguments against the tool's inputSchema (required keys and top-level types). */
-export function checkArguments(tool: ToolSpec, args: Record<string, unknown>): string | undefined {
+function checkArguments(tool: ToolSpec, args: Record<string, unknown>): string | undefined {
   const schema = tool.inputSchema as { required?: unknown; properties?: Record<string, { type?: unknown }> };
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
   for (const key of required) if (args[key] === undefined) return `missing required argument "${key}"`;

@@ -19,7 +19,7 @@ export const ERROR = {
 export const REPLAY_STORE_FULL = -32023;
 
 /** Codes defined by 2026-07-28 inside the reserved range -32020..-32099. */
-export const DEFINED_RESERVED_CODES: readonly number[] = [ERROR.headerMismatch, ERROR.missingRequiredClientCapability, ERROR.unsupportedProtocolVersion];
+const DEFINED_RESERVED_CODES: readonly number[] = [ERROR.headerMismatch, ERROR.missingRequiredClientCapability, ERROR.unsupportedProtocolVersion];
 
 /** Retired codes that must never be reused (still accepted from old servers). */
 export const RETIRED_CODES = { resourceNotFound: -32002, urlElicitationRequired: -32042 } as const;
@@ -61,8 +61,3 @@ export function isUndefinedReservedCode(code: number): boolean {
 
 /** `data` of -32022. */
 export const UnsupportedVersionDataSchema = z.object({ supported: z.array(z.string()), requested: z.string() });
-
-/** Build a JSON-RPC error object. */
-export function rpcError(code: number, message: string, data?: unknown): JsonRpcErrorObject {
-  return data === undefined ? { code, message } : { code, message, data };
-}

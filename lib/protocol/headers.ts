@@ -26,12 +26,12 @@ export function isPlainHeaderValue(value: string): boolean {
 }
 
 /** Encode a value for `Mcp-Name` / `Mcp-Param-*`, wrapping it in the base64 sentinel when needed. */
-export function encodeHeaderValue(value: string): string {
+function encodeHeaderValue(value: string): string {
   return isPlainHeaderValue(value) ? value : `=?base64?${toBase64(value)}?=`;
 }
 
 /** Result of decoding a header value. */
-export type DecodedHeader = { ok: true; value: string } | { ok: false; reason: string };
+type DecodedHeader = { ok: true; value: string } | { ok: false; reason: string };
 
 /** Decode a header value: sentinel-wrapped base64 (validated strictly) or literal. */
 export function decodeHeaderValue(raw: string): DecodedHeader {
@@ -80,7 +80,7 @@ export interface HeaderBinding {
 }
 
 /** Outcome of scanning a tool's inputSchema for `x-mcp-header` annotations. */
-export type HeaderScan = { ok: true; bindings: HeaderBinding[] } | { ok: false; reason: string };
+type HeaderScan = { ok: true; bindings: HeaderBinding[] } | { ok: false; reason: string };
 
 /**
  * Find every `x-mcp-header` reachable purely through `properties` chains and validate the

@@ -32,7 +32,6 @@ export const ServerCapabilitiesSchema = z.looseObject({
   tools: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
   extensions: z.record(z.string(), Obj).optional(),
 });
-export type ServerCapabilities = z.infer<typeof ServerCapabilitiesSchema>;
 
 export const LoggingLevelSchema = z.enum(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
 export type LoggingLevel = z.infer<typeof LoggingLevelSchema>;

@@ -1,13 +1,12 @@
 import { z } from 'zod';
-import { TASK_STATUSES, TERMINAL_STATUSES } from '../shared/task-status';
+import { TASK_STATUSES } from '../shared/task-status';
 import { JsonRpcErrorObjectSchema } from './errors';
 import { InputRequestsSchema } from './mrtr';
 
 /** The tasks extension (io.modelcontextprotocol/tasks) of 2026-07-28, and the legacy 2025-11-25 shapes. */
 
-export const TaskStatusSchema = z.enum(TASK_STATUSES);
+const TaskStatusSchema = z.enum(TASK_STATUSES);
 export type TaskStatus = z.infer<typeof TaskStatusSchema>;
-export { TERMINAL_STATUSES };
 
 export const TaskSchema = z.looseObject({
   taskId: z.string().min(1),
@@ -35,7 +34,6 @@ export const DetailedTaskSchema = TaskSchema.extend({
   if ('requestState' in t) fail('task snapshots never carry requestState');
   if ('ttl' in t || 'pollInterval' in t) fail('legacy field names ttl/pollInterval must not appear');
 });
-export type DetailedTask = z.infer<typeof DetailedTaskSchema>;
 
 export const CreateTaskResultSchema = TaskSchema.extend({ resultType: z.literal('task') }).refine((r) => !('requestState' in r), {
   message: 'CreateTaskResult must not carry requestState',

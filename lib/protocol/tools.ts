@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /** Tools as they appear in 2026-07-28 `tools/list` results. */
 
-export const ToolAnnotationsSchema = z.looseObject({
+const ToolAnnotationsSchema = z.looseObject({
   title: z.string().optional(),
   readOnlyHint: z.boolean().optional(),
   destructiveHint: z.boolean().optional(),

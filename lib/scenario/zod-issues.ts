@@ -81,7 +81,7 @@ function isMissingKey(data: unknown, path: readonly PropertyKey[]): boolean {
 }
 
 /** The raw value at `path`, or undefined when the path does not exist. */
-export function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
+function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
   let current = data;
   for (const segment of path) {
     if (Array.isArray(current) && typeof segment === 'number') current = current[segment];

@@ -38,14 +38,14 @@ import { json, readText } from './respond';
  *   GET|PUT /api/recordings[/<name>], POST /api/recordings/replay   recordings (see recording-routes.ts)
  */
 
-export interface ControlApiOptions {
+interface ControlApiOptions {
   token: string;
   allowedHosts?: string[];
   keepAliveMs?: number;
 }
 
 /** Handles `/api/<parts...>` (parts already decoded). */
-export type ControlApi = (req: Request, parts: string[]) => Promise<Response>;
+type ControlApi = (req: Request, parts: string[]) => Promise<Response>;
 
 const REFUSAL_STATUS: Record<FileRefusal['reason'], number> = {
   'invalid-id': 400,

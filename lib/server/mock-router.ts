@@ -30,7 +30,7 @@ export interface MockRouter {
   readonly token: string;
 }
 
-export interface MockRouterOptions {
+interface MockRouterOptions {
   token?: string;
   allowedHosts?: string[];
   /** Keep-alive comment interval of the control API's event streams. */

@@ -19,7 +19,7 @@ import { json } from './respond';
  * is dropped with a log frame), idle sessions reaped, and every child killed when this process exits.
  */
 
-export interface StdioProxyOptions {
+interface StdioProxyOptions {
   maxSessions?: number;
   maxLineBytes?: number;
   idleMs?: number;

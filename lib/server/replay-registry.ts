@@ -11,10 +11,10 @@ import { createReplayServerHandler } from './replay-server';
  */
 
 /** Replays kept at once; each holds a whole recording in memory. */
-export const MAX_REPLAYS = 5;
+const MAX_REPLAYS = 5;
 
 /** The replays of one mock host. */
-export interface ReplayRegistry {
+interface ReplayRegistry {
   register(recording: Recording): ReplayStarted;
   fetch(id: string, request: Request): Promise<Response> | undefined;
   ids(): string[];

@@ -9,7 +9,7 @@ import type { Recording } from '../recording/schema';
  * handler. Any path answers, so the client can keep the endpoint path it was recorded with.
  */
 
-export interface ReplayServerOptions extends ReplayOptions {
+interface ReplayServerOptions extends ReplayOptions {
   allowedHosts?: string[];
   allowedOrigins?: string[];
   maxBodyBytes?: number;

@@ -14,7 +14,7 @@ import type { ScenarioSummary, ScenarioValidation } from '../protocol/loupe-api'
  */
 
 /** Scenario ids: what `/mcp/<id>` and file names accept. No dots or slashes, so no path tricks. */
-export const SCENARIO_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
+const SCENARIO_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 /** Largest scenario file accepted through the control API. */
 export const MAX_SCENARIO_BYTES = 1024 * 1024;

@@ -4,7 +4,7 @@
  */
 
 /** Timer handle returned by {@link Clock.setTimeout}. */
-export type TimerHandle = unknown;
+type TimerHandle = unknown;
 
 export interface Clock {
   now(): number;
@@ -12,7 +12,7 @@ export interface Clock {
   clearTimeout(handle: TimerHandle): void;
 }
 
-export interface SystemClockOptions {
+interface SystemClockOptions {
   /**
    * Unref every timer so it never keeps the process alive. Servers want this (a pending task
    * step must not hold a mock open); a script awaiting a poll or a backoff does not.

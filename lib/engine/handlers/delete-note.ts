@@ -1,5 +1,5 @@
 import { ERROR, REPLAY_STORE_FULL } from '../../protocol';
-import type { InputRequestSpec } from '../../scenario/schema';
+import type { InputRequestSpec } from '../../scenario/behavior-schema';
 import { fail, ok, type EngineCore, type Outcome, type RequestContext } from '../context';
 import { canAsk, capabilityFor, checkResponse, requestDigest } from '../mrtr';
 import type { StatePayload } from '../request-state';

@@ -52,7 +52,7 @@ const SECRET_PHRASES: string[][] = [
 ];
 
 /** Split an identifier or sentence into lowercase words (camelCase, snake_case, kebab-case, spaces). */
-export function words(text: string): string[] {
+function words(text: string): string[] {
   return text
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')

@@ -15,7 +15,7 @@ function capsKnown(v: View): boolean {
 }
 
 /** What an input request needs that the client did not declare, or undefined. */
-export function undeclaredNeed(method: string, params: Obj, caps: ClientCapabilities): string | undefined {
+function undeclaredNeed(method: string, params: Obj, caps: ClientCapabilities): string | undefined {
   if (method === 'elicitation/create') {
     if (!caps.elicitation) return 'the client did not declare elicitation';
     const modes = elicitationModes(caps);
@@ -96,7 +96,7 @@ export function checkInputRequired(v: View, report: Report): void {
 }
 
 /** Validate one answer against the input request it answers. */
-export function checkInputResponse(key: string, request: Obj, response: unknown, path: string, report: Report): void {
+function checkInputResponse(key: string, request: Obj, response: unknown, path: string, report: Report): void {
   const method = request.method as 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
   if (!KINDS.has(method)) return;
   const res = asRecord(response);

@@ -7,7 +7,7 @@ import type { Lint, LintSeverity, Report } from './model';
  */
 
 /** A catalogued rule. */
-export interface LintRule {
+interface LintRule {
   severity: LintSeverity;
   /** The peer whose message breaks the rule. */
   party: 'client' | 'server';

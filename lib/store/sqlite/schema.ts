@@ -6,7 +6,7 @@
 import type Database from 'better-sqlite3';
 
 /** Milliseconds a connection waits for another connection's write lock before failing. */
-export const BUSY_TIMEOUT_MS = 5000;
+const BUSY_TIMEOUT_MS = 5000;
 
 /** One step of the schema; index i upgrades user_version i to i + 1. */
 type Migration = (db: Database.Database) => void;
@@ -57,7 +57,7 @@ const MIGRATIONS: readonly Migration[] = [
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /** Read `PRAGMA user_version`. */
-export function readSchemaVersion(db: Database.Database): number {
+function readSchemaVersion(db: Database.Database): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
