@@ -159,5 +159,7 @@ export function registerClientTaskCommands(program: Command): void {
       taskAction((ctx) => taskResult(ctx, id, !!f.strictErrors)),
     ),
   );
-  connectionOptions(task.command('list').description('tasks/list (2025-11-25 only)')).action((f: ConnectionFlags) => runClientAction(f, taskAction(taskList, 'list')));
+  connectionOptions(task.command('list').description('tasks/list (2025-11-25 only)')).action((f: ConnectionFlags) =>
+    runClientAction(f, taskAction(taskList, 'list')),
+  );
 }

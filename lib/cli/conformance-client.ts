@@ -164,6 +164,7 @@ async function runConformanceClient(url: string): Promise<number> {
   }
 }
 
+/** Register `mcp-loupe conformance-client URL`, the client side of the official conformance runner. */
 export function registerConformanceClient(program: Command): void {
   program
     .command('conformance-client')

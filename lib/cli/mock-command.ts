@@ -46,6 +46,7 @@ function manualSteps(s: Scenario): Scenario {
   };
 }
 
+/** `mcp-loupe mock [scenario]`: serve a scenario over HTTP or stdio until interrupted. */
 export async function runMockCommand(scenarioArg: string | undefined, opts: MockCommandOptions): Promise<void> {
   const started = performance.now();
   const scenario = resolveScenarioArg(scenarioArg);

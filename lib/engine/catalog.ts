@@ -38,6 +38,7 @@ function withServerInfo(core: EngineCore, result: Record<string, unknown>): Reco
   return { ...result, _meta: meta };
 }
 
+/** server/discover: identity, supported versions, capabilities and instructions, cacheable. */
 export function discover(core: EngineCore): Outcome {
   const s = core.scenario;
   const result: Record<string, unknown> = {
@@ -79,6 +80,7 @@ function cacheable(core: EngineCore, key: string, items: unknown[], ttlMs: numbe
   return ok(withServerInfo(core, { resultType: 'complete', [key]: items, ttlMs, cacheScope: s.listCacheScope }));
 }
 
+/** tools/list in the scenario's order, each tool as this client's era and extensions see it. */
 export function listTools(core: EngineCore, ctx: RequestContext): Outcome {
   const byName = core.scenario.settings.toolOrder === 'name';
   const tools = [...core.scenario.tools]
@@ -109,6 +111,7 @@ function resourceMime(r: ResourceSpec): string | undefined {
   return r.mimeType ?? (isUi(r) ? APP_MIME_TYPE : undefined);
 }
 
+/** resources/list: the resources without their contents (ui:// ones with their `_meta.ui`). */
 export function listResources(core: EngineCore, ctx: RequestContext): Outcome {
   const items = core.scenario.resources.map((spec) => {
     const { text: _t, blob: _b, file: _f, mrtr: _m, ui: _u, _meta: _x, mimeType: _y, ...r } = spec;
@@ -119,11 +122,13 @@ export function listResources(core: EngineCore, ctx: RequestContext): Outcome {
   return cacheable(core, 'resources', items, core.scenario.settings.listTtlMs, ctx.params.cursor);
 }
 
+/** resources/templates/list. */
 export function listResourceTemplates(core: EngineCore, ctx: RequestContext): Outcome {
   const items = core.scenario.resourceTemplates.map(({ text: _t, ...r }) => r);
   return cacheable(core, 'resourceTemplates', items, core.scenario.settings.listTtlMs, ctx.params.cursor);
 }
 
+/** prompts/list: the prompts without their messages. */
 export function listPrompts(core: EngineCore, ctx: RequestContext): Outcome {
   const items = core.scenario.prompts.map(({ messages: _m, mrtr: _r, ...p }) => p);
   return cacheable(core, 'prompts', items, core.scenario.settings.listTtlMs, ctx.params.cursor);
@@ -161,11 +166,13 @@ export function resourceContents(core: EngineCore, uri: string): Record<string, 
   return undefined;
 }
 
+/** A resources/read result for `contents`, with the scenario's read TTL and cache scope. */
 export function readResourceResult(core: EngineCore, contents: Record<string, unknown>[]): Outcome {
   const s = core.scenario.settings;
   return ok(withServerInfo(core, { resultType: 'complete', contents, ttlMs: s.readTtlMs, cacheScope: s.listCacheScope }));
 }
 
+/** The -32602 answer for a URI no resource or template serves. */
 export function resourceNotFound(uri: string): Outcome {
   return fail(ERROR.invalidParams, `Resource not found: ${uri}`, { uri });
 }

@@ -110,7 +110,7 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
     const asRequest = JsonRpcRequestSchema.safeParse(body);
     if (!asRequest.success) {
       const asNote = JsonRpcNotificationSchema.safeParse(body);
-      if (asNote.success && !Object.hasOwn((body as Record<string, unknown>), 'id')) {
+      if (asNote.success && !Object.hasOwn(body as Record<string, unknown>, 'id')) {
         record(202, undefined);
         return { status: 202, headers: {} };
       }

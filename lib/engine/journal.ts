@@ -96,6 +96,7 @@ interface JournalOptions {
 
 const MAX_HEADER = 4096;
 
+/** A journal holding at most `capacity` entries and about `maxBytes` characters, oldest dropped first. */
 export function createJournal(options: JournalOptions): Journal {
   const { clock } = options;
   const capacity = options.capacity ?? 2000;

@@ -11,9 +11,11 @@ import { taskSightings, toExchanges, type Exchange, type TaskSighting } from './
  * it), and links the journal entries (by `seq`) that prove it. Pure: same journal, same card.
  */
 
+/** pass, fail, or not observed (the session never exercised the rule). */
 const GradeStatusSchema = z.enum(['pass', 'fail', 'not-observed']);
 export type GradeStatus = z.infer<typeof GradeStatusSchema>;
 
+/** One graded rule: its verdict, what to do about it, and the journal entries it rests on. */
 const GradeSchema = z.object({
   /** Stable id, e.g. `poll-cadence`. */
   id: z.string(),
@@ -28,6 +30,7 @@ const GradeSchema = z.object({
 });
 export type Grade = z.infer<typeof GradeSchema>;
 
+/** The report card: every grade, in a fixed order, and when it was made. */
 export const ReportCardSchema = z.object({
   generatedAt: z.string(),
   grades: z.array(GradeSchema),

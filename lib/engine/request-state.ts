@@ -6,6 +6,7 @@ import { base64url } from './runtime';
  * state minted for one caller or request cannot be replayed elsewhere or tampered with.
  */
 
+/** What a requestState carries (short keys keep the token small). */
 export interface StatePayload {
   /** principal */
   p: string;
@@ -88,4 +89,5 @@ export function createStateCodec(secret: string | Uint8Array) {
     },
   };
 }
+/** Signs and verifies requestState tokens with the engine's key. */
 export type StateCodec = ReturnType<typeof createStateCodec>;

@@ -3,6 +3,7 @@ import { createSystemClock, type Clock } from '../shared/clock';
 
 export type { Clock } from '../shared/clock';
 
+/** Where task ids and requestState nonces come from (fixed in tests). */
 export interface IdSource {
   /** A task id with at least 128 random bits. */
   taskId(): string;

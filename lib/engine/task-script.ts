@@ -181,7 +181,7 @@ function settleTimedStep(rec: TaskRecord, spec: TaskSpec, step: TaskStep, now: n
 
 /**
  * Bring a task up to date at `now`. With `force`, the current timed or manual step finishes
- * immediately (the seed's advance_worker). Returns the mutated record.
+ * immediately (what the control room's advance does). Returns the mutated record.
  */
 export function settle(rec: TaskRecord, spec: TaskSpec, now: number, maxRunMs: number, force = false): TaskRecord {
   let forced = force;

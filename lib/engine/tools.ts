@@ -87,7 +87,8 @@ async function runInline(core: EngineCore, ctx: RequestContext, tool: ToolSpec, 
       });
     }
     const delay = step.manual ? 0 : stepDelay(stub, step);
-    if (Number.isFinite(delay) && delay > 0 && !(await sleepUnlessAborted(core.clock, delay, ctx.signal))) return fail(ERROR.internalError, 'Request cancelled');
+    if (Number.isFinite(delay) && delay > 0 && !(await sleepUnlessAborted(core.clock, delay, ctx.signal)))
+      return fail(ERROR.internalError, 'Request cancelled');
     if (step.result || step.toolError) {
       const body = fillTemplate((step.result ?? step.toolError)!, scope);
       return ok({ resultType: 'complete', ...body, ...(step.toolError ? { isError: true } : {}) });

@@ -13,8 +13,8 @@ export const ERROR = {
 } as const;
 
 /**
- * Loupe's demo uses -32023 for a full replay store, as the seed document does. 2026-07-28
- * reserves -32020..-32099, so Loupe's own lints flag this code as undefined by the spec.
+ * Loupe's demo answers -32023 when its replay store is full. 2026-07-28 reserves
+ * -32020..-32099, so Loupe's own lints flag this code as undefined by the spec.
  */
 export const REPLAY_STORE_FULL = -32023;
 
@@ -31,6 +31,7 @@ export const DRAFT_CODES: Readonly<Record<number, string>> = {
   [-32004]: 'UnsupportedProtocolVersion (pre-renumber draft code; final is -32022)',
 };
 
+/** A JSON-RPC error object (`error` of a response). */
 export const JsonRpcErrorObjectSchema = z.object({
   code: z.number().int(),
   message: z.string(),

@@ -7,6 +7,7 @@ export type RequestId = z.infer<typeof RequestIdSchema>;
 
 const ParamsSchema = z.record(z.string(), z.unknown());
 
+/** A JSON-RPC request: has an id and expects a response. */
 export const JsonRpcRequestSchema = z.object({
   jsonrpc: z.literal('2.0'),
   id: RequestIdSchema,
@@ -15,6 +16,7 @@ export const JsonRpcRequestSchema = z.object({
 });
 export type JsonRpcRequest = z.infer<typeof JsonRpcRequestSchema>;
 
+/** A JSON-RPC notification: no id, no response. */
 export const JsonRpcNotificationSchema = z.object({
   jsonrpc: z.literal('2.0'),
   method: z.string().min(1),
@@ -35,6 +37,7 @@ const JsonRpcErrorResponseSchema = z.object({
 });
 type JsonRpcErrorResponse = z.infer<typeof JsonRpcErrorResponseSchema>;
 
+/** A JSON-RPC response: a result or an error for a request id. */
 const JsonRpcResponseSchema = z.union([JsonRpcResultResponseSchema, JsonRpcErrorResponseSchema]);
 export type JsonRpcResponse = z.infer<typeof JsonRpcResponseSchema>;
 

@@ -122,6 +122,7 @@ export const TaskReplySchema = z.object({ task: TaskSnapshotSchema });
 
 /** What `POST /api/scenarios/<id>/tasks/<taskId>/<action>` can do to a task. */
 export const TASK_ACTIONS = ['advance', 'complete', 'fail', 'cancel', 'expire', 'require-input'] as const;
+/** One of {@link TASK_ACTIONS}. */
 export const TaskActionSchema = z.enum(TASK_ACTIONS);
 export type TaskAction = z.infer<typeof TaskActionSchema>;
 

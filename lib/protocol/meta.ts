@@ -33,6 +33,7 @@ export const ServerCapabilitiesSchema = z.looseObject({
   extensions: z.record(z.string(), Obj).optional(),
 });
 
+/** The syslog levels of notifications/message and `_meta` logLevel, least severe first. */
 export const LoggingLevelSchema = z.enum(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
 export type LoggingLevel = z.infer<typeof LoggingLevelSchema>;
 

@@ -56,6 +56,7 @@ const MultiEnum = z.looseObject({
 /** A property of a form-mode `requestedSchema` (flat, primitives and enums only). */
 export const PrimitiveSchemaDefinitionSchema = z.union([TitledEnum, UntitledEnum, MultiEnum, StringProp, NumberProp, BooleanProp]);
 
+/** A form elicitation's `requestedSchema`: a flat object of primitive properties. */
 export const RequestedSchemaSchema = z.looseObject({
   $schema: z.string().optional(),
   type: z.literal('object'),
@@ -68,6 +69,7 @@ const ElicitFormParamsSchema = z.looseObject({ mode: z.literal('form').optional(
 const ElicitUrlParamsSchema = z.looseObject({ mode: z.literal('url'), message: z.string(), url: z.string().url() });
 const ElicitParamsSchema = z.union([ElicitUrlParamsSchema, ElicitFormParamsSchema]);
 
+/** The answer to an elicitation/create request. */
 const ElicitResultSchema = z.looseObject({
   action: z.enum(['accept', 'decline', 'cancel']),
   content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).optional(),
@@ -104,6 +106,7 @@ export const InputRequestSchema = z.discriminatedUnion('method', [
   z.looseObject({ method: z.literal('roots/list'), params: z.record(z.string(), z.unknown()).optional() }),
 ]);
 type InputRequest = z.infer<typeof InputRequestSchema>;
+/** `inputRequests` of an input_required result or a task: input requests by key. */
 export const InputRequestsSchema = z.record(z.string(), InputRequestSchema);
 export type InputRequests = z.infer<typeof InputRequestsSchema>;
 
@@ -111,6 +114,7 @@ export type InputRequests = z.infer<typeof InputRequestsSchema>;
 export const InputResponsesSchema = z.record(z.string(), z.unknown(), { error: 'inputResponses must be an object keyed by input request' });
 export type InputResponses = z.infer<typeof InputResponsesSchema>;
 
+/** An `input_required` result: the input requests to answer, and the state to send back with the answers. */
 export const InputRequiredResultSchema = z
   .looseObject({
     resultType: z.literal('input_required'),

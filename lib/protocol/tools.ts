@@ -10,6 +10,7 @@ const ToolAnnotationsSchema = z.looseObject({
   openWorldHint: z.boolean().optional(),
 });
 
+/** A tool of a tools/list result. */
 export const ToolSchema = z.looseObject({
   name: z.string(),
   title: z.string().optional(),

@@ -37,6 +37,7 @@ const OutcomeSpecSchema = z.union([
   z.object({ continue: z.literal(true) }),
 ]);
 
+/** One round of input requests before the result. */
 export const MrtrRoundSchema = z.object({
   inputRequests: z.record(z.string(), InputRequestSpecSchema),
   /** What a decline or cancel of any elicitation in this round does; default: continue. */
@@ -91,6 +92,7 @@ const CancelPolicySchema = z.object({
   ignorePolls: z.number().int().min(0).default(0),
 });
 
+/** How a tool runs as a task: when it becomes one, TTL and poll interval, the script, and the cancel policy. */
 const TaskSpecSchema = z.object({
   /** declared: task when the client declares the extension, else run inline; required: -32021 without it. */
   mode: z

@@ -10,6 +10,7 @@ import { FaultSchema, SeedSchema } from './fault-schema';
 
 const Json = z.record(z.string(), z.unknown());
 
+/** A tool as the scenario declares it: what tools/list shows, plus its behaviour. */
 const ToolSpecSchema = z
   .looseObject({
     name: z.string().min(1).max(128),
@@ -53,6 +54,7 @@ const ResourceUiSpecSchema = z
   })
   .describe('MCP Apps: CSP domains and permissions of this ui:// resource.');
 
+/** A resource and its contents (text, blob, or a file next to the scenario). */
 const ResourceSpecSchema = z.looseObject({
   uri: z.string().min(1),
   name: z.string(),
@@ -70,6 +72,7 @@ const ResourceSpecSchema = z.looseObject({
 });
 export type ResourceSpec = z.infer<typeof ResourceSpecSchema>;
 
+/** A resource template and the text a matching URI reads as. */
 const ResourceTemplateSpecSchema = z.looseObject({
   uriTemplate: z.string(),
   name: z.string(),
@@ -120,6 +123,7 @@ const CompletionSpecSchema = z.object({
   values: z.array(z.string()),
 });
 
+/** A whole scenario file. */
 export const ScenarioSchema = z.object({
   $schema: z.string().optional(),
   id: z

@@ -6,6 +6,7 @@
 /** Timer handle returned by {@link Clock.setTimeout}. */
 type TimerHandle = unknown;
 
+/** Time and timers; the engine and the client never read the wall clock directly. */
 export interface Clock {
   now(): number;
   setTimeout(fn: () => void, ms: number): TimerHandle;

@@ -27,7 +27,11 @@ async function serveOnFakeClock(id: string): Promise<{ engine: MockEngine; clock
   const clock = createFakeClock();
   const engine = createMockEngine({ scenario: getBuiltinScenario(id)!, clock });
   const server = await listen(engine.fetch, '127.0.0.1', 0);
-  return { engine, clock, url: `http://127.0.0.1:${server.port}/mcp`, stop: async () => {
+  return {
+    engine,
+    clock,
+    url: `http://127.0.0.1:${server.port}/mcp`,
+    stop: async () => {
       await server.close();
       engine.close();
     },

@@ -9,7 +9,7 @@ import { toolError, toolResult } from './result';
 
 /**
  * `delete_note`: a destructive tool confirmed through MRTR with a one-time nonce carried in the
- * integrity-protected requestState (seed 000's table):
+ * integrity-protected requestState:
  *
  * | answer  | server action              | nonce                 | retry later       | result           |
  * | accept  | validate content, delete   | consumed with delete  | no                | deleted: true    |

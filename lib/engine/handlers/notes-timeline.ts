@@ -17,6 +17,7 @@ function rendersApps(ctx: RequestContext): boolean {
   return ctx.era === 'legacy' || declaresExtension(ctx.caps, EXT.ui);
 }
 
+/** notes_timeline: the notes oldest first, as structuredContent for the app view or as text. */
 export const notesTimeline: Handler = async (core, ctx, _tool, args): Promise<Outcome> => {
   const query = args.query;
   if (query !== undefined && typeof query !== 'string') return fail(ERROR.invalidParams, 'Invalid params: query must be a string');
@@ -40,6 +41,7 @@ export const notesTimeline: Handler = async (core, ctx, _tool, args): Promise<Ou
   });
 };
 
+/** notes_detail (app-only): one note with its body, or a tool error for an unknown id. */
 export const noteDetail: Handler = async (core, _ctx, _tool, args): Promise<Outcome> => {
   const id = args.noteId;
   if (typeof id !== 'string') return fail(ERROR.invalidParams, 'Invalid params: noteId must be a string');

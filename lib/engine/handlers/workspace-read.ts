@@ -5,7 +5,7 @@ import { toolError, toolResult } from './result';
 
 /**
  * `workspace_read`: scope travels in the `workspaceUri` argument (roots are deprecated). Three
- * layers, as the seed asks: authorization (the URI must name a workspace this tool grants),
+ * layers: authorization (the URI must name a workspace this tool grants),
  * containment (the path is normalized, then compared by path components, never by string
  * prefix), and the mock's "sandbox" (files exist only in `state.workspaces`, a map of
  * workspace URI to { relative path: text }).

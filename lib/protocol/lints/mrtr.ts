@@ -109,11 +109,7 @@ function checkInputResponse(key: string, request: Obj, response: unknown, path: 
   const parsed = responseSchemaFor(method).safeParse(response);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    report(
-      'input-response-invalid',
-      `Answer "${key}" is not a ${method} result: ${issue?.path.join('.') || 'value'} ${issue?.message ?? ''}`.trim(),
-      path,
-    );
+    report('input-response-invalid', `Answer "${key}" is not a ${method} result: ${issue?.path.join('.') || 'value'} ${issue?.message ?? ''}`.trim(), path);
     return;
   }
   if (method !== 'elicitation/create' || res?.action !== 'accept') return;

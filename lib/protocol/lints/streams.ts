@@ -107,11 +107,7 @@ function requestFrame(v: View, s: RequestState, method: string, params: Obj, pat
       return;
     }
     if (params.progressToken !== token) {
-      report(
-        'progress-unrequested',
-        `progressToken ${show(params.progressToken)} is not this request's (${show(token)})`,
-        `${path}.params.progressToken`,
-      );
+      report('progress-unrequested', `progressToken ${show(params.progressToken)} is not this request's (${show(token)})`, `${path}.params.progressToken`);
       return;
     }
     const p = params.progress;

@@ -9,7 +9,6 @@ import { objectSchema } from './schema-helpers';
  * 2026-07-28 server. Tools are listed in declared order: the suite calls the first listed
  * tool with no arguments, so `test_simple_text` leads.
  */
-
 export const conformanceScenario: ScenarioInput = {
   id: 'conformance',
   name: 'Conformance fixtures',
