@@ -25,7 +25,7 @@ const KEYWORDS_BEFORE_EXPRESSION = new Set([
 ]);
 const PROMISE_METHODS = new Set(['then', 'catch', 'finally']);
 /** Module specifiers rarely hold escapes; `\x` reads as `x`, which is enough to name a file. */
-const unescape = (s) => (s.includes('\\') ? s.replace(/\\(.)/g, '$1') : s);
+const unescapeSpecifier = (s) => (s.includes('\\') ? s.replace(/\\(.)/g, '$1') : s);
 const isIdStart = (c) => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_' || c === '$' || c > '\x7f';
 const isIdPart = (c) => isIdStart(c) || (c >= '0' && c <= '9');
 
@@ -50,7 +50,7 @@ export function tokenize(text) {
       if (c === '\\') i += 2;
       else if (c === '`') {
         i += 1;
-        return toks.push({ t: 'tpl', v: unescape(text.slice(start, i - 1)), line: startLine, closed: true });
+        return toks.push({ t: 'tpl', v: unescapeSpecifier(text.slice(start, i - 1)), line: startLine, closed: true });
       } else if (c === '$' && text[i + 1] === '{') {
         i += 2;
         templates.push(0);
@@ -79,7 +79,7 @@ export function tokenize(text) {
       const start = i + 1;
       i += 1;
       while (i < text.length && text[i] !== c && text[i] !== '\n') i += text[i] === '\\' ? 2 : 1;
-      push('str', unescape(text.slice(start, i)));
+      push('str', unescapeSpecifier(text.slice(start, i)));
       if (text[i] === c) i += 1;
     } else if (c === '`') {
       i += 1;

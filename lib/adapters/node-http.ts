@@ -6,8 +6,6 @@ import { toNodeHandler, type FastPath, type FetchHandler } from '../server/node-
  * path for the MCP routes (request and response conversion live in lib/server/node-*.ts).
  */
 
-export { toNodeHandler, type FastPath, type FetchHandler };
-
 /** Start an HTTP server; resolves with the bound port once it listens. */
 export function listen(
   handler: FetchHandler,

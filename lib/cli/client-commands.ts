@@ -1,62 +1,17 @@
 import type { Command } from 'commander';
-import { ERROR, EXT, type InputResponses } from '../protocol';
+import { ERROR, EXT } from '../protocol';
 import type { ObservedTask } from '../client/task-api';
-import { parseJsonFlag, toolArguments, UsageError, type ConnectionFlags } from './client-args';
-import { clientContext, connectionOptions, describeInput, printToolResult, waitForTask, type ClientContext } from './client-context';
-import { err, formatDiscover, formatFailure, formatTask, formatTools, out, printJson } from './client-output';
+import { toolArguments, UsageError, type ConnectionFlags } from './client-args';
+import { connectionOptions, describeInput, printToolResult, runClientAction, waitForTask, type ClientContext } from './client-context';
+import { err, formatDiscover, formatFailure, formatTools, out, printJson } from './client-output';
 
 /**
- * The headless client: `mcp-loupe discover | tools | call TOOL | task get|update|cancel|result|list`.
+ * The headless client: `mcp-loupe discover | tools | call TOOL` (the `task` commands are in
+ * client-task-commands.ts).
  * Exit codes: 0 done (a tool's isError result included, unless --strict-errors), 1 a failure
  * (JSON-RPC error, failed or cancelled task, TTL expiry, --timeout, transport failure),
  * 2 a usage mistake.
  */
-
-type Action = (ctx: ClientContext) => Promise<number>;
-
-/**
- * Task commands are refused before anything is sent when the server declared no task support
- * (the tasks extension in server/discover, or the 2025-11-25 `tasks` capability); when the
- * capabilities are unknown (a forced era without discovery) the server answers for itself.
- */
-async function tasksRefusal(ctx: ClientContext, need?: 'list'): Promise<string | undefined> {
-  const s = ctx.session;
-  const c = await s.connect();
-  if (c.type === 'failure') return formatFailure(c);
-  const caps = s.server?.capabilities as { extensions?: Record<string, unknown>; tasks?: { list?: unknown } } | undefined;
-  if (!caps) return undefined;
-  if (s.era === 'modern') return caps.extensions?.[EXT.tasks] ? undefined : `The server does not declare the ${EXT.tasks} extension; no task command was sent.`;
-  if (!caps.tasks) return 'The server declared no tasks capability (2025-11-25); no task command was sent.';
-  if (need === 'list' && !caps.tasks.list) return 'The server did not declare tasks.list; tasks/list was not sent.';
-  return undefined;
-}
-
-/** Run a task command unless the server declared no task support. */
-const taskAction =
-  (action: Action, need?: 'list'): Action =>
-  async (ctx) => {
-    const refusal = await tasksRefusal(ctx, need);
-    if (refusal) {
-      err(refusal);
-      return 1;
-    }
-    return action(ctx);
-  };
-
-/** Run an action with a session from the flags, mapping outcomes to exit codes. */
-async function run(flags: ConnectionFlags, action: Action): Promise<void> {
-  let ctx: ClientContext | undefined;
-  try {
-    ctx = clientContext(flags);
-    process.exitCode = await action(ctx);
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    err(`mcp-loupe: ${e.message}`);
-    process.exitCode = 2;
-  } finally {
-    ctx?.finish();
-  }
-}
 
 async function discover(ctx: ClientContext): Promise<number> {
   const s = ctx.session;
@@ -142,87 +97,13 @@ async function call(ctx: ClientContext, name: string, words: string[], flags: Ca
   }
 }
 
-async function taskGet(ctx: ClientContext, id: string): Promise<number> {
-  const r = await ctx.session.getTask(id);
-  if (r.type !== 'snapshot') {
-    err(formatFailure(r));
-    return 1;
-  }
-  if (ctx.flags.json) printJson({ form: r.form, task: r.task });
-  else {
-    out(formatTask(r.task, !!ctx.flags.revealIds));
-    if (r.task.status === 'input_required') out('Answer:   mcp-loupe task update ID --input-responses JSON (or --elicit-stub / --sampling-stub)');
-  }
-  return 0;
-}
-
-async function taskUpdate(ctx: ClientContext, id: string, responsesJson: string | undefined): Promise<number> {
-  let responses = parseJsonFlag('--input-responses', responsesJson) as InputResponses | undefined;
-  if (responses === undefined) {
-    const r = await ctx.session.getTask(id);
-    if (r.type !== 'snapshot') return (err(formatFailure(r)), 1);
-    const pending = r.task.inputRequests ?? {};
-    if (!Object.keys(pending).length) return (err(`Task ${ctx.label(id)} is ${r.task.status}; it waits for no input.`), 1);
-    responses = await ctx.answer(pending);
-    if (!responses) return (err(`No stub answers every request: ${describeInput(pending)}. Pass --input-responses JSON or the stub flags.`), 2);
-  }
-  if (!responses || typeof responses !== 'object' || Array.isArray(responses))
-    throw new UsageError('--input-responses must be a JSON object keyed by input request');
-  const ack = await ctx.session.updateTask(id, responses);
-  if (ack.type !== 'complete') return (err(formatFailure(ack)), 1);
-  if (ctx.flags.json) printJson(ack.result);
-  else out(`Answers sent for task ${ctx.label(id)} (${Object.keys(responses).join(', ')}). The ack is not a status change; check with \`mcp-loupe task get\`.`);
-  return 0;
-}
-
-async function taskCancel(ctx: ClientContext, id: string, wait: boolean): Promise<number> {
-  const s = ctx.session;
-  const first = await s.getTask(id);
-  if (first.type !== 'snapshot') return (err(formatFailure(first)), 1);
-  const follower = wait ? s.followTask(first.task, { waitMs: ctx.timeoutMs, listen: !!ctx.flags.listen }) : undefined;
-  const ack = follower ? await follower.cancel() : await s.cancelTask(id);
-  if (ack.type !== 'complete') {
-    follower?.stop();
-    return (err(formatFailure(ack)), 1);
-  }
-  if (s.era === 'legacy') out(`Task ${ctx.label(id)} cancel answered: ${String(ack.result.status ?? '?')}.`);
-  else if (!ctx.flags.json) out(`Cancellation requested for task ${ctx.label(id)}. The server acknowledges it; the task may still finish.`);
-  if (!follower) {
-    if (ctx.flags.json) printJson(ack.result);
-    return 0;
-  }
-  if (!ctx.flags.json) err('Following the task until it reaches a terminal status (the ack is not final)...');
-  const code = await waitForTask(ctx, first.task, first.form, false, follower);
-  // A cancel that ends in `cancelled` is what was asked for.
-  return follower.task.status === 'cancelled' ? 0 : code;
-}
-
-async function taskResult(ctx: ClientContext, id: string, strict: boolean): Promise<number> {
-  const r = await ctx.session.getTask(id);
-  if (r.type !== 'snapshot') return (err(formatFailure(r)), 1);
-  return waitForTask(ctx, r.task, r.form, strict);
-}
-
-async function taskList(ctx: ClientContext): Promise<number> {
-  const r = await ctx.session.listTasks();
-  if (r.type !== 'tasks') return (err(formatFailure(r)), 1);
-  if (ctx.flags.json) printJson({ form: 'legacy', tasks: r.tasks });
-  else
-    out(
-      r.tasks
-        .map((t) => `${t.status.padEnd(15)} ${ctx.label(t.taskId)}  updated ${t.lastUpdatedAt}${t.statusMessage ? `  ${t.statusMessage}` : ''}`)
-        .join('\n') || '(no tasks)',
-    );
-  return 0;
-}
-
-/** Register the client commands on the program. */
+/** Register `discover`, `tools` and `call` on the program. */
 export function registerClientCommands(program: Command): void {
   connectionOptions(program.command('discover').description('server/discover (or the 2025-11-25 handshake): identity, versions, capabilities')).action(
-    (f: ConnectionFlags) => run(f, discover),
+    (f: ConnectionFlags) => runClientAction(f, discover),
   );
   connectionOptions(program.command('tools').description('tools/list, with tools whose x-mcp-header annotations are invalid dropped')).action(
-    (f: ConnectionFlags) => run(f, tools),
+    (f: ConnectionFlags) => runClientAction(f, tools),
   );
   connectionOptions(
     program
@@ -235,51 +116,5 @@ export function registerClientCommands(program: Command): void {
       .option('--wait', 'with --task: follow the task to its end, bounded by --timeout')
       .option('--strict-errors', 'exit 1 when the tool returns isError: true')
       .option('--ttl <ms>', '2025-11-25 only: ask the server to keep the task this long'),
-  ).action((tool: string, words: string[], f: CallFlags) => run(f, (ctx) => call(ctx, tool, words, f)));
-
-  const task = program.command('task').description('follow and steer tasks (tasks extension, or 2025-11-25 experimental tasks)');
-  connectionOptions(task.command('get').argument('<taskId>').description('tasks/get: status, TTL, pending input, result')).action(
-    (id: string, f: ConnectionFlags) =>
-      run(
-        f,
-        taskAction((ctx) => taskGet(ctx, id)),
-      ),
-  );
-  connectionOptions(
-    task
-      .command('update')
-      .argument('<taskId>')
-      .description('tasks/update: answer pending input requests')
-      .option('--input-responses <json>', 'answers keyed by input request'),
-  ).action((id: string, f: ConnectionFlags & { inputResponses?: string }) =>
-    run(
-      f,
-      taskAction((ctx) => taskUpdate(ctx, id, f.inputResponses)),
-    ),
-  );
-  connectionOptions(
-    task
-      .command('cancel')
-      .argument('<taskId>')
-      .description('tasks/cancel (the ack is not final)')
-      .option('--wait', 'keep polling until the task reaches a terminal status'),
-  ).action((id: string, f: ConnectionFlags & { wait?: boolean }) =>
-    run(
-      f,
-      taskAction((ctx) => taskCancel(ctx, id, !!f.wait)),
-    ),
-  );
-  connectionOptions(
-    task
-      .command('result')
-      .argument('<taskId>')
-      .description('wait for the task to end and print its result')
-      .option('--strict-errors', 'exit 1 when the result has isError: true'),
-  ).action((id: string, f: ConnectionFlags & { strictErrors?: boolean }) =>
-    run(
-      f,
-      taskAction((ctx) => taskResult(ctx, id, !!f.strictErrors)),
-    ),
-  );
-  connectionOptions(task.command('list').description('tasks/list (2025-11-25 only)')).action((f: ConnectionFlags) => run(f, taskAction(taskList, 'list')));
+  ).action((tool: string, words: string[], f: CallFlags) => runClientAction(f, (ctx) => call(ctx, tool, words, f)));
 }

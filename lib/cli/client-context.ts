@@ -11,7 +11,7 @@ import { writeSessionRecording } from './record-file';
 
 /**
  * What every client command shares: the connection flags, a headless session built from
- * them, the stub answerers, following a task to its end with seed 003's exit codes, and the
+ * them, the stub answerers, following a task to its end with the client's exit codes, and the
  * `--record` hook.
  */
 
@@ -32,6 +32,7 @@ export function connectionOptions(cmd: Command): Command {
     .option('--record [file]', 'record the session (appends to an existing recording; without FILE: .loupe/recordings/<time>.loupe.json)');
 }
 
+/** A client command's session, flags and stub answerers. */
 export interface ClientContext {
   session: ClientSession;
   flags: ConnectionFlags;
@@ -44,8 +45,26 @@ export interface ClientContext {
   finish(): void;
 }
 
+/** A client command's body: runs against the session, returns the exit code. */
+export type ClientAction = (ctx: ClientContext) => Promise<number>;
+
+/** Run an action with a session from the flags, mapping outcomes to exit codes (a usage mistake is 2). */
+export async function runClientAction(flags: ConnectionFlags, action: ClientAction): Promise<void> {
+  let ctx: ClientContext | undefined;
+  try {
+    ctx = clientContext(flags);
+    process.exitCode = await action(ctx);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    err(`mcp-loupe: ${e.message}`);
+    process.exitCode = 2;
+  } finally {
+    ctx?.finish();
+  }
+}
+
 /** Build the session for a command from its flags. */
-export function clientContext(flags: ConnectionFlags): ClientContext {
+function clientContext(flags: ConnectionFlags): ClientContext {
   const stubs = stubsOf(flags);
   const timeoutMs = timeoutOf(flags);
   const frames: Frame[] = [];
@@ -128,7 +147,7 @@ export function printToolResult(ctx: ClientContext, result: Record<string, unkno
   return 0;
 }
 
-/** Follow a task to its end and report it the way seed 003 does; returns the exit code. */
+/** Follow a task to its end and report how it ended; returns the exit code (0 only for a completed task). */
 export async function waitForTask(ctx: ClientContext, task: ObservedTask, form: string, strict: boolean, follower?: TaskFollower): Promise<number> {
   let last = `${task.status}|${task.statusMessage ?? ''}`;
   const f =

@@ -9,15 +9,25 @@ import type { ObservedTask } from '../client/task-api';
  * 8-character fingerprints unless the user asks for them (`--reveal-ids`, or `--json`).
  */
 
+/** Write a line to stdout. */
 export const out = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+/** Write a line to stderr (progress, warnings and failures, so stdout stays the answer). */
 export const err = (text: string) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+/** Print a value as indented JSON on stdout. */
 export const printJson = (value: unknown) => out(JSON.stringify(value, null, 2));
+
+/** Print `message` on stderr and return `code`, the command's exit code. */
+export function failWith(message: string, code = 1): number {
+  err(message);
+  return code;
+}
 
 /** How a task is named in human output. */
 export function taskLabel(taskId: string, reveal = false): string {
   return reveal ? taskId : fingerprint(taskId);
 }
 
+/** A JSON-RPC error in one line: code, message and data (a related task's id left out). */
 export function formatError(e: JsonRpcErrorObject): string {
   // data._meta names the related task in full (2025-11-25); the id stays out of human output.
   const { _meta: _m, ...rest } = e.data && typeof e.data === 'object' && !Array.isArray(e.data) ? (e.data as Record<string, unknown>) : { _meta: undefined };
@@ -42,6 +52,7 @@ export function formatToolResult(result: Record<string, unknown>): string {
   return lines.length ? lines.join('\n') : '(empty result)';
 }
 
+/** Human view of server/discover (or the 2025-11-25 initialize answer): identity, versions, capabilities. */
 export function formatDiscover(result: Record<string, unknown>, era: string | undefined, version: string): string {
   const meta = (result._meta ?? {}) as Record<string, unknown>;
   const info = (meta['io.modelcontextprotocol/serverInfo'] ?? result.serverInfo) as { name?: string; version?: string; title?: string } | undefined;
@@ -66,6 +77,7 @@ export function formatDiscover(result: Record<string, unknown>, era: string | un
   return lines.join('\n');
 }
 
+/** Human view of tools/list, with the tools dropped for invalid x-mcp-header annotations and why. */
 export function formatTools(tools: Tool[], dropped: DroppedTool[]): string {
   const lines = tools.map((t) => {
     const flags = [t.annotations?.readOnlyHint ? 'read-only' : '', t.annotations?.destructiveHint ? 'destructive' : ''].filter(Boolean);

@@ -25,7 +25,7 @@ function expectOk<T extends { type: string }>(step: string, o: T): Extract<T, { 
 }
 
 /** Plausible arguments for a tool: every required property, filled by its type. */
-export function sampleArguments(tool: Tool): Record<string, unknown> {
+function sampleArguments(tool: Tool): Record<string, unknown> {
   const props = (tool.inputSchema.properties ?? {}) as Record<string, Record<string, unknown>>;
   const required = Array.isArray(tool.inputSchema.required) ? (tool.inputSchema.required as string[]) : [];
   const args: Record<string, unknown> = {};
@@ -44,7 +44,7 @@ export function sampleArguments(tool: Tool): Record<string, unknown> {
 }
 
 /** Answer input requests the way a user who says yes would: forms filled from their schema. */
-export async function agreeableAnswers(requests: InputRequests): Promise<InputResponses> {
+async function agreeableAnswers(requests: InputRequests): Promise<InputResponses> {
   const out: InputResponses = {};
   for (const [key, req] of Object.entries(requests)) {
     if (req.method === 'elicitation/create') {
@@ -137,7 +137,7 @@ function contextFromEnv(): Record<string, unknown> {
 }
 
 /** Run one conformance client scenario against `url`; resolves with the exit code. */
-export async function runConformanceClient(url: string): Promise<number> {
+async function runConformanceClient(url: string): Promise<number> {
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
   const version = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION || undefined;
   const flow = FLOWS[scenario] ?? callEveryTool;
@@ -164,6 +164,7 @@ export async function runConformanceClient(url: string): Promise<number> {
   }
 }
 
+/** Register `mcp-loupe conformance-client URL`, the client side of the official conformance runner. */
 export function registerConformanceClient(program: Command): void {
   program
     .command('conformance-client')

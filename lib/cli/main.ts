@@ -3,12 +3,13 @@ import { runMockCommand } from './mock-command';
 import { runValidateCommand } from './validate-command';
 import { registerTaskCommands } from './tasks-command';
 import { registerClientCommands } from './client-commands';
+import { registerClientTaskCommands } from './client-task-commands';
 import { registerConformanceClient } from './conformance-client';
 import { registerScenarioCommands } from './scenarios-command';
 import { registerRecordingCommands } from './recording-commands';
 
 /** The `mcp-loupe` command line. */
-export function buildProgram(): Command {
+function buildProgram(): Command {
   const program = new Command('mcp-loupe').description('Inspector and scriptable mock server for MCP 2026-07-28').version('0.1.0');
   program
     .command('mock')
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
   registerTaskCommands(program);
   registerScenarioCommands(program);
   registerClientCommands(program);
+  registerClientTaskCommands(program);
   registerConformanceClient(program);
   registerRecordingCommands(program);
   return program;

@@ -10,7 +10,7 @@ import type { Scenario } from '../scenario/schema';
 
 /** `mcp-loupe mock [scenario] [--port N] [--host H] [--stdio] [--data-dir D] [--manual]`. */
 
-export interface MockCommandOptions {
+interface MockCommandOptions {
   port: string;
   host: string;
   stdio?: boolean;
@@ -22,7 +22,7 @@ export interface MockCommandOptions {
 }
 
 /** Load a scenario by built-in id or file path; exits with the validation errors when invalid. */
-export function resolveScenarioArg(arg: string | undefined): Scenario {
+function resolveScenarioArg(arg: string | undefined): Scenario {
   const id = arg ?? 'demo';
   const builtin = getBuiltinScenario(id);
   if (builtin) return builtin;
@@ -35,7 +35,7 @@ export function resolveScenarioArg(arg: string | undefined): Scenario {
 }
 
 /** Make every timed task step wait for an explicit advance. */
-export function manualSteps(s: Scenario): Scenario {
+function manualSteps(s: Scenario): Scenario {
   return {
     ...s,
     tools: s.tools.map((t) =>
@@ -46,6 +46,7 @@ export function manualSteps(s: Scenario): Scenario {
   };
 }
 
+/** `mcp-loupe mock [scenario]`: serve a scenario over HTTP or stdio until interrupted. */
 export async function runMockCommand(scenarioArg: string | undefined, opts: MockCommandOptions): Promise<void> {
   const started = performance.now();
   const scenario = resolveScenarioArg(scenarioArg);

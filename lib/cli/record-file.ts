@@ -15,12 +15,12 @@ import { appendRecording, createRecorder } from '../recording/recorder';
  */
 
 /** Where a bare `--record` saves: `$LOUPE_DATA_DIR` or `.loupe` in the working directory. */
-export function autosavePath(now: Date = new Date()): string {
+function autosavePath(now: Date = new Date()): string {
   return path.join(path.resolve(process.env.LOUPE_DATA_DIR ?? '.loupe'), 'recordings', autosaveName(now));
 }
 
 /** Where the recording went (and how many frames it holds now), or why it was not written. */
-export type RecordOutcome = { ok: true; file: string; frames: number; total: number; appended: boolean } | { ok: false; message: string };
+type RecordOutcome = { ok: true; file: string; frames: number; total: number; appended: boolean } | { ok: false; message: string };
 
 /** Build the recording of a session and write (or append) it. */
 export function writeSessionRecording(target: string | true, frames: readonly Frame[], info: ConnectionInfo): RecordOutcome {

@@ -23,7 +23,7 @@ function fail(message: string, code = 2): never {
 }
 
 /** Read and open a recording file, or exit with why it cannot be opened. */
-export function openFileOrExit(file: string): Extract<OpenedFile, { ok: true }> {
+function openFileOrExit(file: string): Extract<OpenedFile, { ok: true }> {
   let text: string;
   try {
     text = fs.readFileSync(path.resolve(file), 'utf8');
@@ -36,7 +36,7 @@ export function openFileOrExit(file: string): Extract<OpenedFile, { ok: true }> 
 }
 
 /** One line per kind of secret, as the review screen lists them. */
-export function formatReview(items: ReviewItem[]): string {
+function formatReview(items: ReviewItem[]): string {
   if (!items.length) return 'No secrets found (no Authorization, cookies, tokens, API keys, session or task ids).';
   return items
     .map(

@@ -18,14 +18,14 @@ function clientFor(opts: ConnectionOptions) {
 }
 
 /** `scenarios reset ID`: restore the scenario's initial state; drop its tasks, ledger, nonces and journal. */
-export async function resetScenario(id: string, opts: ConnectionOptions): Promise<void> {
+async function resetScenario(id: string, opts: ConnectionOptions): Promise<void> {
   const reply = await clientFor(opts).reset(id);
   if (!reply.ok) throw new Error(`Failed to reset scenario ${id}: ${reply.error}`);
   process.stdout.write(`reset: scenario "${reply.data.reset}" is back to its initial state\n`);
 }
 
 /** `scenarios list`: one line per scenario. */
-export async function listScenarios(opts: ConnectionOptions): Promise<void> {
+async function listScenarios(opts: ConnectionOptions): Promise<void> {
   const reply = await clientFor(opts).list();
   if (!reply.ok) throw new Error(`Failed to list scenarios: ${reply.error}`);
   for (const s of reply.data.scenarios) {

@@ -25,6 +25,7 @@ async function control(action: string, taskId: string, opts: { url: string; toke
   );
 }
 
+/** Register `mcp-loupe tasks <action>`, one subcommand per control-API task action. */
 export function registerTaskCommands(program: Command): void {
   const tasks = program.command('tasks').description("drive a running mock's tasks (control API)");
   for (const action of TASK_ACTIONS) {

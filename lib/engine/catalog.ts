@@ -38,6 +38,7 @@ function withServerInfo(core: EngineCore, result: Record<string, unknown>): Reco
   return { ...result, _meta: meta };
 }
 
+/** server/discover: identity, supported versions, capabilities and instructions, cacheable. */
 export function discover(core: EngineCore): Outcome {
   const s = core.scenario;
   const result: Record<string, unknown> = {
@@ -52,7 +53,7 @@ export function discover(core: EngineCore): Outcome {
 }
 
 /** The wire form of a tool, with the ui binding only for clients that declared the ui extension. */
-export function toolWire(tool: ToolSpec, caps: ClientCapabilities | undefined, era: 'modern' | 'legacy' = 'modern'): Record<string, unknown> {
+function toolWire(tool: ToolSpec, caps: ClientCapabilities | undefined, era: 'modern' | 'legacy' = 'modern'): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(tool)) if (!BEHAVIOR_KEYS.has(k) && v !== undefined) out[k] = v;
   const meta = { ...((tool._meta as Record<string, unknown>) ?? {}) };
@@ -79,6 +80,7 @@ function cacheable(core: EngineCore, key: string, items: unknown[], ttlMs: numbe
   return ok(withServerInfo(core, { resultType: 'complete', [key]: items, ttlMs, cacheScope: s.listCacheScope }));
 }
 
+/** tools/list in the scenario's order, each tool as this client's era and extensions see it. */
 export function listTools(core: EngineCore, ctx: RequestContext): Outcome {
   const byName = core.scenario.settings.toolOrder === 'name';
   const tools = [...core.scenario.tools]
@@ -109,6 +111,7 @@ function resourceMime(r: ResourceSpec): string | undefined {
   return r.mimeType ?? (isUi(r) ? APP_MIME_TYPE : undefined);
 }
 
+/** resources/list: the resources without their contents (ui:// ones with their `_meta.ui`). */
 export function listResources(core: EngineCore, ctx: RequestContext): Outcome {
   const items = core.scenario.resources.map((spec) => {
     const { text: _t, blob: _b, file: _f, mrtr: _m, ui: _u, _meta: _x, mimeType: _y, ...r } = spec;
@@ -119,18 +122,20 @@ export function listResources(core: EngineCore, ctx: RequestContext): Outcome {
   return cacheable(core, 'resources', items, core.scenario.settings.listTtlMs, ctx.params.cursor);
 }
 
+/** resources/templates/list. */
 export function listResourceTemplates(core: EngineCore, ctx: RequestContext): Outcome {
   const items = core.scenario.resourceTemplates.map(({ text: _t, ...r }) => r);
   return cacheable(core, 'resourceTemplates', items, core.scenario.settings.listTtlMs, ctx.params.cursor);
 }
 
+/** prompts/list: the prompts without their messages. */
 export function listPrompts(core: EngineCore, ctx: RequestContext): Outcome {
   const items = core.scenario.prompts.map(({ messages: _m, mrtr: _r, ...p }) => p);
   return cacheable(core, 'prompts', items, core.scenario.settings.listTtlMs, ctx.params.cursor);
 }
 
 /** Match a URI against an RFC 6570 level-1 template; returns the variables or undefined. */
-export function matchTemplate(template: string, uri: string): Record<string, string> | undefined {
+function matchTemplate(template: string, uri: string): Record<string, string> | undefined {
   const names: string[] = [];
   const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([^}]+)\\?\}/g, (_, n: string) => {
     names.push(n.replace(/^[+#]/, ''));
@@ -139,7 +144,8 @@ export function matchTemplate(template: string, uri: string): Record<string, str
   const m = new RegExp(`^${pattern.replace(/\{([^}]+)\}/g, '([^/]+)')}$`).exec(uri);
   if (!m) return undefined;
   const vars: Record<string, string> = {};
-  names.forEach((n, i) => (vars[n] = decodeURIComponent(m[i + 1])));
+  // Every name was pushed with exactly one non-optional capture group, so group i + 1 matched.
+  for (const [i, n] of names.entries()) vars[n] = decodeURIComponent(m[i + 1]!);
   return vars;
 }
 
@@ -160,11 +166,13 @@ export function resourceContents(core: EngineCore, uri: string): Record<string, 
   return undefined;
 }
 
+/** A resources/read result for `contents`, with the scenario's read TTL and cache scope. */
 export function readResourceResult(core: EngineCore, contents: Record<string, unknown>[]): Outcome {
   const s = core.scenario.settings;
   return ok(withServerInfo(core, { resultType: 'complete', contents, ttlMs: s.readTtlMs, cacheScope: s.listCacheScope }));
 }
 
+/** The -32602 answer for a URI no resource or template serves. */
 export function resourceNotFound(uri: string): Outcome {
   return fail(ERROR.invalidParams, `Resource not found: ${uri}`, { uri });
 }

@@ -22,7 +22,7 @@ import { fail, type Outcome } from './context';
  * then `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*` against the body.
  */
 
-export interface MetaCheck {
+interface MetaCheck {
   version: string;
   caps: ClientCapabilities;
 }

@@ -46,12 +46,11 @@ export interface EngineCore {
   serverInfo(): { name: string; version: string; title?: string };
 }
 
+/** A successful outcome carrying `result`. */
 export function ok(result: Record<string, unknown>): Outcome {
   return { result };
 }
+/** A JSON-RPC error outcome; `data` is left off the wire when undefined. */
 export function fail(code: number, message: string, data?: unknown): Outcome {
   return { error: data === undefined ? { code, message } : { code, message, data } };
-}
-export function isError(o: Outcome): o is { error: JsonRpcErrorObject; httpStatus?: number } {
-  return 'error' in o;
 }

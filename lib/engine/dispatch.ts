@@ -27,7 +27,7 @@ import type { ListenHub } from './listen';
  */
 
 /** The methods a 2026-07-28 request may name: the core ones and the tasks extension's. */
-export type ModernMethod = (typeof MODERN_METHODS)[number] | (typeof TASK_METHODS)[number];
+type ModernMethod = (typeof MODERN_METHODS)[number] | (typeof TASK_METHODS)[number];
 
 /** Method → params schema → handler, for every method of the era. */
 function modernRoutes(core: EngineCore, tasks: TaskManager, hub: ListenHub): Record<ModernMethod, Route> {

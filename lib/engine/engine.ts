@@ -8,8 +8,9 @@ import { createListenHub } from './listen';
 import { createMessageFace } from './message-face';
 import { createRequestPipeline } from './pipeline';
 import { createStateCodec } from './request-state';
-import { createRandomIds, createSystemClock, randomToken, type Clock, type IdSource } from './runtime';
-import { createTaskManager, type ControlAction } from './tasks';
+import { createRandomIds, createServerClock, randomToken, type Clock, type IdSource } from './runtime';
+import type { ControlAction } from './task-control';
+import { createTaskManager } from './tasks';
 import { principalOf } from './principal';
 import { createJournal, type Journal } from './journal';
 import { createFaultInjector } from './faults';
@@ -71,7 +72,7 @@ export interface MockEngine {
 export function createMockEngine(options: MockEngineOptions): MockEngine {
   const scenario = options.scenario;
   const stores = options.stores ?? createMemoryStores({ replayMaxEntries: scenario.settings.replayStoreMaxEntries });
-  const clock = options.clock ?? createSystemClock();
+  const clock = options.clock ?? createServerClock();
   const listeners = new Set<(e: EngineEvent) => void>();
   const toolMap = new Map<string, ToolSpec>(scenario.tools.map((t) => [t.name, t]));
   const journal = createJournal({ clock, capacity: options.journalSize, maxBytes: options.journalBytes });

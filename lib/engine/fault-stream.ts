@@ -10,7 +10,7 @@ import type { HttpOutput } from './http-types';
  */
 
 /** A fault's stand-in answer: the HTTP response and what the journal records of it. */
-export interface FaultReply {
+interface FaultReply {
   output: HttpOutput;
   status: number;
   /** The body as the journal shows it (parsed JSON or text). */
@@ -42,7 +42,7 @@ export function faultReply(fault: ReplyFault, id: RequestId): FaultReply {
 }
 
 /** An SSE `message` event whose data is not JSON. */
-export function garbageFrame(text?: string): string {
+function garbageFrame(text?: string): string {
   const data = text ?? '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":';
   return `event: message\n${data
     .split('\n')
@@ -125,7 +125,7 @@ export function withStreamFaults(inner: SseChannel, faults: readonly StreamFault
 export const DRIP_HEADER = 'X-Loupe-Fault';
 
 /** Timers for {@link dripResponse}. */
-export interface DripTimers {
+interface DripTimers {
   setTimer: (fn: () => void, ms: number) => unknown;
 }
 

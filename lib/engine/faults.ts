@@ -39,7 +39,7 @@ export interface FaultRequest {
 }
 
 /** Evaluates a scenario's faults, keeping their counters and PRNGs. */
-export interface FaultInjector {
+interface FaultInjector {
   /** Count the request against every fault it matches; undefined when none fires. */
   plan(request: FaultRequest): FaultPlan | undefined;
   /** Zero the counters and restart the PRNGs from the seed. */
@@ -73,7 +73,7 @@ export function hashSeed(seed: number | string): number {
 }
 
 /** Whether a request is one the fault looks at (method and tool), before counting. */
-export function matchesRequest(match: FaultMatch, request: FaultRequest): boolean {
+function matchesRequest(match: FaultMatch, request: FaultRequest): boolean {
   if (match.method !== undefined) {
     const methods = Array.isArray(match.method) ? match.method : [match.method];
     if (!methods.includes(request.method)) return false;
@@ -83,7 +83,7 @@ export function matchesRequest(match: FaultMatch, request: FaultRequest): boolea
 }
 
 /** Whether the `n`th matching request (1-based) passes the counting conditions. */
-export function countPasses(match: FaultMatch, n: number): boolean {
+function countPasses(match: FaultMatch, n: number): boolean {
   if (match.after !== undefined && n <= match.after) return false;
   if (match.nth !== undefined && !(Array.isArray(match.nth) ? match.nth : [match.nth]).includes(n)) return false;
   if (match.every !== undefined && n % match.every !== 0) return false;
@@ -111,25 +111,32 @@ export function shuffled<T>(items: readonly T[], random: () => number): T[] {
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
+    // 0 <= j <= i < out.length: both slots exist.
+    [out[i], out[j]] = [out[j]!, out[i]!];
   }
   return out;
 }
 
 /** The label a fault has in the journal. */
-export function faultLabel(fault: Fault, index: number): string {
+function faultLabel(fault: Fault, index: number): string {
   return fault.name ?? `${fault.action.kind}#${index + 1}`;
+}
+
+/** One fault with its match counter and its own PRNG. */
+interface FaultState {
+  fault: Fault;
+  index: number;
+  count: number;
+  random: () => number;
 }
 
 /** Create the injector for a scenario's faults. */
 export function createFaultInjector(faults: readonly Fault[], seed: number | string): FaultInjector {
   const base = hashSeed(seed);
-  let counts: number[] = [];
-  let prngs: (() => number)[] = [];
+  let states: FaultState[] = [];
   const reset = () => {
-    counts = faults.map(() => 0);
     // One stream per fault, keyed by its name (or position), so named faults keep their sequence when others are added.
-    prngs = faults.map((f, i) => mulberry32(base ^ fnv1a(f.name ?? `#${i}`)));
+    states = faults.map((fault, index) => ({ fault, index, count: 0, random: mulberry32(base ^ fnv1a(fault.name ?? `#${index}`)) }));
   };
   reset();
 
@@ -138,26 +145,26 @@ export function createFaultInjector(faults: readonly Fault[], seed: number | str
     reset,
     plan(request) {
       let plan: FaultPlan | undefined;
-      faults.forEach((fault, i) => {
-        if (!matchesRequest(fault.match, request)) return;
-        const n = ++counts[i];
-        if (!countPasses(fault.match, n)) return;
-        const random = prngs[i];
-        if (fault.match.probability !== undefined && !(random() < fault.match.probability)) return;
+      for (const state of states) {
+        const { fault, random } = state;
+        if (!matchesRequest(fault.match, request)) continue;
+        state.count += 1;
+        if (!countPasses(fault.match, state.count)) continue;
+        if (fault.match.probability !== undefined && !(random() < fault.match.probability)) continue;
         // Every firing draws the same count from its own PRNG, whichever fault seeds the plan.
         const sub = Math.floor(random() * 4294967296);
         plan ??= { names: [], delayMs: 0, stream: [], random: mulberry32(sub) };
         const action = fault.action;
         if (action.kind === 'rpc-error' || action.kind === 'http-status') {
-          if (plan.reply) return;
+          if (plan.reply) continue;
           plan.reply = action;
         } else if (action.kind === 'latency') plan.delayMs += sampleLatency(action, random);
         else if (action.kind === 'drip') {
-          if (plan.drip) return;
+          if (plan.drip) continue;
           plan.drip = action;
         } else if (STREAM_KINDS.has(action.kind)) plan.stream.push(action as StreamFault);
-        plan.names.push(faultLabel(fault, i));
-      });
+        plan.names.push(faultLabel(fault, state.index));
+      }
       return plan;
     },
   };

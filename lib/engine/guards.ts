@@ -11,7 +11,7 @@ export function hostName(host: string): string {
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 /** Whether a host name is loopback (`localhost`, `*.localhost`, 127.0.0.0/8, ::1). */
-export function isLoopbackName(name: string): boolean {
+function isLoopbackName(name: string): boolean {
   if (LOOPBACK.has(name) || name.endsWith('.localhost')) return true;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
 }

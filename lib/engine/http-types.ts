@@ -11,6 +11,7 @@ export interface HeaderBag {
   forEach(callback: (value: string, key: string) => void): void;
 }
 
+/** One HTTP request as the engine reads it, whatever the server (web Request or node:http). */
 export interface HttpInput {
   method: string;
   url: string;

@@ -15,7 +15,7 @@ import { toHttpInput, toResponse, type HeaderBag, type HttpInput, type HttpOutpu
  * with SSE. A notification or a response POSTed by the client is accepted and dropped (202).
  */
 
-export interface HttpFrontOptions {
+interface HttpFrontOptions {
   maxBodyBytes: number;
   keepAliveMs: number;
   allowedHosts: readonly string[];
@@ -38,7 +38,9 @@ function json(status: number, body: unknown, extra: Record<string, string> = {})
 
 function headerRecord(h: HeaderBag): Record<string, string> {
   const out: Record<string, string> = {};
-  h.forEach((v, k) => (out[k] = v));
+  h.forEach((v, k) => {
+    out[k] = v;
+  });
   return out;
 }
 
@@ -57,7 +59,7 @@ export function createHttpFront(opts: HttpFrontOptions): { fetch: (req: Request)
 }
 
 /** Create the transport-neutral handler. */
-export function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<HttpOutput> {
+function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<HttpOutput> {
   return async function handle(req: HttpInput): Promise<HttpOutput> {
     const headers = req.headers;
     // A Request built by fetch() in-process (MSW, unit tests) has no Host header; use the URL's.
@@ -73,7 +75,8 @@ export function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Prom
         Allow: 'POST',
       });
     }
-    const ctype = (headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+    const [mediaType = ''] = (headers.get('content-type') ?? '').split(';');
+    const ctype = mediaType.trim().toLowerCase();
     if (ctype !== 'application/json') {
       return json(
         415,
@@ -107,7 +110,7 @@ export function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Prom
     const asRequest = JsonRpcRequestSchema.safeParse(body);
     if (!asRequest.success) {
       const asNote = JsonRpcNotificationSchema.safeParse(body);
-      if (asNote.success && !(body as Record<string, unknown>).hasOwnProperty('id')) {
+      if (asNote.success && !Object.hasOwn(body as Record<string, unknown>, 'id')) {
         record(202, undefined);
         return { status: 202, headers: {} };
       }

@@ -15,6 +15,7 @@ export interface PayloadLimits {
   maxDepth: number;
 }
 
+/** How much of a payload the journal keeps by default (the rest becomes truncation markers). */
 export const DEFAULT_PAYLOAD_LIMITS: PayloadLimits = { maxString: 16_384, maxChars: 262_144, maxItems: 500, maxDepth: 24 };
 
 /** Prefix of every truncation marker, so a viewer can highlight them. */
@@ -36,7 +37,7 @@ export function truncateString(text: string, keep: number): string {
 }
 
 /** Result of {@link boundPayload}. */
-export interface BoundedPayload {
+interface BoundedPayload {
   value: unknown;
   truncated: boolean;
   /** Approximate serialized size of the kept value, in characters. */

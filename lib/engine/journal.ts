@@ -64,7 +64,7 @@ export type JournalEvent =
   | { type: 'clear' };
 
 /** The journal's handle on one exchange: the reporting calls, plus the entry they fill. */
-export interface JournalHandle extends ExchangeHandle {
+interface JournalHandle extends ExchangeHandle {
   readonly entry: JournalEntry;
 }
 
@@ -83,7 +83,7 @@ export interface Journal extends ExchangeTap {
 }
 
 /** Options of {@link createJournal}. */
-export interface JournalOptions {
+interface JournalOptions {
   clock: Clock;
   /** Entries kept (oldest dropped first). Default 2000. */
   capacity?: number;
@@ -96,6 +96,7 @@ export interface JournalOptions {
 
 const MAX_HEADER = 4096;
 
+/** A journal holding at most `capacity` entries and about `maxBytes` characters, oldest dropped first. */
 export function createJournal(options: JournalOptions): Journal {
   const { clock } = options;
   const capacity = options.capacity ?? 2000;

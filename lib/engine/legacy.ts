@@ -35,7 +35,7 @@ function strip(o: Outcome): Outcome {
 }
 
 /** A task in 2025-11-25 field names. */
-export function legacyTask(rec: TaskRecord): Record<string, unknown> {
+function legacyTask(rec: TaskRecord): Record<string, unknown> {
   return {
     taskId: rec.taskId,
     status: rec.status,

@@ -17,6 +17,7 @@ interface Subscription {
   end: () => void;
 }
 
+/** The open subscriptions/listen streams of one engine. */
 export interface ListenHub {
   /** subscriptions/listen, with its params parsed (ListenParamsSchema). */
   listen(ctx: RequestContext, params: ListenParams): Promise<Outcome>;
@@ -27,6 +28,7 @@ export interface ListenHub {
   readonly size: number;
 }
 
+/** Create the hub; task changes reach the streams whose filter names the task. */
 export function createListenHub(core: EngineCore, tasks: TaskManager): ListenHub {
   const subs = new Set<Subscription>();
   const tag = (s: Subscription) => ({ [META.subscriptionId]: s.id });

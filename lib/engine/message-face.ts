@@ -8,7 +8,7 @@ import type { RequestPipeline } from './pipeline';
  */
 
 /** Handle one message; resolves once its answer (if any) was sent. */
-export type MessageHandler = (message: unknown, send: (message: unknown) => void) => Promise<void>;
+type MessageHandler = (message: unknown, send: (message: unknown) => void) => Promise<void>;
 
 /** The message face over a request pipeline. */
 export function createMessageFace(pipeline: RequestPipeline): MessageHandler {

@@ -1,5 +1,5 @@
 import { ERROR, elicitationModes, responseSchemaFor, validateFormContent, type ClientCapabilities, type RequestedSchema } from '../protocol';
-import type { MrtrRound, InputRequestSpec, ToolResultSpec } from '../scenario/schema';
+import type { MrtrRound, InputRequestSpec, ToolResultSpec } from '../scenario/behavior-schema';
 import { fail, type EngineCore, type Outcome, type RequestContext } from './context';
 import { digest } from './request-state';
 import { fillTemplate } from './template';
@@ -9,7 +9,7 @@ import { fillTemplate } from './template';
  * `requestState`, accept answers on the retry. Missing keys are asked again, extra keys ignored.
  */
 
-export type MrtrOutcome =
+type MrtrOutcome =
   | { done: true; inputs: Record<string, unknown>; round: number }
   | { done: false; outcome: Outcome }
   | { done: false; result: ToolResultSpec; inputs: Record<string, unknown> };
@@ -87,7 +87,7 @@ export async function runMrtr(core: EngineCore, ctx: RequestContext, rounds: Mrt
   const responses = (rawResponses ?? {}) as Record<string, unknown>;
 
   while (round < rounds.length) {
-    const spec = rounds[round];
+    const spec = rounds[round]!; // round < rounds.length
     const { out, refused } = askable(spec.inputRequests, ctx.caps, { ...scope, inputs: answers });
     if (Object.keys(out).length === 0) {
       const required = Object.assign({}, ...refused.map(capabilityFor));

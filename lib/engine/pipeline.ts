@@ -29,7 +29,7 @@ export interface RequestOrigin {
 export type RequestPipeline = (req: JsonRpcRequest, origin: RequestOrigin) => Promise<Outcome>;
 
 /** Era of a request: legacy when it carries a legacy version header or is a handshake without modern `_meta`. */
-export function eraOf(req: JsonRpcRequest, headers?: HeaderBag): RequestContext['era'] {
+function eraOf(req: JsonRpcRequest, headers?: HeaderBag): RequestContext['era'] {
   const hv = headers?.get(HEADER.protocolVersion)?.trim();
   if (hv && (LEGACY_VERSIONS as readonly string[]).includes(hv)) return 'legacy';
   const meta = asRecord(req.params?._meta);

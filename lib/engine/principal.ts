@@ -6,13 +6,13 @@ import { digest } from './request-state';
  * The JWT is not verified: the mock has no issuer, and the subject only partitions data.
  */
 export async function principalOf(endpoint: string, authorization: string | null): Promise<string> {
-  const m = authorization ? /^Bearer\s+(\S+)$/i.exec(authorization.trim()) : null;
-  if (!m) return `${endpoint}:anonymous`;
-  const token = m[1];
+  const token = authorization ? /^Bearer\s+(\S+)$/i.exec(authorization.trim())?.[1] : undefined;
+  if (!token) return `${endpoint}:anonymous`;
   const parts = token.split('.');
-  if (parts.length === 3) {
+  const payload = parts[1];
+  if (parts.length === 3 && payload !== undefined) {
     try {
-      const json = JSON.parse(atob(parts[1].replace(/-/g, '+').replace(/_/g, '/')));
+      const json = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/')));
       if (json && typeof json.sub === 'string' && json.sub) return `${endpoint}:sub:${json.sub}`;
     } catch {
       /* not a JWT: fall through to the digest */

@@ -5,17 +5,21 @@
 import { createMockEngine, type MockEngine, type MockEngineOptions } from './engine';
 import { getBuiltinScenario, builtinScenarioIds } from '../scenario/builtins';
 import { ScenarioSchema, type Scenario, type ScenarioInput } from '../scenario/schema';
+import { createServerClock } from './runtime';
 
 export { createMockEngine, getBuiltinScenario, builtinScenarioIds, ScenarioSchema };
 export type { MockEngine, MockEngineOptions, Scenario, ScenarioInput };
 export { createMemoryStores } from '../store/memory';
-export { createSystemClock, createRandomIds, type Clock, type IdSource } from './runtime';
+export { createServerClock, createRandomIds, type Clock, type IdSource } from './runtime';
 export { gradeClient, GRADE_IDS, ReportCardSchema, type ReportCard, type Grade, type GradeStatus } from './report-card';
 export type { Journal, JournalEntry, JournalFrame, JournalEvent } from './journal';
 export type { StreamEnd } from './exchange-tap';
 export type { EngineEvent } from './engine';
-export type { ControlAction } from './tasks';
+export type { ControlAction } from './task-control';
 export type { Stores, TaskStore, MutationLedger, ReplayStore, TaskRecord } from '../store/types';
+
+/** @deprecated Use {@link createServerClock}, the same clock (real time, unref'd timers) under a name that says so. */
+export const createSystemClock = createServerClock;
 
 /** Validate a scenario object (with defaults applied); throws with every problem listed. */
 export function defineScenario(input: ScenarioInput): Scenario {

@@ -11,10 +11,12 @@ import { taskSightings, toExchanges, type Exchange, type TaskSighting } from './
  * it), and links the journal entries (by `seq`) that prove it. Pure: same journal, same card.
  */
 
-export const GradeStatusSchema = z.enum(['pass', 'fail', 'not-observed']);
+/** pass, fail, or not observed (the session never exercised the rule). */
+const GradeStatusSchema = z.enum(['pass', 'fail', 'not-observed']);
 export type GradeStatus = z.infer<typeof GradeStatusSchema>;
 
-export const GradeSchema = z.object({
+/** One graded rule: its verdict, what to do about it, and the journal entries it rests on. */
+const GradeSchema = z.object({
   /** Stable id, e.g. `poll-cadence`. */
   id: z.string(),
   title: z.string(),
@@ -28,6 +30,7 @@ export const GradeSchema = z.object({
 });
 export type Grade = z.infer<typeof GradeSchema>;
 
+/** The report card: every grade, in a fixed order, and when it was made. */
 export const ReportCardSchema = z.object({
   generatedAt: z.string(),
   grades: z.array(GradeSchema),
@@ -44,7 +47,7 @@ export interface GradeContext {
 }
 
 /** Options of {@link gradeClient}. */
-export interface GradeOptions {
+interface GradeOptions {
   /** Grading time (default: the latest journal time). */
   now?: number;
 }

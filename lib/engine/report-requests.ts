@@ -8,7 +8,7 @@ import { canonical, plural, seqs, type Exchange } from './report-view';
 /** Grades about requests in general: re-listen after a drop, idempotency keys, requestState echo. */
 
 /** How long after a dropped listen stream a missing re-listen is still "not yet" rather than a fail. */
-export const RELISTEN_GRACE_MS = 10_000;
+const RELISTEN_GRACE_MS = 10_000;
 
 const SPEC = {
   relisten: 'MCP 2026-07-28 subscriptions/listen (an abrupt close is a disconnect; re-send listen) and Streamable HTTP (no Last-Event-ID resumability)',
@@ -33,8 +33,9 @@ export function gradeRelisten({ xs, sightings, now }: GradeContext): Grade {
   const drops = listens.filter((x) => x.end === 'dropped');
   const bad: number[] = withId.map((x) => x.seq);
   const good: number[] = [];
-  let reason = withId.length
-    ? `${plural(withId.length, 'listen request')} sent a Last-Event-ID header (first #${withId[0].seq}); 2026-07-28 has no stream resumption.`
+  const [firstWithId] = withId;
+  let reason = firstWithId
+    ? `${plural(withId.length, 'listen request')} sent a Last-Event-ID header (first #${firstWithId.seq}); 2026-07-28 has no stream resumption.`
     : '';
   let waiting = 0;
   for (const drop of drops) {
@@ -66,7 +67,7 @@ export function gradeRelisten({ xs, sightings, now }: GradeContext): Grade {
 }
 
 /** A tool with side effects that offers an idempotency key: not read-only (or destructive) with an `idempotencyKey` argument. */
-export function takesIdempotencyKey(tool: ToolSpec): boolean {
+function takesIdempotencyKey(tool: ToolSpec): boolean {
   const a = asRecord(tool.annotations) ?? {};
   const sideEffects = a.destructiveHint === true || a.readOnlyHint !== true;
   return sideEffects && 'idempotencyKey' in (asRecord(asRecord(tool.inputSchema)?.properties) ?? {});
@@ -100,9 +101,10 @@ export function gradeIdempotencyKeys({ xs, scenario }: GradeContext): Grade {
     groups.set(key, [...(groups.get(key) ?? []), x]);
   }
   const bad = [...groups.values()].filter((g) => g.length > 1 && g.some((x) => !hasKey(x)));
-  if (bad.length) {
-    const g = bad[0];
-    const detail = `${String(g[0].params.name)} was sent ${g.length} times with the same arguments, ${plural(g.filter((x) => !hasKey(x)).length, 'time')} without an idempotencyKey (#${g.map((x) => x.seq).join(', #')}).`;
+  const [g] = bad;
+  const first = g?.[0];
+  if (g && first) {
+    const detail = `${String(first.params.name)} was sent ${g.length} times with the same arguments, ${plural(g.filter((x) => !hasKey(x)).length, 'time')} without an idempotencyKey (#${g.map((x) => x.seq).join(', #')}).`;
     return { ...base, status: 'fail', detail, evidence: seqs(bad.flat().map((x) => x.seq)) };
   }
   const keyed = calls.filter(hasKey).length;
@@ -148,11 +150,12 @@ export function gradeRequestState({ xs }: GradeContext): Grade {
     } else if (sent === last.state) good.push(last.seq, x.seq);
     else bad.push({ x, why: `#${x.seq} ${sent === undefined ? 'dropped' : 'altered'} the requestState issued in #${last.seq}` });
   }
-  if (bad.length)
+  const [firstBad] = bad;
+  if (firstBad)
     return {
       ...base,
       status: 'fail',
-      detail: `${plural(bad.length, 'retry', 'retries')} did not echo requestState exactly: ${bad[0].why}.`,
+      detail: `${plural(bad.length, 'retry', 'retries')} did not echo requestState exactly: ${firstBad.why}.`,
       evidence: seqs(bad.map((b) => b.x.seq)),
     };
   if (!good.length)

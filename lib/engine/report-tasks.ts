@@ -8,7 +8,7 @@ import { declaresTasks, plural, seqs, TASK_METHODS, taskIdOf, type Exchange, typ
 /** Grades about the tasks extension: cadence, Mcp-Name, extension declared, terminal stop, cancel ack. */
 
 /** Polls may come this much earlier than `pollIntervalMs` (timer jitter). */
-export const POLL_JITTER = 0.1;
+const POLL_JITTER = 0.1;
 /** A poll that races a pushed terminal notification by less than this is not held against the client. */
 const PUSH_RACE_MS = 100;
 
@@ -50,8 +50,8 @@ export function gradePollCadence({ xs, sightings }: GradeContext): Grade {
       prev = poll;
     }
   }
-  if (bad.length) {
-    const w = bad[0];
+  const [w] = bad;
+  if (w) {
     const detail = `${plural(bad.length, 'poll')} came faster than pollIntervalMs; e.g. tasks/get #${w.poll.seq} for task ${fingerprint(taskIdOf(w.poll)!)} came ${w.gap} ms after #${w.prev.seq} while pollIntervalMs was ${w.interval}.`;
     return { ...base, status: 'fail', detail, evidence: seqs(bad.flatMap((b) => [b.prev.seq, b.poll.seq])) };
   }
@@ -75,9 +75,10 @@ export function gradeMcpName({ xs }: GradeContext): Grade {
     const decoded = decodeHeaderValue(raw);
     return !decoded.ok || decoded.value !== taskIdOf(x);
   });
-  if (bad.length) {
+  const [firstBad] = bad;
+  if (firstBad) {
     const missing = bad.filter((x) => x.headers[HEADER.name.toLowerCase()] === undefined).length;
-    const detail = `${plural(bad.length, 'tasks request')} of ${tasks.length} had ${missing === bad.length ? 'no' : missing ? 'a missing or wrong' : 'a wrong'} Mcp-Name header (first: ${bad[0].method} #${bad[0].seq}).`;
+    const detail = `${plural(bad.length, 'tasks request')} of ${tasks.length} had ${missing === bad.length ? 'no' : missing ? 'a missing or wrong' : 'a wrong'} Mcp-Name header (first: ${firstBad.method} #${firstBad.seq}).`;
     return { ...base, status: 'fail', detail, evidence: seqs(bad.map((x) => x.seq)) };
   }
   return {
@@ -113,8 +114,8 @@ export function gradeExtensionDeclared({ xs, scenario }: GradeContext): Grade {
   const undeclared = need.filter((x) => !declaresTasks(x));
   const recovered = undeclared.filter((x) => need.some((y) => y.order > x.order && declaresTasks(y) && sameTarget(x, y)));
   const failed = undeclared.filter((x) => !recovered.includes(x));
-  if (failed.length) {
-    const x = failed[0];
+  const [x] = failed;
+  if (x) {
     return {
       ...base,
       status: 'fail',
@@ -145,12 +146,14 @@ export function gradeStopsAtTerminal({ xs, sightings }: GradeContext): Grade {
     evidence.push(terminal.seq);
     if (late.length) bad.push({ terminal, polls: late });
   }
-  if (bad.length) {
-    const b = bad[0];
+  const [b] = bad;
+  // A sighting is only kept with at least one late poll.
+  const firstLate = b?.polls[0];
+  if (b && firstLate) {
     const detail = `${plural(
       bad.reduce((n, x) => n + x.polls.length, 0),
       'tasks/get',
-    )} after a terminal status; e.g. task ${fingerprint(b.terminal.taskId)} was shown ${b.terminal.status} in #${b.terminal.seq} and polled again in #${b.polls[0].seq}.`;
+    )} after a terminal status; e.g. task ${fingerprint(b.terminal.taskId)} was shown ${b.terminal.status} in #${b.terminal.seq} and polled again in #${firstLate.seq}.`;
     return { ...base, status: 'fail', detail, evidence: seqs(bad.flatMap((x) => [x.terminal.seq, ...x.polls.map((p) => p.seq)])) };
   }
   if (!finished) return { ...base, status: 'not-observed', detail: 'The client was not shown a terminal task status.', evidence: [] };
@@ -183,8 +186,8 @@ export function gradeCancelAck({ xs, sightings, now, scenario }: GradeContext): 
     if (now - (ack.endedAt ?? ack.at) < grace) waiting++;
     else bad.push(ack);
   }
-  if (bad.length) {
-    const x = bad[0];
+  const [x] = bad;
+  if (x) {
     return {
       ...base,
       status: 'fail',

@@ -44,6 +44,7 @@ export interface TaskSighting {
   via: 'create' | 'get' | 'notification';
 }
 
+/** The tasks/* methods that name an existing task. */
 export const TASK_METHODS = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
 
 /** Whether a request speaks 2026-07-28 (the same rule the dispatcher uses to pick an era). */

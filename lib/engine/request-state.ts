@@ -6,6 +6,7 @@ import { base64url } from './runtime';
  * state minted for one caller or request cannot be replayed elsewhere or tampered with.
  */
 
+/** What a requestState carries (short keys keep the token small). */
 export interface StatePayload {
   /** principal */
   p: string;
@@ -25,7 +26,7 @@ export interface StatePayload {
   x?: Record<string, unknown>;
 }
 
-export type VerifyOutcome = { ok: true; payload: StatePayload } | { ok: false; reason: string };
+type VerifyOutcome = { ok: true; payload: StatePayload } | { ok: false; reason: string };
 
 function fromBase64url(text: string): Uint8Array {
   const b64 = text.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((text.length + 3) % 4);
@@ -34,7 +35,7 @@ function fromBase64url(text: string): Uint8Array {
 }
 
 /** Canonical JSON (sorted keys) so digests do not depend on key order. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   const obj = value as Record<string, unknown>;
@@ -88,4 +89,5 @@ export function createStateCodec(secret: string | Uint8Array) {
     },
   };
 }
+/** Signs and verifies requestState tokens with the engine's key. */
 export type StateCodec = ReturnType<typeof createStateCodec>;

@@ -35,7 +35,7 @@ export function unchecked(handle: (ctx: RequestContext) => Outcome | Promise<Out
  * lib/protocol params schemas phrase for the wire. Issues come in the schema's key order, so
  * the first one is the field a handler would have checked first.
  */
-export function invalidParams(error: z.ZodError): Outcome {
+function invalidParams(error: z.ZodError): Outcome {
   return fail(ERROR.invalidParams, `Invalid params: ${error.issues[0]?.message ?? 'malformed'}`);
 }
 

@@ -1,8 +1,9 @@
 /** Injected time, ids and randomness, so lifecycles can be driven by a fake clock in tests. */
-import { createSystemClock as createSharedSystemClock, type Clock } from '../shared/clock';
+import { createSystemClock, type Clock } from '../shared/clock';
 
-export type { Clock, TimerHandle } from '../shared/clock';
+export type { Clock } from '../shared/clock';
 
+/** Where task ids and requestState nonces come from (fixed in tests). */
 export interface IdSource {
   /** A task id with at least 128 random bits. */
   taskId(): string;
@@ -11,8 +12,8 @@ export interface IdSource {
 }
 
 /** The engine's real clock: timers are unref'd so they never keep a server process alive. */
-export function createSystemClock(): Clock {
-  return createSharedSystemClock({ unrefTimers: true });
+export function createServerClock(): Clock {
+  return createSystemClock({ unrefTimers: true });
 }
 
 function base64url(bytes: Uint8Array): string {

@@ -4,7 +4,7 @@
  */
 
 /** One queued event. */
-export interface SseFrame {
+interface SseFrame {
   /** Serialized SSE text, ready to write. */
   text: string;
   /** May be discarded under back-pressure (intermediate snapshots). */

@@ -7,7 +7,7 @@ import { BoundedSseBuffer } from './sse-buffer';
  */
 
 /** Serialize a JSON-RPC message as an SSE `message` event. */
-export function sseMessage(message: unknown): string {
+function sseMessage(message: unknown): string {
   return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
 }
 
@@ -54,7 +54,7 @@ export interface SseChannel {
   readonly dropped: number;
 }
 
-export interface SseChannelOptions {
+interface SseChannelOptions {
   capacity?: number;
   keepAliveMs?: number;
   setTimer: (fn: () => void, ms: number) => unknown;

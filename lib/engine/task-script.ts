@@ -1,6 +1,6 @@
 import { ERROR, type ClientCapabilities } from '../protocol';
 import { isTerminalStatus } from '../shared/task-status';
-import type { TaskSpec, TaskStep } from '../scenario/schema';
+import type { TaskSpec, TaskStep } from '../scenario/behavior-schema';
 import type { TaskRecord } from '../store/types';
 import { askable, checkResponse } from './mrtr';
 import { fillNumber, fillTemplate } from './template';
@@ -60,7 +60,8 @@ function enterStep(rec: TaskRecord, spec: TaskSpec, index: number, at: number): 
   const step = spec.steps[index];
   rec.status = 'working';
   rec.inputRequests = undefined;
-  const message = step.statusMessage ?? step.progress?.[0];
+  // A script whose last step is not terminal (validation forbids it) runs off the end here; settle() reports it.
+  const message = step?.statusMessage ?? step?.progress?.[0];
   if (message !== undefined) rec.statusMessage = statusText(rec, message);
   rec.lastUpdatedAt = at;
 }
@@ -154,7 +155,9 @@ function waitsForOperatorInput(rec: TaskRecord, now: number): boolean {
 function showProgress(rec: TaskRecord, step: TaskStep, delay: number, now: number): void {
   if (!step.progress || step.progress.length < 2 || !Number.isFinite(delay) || delay <= 0) return;
   const i = Math.min(step.progress.length - 1, Math.floor(((now - rec.stepStartedAt) / delay) * step.progress.length));
-  const message = statusText(rec, step.progress[i]);
+  const progress = step.progress[i];
+  if (progress === undefined) return;
+  const message = statusText(rec, progress);
   if (rec.statusMessage !== message) {
     rec.statusMessage = message;
     rec.lastUpdatedAt = now;
@@ -178,7 +181,7 @@ function settleTimedStep(rec: TaskRecord, spec: TaskSpec, step: TaskStep, now: n
 
 /**
  * Bring a task up to date at `now`. With `force`, the current timed or manual step finishes
- * immediately (the seed's advance_worker). Returns the mutated record.
+ * immediately (what the control room's advance does). Returns the mutated record.
  */
 export function settle(rec: TaskRecord, spec: TaskSpec, now: number, maxRunMs: number, force = false): TaskRecord {
   let forced = force;

@@ -1,8 +1,10 @@
 import { ERROR, EXT, declaresExtension, type CancelTaskParams, type GetTaskParams, type UpdateTaskParams } from '../protocol';
-import type { TaskSpec, ToolSpec } from '../scenario/schema';
+import type { TaskSpec } from '../scenario/behavior-schema';
+import type { ToolSpec } from '../scenario/schema';
 import type { TaskRecord } from '../store/types';
 import { fail, ok, type EngineCore, type Outcome, type RequestContext } from './context';
-import { checkTaskResponses, forceOutcome, isTerminal, nextDue, settle, statusText } from './task-script';
+import { applyControl, type ControlAction } from './task-control';
+import { checkTaskResponses, isTerminal, nextDue, settle, statusText } from './task-script';
 
 /**
  * The tasks extension: creation (persisted before the reply), tasks/get, tasks/update,
@@ -10,9 +12,12 @@ import { checkTaskResponses, forceOutcome, isTerminal, nextDue, settle, statusTe
  * Another principal's task answers exactly like an unknown one.
  */
 
+/** The answer to a task that is unknown, expired or another principal's (they must not be told apart). */
 export const NOT_FOUND = 'Failed to retrieve task: Task not found';
 
+/** The engine's tasks: the tasks/* methods, creation from tools/call, and the control room's actions. */
 export interface TaskManager {
+  /** Create and persist a task for a tools/call (before the reply that names it). */
   create(ctx: RequestContext, tool: ToolSpec, args: Record<string, unknown>, inputs: Record<string, unknown>): TaskRecord;
   /** tasks/get, tasks/update and tasks/cancel, after {@link needsTasksExtension} and with their params parsed. */
   get(ctx: RequestContext, params: GetTaskParams): Outcome;
@@ -25,14 +30,6 @@ export interface TaskManager {
   onChange(listener: (rec: TaskRecord) => void): () => void;
   close(): void;
 }
-
-export type ControlAction =
-  | { kind: 'advance' }
-  | { kind: 'complete'; result?: Record<string, unknown> }
-  | { kind: 'fail'; error?: Record<string, unknown> }
-  | { kind: 'cancel' }
-  | { kind: 'expire' }
-  | { kind: 'require-input'; inputRequests?: Record<string, unknown> };
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -48,6 +45,7 @@ export function needsTasksExtension(ctx: RequestContext): Outcome | undefined {
   );
 }
 
+/** The task manager of one engine; its timers run on the engine's clock. */
 export function createTaskManager(core: EngineCore): TaskManager {
   const timers = new Map<string, unknown>();
   const listeners = new Set<(rec: TaskRecord) => void>();
@@ -215,27 +213,7 @@ export function createTaskManager(core: EngineCore): TaskManager {
         core.emit('task:expired', gone);
         return gone;
       }
-      return mutate(taskId, (r, spec, now) => {
-        if (action.kind === 'advance') return settle(r, spec, now, maxRun(), true);
-        if (action.kind === 'complete') forceOutcome(r, 'complete', now, action.result);
-        else if (action.kind === 'fail') forceOutcome(r, 'fail', now, action.error);
-        else if (action.kind === 'cancel') forceOutcome(r, 'cancel', now);
-        else if (action.kind === 'require-input' && !isTerminal(r)) {
-          r.status = 'input_required';
-          r.inputRequests = action.inputRequests ?? {
-            operator_input: {
-              method: 'elicitation/create',
-              params: {
-                mode: 'form',
-                message: 'Input requested from the control room',
-                requestedSchema: { type: 'object', properties: { note: { type: 'string' } } },
-              },
-            },
-          };
-          r.lastUpdatedAt = now;
-        }
-        return r;
-      });
+      return mutate(taskId, (r, spec, now) => applyControl(r, spec, action, now, maxRun()));
     },
     onChange(listener) {
       listeners.add(listener);

@@ -7,7 +7,7 @@ import { route, type Route } from './route';
 import { isTerminal, stepDelay } from './task-script';
 import type { TaskManager } from './tasks';
 import { fillNumber, fillTemplate } from './template';
-import { levelAtLeast, sleep } from './util';
+import { levelAtLeast, sleepUnlessAborted } from './util';
 import { HANDLERS } from './handlers';
 
 /** tools/call: argument checks, capability gates, MRTR, handlers, tasks and direct results. */
@@ -32,7 +32,7 @@ function typeMatches(value: unknown, type: unknown): boolean {
 }
 
 /** Shallow check of arguments against the tool's inputSchema (required keys and top-level types). */
-export function checkArguments(tool: ToolSpec, args: Record<string, unknown>): string | undefined {
+function checkArguments(tool: ToolSpec, args: Record<string, unknown>): string | undefined {
   const schema = tool.inputSchema as { required?: unknown; properties?: Record<string, { type?: unknown }> };
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
   for (const key of required) if (args[key] === undefined) return `missing required argument "${key}"`;
@@ -63,14 +63,14 @@ async function runSideShow(core: EngineCore, ctx: RequestContext, tool: ToolSpec
   const token = meta.progressToken;
   if (tool.progress && (typeof token === 'string' || typeof token === 'number')) {
     for (const step of tool.progress.steps) {
-      if (!(await sleep(core.clock, tool.progress.intervalMs, ctx.signal))) return false;
+      if (!(await sleepUnlessAborted(core.clock, tool.progress.intervalMs, ctx.signal))) return false;
       ctx.notify('notifications/progress', { progressToken: token, ...step });
     }
   } else if (tool.progress) {
-    if (!(await sleep(core.clock, tool.progress.intervalMs * tool.progress.steps.length, ctx.signal))) return false;
+    if (!(await sleepUnlessAborted(core.clock, tool.progress.intervalMs * tool.progress.steps.length, ctx.signal))) return false;
   }
   const delay = fillNumber(tool.delayMs, scope, 0);
-  if (delay > 0 && !(await sleep(core.clock, delay, ctx.signal))) return false;
+  if (delay > 0 && !(await sleepUnlessAborted(core.clock, delay, ctx.signal))) return false;
   for (const kind of tool.emit ?? [])
     core.broadcast(kind, `notifications/${kind === 'toolsListChanged' ? 'tools' : kind === 'promptsListChanged' ? 'prompts' : 'resources'}/list_changed`);
   return true;
@@ -87,7 +87,8 @@ async function runInline(core: EngineCore, ctx: RequestContext, tool: ToolSpec, 
       });
     }
     const delay = step.manual ? 0 : stepDelay(stub, step);
-    if (Number.isFinite(delay) && delay > 0 && !(await sleep(core.clock, delay, ctx.signal))) return fail(ERROR.internalError, 'Request cancelled');
+    if (Number.isFinite(delay) && delay > 0 && !(await sleepUnlessAborted(core.clock, delay, ctx.signal)))
+      return fail(ERROR.internalError, 'Request cancelled');
     if (step.result || step.toolError) {
       const body = fillTemplate((step.result ?? step.toolError)!, scope);
       return ok({ resultType: 'complete', ...body, ...(step.toolError ? { isError: true } : {}) });

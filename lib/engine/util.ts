@@ -1,9 +1,12 @@
-import { sleep as wakeableSleep, type Clock } from '../shared/clock';
+import { sleep, type Clock } from '../shared/clock';
 
-/** Sleep on the injected clock; resolves false when the signal aborts first. */
-export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<boolean> {
+/**
+ * Sleep on the injected clock without a wake handle: resolves true when `ms` passed, false when
+ * the signal aborts first. A non-positive `ms` settles at once.
+ */
+export function sleepUnlessAborted(clock: Clock, ms: number, signal?: AbortSignal): Promise<boolean> {
   if (ms <= 0) return Promise.resolve(!signal?.aborted);
-  return wakeableSleep(clock, ms, signal).done;
+  return sleep(clock, ms, signal).done;
 }
 
 const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];

@@ -13,7 +13,7 @@ import { CSP_LISTS, type UiCsp } from './apps';
  */
 
 /** Entries per list beyond this are dropped (a header has to stay a reasonable size). */
-export const MAX_CSP_ENTRIES = 32;
+const MAX_CSP_ENTRIES = 32;
 const MAX_ENTRY_LENGTH = 253;
 
 /**
@@ -26,7 +26,7 @@ const ENTRY =
   /^(?:(?:https?|wss):\/\/)?(?:\*\.)?(?:(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?|\[[0-9a-f:.]+\])(?::(?:\d{1,5}|\*))?\/?$/i;
 
 /** A domain entry that was dropped, with the list it came from and why. */
-export interface RejectedEntry {
+interface RejectedEntry {
   list: (typeof CSP_LISTS)[number];
   entry: string;
   reason: string;
@@ -38,7 +38,7 @@ export function isSafeCspEntry(entry: unknown): entry is string {
 }
 
 /** Keep the safe entries of one declared list (deduplicated, trailing `/` removed); report the rest. */
-export function sanitizeCspList(list: (typeof CSP_LISTS)[number], entries: unknown): { kept: string[]; rejected: RejectedEntry[] } {
+function sanitizeCspList(list: (typeof CSP_LISTS)[number], entries: unknown): { kept: string[]; rejected: RejectedEntry[] } {
   const kept: string[] = [];
   const rejected: RejectedEntry[] = [];
   if (entries === undefined || entries === null) return { kept, rejected };

@@ -11,15 +11,15 @@ import { asRecord } from '../shared/records';
 /** The only MIME type a UI resource may have. */
 export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
 /** The deprecated flat tool key some servers still send instead of `_meta.ui.resourceUri`. */
-export const LEGACY_RESOURCE_URI_KEY = 'ui/resourceUri';
+const LEGACY_RESOURCE_URI_KEY = 'ui/resourceUri';
 /** Who may call a tool: the model (the agent) and/or an app view of the same server. */
-export const ToolVisibilitySchema = z.array(z.enum(['model', 'app']));
-export type ToolVisibility = z.infer<typeof ToolVisibilitySchema>;
+const ToolVisibilitySchema = z.array(z.enum(['model', 'app']));
+type ToolVisibility = z.infer<typeof ToolVisibilitySchema>;
 /** Visibility when a tool declares none. */
-export const DEFAULT_VISIBILITY: ToolVisibility = ['model', 'app'];
+const DEFAULT_VISIBILITY: ToolVisibility = ['model', 'app'];
 
 /** The CSP domain lists a UI resource declares; absent or empty means none allowed. */
-export const UiCspSchema = z.looseObject({
+const UiCspSchema = z.looseObject({
   connectDomains: z.array(z.string()).optional(),
   resourceDomains: z.array(z.string()).optional(),
   frameDomains: z.array(z.string()).optional(),
@@ -30,13 +30,13 @@ export type UiCsp = z.infer<typeof UiCspSchema>;
 export const CSP_LISTS = ['connectDomains', 'resourceDomains', 'frameDomains', 'baseUriDomains'] as const;
 
 /** Browser features a view asks for; the host grants them through the iframe `allow` attribute. */
-export const UiPermissionsSchema = z.looseObject({
+const UiPermissionsSchema = z.looseObject({
   camera: z.object({}).optional(),
   microphone: z.object({}).optional(),
   geolocation: z.object({}).optional(),
   clipboardWrite: z.object({}).optional(),
 });
-export type UiPermissions = z.infer<typeof UiPermissionsSchema>;
+type UiPermissions = z.infer<typeof UiPermissionsSchema>;
 
 /** `_meta.ui` of a UI resource (on the resources/read content item, or the resources/list entry). */
 export const UiResourceMetaSchema = z.looseObject({
@@ -70,7 +70,7 @@ export function allowAttribute(permissions: unknown): string {
 }
 
 /** A tool's app binding, read from `_meta.ui` first and then the legacy flat key. */
-export interface ToolUi {
+interface ToolUi {
   /** The `ui://` resource to render, or undefined when the tool has none. */
   resourceUri?: string;
   /** Set when the tool names a resource that is not a `ui://` URI (hosts must not render it). */
@@ -91,7 +91,7 @@ export function toolUiOf(tool: { _meta?: unknown } | undefined): ToolUi {
 }
 
 /** Why a view may not call a tool, or undefined when it may. */
-export type AppCallRefusal = { code: 'unknown-tool' | 'not-app-visible'; message: string };
+type AppCallRefusal = { code: 'unknown-tool' | 'not-app-visible'; message: string };
 
 /**
  * The host rule for `tools/call` from a view: the tool must be one of the tools of the server

@@ -6,7 +6,6 @@ export const MODERN_VERSION = '2026-07-28';
 export const LEGACY_VERSION = '2025-11-25';
 /** Revisions that use the `initialize` handshake. */
 export const LEGACY_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
-export const JSONRPC_VERSION = '2.0';
 
 /** Reserved `_meta` keys. */
 export const META = {

@@ -13,13 +13,13 @@ export const ERROR = {
 } as const;
 
 /**
- * Loupe's demo uses -32023 for a full replay store, as the seed document does. 2026-07-28
- * reserves -32020..-32099, so Loupe's own lints flag this code as undefined by the spec.
+ * Loupe's demo answers -32023 when its replay store is full. 2026-07-28 reserves
+ * -32020..-32099, so Loupe's own lints flag this code as undefined by the spec.
  */
 export const REPLAY_STORE_FULL = -32023;
 
 /** Codes defined by 2026-07-28 inside the reserved range -32020..-32099. */
-export const DEFINED_RESERVED_CODES: readonly number[] = [ERROR.headerMismatch, ERROR.missingRequiredClientCapability, ERROR.unsupportedProtocolVersion];
+const DEFINED_RESERVED_CODES: readonly number[] = [ERROR.headerMismatch, ERROR.missingRequiredClientCapability, ERROR.unsupportedProtocolVersion];
 
 /** Retired codes that must never be reused (still accepted from old servers). */
 export const RETIRED_CODES = { resourceNotFound: -32002, urlElicitationRequired: -32042 } as const;
@@ -31,6 +31,7 @@ export const DRAFT_CODES: Readonly<Record<number, string>> = {
   [-32004]: 'UnsupportedProtocolVersion (pre-renumber draft code; final is -32022)',
 };
 
+/** A JSON-RPC error object (`error` of a response). */
 export const JsonRpcErrorObjectSchema = z.object({
   code: z.number().int(),
   message: z.string(),
@@ -61,8 +62,3 @@ export function isUndefinedReservedCode(code: number): boolean {
 
 /** `data` of -32022. */
 export const UnsupportedVersionDataSchema = z.object({ supported: z.array(z.string()), requested: z.string() });
-
-/** Build a JSON-RPC error object. */
-export function rpcError(code: number, message: string, data?: unknown): JsonRpcErrorObject {
-  return data === undefined ? { code, message } : { code, message, data };
-}

@@ -26,22 +26,23 @@ export function isPlainHeaderValue(value: string): boolean {
 }
 
 /** Encode a value for `Mcp-Name` / `Mcp-Param-*`, wrapping it in the base64 sentinel when needed. */
-export function encodeHeaderValue(value: string): string {
+function encodeHeaderValue(value: string): string {
   return isPlainHeaderValue(value) ? value : `=?base64?${toBase64(value)}?=`;
 }
 
 /** Result of decoding a header value. */
-export type DecodedHeader = { ok: true; value: string } | { ok: false; reason: string };
+type DecodedHeader = { ok: true; value: string } | { ok: false; reason: string };
 
 /** Decode a header value: sentinel-wrapped base64 (validated strictly) or literal. */
 export function decodeHeaderValue(raw: string): DecodedHeader {
   const value = raw.trim();
   const m = SENTINEL.exec(value);
   if (!m) {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: this pattern exists to reject control characters in a header value
     if (/[\x00-\x1f\x7f]/.test(value)) return { ok: false, reason: 'header value contains control characters' };
     return { ok: true, value };
   }
-  const b64 = m[1];
+  const b64 = m[1]!; // SENTINEL's one group always takes part in a match
   if (!BASE64.test(b64)) return { ok: false, reason: 'invalid base64 in header value' };
   try {
     const bin = atob(b64);
@@ -79,7 +80,7 @@ export interface HeaderBinding {
 }
 
 /** Outcome of scanning a tool's inputSchema for `x-mcp-header` annotations. */
-export type HeaderScan = { ok: true; bindings: HeaderBinding[] } | { ok: false; reason: string };
+type HeaderScan = { ok: true; bindings: HeaderBinding[] } | { ok: false; reason: string };
 
 /**
  * Find every `x-mcp-header` reachable purely through `properties` chains and validate the

@@ -9,11 +9,10 @@ import { createReporter } from './lints/rules';
  * sequence (MRTR conversations, poll cadence, terminal task states, paged cache scopes).
  */
 
-export { ExchangeSchema, LintContextSchema, LintSchema, PreviousInputRequiredSchema } from './lints/model';
-export type { Exchange, Lint, LintContext, LintSeverity, PreviousInputRequired } from './lints/model';
-export { LINT_RULES, specUrl, type LintId, type LintRule } from './lints/rules';
+export { ExchangeSchema, LintContextSchema, LintSchema } from './lints/model';
+export type { Exchange, Lint, LintContext } from './lints/model';
+export { LINT_RULES, specUrl, type LintId } from './lints/rules';
 export { secretHint } from './lints/elicitation';
-export { undeclaredNeed } from './lints/mrtr';
 export { createLintSession, lintAll, type LintSession } from './lints/sequence';
 export { lintExchange } from './lints/exchange';
 

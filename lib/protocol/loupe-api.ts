@@ -46,7 +46,7 @@ export const ScenarioListSchema = z.object({ scenarios: z.array(ScenarioSummaryS
 export type ScenarioList = z.infer<typeof ScenarioListSchema>;
 
 /** `GET /api/scenarios/<id>`: the running scenario. */
-export const ScenarioInfoSchema = z.object({
+const ScenarioInfoSchema = z.object({
   id: z.string(),
   name: z.string().optional(),
   description: z.string().optional(),
@@ -122,6 +122,7 @@ export const TaskReplySchema = z.object({ task: TaskSnapshotSchema });
 
 /** What `POST /api/scenarios/<id>/tasks/<taskId>/<action>` can do to a task. */
 export const TASK_ACTIONS = ['advance', 'complete', 'fail', 'cancel', 'expire', 'require-input'] as const;
+/** One of {@link TASK_ACTIONS}. */
 export const TaskActionSchema = z.enum(TASK_ACTIONS);
 export type TaskAction = z.infer<typeof TaskActionSchema>;
 
@@ -153,14 +154,14 @@ export type ReportCard = z.infer<typeof ReportCardSchema>;
 // The control API: recordings.
 
 /** One row of `GET /api/recordings` (newest first). */
-export const RecordingFileSummarySchema = z.object({ name: z.string(), bytes: z.number(), modifiedAt: z.string() });
+const RecordingFileSummarySchema = z.object({ name: z.string(), bytes: z.number(), modifiedAt: z.string() });
 export type RecordingFileSummary = z.infer<typeof RecordingFileSummarySchema>;
 /** `GET /api/recordings`. */
-export const RecordingListSchema = z.object({ recordings: z.array(RecordingFileSummarySchema) });
+const RecordingListSchema = z.object({ recordings: z.array(RecordingFileSummarySchema) });
 export type RecordingList = z.infer<typeof RecordingListSchema>;
 
 /** Answer of `PUT /api/recordings/<name>` (body: the recording document). */
-export const RecordingSavedSchema = z.object({ saved: z.string(), frames: z.number() });
+const RecordingSavedSchema = z.object({ saved: z.string(), frames: z.number() });
 export type RecordingSaved = z.infer<typeof RecordingSavedSchema>;
 
 /** Answer of `POST /api/recordings/replay` (201): where the recording is served as a mock. */
@@ -192,9 +193,9 @@ export const StdioStartedSchema = z.object({ sessionId: z.string().min(1) });
 export type StdioStarted = z.infer<typeof StdioStartedSchema>;
 
 /** `event: log` of a stdio stream: a stdout line that is not JSON, a stderr line, or the proxy's own note. */
-export const StdioLogSchema = z.object({ stream: z.enum(['stdout', 'stderr', 'proxy']), text: z.string() });
+const StdioLogSchema = z.object({ stream: z.enum(['stdout', 'stderr', 'proxy']), text: z.string() });
 export type StdioLog = z.infer<typeof StdioLogSchema>;
 
 /** `event: exit` of a stdio stream, its last frame. */
-export const StdioExitSchema = z.object({ code: z.number().nullable(), signal: z.string().nullable() });
+const StdioExitSchema = z.object({ code: z.number().nullable(), signal: z.string().nullable() });
 export type StdioExit = z.infer<typeof StdioExitSchema>;

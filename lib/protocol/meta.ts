@@ -32,8 +32,8 @@ export const ServerCapabilitiesSchema = z.looseObject({
   tools: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
   extensions: z.record(z.string(), Obj).optional(),
 });
-export type ServerCapabilities = z.infer<typeof ServerCapabilitiesSchema>;
 
+/** The syslog levels of notifications/message and `_meta` logLevel, least severe first. */
 export const LoggingLevelSchema = z.enum(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
 export type LoggingLevel = z.infer<typeof LoggingLevelSchema>;
 
@@ -48,7 +48,7 @@ export function isReservedMetaKey(key: string): boolean {
 /** Whether the request declared the extension `id` in this request's capabilities. */
 export function declaresExtension(caps: ClientCapabilities | undefined, id: string): boolean {
   const ext = caps?.extensions;
-  return !!ext && typeof ext === 'object' && Object.prototype.hasOwnProperty.call(ext, id);
+  return !!ext && typeof ext === 'object' && Object.hasOwn(ext, id);
 }
 
 /** Elicitation modes the client declared; `{}` means form only. */

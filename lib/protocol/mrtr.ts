@@ -55,8 +55,8 @@ const MultiEnum = z.looseObject({
 
 /** A property of a form-mode `requestedSchema` (flat, primitives and enums only). */
 export const PrimitiveSchemaDefinitionSchema = z.union([TitledEnum, UntitledEnum, MultiEnum, StringProp, NumberProp, BooleanProp]);
-export type PrimitiveSchemaDefinition = z.infer<typeof PrimitiveSchemaDefinitionSchema>;
 
+/** A form elicitation's `requestedSchema`: a flat object of primitive properties. */
 export const RequestedSchemaSchema = z.looseObject({
   $schema: z.string().optional(),
   type: z.literal('object'),
@@ -65,18 +65,19 @@ export const RequestedSchemaSchema = z.looseObject({
 });
 export type RequestedSchema = z.infer<typeof RequestedSchemaSchema>;
 
-export const ElicitFormParamsSchema = z.looseObject({ mode: z.literal('form').optional(), message: z.string(), requestedSchema: RequestedSchemaSchema });
-export const ElicitUrlParamsSchema = z.looseObject({ mode: z.literal('url'), message: z.string(), url: z.string().url() });
-export const ElicitParamsSchema = z.union([ElicitUrlParamsSchema, ElicitFormParamsSchema]);
+const ElicitFormParamsSchema = z.looseObject({ mode: z.literal('form').optional(), message: z.string(), requestedSchema: RequestedSchemaSchema });
+const ElicitUrlParamsSchema = z.looseObject({ mode: z.literal('url'), message: z.string(), url: z.string().url() });
+const ElicitParamsSchema = z.union([ElicitUrlParamsSchema, ElicitFormParamsSchema]);
 
-export const ElicitResultSchema = z.looseObject({
+/** The answer to an elicitation/create request. */
+const ElicitResultSchema = z.looseObject({
   action: z.enum(['accept', 'decline', 'cancel']),
   content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).optional(),
 });
 export type ElicitResult = z.infer<typeof ElicitResultSchema>;
 
-export const SamplingMessageSchema = z.looseObject({ role: z.enum(['user', 'assistant']), content: z.unknown() });
-export const CreateMessageParamsSchema = z.looseObject({
+const SamplingMessageSchema = z.looseObject({ role: z.enum(['user', 'assistant']), content: z.unknown() });
+const CreateMessageParamsSchema = z.looseObject({
   messages: z.array(SamplingMessageSchema),
   maxTokens: z.number().int(),
   modelPreferences: z.looseObject({}).optional(),
@@ -88,15 +89,15 @@ export const CreateMessageParamsSchema = z.looseObject({
   tools: z.array(z.unknown()).optional(),
   toolChoice: z.looseObject({ mode: z.enum(['auto', 'required', 'none']) }).optional(),
 });
-export const CreateMessageResultSchema = z.looseObject({
+const CreateMessageResultSchema = z.looseObject({
   role: z.enum(['user', 'assistant']),
   content: z.unknown(),
   model: z.string(),
   stopReason: z.string().optional(),
 });
 
-export const RootSchema = z.looseObject({ uri: z.string().startsWith('file://'), name: z.string().optional() });
-export const ListRootsResultSchema = z.looseObject({ roots: z.array(RootSchema) });
+const RootSchema = z.looseObject({ uri: z.string().startsWith('file://'), name: z.string().optional() });
+const ListRootsResultSchema = z.looseObject({ roots: z.array(RootSchema) });
 
 /** One input request (no id, no jsonrpc). */
 export const InputRequestSchema = z.discriminatedUnion('method', [
@@ -104,7 +105,8 @@ export const InputRequestSchema = z.discriminatedUnion('method', [
   z.looseObject({ method: z.literal('sampling/createMessage'), params: CreateMessageParamsSchema }),
   z.looseObject({ method: z.literal('roots/list'), params: z.record(z.string(), z.unknown()).optional() }),
 ]);
-export type InputRequest = z.infer<typeof InputRequestSchema>;
+type InputRequest = z.infer<typeof InputRequestSchema>;
+/** `inputRequests` of an input_required result or a task: input requests by key. */
 export const InputRequestsSchema = z.record(z.string(), InputRequestSchema);
 export type InputRequests = z.infer<typeof InputRequestsSchema>;
 
@@ -112,6 +114,7 @@ export type InputRequests = z.infer<typeof InputRequestsSchema>;
 export const InputResponsesSchema = z.record(z.string(), z.unknown(), { error: 'inputResponses must be an object keyed by input request' });
 export type InputResponses = z.infer<typeof InputResponsesSchema>;
 
+/** An `input_required` result: the input requests to answer, and the state to send back with the answers. */
 export const InputRequiredResultSchema = z
   .looseObject({
     resultType: z.literal('input_required'),

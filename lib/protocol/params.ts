@@ -61,4 +61,3 @@ export type CancelTaskParams = z.infer<typeof CancelTaskParamsSchema>;
 
 /** 2025-11-25 `tasks/result` (the experimental tasks of that revision). */
 export const LegacyTaskResultParamsSchema = z.looseObject({ taskId: z.string({ error: 'taskId is required' }) });
-export type LegacyTaskResultParams = z.infer<typeof LegacyTaskResultParamsSchema>;

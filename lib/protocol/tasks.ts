@@ -1,14 +1,15 @@
 import { z } from 'zod';
-import { TASK_STATUSES, TERMINAL_STATUSES } from '../shared/task-status';
+import { TASK_STATUSES } from '../shared/task-status';
 import { JsonRpcErrorObjectSchema } from './errors';
 import { InputRequestsSchema } from './mrtr';
 
 /** The tasks extension (io.modelcontextprotocol/tasks) of 2026-07-28, and the legacy 2025-11-25 shapes. */
 
-export const TaskStatusSchema = z.enum(TASK_STATUSES);
+/** A task's status. */
+const TaskStatusSchema = z.enum(TASK_STATUSES);
 export type TaskStatus = z.infer<typeof TaskStatusSchema>;
-export { TERMINAL_STATUSES };
 
+/** The fields every task snapshot carries. */
 export const TaskSchema = z.looseObject({
   taskId: z.string().min(1),
   status: TaskStatusSchema,
@@ -35,8 +36,8 @@ export const DetailedTaskSchema = TaskSchema.extend({
   if ('requestState' in t) fail('task snapshots never carry requestState');
   if ('ttl' in t || 'pollInterval' in t) fail('legacy field names ttl/pollInterval must not appear');
 });
-export type DetailedTask = z.infer<typeof DetailedTaskSchema>;
 
+/** The answer to a tools/call that became a task (`resultType: "task"`). */
 export const CreateTaskResultSchema = TaskSchema.extend({ resultType: z.literal('task') }).refine((r) => !('requestState' in r), {
   message: 'CreateTaskResult must not carry requestState',
 });
@@ -52,7 +53,9 @@ export const LegacyTaskSchema = z.looseObject({
   pollInterval: z.number().optional(),
 });
 export type LegacyTask = z.infer<typeof LegacyTaskSchema>;
+/** A 2025-11-25 tools/call answer that created a task. */
 export const LegacyCreateTaskResultSchema = z.looseObject({ task: LegacyTaskSchema });
+/** A 2025-11-25 tool's `execution` (whether it may run as a task). */
 export const LegacyToolExecutionSchema = z.looseObject({ taskSupport: z.enum(['forbidden', 'optional', 'required']).optional() });
 
 /** Map a legacy task to the extension's field names (for one normalised view in clients). */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /** Tools as they appear in 2026-07-28 `tools/list` results. */
 
-export const ToolAnnotationsSchema = z.looseObject({
+const ToolAnnotationsSchema = z.looseObject({
   title: z.string().optional(),
   readOnlyHint: z.boolean().optional(),
   destructiveHint: z.boolean().optional(),
@@ -10,6 +10,7 @@ export const ToolAnnotationsSchema = z.looseObject({
   openWorldHint: z.boolean().optional(),
 });
 
+/** A tool of a tools/list result. */
 export const ToolSchema = z.looseObject({
   name: z.string(),
   title: z.string().optional(),

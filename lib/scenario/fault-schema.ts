@@ -12,7 +12,7 @@ const count = z.number().int().min(1);
 const ms = z.number().int().min(0);
 
 /** Which requests a fault applies to; every given condition must hold. */
-export const FaultMatchSchema = z
+const FaultMatchSchema = z
   .strictObject({
     method: z
       .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
@@ -131,7 +131,7 @@ const DripActionSchema = z
 const FAULT_KINDS = ['rpc-error', 'http-status', 'latency', 'stall', 'drop', 'garbage', 'duplicate', 'out-of-order', 'drip'];
 
 /** What a fault does. */
-export const FaultActionSchema = z.discriminatedUnion(
+const FaultActionSchema = z.discriminatedUnion(
   'kind',
   [
     RpcErrorActionSchema,

@@ -11,7 +11,7 @@ import { toScenarioIssues } from './zod-issues';
  * control room validates with it while the author types.
  */
 
-export { formatIssues, formatPath, type ScenarioIssue };
+export { formatIssues, type ScenarioIssue };
 
 /** The outcome of parsing a scenario: the scenario and its warnings, or all of its errors. */
 export type ScenarioParse = { ok: true; scenario: Scenario; warnings: ScenarioIssue[] } | { ok: false; errors: ScenarioIssue[] };
@@ -20,7 +20,7 @@ export type ScenarioParse = { ok: true; scenario: Scenario; warnings: ScenarioIs
 export type FileRead = { ok: true; text: string } | { ok: false; message: string };
 
 /** Options of {@link parseScenario}. */
-export interface ParseScenarioOptions {
+interface ParseScenarioOptions {
   /**
    * Reads a resource's `file:` (as written in the scenario) into its `text`. Hosts with a file
    * system supply it (see `loadScenarioFile`); without it `file:` entries are left as they are.
@@ -32,7 +32,7 @@ export interface ParseScenarioOptions {
 const MAX_ALIAS_COUNT = 100;
 
 /** Deepest bracket nesting accepted; deeper documents would exhaust the parser's stack. */
-export const MAX_NESTING = 256;
+const MAX_NESTING = 256;
 
 /** Offset where flow-collection nesting first exceeds {@link MAX_NESTING}, ignoring brackets in strings. */
 function tooDeepAt(text: string): number | undefined {

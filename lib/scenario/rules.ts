@@ -8,10 +8,10 @@ import { isRecord } from '../shared/records';
  */
 
 /** Builds a positioned issue for a data path. */
-export type IssueAt = (path: PropertyKey[], message: string) => ScenarioIssue;
+type IssueAt = (path: PropertyKey[], message: string) => ScenarioIssue;
 
 /** What the rules found: errors make the file invalid, warnings do not. */
-export type RuleFindings = { errors: ScenarioIssue[]; warnings: ScenarioIssue[] };
+type RuleFindings = { errors: ScenarioIssue[]; warnings: ScenarioIssue[] };
 
 const BEHAVIOURS = ['result', 'error', 'mrtr', 'task', 'handler'] as const;
 const TERMINAL_STEP_KEYS = ['result', 'toolError', 'error', 'cancelled'] as const;

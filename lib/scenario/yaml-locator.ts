@@ -6,7 +6,7 @@ import { isAlias, isMap, isScalar, isSeq, type Document, type LineCounter } from
  */
 
 /** A 1-based source position. */
-export type SourcePosition = { line: number; column: number };
+type SourcePosition = { line: number; column: number };
 
 /**
  * - `value`: the node at the path; an empty value (`key:` with nothing after it) points at its key.

@@ -47,8 +47,14 @@ function flattenUnion(issue: z.core.$ZodIssueInvalidUnion, path: PropertyKey[], 
     const expected = [...new Set(branches.flat().map((i) => (i.code === 'invalid_type' ? i.expected : '')))];
     return [{ path, message: `Expected ${expected.join(' or ')}, received ${typeName(value)}`, target: 'value' }];
   }
-  const matching = branches.filter((b) => b.every((i) => !(i.path.length >= 1 && isMissingKey(data, [...path, i.path[0]]))));
-  if (matching.length > 0) return matching[0].flatMap((inner) => flatten(inner, path, data));
+  const matching = branches.filter((b) =>
+    b.every((i) => {
+      const [head] = i.path;
+      return !(head !== undefined && isMissingKey(data, [...path, head]));
+    }),
+  );
+  const [firstMatching] = matching;
+  if (firstMatching) return firstMatching.flatMap((inner) => flatten(inner, path, data));
   const selectors = [...new Set(branches.map((b) => b.find((i) => i.path.length >= 1)?.path[0]).filter((k) => k !== undefined))];
   const message =
     isRecord(value) && selectors.length > 0
@@ -70,16 +76,16 @@ function tidy(message: string): string {
 /** True when the parent of `path` is an object that lacks its last key. */
 function isMissingKey(data: unknown, path: readonly PropertyKey[]): boolean {
   const parent = valueAt(data, path.slice(0, -1));
-  const key = path[path.length - 1];
-  return isRecord(parent) && typeof key !== 'symbol' && !Object.prototype.hasOwnProperty.call(parent, key);
+  const key = path.at(-1);
+  return isRecord(parent) && key !== undefined && typeof key !== 'symbol' && !Object.hasOwn(parent, key);
 }
 
 /** The raw value at `path`, or undefined when the path does not exist. */
-export function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
+function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
   let current = data;
   for (const segment of path) {
     if (Array.isArray(current) && typeof segment === 'number') current = current[segment];
-    else if (isRecord(current) && typeof segment !== 'symbol' && Object.prototype.hasOwnProperty.call(current, segment)) current = current[segment as string];
+    else if (isRecord(current) && typeof segment !== 'symbol' && Object.hasOwn(current, segment)) current = current[segment as string];
     else return undefined;
   }
   return current;

@@ -19,7 +19,8 @@ export function createAppRoutes(): (req: IncomingMessage, res: ServerResponse) =
   const { router } = loupeServer();
   const handle = toNodeHandler(router.fetch, (pathname) => router.fastFor(pathname));
   return (req, res) => {
-    if (!OWN.test((req.url ?? '/').split('?')[0])) return false;
+    const [pathname = ''] = (req.url ?? '/').split('?');
+    if (!OWN.test(pathname)) return false;
     handle(req, res);
     return true;
   };

@@ -38,14 +38,14 @@ import { json, readText } from './respond';
  *   GET|PUT /api/recordings[/<name>], POST /api/recordings/replay   recordings (see recording-routes.ts)
  */
 
-export interface ControlApiOptions {
+interface ControlApiOptions {
   token: string;
   allowedHosts?: string[];
   keepAliveMs?: number;
 }
 
 /** Handles `/api/<parts...>` (parts already decoded). */
-export type ControlApi = (req: Request, parts: string[]) => Promise<Response>;
+type ControlApi = (req: Request, parts: string[]) => Promise<Response>;
 
 const REFUSAL_STATUS: Record<FileRefusal['reason'], number> = {
   'invalid-id': 400,
@@ -136,13 +136,14 @@ export function createControlApi(host: MockHost, options: ControlApiOptions): Co
   }
 
   async function taskRoutes(req: Request, engine: MockEngine, rest: string[]): Promise<Response> {
-    if (rest.length === 0 && req.method === 'GET') return json(200, { tasks: engine.tasks.list() });
-    const taskId = rest[0];
+    const noRoute = () => json(404, { error: `No control route ${req.method} /api/scenarios/${engine.scenario.id}/tasks/${rest.join('/')}` });
+    const [taskId, actionName] = rest;
+    if (taskId === undefined) return req.method === 'GET' ? json(200, { tasks: engine.tasks.list() }) : noRoute();
     if (rest.length === 1 && req.method === 'GET') {
       const t = engine.tasks.get(taskId);
       return t ? json(200, { task: t }) : json(404, { error: 'Unknown task' });
     }
-    const action = TaskActionSchema.safeParse(rest[1]);
+    const action = TaskActionSchema.safeParse(actionName);
     if (rest.length === 2 && req.method === 'POST' && action.success) {
       const parsed = TaskControlBodySchema.safeParse(await readJson(req));
       if (!parsed.success) return json(400, { error: 'Body must be a JSON object' });
@@ -156,7 +157,7 @@ export function createControlApi(host: MockHost, options: ControlApiOptions): Co
       const rec = engine.tasks.control(taskId, act);
       return rec ? json(200, { task: rec }) : json(404, { error: 'Unknown task' });
     }
-    return json(404, { error: `No control route ${req.method} /api/scenarios/${engine.scenario.id}/tasks/${rest.join('/')}` });
+    return noRoute();
   }
 
   return async (req, parts) => {

@@ -8,23 +8,23 @@ import { isAllowedHost } from '../engine/guards';
  */
 
 /** What the gate reads of a request: a web Request or the engine's HttpInput both fit. */
-export interface AccessRequest {
+interface AccessRequest {
   method: string;
   headers: { get(name: string): string | null };
 }
 
 /** The launch token a request presents: `Authorization: Bearer`, `X-Loupe-Token` or the `loupe_token` cookie. */
-export function presentedToken(req: AccessRequest): string | undefined {
+function presentedToken(req: AccessRequest): string | undefined {
   const auth = req.headers.get('authorization');
   const m = auth ? /^Bearer\s+(\S+)$/i.exec(auth) : null;
   if (m) return m[1];
   const header = req.headers.get('x-loupe-token');
   if (header) return header;
   const cookie = req.headers.get('cookie') ?? '';
-  const c = /(?:^|;\s*)loupe_token=([^;]+)/.exec(cookie);
-  if (!c) return undefined;
+  const encoded = /(?:^|;\s*)loupe_token=([^;]+)/.exec(cookie)?.[1];
+  if (!encoded) return undefined;
   try {
-    return decodeURIComponent(c[1]);
+    return decodeURIComponent(encoded);
   } catch {
     return undefined;
   }
@@ -39,7 +39,7 @@ export function sameToken(a: string | undefined, b: string): boolean {
 }
 
 /** Whether an Origin header names exactly the origin the request was sent to. */
-export function isSameOrigin(origin: string, host: string): boolean {
+function isSameOrigin(origin: string, host: string): boolean {
   try {
     const url = new URL(origin);
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.host === host.trim().toLowerCase();

@@ -10,7 +10,7 @@ import type { HostEvent, MockHost } from './mock-host';
  * timing the stream out; the subscription ends when the client goes away.
  */
 
-export interface EventStreamOptions {
+interface EventStreamOptions {
   keepAliveMs?: number;
   /** A reader this many events behind is cut off (it reconnects and gets a fresh snapshot). */
   maxQueued?: number;

@@ -11,7 +11,7 @@ import { createMockRouter, type MockRouter } from './mock-router';
  */
 
 /** The process's mock host and the router in front of it. */
-export interface LoupeServer {
+interface LoupeServer {
   host: MockHost;
   router: MockRouter;
 }

@@ -18,7 +18,7 @@ import { createScenarioFiles, isScenarioId, type SaveOutcome, type ScenarioFiles
 /** An engine event tagged with its scenario, or a host event (`scenario:replaced`, `scenario:deleted`). */
 export type HostEvent = EngineEvent & { scenarioId: string };
 
-export interface MockHostOptions {
+interface MockHostOptions {
   dataDir: string;
   /** Resolve scenarios that are not built in (saved files, a CLI argument). */
   resolve?: (id: string) => Scenario | undefined;
@@ -47,7 +47,7 @@ export interface MockHost {
 }
 
 /** Read or create the per-data-directory HMAC secret (mode 0600). */
-export function loadSecret(dataDir: string): string {
+function loadSecret(dataDir: string): string {
   const file = path.join(dataDir, 'secret');
   try {
     return fs.readFileSync(file, 'utf8').trim();

@@ -30,7 +30,7 @@ export interface MockRouter {
   readonly token: string;
 }
 
-export interface MockRouterOptions {
+interface MockRouterOptions {
   token?: string;
   allowedHosts?: string[];
   /** Keep-alive comment interval of the control API's event streams. */
@@ -61,7 +61,7 @@ export function createMockRouter(host: MockHost, defaultScenario: string, option
 
   const engineFor = (pathname: string): MockEngine | undefined => {
     const parts = segments(pathname);
-    if (!parts || parts[0] !== 'mcp' || parts.length > 2) return undefined;
+    if (parts?.[0] !== 'mcp' || parts.length > 2) return undefined;
     return host.engine(parts[1] ?? defaultScenario);
   };
 
@@ -73,24 +73,25 @@ export function createMockRouter(host: MockHost, defaultScenario: string, option
       const url = new URL(req.url);
       const parts = segments(url.pathname);
       if (!parts) return json(400, { error: `Malformed path: ${url.pathname}` });
-      if (parts[0] === 'mcp' && parts.length <= 2) {
-        const engine = host.engine(parts[1] ?? defaultScenario);
-        if (!engine) return json(404, { jsonrpc: '2.0', id: null, error: { code: -32601, message: `Unknown scenario: ${parts[1]}` } });
+      const [area, name, sub] = parts;
+      if (area === 'mcp' && parts.length <= 2) {
+        const engine = host.engine(name ?? defaultScenario);
+        if (!engine) return json(404, { jsonrpc: '2.0', id: null, error: { code: -32601, message: `Unknown scenario: ${name}` } });
         return engine.fetch(req);
       }
-      if (parts[0] === 'mcp' && parts[1] === 'replay' && parts.length === 3) {
-        const replayed = replaysOf(host, options.allowedHosts).fetch(parts[2], req);
-        return replayed ?? json(404, { jsonrpc: '2.0', id: null, error: { code: -32601, message: `Unknown replay: ${parts[2]}` } });
+      if (area === 'mcp' && name === 'replay' && sub !== undefined && parts.length === 3) {
+        const replayed = replaysOf(host, options.allowedHosts).fetch(sub, req);
+        return replayed ?? json(404, { jsonrpc: '2.0', id: null, error: { code: -32601, message: `Unknown replay: ${sub}` } });
       }
-      if (parts[0] === 'api' && parts[1] === 'proxy' && parts.length === 2) {
+      if (area === 'api' && name === 'proxy' && parts.length === 2) {
         const denied = checkControlAccess(req, token, options.allowedHosts);
         return denied ? json(denied.status, { error: denied.error }) : proxy.fetch(req);
       }
-      if (parts[0] === 'api' && parts[1] === 'proxy' && parts[2] === 'stdio') {
+      if (area === 'api' && name === 'proxy' && sub === 'stdio') {
         const denied = checkControlAccess(req, token, options.allowedHosts);
         return denied ? json(denied.status, { error: denied.error }) : stdio.handle(req, parts.slice(3));
       }
-      if (parts[0] === 'api') return control(req, parts.slice(1));
+      if (area === 'api') return control(req, parts.slice(1));
       return json(404, { error: `Not found: ${url.pathname}` });
     },
   };

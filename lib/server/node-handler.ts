@@ -26,7 +26,8 @@ async function serveFast(handle: (input: HttpInput) => Promise<HttpOutput>, req:
 /** A node:http request listener serving a fetch handler (with an optional fast path for MCP routes). */
 export function toNodeHandler(handler: FetchHandler, fast?: FastPath): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    const direct = fast?.((req.url ?? '/').split('?')[0]);
+    const [pathname = ''] = (req.url ?? '/').split('?');
+    const direct = fast?.(pathname);
     if (direct) {
       res.once('finish', () => {
         if (!req.readableEnded) req.resume();

@@ -18,7 +18,15 @@ function requestInit(req: IncomingMessage, res: ServerResponse, withHeaders = tr
     if (!res.writableFinished) ac.abort(new Error('client disconnected'));
   });
   const headers = new Headers();
-  if (withHeaders) for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
+  if (withHeaders) {
+    // rawHeaders alternates name, value.
+    const raw = req.rawHeaders;
+    for (let i = 0; i < raw.length; i += 2) {
+      const name = raw[i];
+      const value = raw[i + 1];
+      if (name !== undefined && value !== undefined) headers.append(name, value);
+    }
+  }
   const host = (req.headers.host ?? '127.0.0.1').replace(/[^\w.:[\]-]/g, '') || '127.0.0.1';
   return { headers, signal: ac.signal, url: `http://${host}${req.url ?? '/'}` };
 }

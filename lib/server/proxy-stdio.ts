@@ -19,7 +19,7 @@ import { json } from './respond';
  * is dropped with a log frame), idle sessions reaped, and every child killed when this process exits.
  */
 
-export interface StdioProxyOptions {
+interface StdioProxyOptions {
   maxSessions?: number;
   maxLineBytes?: number;
   idleMs?: number;
@@ -57,12 +57,13 @@ export function createStdioProxy(options: StdioProxyOptions = {}) {
   async function start(req: Request): Promise<Response> {
     const text = await readCapped(req, 1024 * 1024).catch(() => undefined);
     if (text === undefined) return json(413, { error: 'Spawn request too large' });
-    let parsed;
+    let body: unknown;
     try {
-      parsed = StdioSpawnSchema.safeParse(JSON.parse(text));
+      body = JSON.parse(text);
     } catch {
       return json(400, { error: 'Body is not JSON' });
     }
+    const parsed = StdioSpawnSchema.safeParse(body);
     if (!parsed.success)
       return json(400, { error: `Invalid spawn request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` });
     if ([...sessions.values()].filter((v) => !v.exited).length >= maxSessions)
@@ -106,13 +107,14 @@ export function createStdioProxy(options: StdioProxyOptions = {}) {
   }
 
   async function handle(req: Request, parts: string[]): Promise<Response> {
-    if (parts.length === 0) return req.method === 'POST' ? start(req) : json(405, { error: 'Use POST to start a stdio session' });
-    const s = parts.length === 1 ? sessions.get(parts[0]) : undefined;
+    const [id, ...extra] = parts;
+    if (id === undefined) return req.method === 'POST' ? start(req) : json(405, { error: 'Use POST to start a stdio session' });
+    const s = extra.length === 0 ? sessions.get(id) : undefined;
     if (!s) return json(404, { error: 'Unknown stdio session' });
-    if (req.method === 'GET') return stream(parts[0], s, req);
+    if (req.method === 'GET') return stream(id, s, req);
     if (req.method === 'POST') return write(s, req);
     if (req.method === 'DELETE') {
-      stop(parts[0], s);
+      stop(id, s);
       return new Response(null, { status: 204 });
     }
     return json(405, { error: `Method ${req.method} not allowed` });

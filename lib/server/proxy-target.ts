@@ -30,7 +30,7 @@ export function isOwnControlRoute(target: URL, self: URL): boolean {
 }
 
 /** The target to forward to, or why not (status, the `x-loupe-proxy-error` code, message). */
-export type TargetCheck = { ok: true; target: URL } | { ok: false; status: number; code: string; error: string };
+type TargetCheck = { ok: true; target: URL } | { ok: false; status: number; code: string; error: string };
 
 /** Check an envelope's `url` for a proxy request received as `req`. */
 export function checkTarget(url: string, req: Pick<HttpInput, 'url' | 'headers'>): TargetCheck {

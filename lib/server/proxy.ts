@@ -17,7 +17,7 @@ import { checkTarget } from './proxy-target';
  * client never mistakes it for the upstream's own status.
  */
 
-export interface ProxyOptions {
+interface ProxyOptions {
   /** Largest envelope accepted (default 1 MiB). */
   maxRequestBytes?: number;
   /** Largest non-streamed upstream body relayed (default 16 MiB). */
@@ -38,7 +38,7 @@ function refuse(status: number, code: string, error: string): HttpOutput {
 }
 
 /** The proxy with both faces: web fetch, and the transport-neutral one node:http serves directly. */
-export interface Proxy {
+interface Proxy {
   fetch(req: Request): Promise<Response>;
   handle(input: HttpInput): Promise<HttpOutput>;
 }

@@ -14,10 +14,10 @@ import type { RecordingFileSummary } from '../protocol/loupe-api';
 export const MAX_RECORDING_BYTES = 64 * 1024 * 1024;
 
 /** Outcome of saving a recording file. */
-export type RecordingSave = { ok: true; name: string; frames: number } | { ok: false; reason: 'invalid-name' | 'invalid'; message: string };
+type RecordingSave = { ok: true; name: string; frames: number } | { ok: false; reason: 'invalid-name' | 'invalid'; message: string };
 
 /** The saved recordings of one data directory. */
-export interface RecordingFiles {
+interface RecordingFiles {
   readonly dir: string;
   save(name: string, text: string): RecordingSave;
   list(): RecordingFileSummary[];
@@ -26,7 +26,7 @@ export interface RecordingFiles {
 }
 
 /** Whether `name` is an acceptable recording file name. */
-export function isRecordingName(name: unknown): name is string {
+function isRecordingName(name: unknown): name is string {
   return typeof name === 'string' && RECORDING_NAME.test(name) && !name.includes('..');
 }
 

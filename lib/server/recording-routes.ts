@@ -17,7 +17,8 @@ import { json, readText } from './respond';
 /** Handle `/api/recordings[/<name>]`; `rest` is the decoded path after `recordings`. */
 export async function recordingRoutes(req: Request, host: MockHost, rest: string[], allowedHosts?: string[]): Promise<Response> {
   const files = createRecordingFiles(host.dataDir);
-  if (rest.length === 1 && rest[0] === 'replay' && req.method === 'POST') {
+  const name = rest.length === 1 ? rest[0] : undefined;
+  if (name === 'replay' && req.method === 'POST') {
     const text = await readText(req, MAX_RECORDING_BYTES);
     if (text === undefined) return json(413, { error: `Recording is larger than ${MAX_RECORDING_BYTES} bytes` });
     const opened = openRecordingText(text, 'the recording');
@@ -25,16 +26,16 @@ export async function recordingRoutes(req: Request, host: MockHost, rest: string
     return json(201, replaysOf(host, allowedHosts).register(opened.recording));
   }
   if (rest.length === 0 && req.method === 'GET') return json(200, { recordings: files.list() } satisfies RecordingList);
-  if (rest.length === 1 && req.method === 'GET') {
-    const text = files.read(rest[0]);
+  if (name !== undefined && req.method === 'GET') {
+    const text = files.read(name);
     return text === undefined
-      ? json(404, { error: `No recording named ${rest[0]}` })
+      ? json(404, { error: `No recording named ${name}` })
       : new Response(text, { status: 200, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });
   }
-  if (rest.length === 1 && req.method === 'PUT') {
+  if (name !== undefined && req.method === 'PUT') {
     const text = await readText(req, MAX_RECORDING_BYTES);
     if (text === undefined) return json(413, { error: `Recording is larger than ${MAX_RECORDING_BYTES} bytes` });
-    const saved = files.save(rest[0], text);
+    const saved = files.save(name, text);
     if (!saved.ok) return json(saved.reason === 'invalid-name' ? 400 : 422, { error: saved.message });
     return json(200, { saved: saved.name, frames: saved.frames } satisfies RecordingSaved);
   }

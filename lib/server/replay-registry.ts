@@ -11,10 +11,10 @@ import { createReplayServerHandler } from './replay-server';
  */
 
 /** Replays kept at once; each holds a whole recording in memory. */
-export const MAX_REPLAYS = 5;
+const MAX_REPLAYS = 5;
 
 /** The replays of one mock host. */
-export interface ReplayRegistry {
+interface ReplayRegistry {
   register(recording: Recording): ReplayStarted;
   fetch(id: string, request: Request): Promise<Response> | undefined;
   ids(): string[];
@@ -42,6 +42,9 @@ function createReplayRegistry(allowedHosts?: string[]): ReplayRegistry {
 /** The replay registry of a mock host (created on first use). */
 export function replaysOf(host: MockHost, allowedHosts?: string[]): ReplayRegistry {
   let r = registries.get(host);
-  if (!r) registries.set(host, (r = createReplayRegistry(allowedHosts)));
+  if (!r) {
+    r = createReplayRegistry(allowedHosts);
+    registries.set(host, r);
+  }
   return r;
 }

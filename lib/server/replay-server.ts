@@ -9,7 +9,7 @@ import type { Recording } from '../recording/schema';
  * handler. Any path answers, so the client can keep the endpoint path it was recorded with.
  */
 
-export interface ReplayServerOptions extends ReplayOptions {
+interface ReplayServerOptions extends ReplayOptions {
   allowedHosts?: string[];
   allowedOrigins?: string[];
   maxBodyBytes?: number;
@@ -36,7 +36,8 @@ export function createReplayServerHandler(
       if (!isAllowedHost(host, options.allowedHosts)) return refuse(403, 'Forbidden: Host header is not a loopback name or an allowed host');
       if (!isAllowedOrigin(req.headers.get('origin'), host, options.allowedOrigins)) return refuse(403, 'Forbidden: Origin is not allowed');
       if (req.method !== 'POST') return refuse(405, `Method Not Allowed: ${req.method}; a replayed recording accepts POST only`, { Allow: 'POST' });
-      const ctype = (req.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+      const [mediaType = ''] = (req.headers.get('content-type') ?? '').split(';');
+      const ctype = mediaType.trim().toLowerCase();
       if (ctype !== 'application/json') return refuse(415, `Unsupported Media Type: Content-Type must be application/json, got "${ctype || 'none'}"`);
       const declared = Number(req.headers.get('content-length') ?? NaN);
       if (Number.isFinite(declared) && declared > max) return refuse(413, `Payload Too Large: the body exceeds ${max} bytes`, { Connection: 'close' });

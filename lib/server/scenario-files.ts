@@ -14,7 +14,7 @@ import type { ScenarioSummary, ScenarioValidation } from '../protocol/loupe-api'
  */
 
 /** Scenario ids: what `/mcp/<id>` and file names accept. No dots or slashes, so no path tricks. */
-export const SCENARIO_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
+const SCENARIO_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 /** Largest scenario file accepted through the control API. */
 export const MAX_SCENARIO_BYTES = 1024 * 1024;
@@ -170,7 +170,8 @@ export function createScenarioFiles(dataDir: string): ScenarioFiles {
       const original = source(id);
       if (!original) return refuse('not-found', `Unknown scenario: ${id}`);
       const doc = parseDocument(original.text);
-      if (doc.errors.length) return refuse('invalid', `${id}.yaml cannot be copied: it is not valid YAML (${doc.errors[0].message})`);
+      const [yamlError] = doc.errors;
+      if (yamlError) return refuse('invalid', `${id}.yaml cannot be copied: it is not valid YAML (${yamlError.message})`);
       doc.set('id', newId);
       const name = doc.get('name');
       if (typeof name === 'string') doc.set('name', `${name} (copy)`);

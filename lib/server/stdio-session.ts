@@ -22,7 +22,7 @@ export interface StdioSession {
 }
 
 /** The caps a session applies to its child's output. */
-export interface StdioSessionLimits {
+interface StdioSessionLimits {
   /** Longest line either way; a longer stdout line is dropped with a log frame. */
   maxLineBytes: number;
   /** Frames kept while no stream is attached. */

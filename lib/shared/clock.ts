@@ -4,15 +4,16 @@
  */
 
 /** Timer handle returned by {@link Clock.setTimeout}. */
-export type TimerHandle = unknown;
+type TimerHandle = unknown;
 
+/** Time and timers; the engine and the client never read the wall clock directly. */
 export interface Clock {
   now(): number;
   setTimeout(fn: () => void, ms: number): TimerHandle;
   clearTimeout(handle: TimerHandle): void;
 }
 
-export interface SystemClockOptions {
+interface SystemClockOptions {
   /**
    * Unref every timer so it never keeps the process alive. Servers want this (a pending task
    * step must not hold a mock open); a script awaiting a poll or a backoff does not.

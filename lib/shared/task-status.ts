@@ -1,6 +1,8 @@
 /** The task statuses of the tasks extension, and which of them end a task. */
 
+/** Every status a task can have. */
 export const TASK_STATUSES = ['working', 'input_required', 'completed', 'failed', 'cancelled'] as const;
+/** One of {@link TASK_STATUSES}. */
 export type TaskStatusName = (typeof TASK_STATUSES)[number];
 
 /** Statuses after which a task never changes again. */

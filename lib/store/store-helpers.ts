@@ -7,7 +7,7 @@ import { TASK_STATUSES } from '../shared/task-status';
 import type { StoreOptions, StoredTaskStatus, TaskListFilter, TaskRecord } from './types';
 
 /** Default bound of the ReplayStore. */
-export const DEFAULT_REPLAY_MAX_ENTRIES = 1000;
+const DEFAULT_REPLAY_MAX_ENTRIES = 1000;
 
 /** Statuses that {@link TaskListFilter.activeOnly} keeps. */
 export const ACTIVE_TASK_STATUSES: readonly StoredTaskStatus[] = ['working', 'input_required'];
@@ -15,7 +15,7 @@ export const ACTIVE_TASK_STATUSES: readonly StoredTaskStatus[] = ['working', 'in
 const KNOWN_STATUSES: ReadonlySet<string> = new Set<string>(TASK_STATUSES);
 
 /** {@link StoreOptions} with defaults applied. */
-export interface ResolvedStoreOptions {
+interface ResolvedStoreOptions {
   replayMaxEntries: number;
 }
 

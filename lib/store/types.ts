@@ -9,7 +9,7 @@ import type { TaskStatusName } from '../shared/task-status';
 export type StoredTaskStatus = TaskStatusName;
 
 /** A JSON-RPC error object as stored on a failed task. */
-export interface StoredError {
+interface StoredError {
   code: number;
   message: string;
   data?: unknown;

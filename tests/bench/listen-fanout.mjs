@@ -12,8 +12,7 @@ function openStream(url, taskId, onMessage) {
         let buf = '';
         res.on('data', (d) => {
           buf += d;
-          let cut;
-          while ((cut = buf.indexOf('\n\n')) >= 0) {
+          for (let cut = buf.indexOf('\n\n'); cut >= 0; cut = buf.indexOf('\n\n')) {
             const block = buf.slice(0, cut);
             buf = buf.slice(cut + 2);
             const data = block.split('\n').find((l) => l.startsWith('data: '));

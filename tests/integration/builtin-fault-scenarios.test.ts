@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockEngine, type MockEngine } from '../../lib/engine';
 import { listen } from '../../lib/adapters/node-http';
 import { getBuiltinScenario } from '../../lib/scenario/builtins';
-import { CAPS } from '../helpers/rpc';
+import { CAPS, type RpcBody } from '../helpers/rpc';
 import { createFakeClock, type FakeClock } from '../helpers/fake-clock';
 import { controlApi } from './http-target';
 import { responseTo, send, sseData, sseMessages, startWireServer, type WireServer } from './wire';
@@ -17,7 +17,7 @@ import { responseTo, send, sseData, sseMessages, startWireServer, type WireServe
 const IDS = ['flaky-network', 'slow-approvals', 'cancel-resistant', 'dropped-listen', 'legacy-server'];
 
 /** JSON body of a non-streamed answer. */
-async function json(r: Awaited<ReturnType<typeof send>>): Promise<Record<string, any>> {
+async function json(r: Awaited<ReturnType<typeof send>>): Promise<RpcBody> {
   await r.drain();
   return JSON.parse(r.text());
 }
@@ -27,7 +27,15 @@ async function serveOnFakeClock(id: string): Promise<{ engine: MockEngine; clock
   const clock = createFakeClock();
   const engine = createMockEngine({ scenario: getBuiltinScenario(id)!, clock });
   const server = await listen(engine.fetch, '127.0.0.1', 0);
-  return { engine, clock, url: `http://127.0.0.1:${server.port}/mcp`, stop: async () => (await server.close(), engine.close()) };
+  return {
+    engine,
+    clock,
+    url: `http://127.0.0.1:${server.port}/mcp`,
+    stop: async () => {
+      await server.close();
+      engine.close();
+    },
+  };
 }
 
 describe('built-in fault scenarios', () => {
@@ -188,7 +196,7 @@ describe('built-in fault scenarios', () => {
         },
         body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
       });
-      return { status: res.status, body: (await res.json()) as Record<string, any> };
+      return { status: res.status, body: (await res.json()) as RpcBody };
     };
     const init = await legacy('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'old-client', version: '1' } });
     expect(init.body.result).toMatchObject({ protocolVersion: '2025-11-25', capabilities: { tasks: { requests: { tools: { call: {} } } } } });

@@ -6,6 +6,7 @@ import { createMockHost, type MockHost } from '../../lib/server/mock-host';
 import { createMockRouter } from '../../lib/server/mock-router';
 import { listen } from '../../lib/adapters/node-http';
 import { createControlClient } from '../../lib/client/control-client';
+import type { Grade, JournalEntry, ScenarioIssue, ScenarioSummary, TaskSnapshot } from '../../lib/protocol/loupe-api';
 import { CAPS, callTool, rpc } from '../helpers/rpc';
 import { httpTarget } from './http-target';
 
@@ -55,7 +56,22 @@ interface Call {
   body?: string | object;
 }
 
-async function api(path: string, call: Call = {}): Promise<{ status: number; json: Record<string, any>; text: string; headers: Headers }> {
+/** The control API's JSON answers as these tests read them: each route fills its own fields. */
+interface ControlJson {
+  error?: string;
+  ok?: boolean;
+  id?: string;
+  reset?: string;
+  scenarios?: ScenarioSummary[];
+  issues?: ScenarioIssue[];
+  errors?: ScenarioIssue[];
+  entries?: JournalEntry[];
+  grades?: Grade[];
+  tasks?: TaskSnapshot[];
+  task?: TaskSnapshot;
+}
+
+async function api(path: string, call: Call = {}): Promise<{ status: number; json: ControlJson; text: string; headers: Headers }> {
   const headers: Record<string, string> = {};
   if (call.token !== null) headers.Authorization = `Bearer ${call.token ?? TOKEN}`;
   if (call.origin) headers.Origin = call.origin;
@@ -63,7 +79,7 @@ async function api(path: string, call: Call = {}): Promise<{ status: number; jso
   const body = call.body === undefined ? undefined : typeof call.body === 'string' ? call.body : JSON.stringify(call.body);
   const res = await fetch(`${base}${path}`, { method: call.method ?? 'GET', headers, body });
   const text = await res.text();
-  let json: Record<string, any> = {};
+  let json: ControlJson = {};
   try {
     json = JSON.parse(text);
   } catch {
@@ -172,8 +188,8 @@ describe('scenario routes', () => {
     const broken = NOTES('notes').replace('  version: "1.0.0"', '  version: 1.0.0\n  bogus: [').replace('name: Notes mock', 'name: [1, 2]');
     const put = await api('/api/scenarios/notes/source', { method: 'PUT', body: broken });
     expect(put.status).toBe(422);
-    expect(put.json.issues.length).toBeGreaterThan(0);
-    expect(put.json.issues[0]).toMatchObject({ source: 'notes.yaml', line: expect.any(Number), column: expect.any(Number) });
+    expect(put.json.issues!.length).toBeGreaterThan(0);
+    expect(put.json.issues![0]).toMatchObject({ source: 'notes.yaml', line: expect.any(Number), column: expect.any(Number) });
     const typed = await api('/api/scenarios/notes/source', { method: 'PUT', body: NOTES('notes').replace('name: Notes mock', 'name: [1, 2]') });
     expect(typed.status).toBe(422);
     expect(typed.json.issues).toEqual([expect.objectContaining({ line: 2, path: 'name' })]);
@@ -238,12 +254,12 @@ describe('live routes', () => {
     expect(journal.json.entries).toEqual([
       expect.objectContaining({ method: 'tools/call', status: 200, requestBody: expect.objectContaining({ method: 'tools/call' }) }),
     ]);
-    const seq = journal.json.entries[0].seq;
+    const seq = journal.json.entries![0]!.seq;
     expect((await api(`/api/scenarios/notes/journal?since=${seq}`)).json.entries).toEqual([]);
     const card = await api('/api/scenarios/notes/report-card');
     expect(card.status).toBe(200);
-    expect(card.json.grades.length).toBeGreaterThan(0);
-    for (const g of card.json.grades) {
+    expect(card.json.grades!.length).toBeGreaterThan(0);
+    for (const g of card.json.grades!) {
       expect(['pass', 'fail', 'not-observed']).toContain(g.status);
       for (const e of g.evidence) expect(e).toBe(seq);
     }
@@ -255,7 +271,7 @@ describe('live routes', () => {
     const mcp = httpTarget(`${base}/mcp/notes`);
     await callTool(mcp, 'echo', {}, mcp.opts({ headers: { Cookie: `theme=dark; loupe_token=${TOKEN}` } }));
     const entries = (await api('/api/scenarios/notes/journal')).json.entries;
-    expect(entries.at(-1).requestHeaders.cookie).toBe('theme=dark; loupe_token=<redacted>');
+    expect(entries!.at(-1)!.requestHeaders.cookie).toBe('theme=dark; loupe_token=<redacted>');
     expect(JSON.stringify(entries)).not.toContain(TOKEN);
   });
 
@@ -264,9 +280,9 @@ describe('live routes', () => {
     const start = async () => (await callTool(mcp, 'generate_report', { size: 'small' }, mcp.opts({ caps: CAPS.formAndTasks }))).body.result.taskId as string;
     const taskApi = (taskId: string, action: string, body: object = {}) => api(`/api/scenarios/demo-copy/tasks/${taskId}/${action}`, { method: 'POST', body });
     const a = await start();
-    expect((await api('/api/scenarios/demo-copy/tasks')).json.tasks.map((t: { taskId: string }) => t.taskId)).toContain(a);
-    expect((await api(`/api/scenarios/demo-copy/tasks/${a}`)).json.task.status).toBe('working');
-    expect((await taskApi(a, 'advance')).json.task.status).toBe('input_required');
+    expect((await api('/api/scenarios/demo-copy/tasks')).json.tasks!.map((t) => t.taskId)).toContain(a);
+    expect((await api(`/api/scenarios/demo-copy/tasks/${a}`)).json.task!.status).toBe('working');
+    expect((await taskApi(a, 'advance')).json.task!.status).toBe('input_required');
     const polled = await rpc(mcp, 'tasks/get', { taskId: a }, mcp.opts({ caps: CAPS.formAndTasks }));
     expect(polled.body.result.status).toBe('input_required');
     expect((await taskApi(a, 'complete', { result: { content: [{ type: 'text', text: 'done by hand' }] } })).json.task).toMatchObject({
@@ -274,10 +290,10 @@ describe('live routes', () => {
       result: { content: [{ text: 'done by hand' }] },
     });
     const b = await start();
-    expect((await taskApi(b, 'require-input')).json.task.status).toBe('input_required');
-    expect((await taskApi(b, 'fail')).json.task.status).toBe('failed');
+    expect((await taskApi(b, 'require-input')).json.task!.status).toBe('input_required');
+    expect((await taskApi(b, 'fail')).json.task!.status).toBe('failed');
     const c = await start();
-    expect((await taskApi(c, 'cancel')).json.task.status).toBe('cancelled');
+    expect((await taskApi(c, 'cancel')).json.task!.status).toBe('cancelled');
     const d = await start();
     expect((await taskApi(d, 'expire')).status).toBe(200);
     expect((await rpc(mcp, 'tasks/get', { taskId: d }, mcp.opts({ caps: CAPS.formAndTasks }))).body.error.message).toMatch(/not found/i);

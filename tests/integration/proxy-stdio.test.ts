@@ -71,7 +71,13 @@ describe('stdio through the proxy', () => {
     const calls: unknown[] = [];
     const send = transport.send.bind(transport);
     const session = createClientSession({
-      transport: { ...transport, send: (m, o) => ((m as { method?: string }).method === 'tools/call' && calls.push((m as { id: unknown }).id), send(m, o)) },
+      transport: {
+        ...transport,
+        send: (m, o) => {
+          if ((m as { method?: string }).method === 'tools/call') calls.push((m as { id: unknown }).id);
+          return send(m, o);
+        },
+      },
       era: 'auto',
     });
     try {

@@ -43,7 +43,7 @@ describe('100 tasks survive SIGKILL', () => {
     target = httpTarget(mock.url);
     const after = await Promise.all(tasks.map((t) => rpc(target, 'tasks/get', { taskId: t.taskId }, target.opts({ caps: CAPS.formAndTasks }))));
 
-    after.forEach((a, i) => expect(a.body.result).toEqual(before[i].body.result));
+    for (const [i, a] of after.entries()) expect(a.body.result).toEqual(before[i].body.result);
     const waiting = after.filter((a) => a.body.result.status === 'input_required');
     expect(waiting).toHaveLength(25);
     for (const w of waiting) expect(Object.keys(w.body.result.inputRequests)).toEqual(['approve_outline']);

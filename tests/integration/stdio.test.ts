@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/processes';
+import type { WireMessage } from './wire';
 
 /** `mcp-loupe mock --stdio`: newline-delimited JSON-RPC, cancellation by notifications/cancelled. */
 
@@ -21,14 +22,14 @@ function start(scenario: string) {
   child = spawn(process.execPath, [path.join(ROOT, 'bin/mcp-loupe.mjs'), 'mock', scenario, '--stdio', '--data-dir', dataDir], {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  const messages: Record<string, any>[] = [];
+  const messages: WireMessage[] = [];
   const waiters: (() => void)[] = [];
   createInterface({ input: child.stdout! }).on('line', (line) => {
     messages.push(JSON.parse(line));
-    waiters.splice(0).forEach((w) => w());
+    for (const w of waiters.splice(0)) w();
   });
   const send = (m: unknown) => child!.stdin!.write(`${JSON.stringify(m)}\n`);
-  const until = async (pred: (m: Record<string, any>) => boolean, ms = 10_000) => {
+  const until = async (pred: (m: WireMessage) => boolean, ms = 10_000) => {
     const deadline = Date.now() + ms;
     for (;;) {
       const found = messages.find(pred);

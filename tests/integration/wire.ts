@@ -5,7 +5,7 @@ import { createMockHost, type MockHost } from '../../lib/server/mock-host';
 import { createMockRouter } from '../../lib/server/mock-router';
 import { listen } from '../../lib/adapters/node-http';
 import { ScenarioSchema, type Scenario, type ScenarioInput } from '../../lib/scenario/schema';
-import { buildRequest, type RpcOptions } from '../helpers/rpc';
+import { buildRequest, type RpcBody, type RpcOptions } from '../helpers/rpc';
 
 /**
  * Real-wire helpers: a node:http server running the mock router over a MockHost (SQLite in a
@@ -78,21 +78,30 @@ export async function send(url: string, method: string, params: Record<string, u
 
   async function next(ms: number): Promise<ReadOutcome> {
     if (ended) return ended;
-    if (!reader) return (ended = { done: true });
+    if (!reader) {
+      ended = { done: true };
+      return ended;
+    }
     pending ??= reader.read();
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms)));
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), ms);
+    });
     try {
       const r = await Promise.race([pending, timeout]);
       if (r === 'timeout') return { timeout: true };
       pending = undefined;
-      if (r.done) return (ended = { done: true });
+      if (r.done) {
+        ended = { done: true };
+        return ended;
+      }
       const chunk = decoder.decode(r.value, { stream: true });
       chunks.push(chunk);
       return { chunk };
     } catch (e) {
       pending = undefined;
-      return (ended = { error: e as Error });
+      ended = { error: e as Error };
+      return ended;
     } finally {
       clearTimeout(timer);
     }
@@ -147,11 +156,17 @@ export function sseData(text: string): string[] {
   return out;
 }
 
+/**
+ * A JSON-RPC message off a stream: a notification (method, params) or a response (id, result
+ * or error). Payloads are as loosely typed as the helpers' RpcBody, so assertions reach in.
+ */
+export type WireMessage = Partial<RpcBody> & { method?: string; params?: RpcBody['result'] };
+
 /** SSE payloads that parse as JSON. */
-export function sseMessages(text: string): Record<string, any>[] {
+export function sseMessages(text: string): WireMessage[] {
   return sseData(text).flatMap((d) => {
     try {
-      return [JSON.parse(d) as Record<string, any>];
+      return [JSON.parse(d) as WireMessage];
     } catch {
       return [];
     }
@@ -159,6 +174,6 @@ export function sseMessages(text: string): Record<string, any>[] {
 }
 
 /** The final JSON-RPC response to `id` among the SSE messages, if it arrived. */
-export function responseTo(text: string, id: string | number): Record<string, any> | undefined {
+export function responseTo(text: string, id: string | number): WireMessage | undefined {
   return sseMessages(text).find((m) => m.id === id && ('result' in m || 'error' in m));
 }

@@ -120,6 +120,7 @@ describe('import scanner', () => {
     "const re = /import('x')['\"]/g; const s = \"require('y')\";",
     "// import('in-a-comment')",
     "/* require('in-a-block') */",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: source text for the scanner, which must read the imports inside a template literal
     "const t = `${import('in-template')} ${`nested ${require('nested')}`}`;",
     "const notCalls = [x.import('m1'), y.require('m2'), import.meta.url, { import: 1 }];",
     "type L = typeof import('type-of');",

@@ -12,7 +12,7 @@ import { toolResult } from './result';
  */
 
 /** The receipt stored in the ledger and returned to every retry. */
-export interface Receipt {
+interface Receipt {
   receiptId: string;
   account: string;
   amountCents: number;

@@ -1,5 +1,5 @@
 import { ERROR, REPLAY_STORE_FULL } from '../../protocol';
-import type { InputRequestSpec } from '../../scenario/schema';
+import type { InputRequestSpec } from '../../scenario/behavior-schema';
 import { fail, ok, type EngineCore, type Outcome, type RequestContext } from '../context';
 import { canAsk, capabilityFor, checkResponse, requestDigest } from '../mrtr';
 import type { StatePayload } from '../request-state';
@@ -9,7 +9,7 @@ import { toolError, toolResult } from './result';
 
 /**
  * `delete_note`: a destructive tool confirmed through MRTR with a one-time nonce carried in the
- * integrity-protected requestState (seed 000's table):
+ * integrity-protected requestState:
  *
  * | answer  | server action              | nonce                 | retry later       | result           |
  * | accept  | validate content, delete   | consumed with delete  | no                | deleted: true    |

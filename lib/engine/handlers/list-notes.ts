@@ -4,7 +4,7 @@ import type { Handler } from './index';
 import { toolResult } from './result';
 
 /** A note of the demo scenario's `state.notes`. */
-export interface Note {
+interface Note {
   id: string;
   title: string;
   body: string;

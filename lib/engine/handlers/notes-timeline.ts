@@ -17,6 +17,7 @@ function rendersApps(ctx: RequestContext): boolean {
   return ctx.era === 'legacy' || declaresExtension(ctx.caps, EXT.ui);
 }
 
+/** notes_timeline: the notes oldest first, as structuredContent for the app view or as text. */
 export const notesTimeline: Handler = async (core, ctx, _tool, args): Promise<Outcome> => {
   const query = args.query;
   if (query !== undefined && typeof query !== 'string') return fail(ERROR.invalidParams, 'Invalid params: query must be a string');
@@ -25,7 +26,9 @@ export const notesTimeline: Handler = async (core, ctx, _tool, args): Promise<Ou
     .filter((n) => !needle || n.title.toLowerCase().includes(needle) || n.body.toLowerCase().includes(needle))
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   const day = (iso: string) => iso.slice(0, 10);
-  const range = notes.length ? `${day(notes[0].createdAt)} to ${day(notes[notes.length - 1].createdAt)}` : '';
+  const first = notes.at(0);
+  const last = notes.at(-1);
+  const range = first && last ? `${day(first.createdAt)} to ${day(last.createdAt)}` : '';
   const head = notes.length === 0 ? 'No notes to put on the timeline.' : `Timeline of ${notes.length} note${notes.length === 1 ? '' : 's'}, ${range}`;
   if (!rendersApps(ctx)) {
     return toolResult([`${head}${notes.length ? ':' : ''}`, ...notes.map((n) => `${day(n.createdAt)}  ${n.id}  ${n.title}`)].join('\n'));
@@ -34,10 +37,11 @@ export const notesTimeline: Handler = async (core, ctx, _tool, args): Promise<Ou
   return toolResult(`${head} (shown in the notes timeline view).`, {
     notes: refs,
     count: refs.length,
-    ...(refs.length ? { from: refs[0].createdAt, to: refs[refs.length - 1].createdAt } : {}),
+    ...(first && last ? { from: first.createdAt, to: last.createdAt } : {}),
   });
 };
 
+/** notes_detail (app-only): one note with its body, or a tool error for an unknown id. */
 export const noteDetail: Handler = async (core, _ctx, _tool, args): Promise<Outcome> => {
   const id = args.noteId;
   if (typeof id !== 'string') return fail(ERROR.invalidParams, 'Invalid params: noteId must be a string');

@@ -5,7 +5,7 @@ import { toolError, toolResult } from './result';
 
 /**
  * `workspace_read`: scope travels in the `workspaceUri` argument (roots are deprecated). Three
- * layers, as the seed asks: authorization (the URI must name a workspace this tool grants),
+ * layers: authorization (the URI must name a workspace this tool grants),
  * containment (the path is normalized, then compared by path components, never by string
  * prefix), and the mock's "sandbox" (files exist only in `state.workspaces`, a map of
  * workspace URI to { relative path: text }).
@@ -18,6 +18,7 @@ import { toolError, toolResult } from './result';
 type Parsed = { ok: true; components: string[] } | { ok: false; reason: string };
 
 const MAX_LENGTH = 4096;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: this pattern exists to reject control characters in a path
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const ENCODED_SEPARATOR = /%(2f|5c|00)/i;
 const STILL_ENCODED = /%[0-9a-f]{2}/i;

@@ -5,7 +5,7 @@ import { show, type Report, type View } from './model';
 /** `ttlMs` and `cacheScope` on the complete results of discover and the list/read methods. */
 
 /** Whether the method's `complete` results must carry cache hints. */
-export function isCacheable(method: string): boolean {
+function isCacheable(method: string): boolean {
   return (CACHEABLE_METHODS as readonly string[]).includes(method);
 }
 

@@ -52,7 +52,7 @@ const SECRET_PHRASES: string[][] = [
 ];
 
 /** Split an identifier or sentence into lowercase words (camelCase, snake_case, kebab-case, spaces). */
-export function words(text: string): string[] {
+function words(text: string): string[] {
   return text
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
@@ -105,8 +105,9 @@ function checkDefault(key: string, prop: Obj, path: string, report: Report): voi
 function checkForm(params: Obj, path: string, report: Report): void {
   const schema = asRecord(params.requestedSchema);
   const base = `${path}.requestedSchema`;
-  if (!schema || schema.type !== 'object' || !asRecord(schema.properties)) {
-    return report('elicitation-schema-invalid', 'requestedSchema must be {type: "object", properties: {...}}', base);
+  if (schema?.type !== 'object' || !asRecord(schema.properties)) {
+    report('elicitation-schema-invalid', 'requestedSchema must be {type: "object", properties: {...}}', base);
+    return;
   }
   const props = asRecord(schema.properties)!;
   for (const [key, prop] of Object.entries(props)) {
@@ -156,7 +157,10 @@ function checkUrl(params: Obj, path: string, report: Report): void {
   } catch {
     url = undefined;
   }
-  if (!url) return report('elicitation-url-invalid', `url ${show(raw)} is not a valid absolute URL`, `${path}.url`);
+  if (!url) {
+    report('elicitation-url-invalid', `url ${show(raw)} is not a valid absolute URL`, `${path}.url`);
+    return;
+  }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     report('elicitation-url-invalid', `url scheme "${url.protocol}" cannot be opened safely in a browser; use https`, `${path}.url`);
   if (url.username || url.password)

@@ -42,7 +42,10 @@ export function checkResponseEnvelope(v: View, report: Report): void {
   const body = v.ex.response?.body;
   if (body === undefined || body === null || body === '') return;
   const res = v.res;
-  if (!res) return report('jsonrpc-invalid', 'The response body is not a JSON-RPC object', 'response.body');
+  if (!res) {
+    report('jsonrpc-invalid', 'The response body is not a JSON-RPC object', 'response.body');
+    return;
+  }
   if (res.jsonrpc !== '2.0') report('jsonrpc-invalid', `jsonrpc must be "2.0", got ${show(res.jsonrpc)}`, 'response.body.jsonrpc');
   const hasResult = 'result' in res;
   const hasError = 'error' in res;
@@ -63,15 +66,18 @@ export function checkResultType(v: View, report: Report): void {
   const result = v.result;
   if (!v.modern || !result) return;
   const path = 'response.body.result.resultType';
-  if (!('resultType' in result))
-    return report('result-type-missing', `${v.method} result has no resultType; every 2026-07-28 result must carry one ("complete" here)`, path);
+  if (!('resultType' in result)) {
+    report('result-type-missing', `${v.method} result has no resultType; every 2026-07-28 result must carry one ("complete" here)`, path);
+    return;
+  }
   const t = result.resultType;
   if (typeof t !== 'string' || !KNOWN_RESULT_TYPES.has(t)) {
-    return report(
+    report(
       'result-type-unknown',
       `resultType ${show(t)} is neither a core value (complete, input_required) nor one of an advertised extension (task); a client must treat the response as invalid`,
       path,
     );
+    return;
   }
   // tasks/* answers are checked (more precisely) with the tasks extension rules.
   if (t === RESULT_TYPE.task && v.method !== 'tools/call' && !v.method.startsWith('tasks/'))
@@ -138,7 +144,10 @@ export function checkHttpStatus(v: View, report: Report, metaMissing: boolean): 
       report('http-status-mismatch', `An accepted notification answers 202 Accepted with no body, not ${status}`, path);
     return;
   }
-  if (v.result && status !== 200) return report('http-status-mismatch', `A result travels with HTTP 200, not ${status}`, path);
+  if (v.result && status !== 200) {
+    report('http-status-mismatch', `A result travels with HTTP 200, not ${status}`, path);
+    return;
+  }
   const code = v.error?.code;
   if (typeof code !== 'number') return;
   let want: number | undefined;

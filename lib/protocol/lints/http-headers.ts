@@ -14,13 +14,20 @@ const SENTINEL = /^=\?base64\?.*\?=$/;
 /** Compare a raw header with the body text it must carry; reports and returns nothing. */
 function compare(report: Report, header: string, raw: string | undefined, expected: string, numeric = false): void {
   const path = `request.headers.${header}`;
-  if (raw === undefined) return report('header-missing', `${header} is required: the body carries ${JSON.stringify(expected)}`, path);
+  if (raw === undefined) {
+    report('header-missing', `${header} is required: the body carries ${JSON.stringify(expected)}`, path);
+    return;
+  }
   const decoded = decodeHeaderValue(raw);
-  if (!decoded.ok) return report('header-encoding-invalid', `${header}: ${decoded.reason}`, path);
+  if (!decoded.ok) {
+    report('header-encoding-invalid', `${header}: ${decoded.reason}`, path);
+    return;
+  }
   const same = numeric ? /^-?\d+$/.test(decoded.value) && Number(decoded.value) === Number(expected) : decoded.value === expected;
   if (!same) {
     const how = SENTINEL.test(raw.trim()) ? ` (decoded from ${JSON.stringify(raw.trim())})` : '';
-    return report('header-mismatch', `${header} carries ${JSON.stringify(decoded.value)}${how} but the body carries ${JSON.stringify(expected)}`, path);
+    report('header-mismatch', `${header} carries ${JSON.stringify(decoded.value)}${how} but the body carries ${JSON.stringify(expected)}`, path);
+    return;
   }
   if (!isPlainHeaderValue(expected) && !SENTINEL.test(raw.trim())) {
     report('header-encoding-invalid', `${header}: ${JSON.stringify(expected)} is not plain visible ASCII and must travel as =?base64?...?=`, path);

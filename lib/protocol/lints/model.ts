@@ -28,7 +28,7 @@ export const ExchangeSchema = z.object({
 export type Exchange = z.infer<typeof ExchangeSchema>;
 
 /** The earlier `input_required` answer an MRTR retry continues. */
-export const PreviousInputRequiredSchema = z.object({
+const PreviousInputRequiredSchema = z.object({
   id: z.union([z.string(), z.number()]).optional(),
   method: z.string(),
   params: z.record(z.string(), z.unknown()).optional(),
@@ -56,7 +56,7 @@ export const LintContextSchema = z.object({
 export type LintContext = z.infer<typeof LintContextSchema>;
 
 /** error: breaks a MUST; warning: a SHOULD or a likely bug; info: worth knowing. */
-export const LintSeveritySchema = z.enum(['error', 'warning', 'info']);
+const LintSeveritySchema = z.enum(['error', 'warning', 'info']);
 export type LintSeverity = z.infer<typeof LintSeveritySchema>;
 
 /** One finding on an exchange. */
@@ -75,7 +75,7 @@ export type Lint = z.infer<typeof LintSchema>;
 export type Obj = Record<string, unknown>;
 
 /** Case-insensitive header lookup on a recorded header map. */
-export function headerOf(headers: Record<string, string> | undefined, name: string): string | undefined {
+function headerOf(headers: Record<string, string> | undefined, name: string): string | undefined {
   if (!headers) return undefined;
   const want = name.toLowerCase();
   for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === want) return v;

@@ -15,7 +15,7 @@ function capsKnown(v: View): boolean {
 }
 
 /** What an input request needs that the client did not declare, or undefined. */
-export function undeclaredNeed(method: string, params: Obj, caps: ClientCapabilities): string | undefined {
+function undeclaredNeed(method: string, params: Obj, caps: ClientCapabilities): string | undefined {
   if (method === 'elicitation/create') {
     if (!caps.elicitation) return 'the client did not declare elicitation';
     const modes = elicitationModes(caps);
@@ -37,7 +37,10 @@ export function undeclaredNeed(method: string, params: Obj, caps: ClientCapabili
 /** A map of input requests (MRTR result or task snapshot). */
 export function checkInputRequests(requests: unknown, path: string, v: View, report: Report): void {
   const map = asRecord(requests);
-  if (!map) return report('input-request-invalid', 'inputRequests must be an object keyed by request key', path);
+  if (!map) {
+    report('input-request-invalid', 'inputRequests must be an object keyed by request key', path);
+    return;
+  }
   for (const [key, raw] of Object.entries(map)) {
     const at = `${path}.${key}`;
     const req = asRecord(raw);
@@ -93,7 +96,7 @@ export function checkInputRequired(v: View, report: Report): void {
 }
 
 /** Validate one answer against the input request it answers. */
-export function checkInputResponse(key: string, request: Obj, response: unknown, path: string, report: Report): void {
+function checkInputResponse(key: string, request: Obj, response: unknown, path: string, report: Report): void {
   const method = request.method as 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
   if (!KINDS.has(method)) return;
   const res = asRecord(response);
@@ -106,11 +109,8 @@ export function checkInputResponse(key: string, request: Obj, response: unknown,
   const parsed = responseSchemaFor(method).safeParse(response);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return report(
-      'input-response-invalid',
-      `Answer "${key}" is not a ${method} result: ${issue?.path.join('.') || 'value'} ${issue?.message ?? ''}`.trim(),
-      path,
-    );
+    report('input-response-invalid', `Answer "${key}" is not a ${method} result: ${issue?.path.join('.') || 'value'} ${issue?.message ?? ''}`.trim(), path);
+    return;
   }
   if (method !== 'elicitation/create' || res?.action !== 'accept') return;
   const params = asRecord(request.params) ?? {};

@@ -7,7 +7,7 @@ import type { Lint, LintSeverity, Report } from './model';
  */
 
 /** A catalogued rule. */
-export interface LintRule {
+interface LintRule {
   severity: LintSeverity;
   /** The peer whose message breaks the rule. */
   party: 'client' | 'server';
@@ -144,9 +144,9 @@ const EXT_BASE: Record<string, string> = {
 
 /** A browsable URL for a spec reference (section anchors are best effort). */
 export function specUrl(specRef: string): string {
-  const [path, fragment] = specRef.split('#');
-  const ext = /^ext\/(\w+)$/.exec(path);
-  const base = ext ? (EXT_BASE[ext[1]] ?? SPEC_BASE) : `${SPEC_BASE}${path}`;
+  const [path = '', fragment] = specRef.split('#');
+  const extension = /^ext\/(\w+)$/.exec(path)?.[1];
+  const base = extension ? (EXT_BASE[extension] ?? SPEC_BASE) : `${SPEC_BASE}${path}`;
   return fragment ? `${base}#${fragment}` : base;
 }
 

@@ -64,7 +64,8 @@ function listenFrame(v: View, s: ListenState, method: string, params: Obj, path:
     report('listen-ack-not-first', `${method} arrived before ${ACK}; nothing may precede the acknowledgement`, path);
   }
   if (method === 'notifications/progress' || method === 'notifications/message') {
-    return report('listen-request-scoped-notification', `${method} is request-scoped and never goes on a listen stream (not supported for tasks either)`, path);
+    report('listen-request-scoped-notification', `${method} is request-scoped and never goes on a listen stream (not supported for tasks either)`, path);
+    return;
   }
   const f = s.filter;
   let unrequested: string | undefined;
@@ -90,8 +91,10 @@ function requestFrame(v: View, s: RequestState, method: string, params: Obj, pat
   if (method === 'notifications/message') {
     if (!v.modern) return;
     const level = v.meta?.[META.logLevel];
-    if (typeof level !== 'string')
-      return report('log-without-level', `notifications/message on a request without _meta["${META.logLevel}"]; the server must not log then`, path);
+    if (typeof level !== 'string') {
+      report('log-without-level', `notifications/message on a request without _meta["${META.logLevel}"]; the server must not log then`, path);
+      return;
+    }
     const at = LEVELS.indexOf(String(params.level));
     if (at >= 0 && at < LEVELS.indexOf(level))
       report('log-below-level', `Log level "${params.level}" is below the requested "${level}"`, `${path}.params.level`);
@@ -99,13 +102,14 @@ function requestFrame(v: View, s: RequestState, method: string, params: Obj, pat
   }
   if (method === 'notifications/progress') {
     const token = v.meta?.progressToken;
-    if (token === undefined) return report('progress-unrequested', 'notifications/progress on a request that sent no progressToken', path);
-    if (params.progressToken !== token)
-      return report(
-        'progress-unrequested',
-        `progressToken ${show(params.progressToken)} is not this request's (${show(token)})`,
-        `${path}.params.progressToken`,
-      );
+    if (token === undefined) {
+      report('progress-unrequested', 'notifications/progress on a request that sent no progressToken', path);
+      return;
+    }
+    if (params.progressToken !== token) {
+      report('progress-unrequested', `progressToken ${show(params.progressToken)} is not this request's (${show(token)})`, `${path}.params.progressToken`);
+      return;
+    }
     const p = params.progress;
     if (typeof p === 'number') {
       if (s.lastProgress !== undefined && !(p > s.lastProgress))
@@ -128,16 +132,22 @@ export function checkFrames(v: View, report: Report): void {
   const listen = v.method === 'subscriptions/listen';
   const ls: ListenState = { ackSeen: false, ackReported: false, filter: asRecord(v.params.notifications) ?? {} };
   const rs: RequestState = {};
-  v.frames.forEach((frame, i) => {
+  for (const [i, frame] of v.frames.entries()) {
     const path = `frames[${i}]`;
     const m = asRecord(frame);
-    if (!m || m.jsonrpc !== '2.0') return report('stream-frame-invalid', `Frame ${i} is not a JSON-RPC 2.0 message: ${show(frame)}`, path);
+    if (m?.jsonrpc !== '2.0') {
+      report('stream-frame-invalid', `Frame ${i} is not a JSON-RPC 2.0 message: ${show(frame)}`, path);
+      continue;
+    }
     if (typeof m.method === 'string' && 'id' in m) {
       if (v.modern)
         report('stream-request-frame', `The server sent a ${m.method} request on the stream; servers never send requests (use input_required)`, path);
-      return;
+      continue;
     }
-    if (typeof m.method !== 'string') return report('stream-frame-invalid', `Frame ${i} is a response before the final response`, path);
+    if (typeof m.method !== 'string') {
+      report('stream-frame-invalid', `Frame ${i} is a response before the final response`, path);
+      continue;
+    }
     const params = asRecord(m.params) ?? {};
     if (v.modern && REMOVED.has(m.method)) report('removed-notification', `${m.method} was removed in 2026-07-28`, `${path}.method`);
     if (v.modern && m.method === 'notifications/cancelled' && v.http) {
@@ -149,7 +159,7 @@ export function checkFrames(v: View, report: Report): void {
     }
     if (listen && v.modern) listenFrame(v, ls, m.method, params, path, report);
     else requestFrame(v, rs, m.method, params, path, report);
-  });
+  }
   if (listen && v.modern && v.result) {
     const tag = asRecord(v.result._meta)?.[META.subscriptionId];
     if (tag !== v.id)

@@ -24,7 +24,7 @@ function checkTaskNames(t: Obj, path: string, report: Report): boolean {
   for (const [old, now] of [
     ['ttl', 'ttlMs'],
     ['pollInterval', 'pollIntervalMs'],
-  ]) {
+  ] as const) {
     if (old in t) {
       report('task-legacy-fields', `"${old}" is the 2025-11-25 name; 2026-07-28 tasks carry "${now}"`, `${path}.${old}`);
       legacy = true;
@@ -137,7 +137,10 @@ export function checkTaskResults(v: View, report: Report): void {
     }
     return;
   }
-  if (r.resultType === RESULT_TYPE.task && v.method === 'tools/call') return checkCreateTask(v, r, report);
+  if (r.resultType === RESULT_TYPE.task && v.method === 'tools/call') {
+    checkCreateTask(v, r, report);
+    return;
+  }
   if (!TASK_METHODS.has(v.method)) return;
   if (r.resultType !== undefined && r.resultType !== RESULT_TYPE.complete) {
     report(
@@ -148,7 +151,8 @@ export function checkTaskResults(v: View, report: Report): void {
   }
   if (v.method === 'tasks/get') {
     const { resultType: _t, _meta: _m, ...snapshot } = r;
-    return checkSnapshot(snapshot, 'response.body.result', v, report);
+    checkSnapshot(snapshot, 'response.body.result', v, report);
+    return;
   }
   const extra = Object.keys(r).filter((k) => k !== 'resultType' && k !== '_meta');
   if (extra.length)

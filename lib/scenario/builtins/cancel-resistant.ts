@@ -7,7 +7,6 @@ import { objectSchema } from './schema-helpers';
  * export acknowledges the cancel and finishes anyway. A cancel acknowledgement is not a final
  * state: the client must keep polling until the task says so.
  */
-
 export const cancelResistantScenario: ScenarioInput = {
   id: 'cancel-resistant',
   name: 'Cancel-resistant workers',

@@ -1,6 +1,7 @@
 import type { ScenarioInput } from '../schema';
+import { conformanceMrtrTools } from './conformance-mrtr';
 import { conformanceTaskTools } from './conformance-tasks';
-import { IMG, nameForm, roots, sampling, text, WAV } from './conformance-fixtures';
+import { IMG, nameForm, text, WAV } from './conformance-fixtures';
 import { objectSchema } from './schema-helpers';
 
 /**
@@ -8,7 +9,6 @@ import { objectSchema } from './schema-helpers';
  * 2026-07-28 server. Tools are listed in declared order: the suite calls the first listed
  * tool with no arguments, so `test_simple_text` leads.
  */
-
 export const conformanceScenario: ScenarioInput = {
   id: 'conformance',
   name: 'Conformance fixtures',
@@ -129,6 +129,7 @@ export const conformanceScenario: ScenarioInput = {
         },
         allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
         if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+        // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema if/then/else keyword this conformance tool must advertise
         then: { required: ['phone'] },
         else: { required: ['email'] },
         additionalProperties: false,
@@ -141,89 +142,7 @@ export const conformanceScenario: ScenarioInput = {
       inputSchema: objectSchema({ region: { type: 'string', description: 'Deployment region', 'x-mcp-header': 'Region' } }, { required: ['region'] }),
       result: text('Region: {{args.region}}'),
     },
-    {
-      name: 'test_input_required_result_elicitation',
-      description: 'MRTR: asks for the user name',
-      inputSchema: objectSchema(),
-      mrtr: { rounds: [{ inputRequests: { user_name: nameForm('What is your name?') } }] },
-      result: text('Hello, {{inputs.user_name.content.name}}!'),
-    },
-    {
-      name: 'test_input_required_result_sampling',
-      description: 'MRTR: asks for a sampled answer',
-      inputSchema: objectSchema(),
-      mrtr: { rounds: [{ inputRequests: { sample_request: sampling('What is the capital of France?') } }] },
-      result: text('Sampled: {{inputs.sample_request.content.text}}'),
-    },
-    {
-      name: 'test_input_required_result_list_roots',
-      description: 'MRTR: asks for the client roots',
-      inputSchema: objectSchema(),
-      mrtr: { rounds: [{ inputRequests: { roots_request: roots } }] },
-      result: text('Found root(s): {{inputs.roots_request.roots}}'),
-    },
-    {
-      name: 'test_input_required_result_request_state',
-      description: 'MRTR: confirmation carried with requestState',
-      inputSchema: objectSchema(),
-      mrtr: {
-        rounds: [
-          {
-            inputRequests: {
-              confirm: {
-                method: 'elicitation/create',
-                params: { mode: 'form', message: 'Please confirm', requestedSchema: objectSchema({ ok: { type: 'boolean' } }, { required: ['ok'] }) },
-              },
-            },
-          },
-        ],
-      },
-      result: text('state-ok: confirmed={{inputs.confirm.content.ok}}'),
-    },
-    {
-      name: 'test_input_required_result_multiple_inputs',
-      description: 'MRTR: elicitation, sampling and roots in one round',
-      inputSchema: objectSchema(),
-      mrtr: { rounds: [{ inputRequests: { user_name: nameForm('What is your name?'), greeting: sampling('Generate a greeting', 50), client_roots: roots } }] },
-      result: text('Hello {{inputs.user_name.content.name}}: {{inputs.greeting.content.text}}'),
-    },
-    {
-      name: 'test_input_required_result_multi_round',
-      description: 'MRTR: two rounds',
-      inputSchema: objectSchema(),
-      mrtr: {
-        rounds: [
-          { inputRequests: { step1: nameForm('Step 1: What is your name?') } },
-          { inputRequests: { step2: nameForm('Step 2: What is your favorite color?', 'color') } },
-        ],
-      },
-      result: text('{{inputs.step1.content.name}} likes {{inputs.step2.content.color}}'),
-    },
-    {
-      name: 'test_input_required_result_tampered_state',
-      description: 'MRTR: rejects a tampered requestState',
-      inputSchema: objectSchema(),
-      mrtr: {
-        rounds: [
-          {
-            inputRequests: {
-              confirm: {
-                method: 'elicitation/create',
-                params: { mode: 'form', message: 'Please confirm', requestedSchema: objectSchema({ ok: { type: 'boolean' } }, { required: ['ok'] }) },
-              },
-            },
-          },
-        ],
-      },
-      result: text('state-ok'),
-    },
-    {
-      name: 'test_input_required_result_capabilities',
-      description: 'MRTR: asks only for what the client declared',
-      inputSchema: objectSchema(),
-      mrtr: { rounds: [{ inputRequests: { user_input: nameForm('What is your name?'), sample_input: sampling('Sample request', 50) } }] },
-      result: text('Answered'),
-    },
+    ...conformanceMrtrTools,
     ...conformanceTaskTools,
   ],
   resources: [

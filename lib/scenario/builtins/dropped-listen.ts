@@ -7,7 +7,6 @@ import { objectSchema } from './schema-helpers';
  * response. 2026-07-28 has no resumption: the client must open a new listen (no
  * Last-Event-ID) and refetch what it may have missed with tasks/get and tools/list.
  */
-
 export const droppedListenScenario: ScenarioInput = {
   id: 'dropped-listen',
   name: 'Dropped listen streams',

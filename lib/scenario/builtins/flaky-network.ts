@@ -10,6 +10,7 @@ import { objectSchema } from './schema-helpers';
 
 const city = { type: 'string', description: 'City name, e.g. Lisbon' };
 
+/** The flaky-network scenario as authored. */
 export const flakyNetworkScenario: ScenarioInput = {
   id: 'flaky-network',
   name: 'Flaky network',

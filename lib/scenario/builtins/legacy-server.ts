@@ -7,7 +7,6 @@ import { objectSchema } from './schema-helpers';
  * a 2026-07-28 request gets -32022 with `supported: ['2025-11-25']`, which a modern client
  * should read as "fall back to the old handshake".
  */
-
 export const legacyServerScenario: ScenarioInput = {
   id: 'legacy-server',
   name: 'Legacy 2025-11-25 server',

@@ -1,7 +1,7 @@
 /** Small builders for the JSON Schemas the built-in scenarios declare. */
 
 /** Options of {@link objectSchema}. */
-export interface ObjectSchemaOptions {
+interface ObjectSchemaOptions {
   /** Names of the required properties; without it the schema has no `required` key. */
   required?: readonly string[];
   /** Refuse properties that are not declared (`additionalProperties: false`). */

@@ -7,7 +7,6 @@ import { objectSchema } from './schema-helpers';
  * for a finance sign-off that only an operator can give (a `manual` step). `pollIntervalMs` is
  * 2000, so a client that polls faster is visible in the journal and the report card.
  */
-
 export const slowApprovalsScenario: ScenarioInput = {
   id: 'slow-approvals',
   name: 'Slow approvals',

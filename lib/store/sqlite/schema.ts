@@ -6,7 +6,7 @@
 import type Database from 'better-sqlite3';
 
 /** Milliseconds a connection waits for another connection's write lock before failing. */
-export const BUSY_TIMEOUT_MS = 5000;
+const BUSY_TIMEOUT_MS = 5000;
 
 /** One step of the schema; index i upgrades user_version i to i + 1. */
 type Migration = (db: Database.Database) => void;
@@ -57,7 +57,7 @@ const MIGRATIONS: readonly Migration[] = [
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /** Read `PRAGMA user_version`. */
-export function readSchemaVersion(db: Database.Database): number {
+function readSchemaVersion(db: Database.Database): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
@@ -90,7 +90,7 @@ export function migrateSchema(db: Database.Database): void {
   for (let version = found; version < SCHEMA_VERSION; version += 1) {
     const step = db.transaction(() => {
       if (readSchemaVersion(db) !== version) return;
-      MIGRATIONS[version](db);
+      MIGRATIONS[version]!(db); // found <= version < SCHEMA_VERSION = MIGRATIONS.length
       // user_version is part of the database header, so it commits or rolls back with the step.
       db.pragma(`user_version = ${version + 1}`);
     });

@@ -3,7 +3,7 @@
 const shim = new URL('./fs-with-glob.mjs', import.meta.url).href;
 
 export async function resolve(specifier, context, next) {
-  const fromConformance = context.parentURL && context.parentURL.includes('/@modelcontextprotocol/conformance/');
+  const fromConformance = context.parentURL?.includes('/@modelcontextprotocol/conformance/');
   if (fromConformance && (specifier === 'fs' || specifier === 'node:fs')) {
     return { url: shim, shortCircuit: true };
   }

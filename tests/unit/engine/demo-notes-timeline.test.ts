@@ -19,7 +19,7 @@ function setup(scenario = getBuiltinScenario('demo')!) {
   return engine;
 }
 
-const toolNamed = (tools: { name: string }[], name: string) => tools.find((t) => t.name === name) as Record<string, any> | undefined;
+const toolNamed = (tools: { name: string }[], name: string) => tools.find((t) => t.name === name) as Record<string, unknown> | undefined;
 
 describe('demo notes timeline app', () => {
   it('binds notes_timeline to ui://notes/timeline.html in tools/list before any call, for a ui client', async () => {

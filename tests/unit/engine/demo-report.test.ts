@@ -162,7 +162,13 @@ describe('generate_report', () => {
   it('schedules from the injected clock, not the wall clock (no timer spin when the clock runs ahead)', async () => {
     const base = createFakeClock(Date.UTC(2100, 0, 1));
     let scheduled = 0;
-    const clock: FakeClock = { ...base, setTimeout: (fn, ms) => (scheduled++, base.setTimeout(fn, ms)) };
+    const clock: FakeClock = {
+      ...base,
+      setTimeout: (fn, ms) => {
+        scheduled++;
+        return base.setTimeout(fn, ms);
+      },
+    };
     const { engine } = setup({ clock });
     const task = await start(engine);
     base.advance(1_501);

@@ -10,7 +10,9 @@ import { CAPS, buildRequest, callTool, parseSse, rpc } from '../../helpers/rpc';
 /** The journal: what the control room shows and the report card grades. */
 
 const engines: MockEngine[] = [];
-afterEach(() => engines.splice(0).forEach((e) => e.close()));
+afterEach(() => {
+  for (const e of engines.splice(0)) e.close();
+});
 
 function setup(options: { journalSize?: number; journalBytes?: number } = {}) {
   const clock = createFakeClock();

@@ -5,12 +5,17 @@ import { BoundedSseBuffer } from '../../../lib/engine/sse-buffer';
 import { getBuiltinScenario } from '../../../lib/scenario/builtins';
 import { ScenarioSchema } from '../../../lib/scenario/schema';
 import { createFakeClock, type FakeClock } from '../../helpers/fake-clock';
-import { CAPS, buildRequest, callTool, parseSse } from '../../helpers/rpc';
+import { CAPS, buildRequest, callTool, parseSse, type RpcBody } from '../../helpers/rpc';
 
 /** subscriptions/listen with taskIds: snapshots on every change, tagged, bounded per reader. */
 
+/** A message off a stream: a notification or the final response, loosely typed as in RpcBody. */
+type StreamMessage = Partial<RpcBody> & { method?: string; params?: RpcBody['result'] };
+
 const engines: MockEngine[] = [];
-afterEach(() => engines.splice(0).forEach((e) => e.close()));
+afterEach(() => {
+  for (const e of engines.splice(0)) e.close();
+});
 
 function setup(clock: FakeClock = createFakeClock(), scenario = getBuiltinScenario('demo')!) {
   const engine = createMockEngine({ scenario, clock });
@@ -28,9 +33,9 @@ async function openListen(engine: MockEngine, id: string, notifications: Record<
   return {
     res,
     /** Read until `n` messages have arrived (or the stream ends). */
-    async messages(n: number): Promise<Record<string, any>[]> {
+    async messages(n: number): Promise<StreamMessage[]> {
       for (;;) {
-        const got = parseSse(raw.slice(0, raw.lastIndexOf('\n\n') + 2)) as Record<string, any>[];
+        const got = parseSse(raw.slice(0, raw.lastIndexOf('\n\n') + 2)) as StreamMessage[];
         if (got.length >= n) return got;
         const { done, value } = await reader.read();
         if (done) return got;
@@ -141,7 +146,7 @@ describe('bounded outbound buffer', () => {
     for (let i = 0; i < 10; i++) ch.send({ method: 'notifications/tasks', params: { n: i } }, { droppable: true, key: 't' });
     ch.finish({ jsonrpc: '2.0', id: 1, result: { resultType: 'complete' } });
     const text = await new Response(ch.stream).text();
-    const msgs = parseSse(text) as Record<string, any>[];
+    const msgs = parseSse(text) as StreamMessage[];
     expect(ch.dropped).toBeGreaterThan(0);
     expect(msgs.at(-1)).toMatchObject({ id: 1, result: { resultType: 'complete' } });
     expect(
@@ -161,11 +166,22 @@ describe('a channel written straight to a sink (node:http)', () => {
     return {
       s,
       sink: {
-        write: (chunk: Uint8Array) => (s.chunks.push(dec.decode(chunk)), s.chunks.length < room),
-        end: () => void (s.ended = true),
-        destroy: () => void (s.destroyed = true),
-        onDrain: (l: () => void) => void (s.drain = l),
-        onClose: (l: () => void) => void (s.close = l),
+        write: (chunk: Uint8Array) => {
+          s.chunks.push(dec.decode(chunk));
+          return s.chunks.length < room;
+        },
+        end: () => {
+          s.ended = true;
+        },
+        destroy: () => {
+          s.destroyed = true;
+        },
+        onDrain: (l: () => void) => {
+          s.drain = l;
+        },
+        onClose: (l: () => void) => {
+          s.close = l;
+        },
       },
     };
   }
@@ -181,7 +197,7 @@ describe('a channel written straight to a sink (node:http)', () => {
     expect(parseSse(s.chunks.join(''))).toEqual([{ method: 'a' }]);
     ch.send({ method: 'b' });
     ch.finish({ jsonrpc: '2.0', id: 1, result: {} });
-    expect((parseSse(s.chunks.join('')) as Record<string, any>[]).map((m) => m.method ?? 'final')).toEqual(['a', 'b', 'final']);
+    expect((parseSse(s.chunks.join('')) as StreamMessage[]).map((m) => m.method ?? 'final')).toEqual(['a', 'b', 'final']);
     expect(s.ended).toBe(true);
     expect(closed).toEqual(['finished']);
   });
@@ -195,7 +211,7 @@ describe('a channel written straight to a sink (node:http)', () => {
     expect(s.chunks).toHaveLength(1);
     expect(ch.dropped).toBeGreaterThan(0);
     for (let i = 0; i < 5 && !s.ended; i++) s.drain();
-    const msgs = parseSse(s.chunks.join('')) as Record<string, any>[];
+    const msgs = parseSse(s.chunks.join('')) as StreamMessage[];
     expect(msgs.at(-1)).toMatchObject({ id: 1 });
     expect(
       msgs

@@ -13,7 +13,9 @@ import { CAPS, buildRequest, callTool, rpc, type RpcOptions } from '../../helper
  */
 
 const engines: MockEngine[] = [];
-afterEach(() => engines.splice(0).forEach((e) => e.close()));
+afterEach(() => {
+  for (const e of engines.splice(0)) e.close();
+});
 
 function setup(id = 'demo') {
   const clock = createFakeClock();

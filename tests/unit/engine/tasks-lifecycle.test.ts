@@ -3,12 +3,14 @@ import { createMockEngine, type MockEngine } from '../../../lib/engine';
 import { getBuiltinScenario } from '../../../lib/scenario/builtins';
 import { ScenarioSchema, type ScenarioInput } from '../../../lib/scenario/schema';
 import { createFakeClock } from '../../helpers/fake-clock';
-import { CAPS, callTool, rpc } from '../../helpers/rpc';
+import { CAPS, callTool, rpc, type RpcBody } from '../../helpers/rpc';
 
 /** Cancel policies, the absolute run-time ceiling, id entropy and the 2025-11-25 experimental tasks. */
 
 const engines: MockEngine[] = [];
-afterEach(() => engines.splice(0).forEach((e) => e.close()));
+afterEach(() => {
+  for (const e of engines.splice(0)) e.close();
+});
 
 const text = (t: string) => ({ content: [{ type: 'text', text: t }] });
 function scenario(tools: ScenarioInput['tools'], extra: Partial<ScenarioInput> = {}) {
@@ -118,7 +120,7 @@ describe('2025-11-25 experimental tasks', () => {
           body,
         }),
       )
-      .then((r) => r.json() as Promise<Record<string, any>>);
+      .then((r) => r.json() as Promise<RpcBody>);
   };
 
   it('initialize advertises tasks and tools/list carries execution.taskSupport', async () => {
@@ -136,11 +138,11 @@ describe('2025-11-25 experimental tasks', () => {
           }),
         }),
       )
-      .then((r) => r.json() as Promise<Record<string, any>>);
+      .then((r) => r.json() as Promise<RpcBody>);
     expect(init.result).toMatchObject({ protocolVersion: '2025-11-25', capabilities: { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } });
     expect(init.result).not.toHaveProperty('resultType');
     const list = await legacy(engine, 'tools/list', {});
-    const byName = Object.fromEntries(list.result.tools.map((t: any) => [t.name, t]));
+    const byName = Object.fromEntries(list.result.tools.map((t: { name: string; execution?: unknown }) => [t.name, t]));
     expect(byName.plain.execution).toBeUndefined();
     expect(byName.job.execution).toEqual({ taskSupport: 'optional' });
     expect(byName.must.execution).toEqual({ taskSupport: 'required' });
@@ -153,7 +155,7 @@ describe('2025-11-25 experimental tasks', () => {
     expect(created.result.task).not.toHaveProperty('ttlMs');
     const taskId = created.result.task.taskId;
     expect((await legacy(engine, 'tasks/get', { taskId })).result).toMatchObject({ taskId, status: 'working', ttl: 60_000 });
-    expect((await legacy(engine, 'tasks/list', {})).result.tasks.map((t: any) => t.taskId)).toContain(taskId);
+    expect((await legacy(engine, 'tasks/list', {})).result.tasks.map((t: { taskId: string }) => t.taskId)).toContain(taskId);
     const pending = legacy(engine, 'tasks/result', { taskId });
     clock.advance(1_001);
     const result = await pending;

@@ -1,5 +1,5 @@
 import type { Exchange } from '../../../lib/protocol/lints';
-import { buildRequest, parseSse, type FetchTarget, type RpcOptions } from '../../helpers/rpc';
+import { buildRequest, parseSse, type FetchTarget, type RpcBody, type RpcOptions } from '../../helpers/rpc';
 
 /**
  * Capture what a client sees on the wire for one request to an engine: the request headers
@@ -16,7 +16,9 @@ export interface CaptureOptions extends RpcOptions {
 
 function record(h: Headers): Record<string, string> {
   const out: Record<string, string> = {};
-  h.forEach((v, k) => (out[k] = v));
+  h.forEach((v, k) => {
+    out[k] = v;
+  });
   return out;
 }
 
@@ -69,14 +71,12 @@ export async function capture(target: FetchTarget, method: string, params: Recor
   };
 }
 
-/** The `result` of an exchange's final response (loosely typed for tests). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function resultOf(ex: Exchange): any {
+/** The `result` of an exchange's final response (loosely typed, as in RpcBody). */
+export function resultOf(ex: Exchange): RpcBody['result'] {
   return (ex.response?.body as { result?: unknown } | undefined)?.result;
 }
 
 /** The `error` of an exchange's final response. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function errorOf(ex: Exchange): any {
-  return (ex.response?.body as { error?: unknown } | undefined)?.error;
+export function errorOf(ex: Exchange): RpcBody['error'] {
+  return (ex.response?.body as Partial<RpcBody> | undefined)?.error;
 }

@@ -4,7 +4,7 @@ import { LINT_RULES, lintAll, type Exchange, type Lint, type LintId } from '../.
 import { getBuiltinScenario } from '../../../lib/scenario/builtins';
 import type { Scenario } from '../../../lib/scenario/schema';
 import { createMemoryStores } from '../../../lib/store/memory';
-import { createFakeClock, type FakeClock } from '../../helpers/fake-clock';
+import { createFakeClock } from '../../helpers/fake-clock';
 import { CAPS } from '../../helpers/rpc';
 import { capture, errorOf, resultOf, type CaptureOptions } from './capture';
 
@@ -38,7 +38,7 @@ function session(scenario: Scenario) {
     return ex;
   };
   /** Start a request that needs the clock to move (progress, listen), advance, then await it. */
-  const during = async (pending: Promise<Exchange>, ms: number[]) => {
+  const during = async <T>(pending: Promise<T>, ms: number[]) => {
     for (const step of ms) {
       await new Promise((r) => setTimeout(r, 5));
       clock.advance(step);

@@ -10,11 +10,18 @@ function fakeClock(): Clock & { advance(ms: number): void } {
   let next = 1;
   return {
     now: () => now,
-    setTimeout: (fn, ms) => (timers.set(next, { at: now + ms, fn }), next++),
+    setTimeout: (fn, ms) => {
+      timers.set(next, { at: now + ms, fn });
+      return next++;
+    },
     clearTimeout: (h) => void timers.delete(h as number),
     advance(ms) {
       now += ms;
-      for (const [id, t] of [...timers]) if (t.at <= now) timers.delete(id), t.fn();
+      for (const [id, t] of [...timers]) {
+        if (t.at > now) continue;
+        timers.delete(id);
+        t.fn();
+      }
     },
   };
 }

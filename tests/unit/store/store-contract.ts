@@ -120,7 +120,12 @@ export function describeStoreContract(name: string, open: OpenStores): void {
       it('returns undefined for an unknown id without calling mutate', () => {
         const { tasks } = openStores();
         let called = false;
-        expect(tasks.update('missing', (current) => ((called = true), current))).toBeUndefined();
+        expect(
+          tasks.update('missing', (current) => {
+            called = true;
+            return current;
+          }),
+        ).toBeUndefined();
         expect(called).toBe(false);
       });
 

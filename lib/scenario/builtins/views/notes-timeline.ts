@@ -38,13 +38,17 @@ function isNoteRef(n: unknown): n is NoteRef {
   return !!r && typeof r.id === 'string' && typeof r.title === 'string' && typeof r.createdAt === 'string';
 }
 
+function setAttributes(node: Element, attributes: Record<string, string>): void {
+  for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, v);
+}
+
 function drawTimeline(): void {
   const svg = el('timeline');
   svg.replaceChildren();
   const width = 600;
   svg.setAttribute('viewBox', `0 0 ${width} 96`);
   const axis = document.createElementNS(SVG, 'line');
-  Object.entries({ x1: '20', x2: String(width - 20), y1: '48', y2: '48', class: 'axis' }).forEach(([k, v]) => axis.setAttribute(k, v));
+  setAttributes(axis, { x1: '20', x2: String(width - 20), y1: '48', y2: '48', class: 'axis' });
   svg.append(axis);
   const times = notes.map((n) => Date.parse(n.createdAt)).filter(Number.isFinite);
   const min = Math.min(...times);
@@ -52,15 +56,13 @@ function drawTimeline(): void {
   notes.forEach((n, i) => {
     const x = 20 + ((Date.parse(n.createdAt) - min) / span) * (width - 40);
     const dot = document.createElementNS(SVG, 'circle');
-    Object.entries({ cx: String(x), cy: '48', r: '8', class: 'dot', 'data-dot': n.id, tabindex: '0', 'aria-pressed': String(n.id === selected) }).forEach(
-      ([k, v]) => dot.setAttribute(k, v),
-    );
+    setAttributes(dot, { cx: String(x), cy: '48', r: '8', class: 'dot', 'data-dot': n.id, tabindex: '0', 'aria-pressed': String(n.id === selected) });
     dot.addEventListener('click', () => void openNote(n.id));
     const title = document.createElementNS(SVG, 'title');
     title.textContent = `${n.title} (${n.createdAt.slice(0, 10)})`;
     dot.append(title);
     const label = document.createElementNS(SVG, 'text');
-    Object.entries({ x: String(x), y: i % 2 ? '80' : '26', 'text-anchor': 'middle' }).forEach(([k, v]) => label.setAttribute(k, v));
+    setAttributes(label, { x: String(x), y: i % 2 ? '80' : '26', 'text-anchor': 'middle' });
     label.textContent = n.createdAt.slice(5, 10);
     svg.append(dot, label);
   });

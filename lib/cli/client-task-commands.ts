@@ -1,0 +1,165 @@
+import type { Command } from 'commander';
+import { EXT, type InputResponses } from '../protocol';
+import { parseJsonFlag, UsageError, type ConnectionFlags } from './client-args';
+import { connectionOptions, describeInput, runClientAction, waitForTask, type ClientAction, type ClientContext } from './client-context';
+import { err, failWith, formatFailure, formatTask, out, printJson } from './client-output';
+
+/**
+ * The client's task commands: `mcp-loupe task get|update|cancel|result|list`, spoken to the
+ * server over MCP (the tasks extension, or 2025-11-25 experimental tasks). Exit codes as for
+ * the other client commands (client-commands.ts).
+ */
+
+/**
+ * Task commands are refused before anything is sent when the server declared no task support
+ * (the tasks extension in server/discover, or the 2025-11-25 `tasks` capability); when the
+ * capabilities are unknown (a forced era without discovery) the server answers for itself.
+ */
+async function tasksRefusal(ctx: ClientContext, need?: 'list'): Promise<string | undefined> {
+  const s = ctx.session;
+  const c = await s.connect();
+  if (c.type === 'failure') return formatFailure(c);
+  const caps = s.server?.capabilities as { extensions?: Record<string, unknown>; tasks?: { list?: unknown } } | undefined;
+  if (!caps) return undefined;
+  if (s.era === 'modern') return caps.extensions?.[EXT.tasks] ? undefined : `The server does not declare the ${EXT.tasks} extension; no task command was sent.`;
+  if (!caps.tasks) return 'The server declared no tasks capability (2025-11-25); no task command was sent.';
+  if (need === 'list' && !caps.tasks.list) return 'The server did not declare tasks.list; tasks/list was not sent.';
+  return undefined;
+}
+
+/** Run a task command unless the server declared no task support. */
+const taskAction =
+  (action: ClientAction, need?: 'list'): ClientAction =>
+  async (ctx) => {
+    const refusal = await tasksRefusal(ctx, need);
+    if (refusal) {
+      err(refusal);
+      return 1;
+    }
+    return action(ctx);
+  };
+
+async function taskGet(ctx: ClientContext, id: string): Promise<number> {
+  const r = await ctx.session.getTask(id);
+  if (r.type !== 'snapshot') {
+    err(formatFailure(r));
+    return 1;
+  }
+  if (ctx.flags.json) printJson({ form: r.form, task: r.task });
+  else {
+    out(formatTask(r.task, !!ctx.flags.revealIds));
+    if (r.task.status === 'input_required') out('Answer:   mcp-loupe task update ID --input-responses JSON (or --elicit-stub / --sampling-stub)');
+  }
+  return 0;
+}
+
+async function taskUpdate(ctx: ClientContext, id: string, responsesJson: string | undefined): Promise<number> {
+  let responses = parseJsonFlag('--input-responses', responsesJson) as InputResponses | undefined;
+  if (responses === undefined) {
+    const r = await ctx.session.getTask(id);
+    if (r.type !== 'snapshot') return failWith(formatFailure(r));
+    const pending = r.task.inputRequests ?? {};
+    if (!Object.keys(pending).length) return failWith(`Task ${ctx.label(id)} is ${r.task.status}; it waits for no input.`);
+    responses = await ctx.answer(pending);
+    if (!responses) return failWith(`No stub answers every request: ${describeInput(pending)}. Pass --input-responses JSON or the stub flags.`, 2);
+  }
+  if (!responses || typeof responses !== 'object' || Array.isArray(responses))
+    throw new UsageError('--input-responses must be a JSON object keyed by input request');
+  const ack = await ctx.session.updateTask(id, responses);
+  if (ack.type !== 'complete') return failWith(formatFailure(ack));
+  if (ctx.flags.json) printJson(ack.result);
+  else out(`Answers sent for task ${ctx.label(id)} (${Object.keys(responses).join(', ')}). The ack is not a status change; check with \`mcp-loupe task get\`.`);
+  return 0;
+}
+
+async function taskCancel(ctx: ClientContext, id: string, wait: boolean): Promise<number> {
+  const s = ctx.session;
+  const first = await s.getTask(id);
+  if (first.type !== 'snapshot') return failWith(formatFailure(first));
+  const follower = wait ? s.followTask(first.task, { waitMs: ctx.timeoutMs, listen: !!ctx.flags.listen }) : undefined;
+  const ack = follower ? await follower.cancel() : await s.cancelTask(id);
+  if (ack.type !== 'complete') {
+    follower?.stop();
+    return failWith(formatFailure(ack));
+  }
+  if (s.era === 'legacy') out(`Task ${ctx.label(id)} cancel answered: ${String(ack.result.status ?? '?')}.`);
+  else if (!ctx.flags.json) out(`Cancellation requested for task ${ctx.label(id)}. The server acknowledges it; the task may still finish.`);
+  if (!follower) {
+    if (ctx.flags.json) printJson(ack.result);
+    return 0;
+  }
+  if (!ctx.flags.json) err('Following the task until it reaches a terminal status (the ack is not final)...');
+  const code = await waitForTask(ctx, first.task, first.form, false, follower);
+  // A cancel that ends in `cancelled` is what was asked for.
+  return follower.task.status === 'cancelled' ? 0 : code;
+}
+
+async function taskResult(ctx: ClientContext, id: string, strict: boolean): Promise<number> {
+  const r = await ctx.session.getTask(id);
+  if (r.type !== 'snapshot') return failWith(formatFailure(r));
+  return waitForTask(ctx, r.task, r.form, strict);
+}
+
+async function taskList(ctx: ClientContext): Promise<number> {
+  const r = await ctx.session.listTasks();
+  if (r.type !== 'tasks') return failWith(formatFailure(r));
+  if (ctx.flags.json) printJson({ form: 'legacy', tasks: r.tasks });
+  else
+    out(
+      r.tasks
+        .map((t) => `${t.status.padEnd(15)} ${ctx.label(t.taskId)}  updated ${t.lastUpdatedAt}${t.statusMessage ? `  ${t.statusMessage}` : ''}`)
+        .join('\n') || '(no tasks)',
+    );
+  return 0;
+}
+
+/** Register `mcp-loupe task …` on the program. */
+export function registerClientTaskCommands(program: Command): void {
+  const task = program.command('task').description('follow and steer tasks (tasks extension, or 2025-11-25 experimental tasks)');
+  connectionOptions(task.command('get').argument('<taskId>').description('tasks/get: status, TTL, pending input, result')).action(
+    (id: string, f: ConnectionFlags) =>
+      runClientAction(
+        f,
+        taskAction((ctx) => taskGet(ctx, id)),
+      ),
+  );
+  connectionOptions(
+    task
+      .command('update')
+      .argument('<taskId>')
+      .description('tasks/update: answer pending input requests')
+      .option('--input-responses <json>', 'answers keyed by input request'),
+  ).action((id: string, f: ConnectionFlags & { inputResponses?: string }) =>
+    runClientAction(
+      f,
+      taskAction((ctx) => taskUpdate(ctx, id, f.inputResponses)),
+    ),
+  );
+  connectionOptions(
+    task
+      .command('cancel')
+      .argument('<taskId>')
+      .description('tasks/cancel (the ack is not final)')
+      .option('--wait', 'keep polling until the task reaches a terminal status'),
+  ).action((id: string, f: ConnectionFlags & { wait?: boolean }) =>
+    runClientAction(
+      f,
+      taskAction((ctx) => taskCancel(ctx, id, !!f.wait)),
+    ),
+  );
+  connectionOptions(
+    task
+      .command('result')
+      .argument('<taskId>')
+      .description('wait for the task to end and print its result')
+      .option('--strict-errors', 'exit 1 when the result has isError: true'),
+  ).action((id: string, f: ConnectionFlags & { strictErrors?: boolean }) =>
+    runClientAction(
+      f,
+      taskAction((ctx) => taskResult(ctx, id, !!f.strictErrors)),
+    ),
+  );
+  connectionOptions(task.command('list').description('tasks/list (2025-11-25 only)')).action((f: ConnectionFlags) =>
+    runClientAction(f, taskAction(taskList, 'list')),
+  );
+}
