@@ -24,7 +24,7 @@ export const BUILTIN_HEADER = 'X-Loupe-Builtin';
 // The control API: scenarios.
 
 /** One problem in a scenario file, at its 1-based line and column. */
-export const ScenarioIssueSchema = z.object({ source: z.string(), line: z.number(), column: z.number(), path: z.string(), message: z.string() });
+const ScenarioIssueSchema = z.object({ source: z.string(), line: z.number(), column: z.number(), path: z.string(), message: z.string() });
 export type ScenarioIssue = z.infer<typeof ScenarioIssueSchema>;
 
 /** A refusal of Loupe's API (any status ≥ 400): why, and for a refused scenario save the file's issues. */
@@ -32,7 +32,7 @@ export const ApiErrorSchema = z.looseObject({ error: z.string().optional(), issu
 export type ApiError = z.infer<typeof ApiErrorSchema>;
 
 /** One row of `GET /api/scenarios`. `valid` is false for a saved file that no longer validates. */
-export const ScenarioSummarySchema = z.object({
+const ScenarioSummarySchema = z.object({
   id: z.string(),
   name: z.string().optional(),
   description: z.string().optional(),
@@ -137,7 +137,7 @@ export type TaskControlBody = z.infer<typeof TaskControlBodySchema>;
 export const ScenarioSnapshotSchema = z.object({ scenarioId: z.string(), entries: z.array(JournalEntrySchema), tasks: z.array(TaskSnapshotSchema) });
 
 /** One graded check of the report card, with the journal entries it rests on. */
-export const GradeSchema = z.looseObject({
+const GradeSchema = z.looseObject({
   id: z.string(),
   title: z.string(),
   status: z.enum(['pass', 'fail', 'not-observed']),

@@ -85,10 +85,7 @@ describe('createMswHandlers', () => {
       });
     // In a page, MSW only sees that page's own requests: any Origin is fine by default.
     expect((await discover('https://app.example.test')).status).toBe(200);
-    cleanups
-      .splice(0)
-      .reverse()
-      .forEach((c) => c());
+    for (const c of cleanups.splice(0).reverse()) c();
     serve('demo', { allowedOrigins: ['https://app.example.test'] });
     expect((await discover('https://app.example.test')).status).toBe(200);
     expect((await discover('https://evil.example.test')).status).toBe(403);
