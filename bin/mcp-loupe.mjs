@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Entry point of the `mcp-loupe` command: runs the bundled CLI. In a source checkout (lib/
-// present) it rebuilds the bundle first when a source file is newer than it.
+// present) it rebuilds the bundle first when a source file (or package.json, whose version the
+// bundle carries) is newer than it.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { execFileSync } from 'node:child_process';
@@ -18,6 +19,8 @@ function newerThan(dir, time) {
   return false;
 }
 
-const stale = !existsSync(bundle) || (existsSync(lib) && newerThan(lib, statSync(bundle).mtimeMs));
+const stale =
+  !existsSync(bundle) ||
+  (existsSync(lib) && (newerThan(lib, statSync(bundle).mtimeMs) || statSync(path.join(root, 'package.json')).mtimeMs > statSync(bundle).mtimeMs));
 if (stale) execFileSync(process.execPath, [path.join(root, 'scripts', 'build-cli.mjs')], { stdio: ['ignore', 'ignore', 'inherit'] });
 await import(pathToFileURL(bundle).href);

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import { buildApps } from './build-apps.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 const started = Date.now();
 // The built-in scenarios import the bundled app views: generate them first.
 await buildApps();
@@ -30,6 +31,8 @@ await build({
   // app-server: Loupe's routes for the app server (scripts/serve.mjs), beside Next.
   entryPoints: { cli: 'lib/cli/main.ts', 'app-server': 'lib/server/app-server.ts' },
   external: ['better-sqlite3'],
+  // `mcp-loupe --version` and the clientInfo it sends: the version being built (lib/cli/version.ts).
+  define: { __LOUPE_VERSION__: JSON.stringify(version) },
   // Bundled CommonJS dependencies call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __loupeCreateRequire } from 'node:module'; const require = __loupeCreateRequire(import.meta.url);" },
 });

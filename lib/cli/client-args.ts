@@ -1,14 +1,12 @@
 import { LEGACY_VERSIONS, type Tool } from '../protocol';
 import type { InputStubs } from '../client/headless';
 import type { Era } from '../client/request-builder';
+import { UsageError } from './errors';
 
 /**
  * Parsing of the client commands' flags: `--header "Name: value"`, `key=value` tool
  * arguments coerced by the tool's input schema, JSON flags and the stub answers.
  */
-
-/** A command-line mistake: printed without a stack, exit code 2. */
-export class UsageError extends Error {}
 
 /** Common options of every client command. */
 export interface ConnectionFlags {

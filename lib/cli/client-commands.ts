@@ -1,16 +1,18 @@
 import type { Command } from 'commander';
 import { ERROR, EXT } from '../protocol';
 import type { ObservedTask } from '../client/task-api';
-import { toolArguments, UsageError, type ConnectionFlags } from './client-args';
-import { connectionOptions, describeInput, printToolResult, runClientAction, waitForTask, type ClientContext } from './client-context';
-import { err, formatDiscover, formatFailure, formatTools, out, printJson } from './client-output';
+import { toolArguments, type ConnectionFlags } from './client-args';
+import { connectionOptions, runClientAction, type ClientContext } from './client-context';
+import { err, formatDiscover, formatFailure, formatTools, out } from './client-output';
+import { describeInput, printToolResult, waitForTask } from './client-results';
+import { UsageError } from './errors';
 
 /**
  * The headless client: `mcp-loupe discover | tools | call TOOL` (the `task` commands are in
  * client-task-commands.ts).
  * Exit codes: 0 done (a tool's isError result included, unless --strict-errors), 1 a failure
- * (JSON-RPC error, failed or cancelled task, TTL expiry, --timeout, transport failure),
- * 2 a usage mistake.
+ * (JSON-RPC error, failed or cancelled task, TTL expiry, --timeout, unreachable server),
+ * 2 a usage mistake; with --json, failures are JSON too (errors.ts).
  */
 
 async function discover(ctx: ClientContext): Promise<number> {
@@ -18,22 +20,16 @@ async function discover(ctx: ClientContext): Promise<number> {
   const c = await s.connect();
   let shown = c;
   if (s.era === 'modern' && !(c.type === 'complete' && 'supportedVersions' in c.result)) shown = await s.discover();
-  if (shown.type !== 'complete') {
-    err(formatFailure(shown));
-    return 1;
-  }
-  if (ctx.flags.json) printJson(shown.result);
+  if (shown.type !== 'complete') return ctx.fail(ctx.errorOf(shown));
+  if (ctx.flags.json) ctx.emit(shown.result);
   else out(formatDiscover(shown.result, s.era, s.protocolVersion));
   return 0;
 }
 
 async function tools(ctx: ClientContext): Promise<number> {
   const list = await ctx.session.listTools();
-  if (list.outcome.type !== 'complete') {
-    err(formatFailure(list.outcome));
-    return 1;
-  }
-  if (ctx.flags.json) printJson({ tools: list.tools, dropped: list.dropped });
+  if (list.outcome.type !== 'complete') return ctx.fail(ctx.errorOf(list.outcome));
+  if (ctx.flags.json) ctx.emit({ tools: list.tools, dropped: list.dropped });
   else out(formatTools(list.tools, list.dropped));
   return 0;
 }
@@ -49,7 +45,12 @@ interface CallFlags extends ConnectionFlags {
 async function call(ctx: ClientContext, name: string, words: string[], flags: CallFlags): Promise<number> {
   const s = ctx.session;
   const listed = await s.listTools();
-  if (listed.outcome.type !== 'complete') err(`warning: tools/list failed (${formatFailure(listed.outcome)}); arguments are not checked against the schema`);
+  if (listed.outcome.type !== 'complete') {
+    const e = ctx.errorOf(listed.outcome);
+    // Nothing was reached, so the call would not be either: say that, not tools/call's retry rules.
+    if (e.code === 'unreachable') return ctx.fail(e);
+    err(`warning: tools/list failed (${formatFailure(listed.outcome)}); arguments are not checked against the schema`);
+  }
   const args = toolArguments(words, flags.args, s.tool(name));
   const ttlMs = flags.ttl === undefined ? undefined : Number(flags.ttl);
   if (ttlMs !== undefined && (!Number.isInteger(ttlMs) || ttlMs < 0)) throw new UsageError('--ttl must be a number of milliseconds');
@@ -71,7 +72,7 @@ async function call(ctx: ClientContext, name: string, words: string[], flags: Ca
         if (!flags.json) err(`Task ${ctx.label(task.taskId)} created; waiting for it to finish (up to ${ctx.timeoutMs} ms)...`);
         return waitForTask(ctx, task, outcome.form, !!flags.strictErrors);
       }
-      if (flags.json) printJson({ form: outcome.form, task });
+      if (flags.json) ctx.emit({ form: outcome.form, task });
       else {
         out(`Task ${ctx.label(task.taskId)} created: ${task.status}${task.statusMessage ? ` — ${task.statusMessage}` : ''}`);
         const id = flags.revealIds ? task.taskId : '<task-id>';
@@ -81,19 +82,18 @@ async function call(ctx: ClientContext, name: string, words: string[], flags: Ca
       return 0;
     }
     case 'abandoned':
-      err(
-        `The server needs input before ${name} can run: ${describeInput(outcome.inputRequests)}. Answer with --elicit-stub / --sampling-stub / --roots-stub.`,
-      );
-      return 1;
-    case 'error':
-      err(formatFailure(outcome));
-      if (outcome.error.code === ERROR.missingRequiredClientCapability && !flags.task && JSON.stringify(outcome.error.data ?? {}).includes(EXT.tasks)) {
-        err(`${name} runs only as a task: add --task (declares the ${EXT.tasks} extension on this call).`);
-      }
-      return 1;
+      return ctx.fail({
+        code: 'needs-input',
+        message: `The server needs input before ${name} can run: ${describeInput(outcome.inputRequests)}. Answer with --elicit-stub / --sampling-stub / --roots-stub.`,
+      });
+    case 'error': {
+      const e = ctx.errorOf(outcome);
+      if (outcome.error.code === ERROR.missingRequiredClientCapability && !flags.task && JSON.stringify(outcome.error.data ?? {}).includes(EXT.tasks))
+        e.message += `\n${name} runs only as a task: add --task (declares the ${EXT.tasks} extension on this call).`;
+      return ctx.fail(e);
+    }
     default:
-      err(formatFailure(outcome));
-      return 1;
+      return ctx.fail(ctx.errorOf(outcome));
   }
 }
 

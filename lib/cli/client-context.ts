@@ -2,12 +2,14 @@ import type { Command } from 'commander';
 import { answerWithStubs, capabilitiesForStubs, createHeadlessSession, type InputStubs } from '../client/headless';
 import type { Frame } from '../client/frames';
 import type { ClientSession } from '../client/session';
-import type { FollowEnd, TaskFollower } from '../client/task-follower';
-import type { ObservedTask } from '../client/task-api';
+import type { RequestOutcome } from '../client/results';
 import type { InputRequests, InputResponses } from '../protocol';
-import { eraOf, parseHeaders, stubsOf, timeoutOf, UsageError, type ConnectionFlags } from './client-args';
-import { err, formatError, formatTask, formatToolResult, out, printJson, taskLabel } from './client-output';
-import { writeSessionRecording } from './record-file';
+import { eraOf, parseHeaders, stubsOf, timeoutOf, type ConnectionFlags } from './client-args';
+import { err, errorOfOutcome, printJson, taskLabel } from './client-output';
+import { CliFailure, exitCodeOf, reportError, type CliError } from './errors';
+import { parseHttpUrl, trackedFetch } from './network';
+import { checkRecordTarget, writeSessionRecording } from './record-file';
+import { VERSION } from './version';
 
 /**
  * What every client command shares: the connection flags, a headless session built from
@@ -41,7 +43,16 @@ export interface ClientContext {
   /** Answers input requests with the stubs; undefined when a key has no stub. */
   answer: (requests: InputRequests) => Promise<InputResponses | undefined>;
   label: (taskId: string) => string;
-  /** Write the --record file, if any. */
+  /** The command's answer with --json: printed once the command ends (and its --record is written). */
+  emit(doc: Record<string, unknown>): void;
+  /**
+   * Report a failure: a line on stderr, or with --json the one document on stdout, `data`
+   * beside `error`. Returns the exit code (2 for usage, else 1).
+   */
+  fail(error: CliError, data?: Record<string, unknown>): number;
+  /** A request that got no result, as an error to report (a server that cannot be reached says so). */
+  errorOf(outcome: RequestOutcome): CliError;
+  /** Write the --record file, if any, then the --json document. */
   finish(): void;
 }
 
@@ -55,9 +66,9 @@ export async function runClientAction(flags: ConnectionFlags, action: ClientActi
     ctx = clientContext(flags);
     process.exitCode = await action(ctx);
   } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    err(`mcp-loupe: ${e.message}`);
-    process.exitCode = 2;
+    if (!(e instanceof CliFailure)) throw e;
+    const error: CliError = { code: e.code, message: e.message };
+    process.exitCode = ctx ? ctx.fail(error) : reportError(error, !!flags.json);
   } finally {
     ctx?.finish();
   }
@@ -68,27 +79,33 @@ function clientContext(flags: ConnectionFlags): ClientContext {
   const stubs = stubsOf(flags);
   const timeoutMs = timeoutOf(flags);
   const frames: Frame[] = [];
-  let url: URL;
-  try {
-    url = new URL(flags.url);
-  } catch {
-    throw new UsageError(`--url "${flags.url}" is not a URL`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--url must be http(s), not ${url.protocol}`);
+  const url = parseHttpUrl(flags.url);
+  const headers = parseHeaders(flags.header);
+  if (typeof flags.record === 'string') checkRecordTarget(flags.record);
+  const net = trackedFetch();
+  const json = !!flags.json;
+  let doc: Record<string, unknown> | undefined;
+  let failure: { error: CliError; data: Record<string, unknown> } | undefined;
   const session = createHeadlessSession({
     url: url.toString(),
-    headers: parseHeaders(flags.header),
+    headers,
     era: eraOf(flags),
     protocolVersion: flags.protocolVersion,
     // Form elicitation is always answerable: by a stub, or later by hand with `task update`.
     capabilities: { elicitation: { form: {} }, ...capabilitiesForStubs(stubs) },
-    clientInfo: { name: 'mcp-loupe', version: '0.1.0' },
+    clientInfo: { name: 'mcp-loupe', version: VERSION },
     // Progress may reset the idle part; the --timeout maximum is never extended.
     timeoutMs: Math.min(timeoutMs, 30_000),
     maxTimeoutMs: timeoutMs,
     onWarning: (w) => err(`warning: ${w}`),
+    fetch: net.fetch,
     ...(flags.record ? { onFrame: (f: Frame) => frames.push(f) } : {}),
   });
+  const fail = (error: CliError, data: Record<string, unknown> = {}): number => {
+    if (json) failure ??= { error, data };
+    else err(`mcp-loupe: ${error.message}`);
+    return exitCodeOf(error);
+  };
   return {
     session,
     flags,
@@ -99,104 +116,35 @@ function clientContext(flags: ConnectionFlags): ClientContext {
       return Object.keys(requests).every((k) => k in a) ? a : undefined;
     },
     label: (id) => taskLabel(id, !!flags.revealIds),
+    emit: (value) => {
+      doc = value;
+    },
+    fail,
+    errorOf: (outcome) => errorOfOutcome(outcome, url.toString(), net.lastFailure()),
     finish() {
-      if (!flags.record) return;
-      const headers = parseHeaders(flags.header);
-      const saved = writeSessionRecording(flags.record, frames, {
-        target: url.toString(),
-        transport: 'http',
-        era: session.era ?? 'auto',
-        protocolVersion: session.protocolVersion,
-        clientInfo: { name: 'mcp-loupe', version: '0.1.0' },
-        ...(session.server?.info ? { serverInfo: session.server.info } : {}),
-        headers,
-      });
-      if (!saved.ok) {
-        err(`mcp-loupe: ${saved.message}`);
-        if (!process.exitCode) process.exitCode = 1;
-        return;
+      if (flags.record) {
+        const saved = writeSessionRecording(flags.record, frames, {
+          target: url.toString(),
+          transport: 'http',
+          era: session.era ?? 'auto',
+          protocolVersion: session.protocolVersion,
+          clientInfo: { name: 'mcp-loupe', version: VERSION },
+          ...(session.server?.info ? { serverInfo: session.server.info } : {}),
+          headers,
+        });
+        if (!saved.ok) {
+          const code = fail({ code: 'failed', message: saved.message }, doc);
+          if (!process.exitCode) process.exitCode = code;
+        } else
+          err(
+            saved.appended
+              ? `recorded ${saved.frames} frames, appended to ${saved.file} (${saved.total} frames in all)`
+              : `recorded ${saved.frames} frames to ${saved.file}`,
+          );
       }
-      err(
-        saved.appended
-          ? `recorded ${saved.frames} frames, appended to ${saved.file} (${saved.total} frames in all)`
-          : `recorded ${saved.frames} frames to ${saved.file}`,
-      );
+      if (!json) return;
+      if (failure) printJson({ ...failure.data, error: failure.error });
+      else if (doc) printJson(doc);
     },
   };
-}
-
-/** Which input keys no stub answers, for the "needs input" message. */
-export function describeInput(requests: InputRequests): string {
-  return Object.entries(requests)
-    .map(([k, r]) => `${k} (${r.method})${(r.params as { message?: string } | undefined)?.message ? `: ${(r.params as { message: string }).message}` : ''}`)
-    .join('; ');
-}
-
-/** Print a completed tool result; returns the exit code (isError is a result unless strict). */
-export function printToolResult(ctx: ClientContext, result: Record<string, unknown>, strict: boolean, json: unknown = result): number {
-  if (ctx.flags.json) printJson(json);
-  else out(`Tool response:\n${formatToolResult(result)}`);
-  if (result.isError === true) {
-    err(
-      strict
-        ? 'The tool returned an error result (isError: true); --strict-errors makes that exit 1.'
-        : 'The tool returned an error result (isError: true). It is a result, not a failure; --strict-errors makes it exit 1.',
-    );
-    return strict ? 1 : 0;
-  }
-  return 0;
-}
-
-/** Follow a task to its end and report how it ended; returns the exit code (0 only for a completed task). */
-export async function waitForTask(ctx: ClientContext, task: ObservedTask, form: string, strict: boolean, follower?: TaskFollower): Promise<number> {
-  let last = `${task.status}|${task.statusMessage ?? ''}`;
-  const f =
-    follower ??
-    ctx.session.followTask(task, {
-      answer: (reqs) => ctx.answer(reqs),
-      onUnanswered: 'stop',
-      listen: !!ctx.flags.listen,
-      waitMs: ctx.timeoutMs,
-      onUpdate: (t) => {
-        const now = `${t.status}|${t.statusMessage ?? ''}`;
-        if (now !== last && !ctx.flags.json) err(`task ${ctx.label(t.taskId)}: ${t.status}${t.statusMessage ? ` — ${t.statusMessage}` : ''}`);
-        last = now;
-      },
-    });
-  const end: FollowEnd = await f.done;
-  const t = end.task;
-  const name = ctx.label(t.taskId);
-  switch (end.kind) {
-    case 'terminal':
-      if (t.status === 'completed') return printToolResult(ctx, t.result ?? {}, strict, { form, task: t });
-      if (ctx.flags.json) printJson({ form, task: t });
-      if (t.status === 'failed') err(`Task ${name} failed: ${t.error ? formatError(t.error) : (t.statusMessage ?? 'no error given')}`);
-      else err(`Task ${name} was cancelled${t.statusMessage ? `: ${t.statusMessage}` : ''}.`);
-      return 1;
-    case 'expired':
-      if (ctx.flags.json) printJson({ form, task: t });
-      err(`Task ${name} is still ${t.status} after its TTL (created ${t.createdAt}, ttlMs ${t.ttlMs}); giving up on it.`);
-      return 1;
-    case 'timeout':
-      if (ctx.flags.json) printJson({ form, task: t });
-      err(
-        `Task ${name} is still ${t.status} after --timeout ${ctx.timeoutMs} ms; it keeps running on the server. Raise --timeout for long tasks, or check later with \`mcp-loupe task get\`.`,
-      );
-      return 1;
-    case 'needs-input':
-      if (ctx.flags.json) printJson({ form, task: t });
-      else out(formatTask(t, !!ctx.flags.revealIds));
-      err(
-        `Task ${name} waits for input: ${describeInput(t.inputRequests ?? {})}. Answer with --elicit-stub / --sampling-stub, or \`mcp-loupe task update ID --input-responses JSON\`.`,
-      );
-      return 1;
-    case 'error':
-      err(
-        `Failed to follow task ${name}: ${end.outcome.type === 'error' ? formatError(end.outcome.error) : end.outcome.type === 'failure' ? end.outcome.message : end.outcome.type === 'invalid' ? end.outcome.reason : end.outcome.type}`,
-      );
-      return 1;
-    case 'aborted':
-      err(`Stopped following task ${name}.`);
-      return 1;
-  }
 }

@@ -3,24 +3,20 @@ import { fingerprint } from '../shared/fingerprint';
 import type { DroppedTool } from '../client/request-builder';
 import type { RequestOutcome } from '../client/results';
 import type { ObservedTask } from '../client/task-api';
+import type { CliError } from './errors';
+import { printable } from './terminal';
 
 /**
  * Human output of the client commands. Task ids are bearer tokens, so they appear as
  * 8-character fingerprints unless the user asks for them (`--reveal-ids`, or `--json`).
  */
 
-/** Write a line to stdout. */
-export const out = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+/** Write a line of human text to stdout (control characters made harmless). */
+export const out = (text: string) => process.stdout.write(printable(text.endsWith('\n') ? text : `${text}\n`));
 /** Write a line to stderr (progress, warnings and failures, so stdout stays the answer). */
-export const err = (text: string) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+export const err = (text: string) => process.stderr.write(printable(text.endsWith('\n') ? text : `${text}\n`));
 /** Print a value as indented JSON on stdout. */
-export const printJson = (value: unknown) => out(JSON.stringify(value, null, 2));
-
-/** Print `message` on stderr and return `code`, the command's exit code. */
-export function failWith(message: string, code = 1): number {
-  err(message);
-  return code;
-}
+export const printJson = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 
 /** How a task is named in human output. */
 export function taskLabel(taskId: string, reveal = false): string {
@@ -105,6 +101,19 @@ export function formatTask(t: ObservedTask, reveal = false): string {
   if (t.error) lines.push(`Error:    ${formatError(t.error)}`);
   if (t.result) lines.push('', formatToolResult(t.result));
   return lines.join('\n');
+}
+
+/**
+ * A request that got no result, as the command reports it. `network` is why the last fetch
+ * failed (see trackedFetch), when the outcome comes from a server that could not be reached.
+ */
+export function errorOfOutcome(o: RequestOutcome, url: string, network: string | undefined): CliError {
+  if (o.type === 'error') return { code: 'rpc', message: formatFailure(o), rpc: o.error };
+  if (o.type === 'invalid') return { code: 'invalid-response', message: formatFailure(o) };
+  if (o.type === 'failure' && o.reason === 'timeout') return { code: 'timeout', message: formatFailure(o) };
+  if (o.type === 'failure' && network && (o.reason === 'network' || o.reason === 'unsafe-not-retried' || o.reason === 'dropped'))
+    return { code: 'unreachable', message: `cannot reach ${url}: ${network}` };
+  return { code: 'failed', message: formatFailure(o) };
 }
 
 /** One line for an outcome that is not a result. */

@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import { EXT, type InputResponses } from '../protocol';
-import { parseJsonFlag, UsageError, type ConnectionFlags } from './client-args';
-import { connectionOptions, describeInput, runClientAction, waitForTask, type ClientAction, type ClientContext } from './client-context';
-import { err, failWith, formatFailure, formatTask, out, printJson } from './client-output';
+import { parseJsonFlag, type ConnectionFlags } from './client-args';
+import { connectionOptions, runClientAction, type ClientAction, type ClientContext } from './client-context';
+import { err, formatTask, out } from './client-output';
+import { describeInput, waitForTask } from './client-results';
+import { UsageError, type CliError } from './errors';
 
 /**
  * The client's task commands: `mcp-loupe task get|update|cancel|result|list`, spoken to the
@@ -15,15 +17,17 @@ import { err, failWith, formatFailure, formatTask, out, printJson } from './clie
  * (the tasks extension in server/discover, or the 2025-11-25 `tasks` capability); when the
  * capabilities are unknown (a forced era without discovery) the server answers for itself.
  */
-async function tasksRefusal(ctx: ClientContext, need?: 'list'): Promise<string | undefined> {
+async function tasksRefusal(ctx: ClientContext, need?: 'list'): Promise<CliError | undefined> {
   const s = ctx.session;
   const c = await s.connect();
-  if (c.type === 'failure') return formatFailure(c);
+  if (c.type === 'failure') return ctx.errorOf(c);
   const caps = s.server?.capabilities as { extensions?: Record<string, unknown>; tasks?: { list?: unknown } } | undefined;
   if (!caps) return undefined;
-  if (s.era === 'modern') return caps.extensions?.[EXT.tasks] ? undefined : `The server does not declare the ${EXT.tasks} extension; no task command was sent.`;
-  if (!caps.tasks) return 'The server declared no tasks capability (2025-11-25); no task command was sent.';
-  if (need === 'list' && !caps.tasks.list) return 'The server did not declare tasks.list; tasks/list was not sent.';
+  const refuse = (message: string): CliError => ({ code: 'unsupported', message });
+  if (s.era === 'modern')
+    return caps.extensions?.[EXT.tasks] ? undefined : refuse(`The server does not declare the ${EXT.tasks} extension; no task command was sent.`);
+  if (!caps.tasks) return refuse('The server declared no tasks capability (2025-11-25); no task command was sent.');
+  if (need === 'list' && !caps.tasks.list) return refuse('The server did not declare tasks.list; tasks/list was not sent.');
   return undefined;
 }
 
@@ -32,20 +36,13 @@ const taskAction =
   (action: ClientAction, need?: 'list'): ClientAction =>
   async (ctx) => {
     const refusal = await tasksRefusal(ctx, need);
-    if (refusal) {
-      err(refusal);
-      return 1;
-    }
-    return action(ctx);
+    return refusal ? ctx.fail(refusal) : action(ctx);
   };
 
 async function taskGet(ctx: ClientContext, id: string): Promise<number> {
   const r = await ctx.session.getTask(id);
-  if (r.type !== 'snapshot') {
-    err(formatFailure(r));
-    return 1;
-  }
-  if (ctx.flags.json) printJson({ form: r.form, task: r.task });
+  if (r.type !== 'snapshot') return ctx.fail(ctx.errorOf(r));
+  if (ctx.flags.json) ctx.emit({ form: r.form, task: r.task });
   else {
     out(formatTask(r.task, !!ctx.flags.revealIds));
     if (r.task.status === 'input_required') out('Answer:   mcp-loupe task update ID --input-responses JSON (or --elicit-stub / --sampling-stub)');
@@ -57,17 +54,18 @@ async function taskUpdate(ctx: ClientContext, id: string, responsesJson: string 
   let responses = parseJsonFlag('--input-responses', responsesJson) as InputResponses | undefined;
   if (responses === undefined) {
     const r = await ctx.session.getTask(id);
-    if (r.type !== 'snapshot') return failWith(formatFailure(r));
+    if (r.type !== 'snapshot') return ctx.fail(ctx.errorOf(r));
     const pending = r.task.inputRequests ?? {};
-    if (!Object.keys(pending).length) return failWith(`Task ${ctx.label(id)} is ${r.task.status}; it waits for no input.`);
+    if (!Object.keys(pending).length) return ctx.fail({ code: 'failed', message: `Task ${ctx.label(id)} is ${r.task.status}; it waits for no input.` });
     responses = await ctx.answer(pending);
-    if (!responses) return failWith(`No stub answers every request: ${describeInput(pending)}. Pass --input-responses JSON or the stub flags.`, 2);
+    if (!responses)
+      return ctx.fail({ code: 'usage', message: `No stub answers every request: ${describeInput(pending)}. Pass --input-responses JSON or the stub flags.` });
   }
   if (!responses || typeof responses !== 'object' || Array.isArray(responses))
     throw new UsageError('--input-responses must be a JSON object keyed by input request');
   const ack = await ctx.session.updateTask(id, responses);
-  if (ack.type !== 'complete') return failWith(formatFailure(ack));
-  if (ctx.flags.json) printJson(ack.result);
+  if (ack.type !== 'complete') return ctx.fail(ctx.errorOf(ack));
+  if (ctx.flags.json) ctx.emit(ack.result);
   else out(`Answers sent for task ${ctx.label(id)} (${Object.keys(responses).join(', ')}). The ack is not a status change; check with \`mcp-loupe task get\`.`);
   return 0;
 }
@@ -75,35 +73,36 @@ async function taskUpdate(ctx: ClientContext, id: string, responsesJson: string 
 async function taskCancel(ctx: ClientContext, id: string, wait: boolean): Promise<number> {
   const s = ctx.session;
   const first = await s.getTask(id);
-  if (first.type !== 'snapshot') return failWith(formatFailure(first));
+  if (first.type !== 'snapshot') return ctx.fail(ctx.errorOf(first));
   const follower = wait ? s.followTask(first.task, { waitMs: ctx.timeoutMs, listen: !!ctx.flags.listen }) : undefined;
   const ack = follower ? await follower.cancel() : await s.cancelTask(id);
   if (ack.type !== 'complete') {
     follower?.stop();
-    return failWith(formatFailure(ack));
+    return ctx.fail(ctx.errorOf(ack));
   }
-  if (s.era === 'legacy') out(`Task ${ctx.label(id)} cancel answered: ${String(ack.result.status ?? '?')}.`);
-  else if (!ctx.flags.json) out(`Cancellation requested for task ${ctx.label(id)}. The server acknowledges it; the task may still finish.`);
-  if (!follower) {
-    if (ctx.flags.json) printJson(ack.result);
-    return 0;
-  }
+  if (ctx.flags.json) ctx.emit(ack.result);
+  else if (s.era === 'legacy') out(`Task ${ctx.label(id)} cancel answered: ${String(ack.result.status ?? '?')}.`);
+  else out(`Cancellation requested for task ${ctx.label(id)}. The server acknowledges it; the task may still finish.`);
+  if (!follower) return 0;
   if (!ctx.flags.json) err('Following the task until it reaches a terminal status (the ack is not final)...');
-  const code = await waitForTask(ctx, first.task, first.form, false, follower);
-  // A cancel that ends in `cancelled` is what was asked for.
-  return follower.task.status === 'cancelled' ? 0 : code;
+  const end = await follower.done;
+  // A cancel that ends in `cancelled` is what was asked for; any other end is reported as usual.
+  if (end.kind !== 'terminal' || end.task.status !== 'cancelled') return waitForTask(ctx, first.task, first.form, false, follower);
+  if (ctx.flags.json) ctx.emit({ form: first.form, task: end.task });
+  else err(`Task ${ctx.label(id)} was cancelled${end.task.statusMessage ? `: ${end.task.statusMessage}` : ''}.`);
+  return 0;
 }
 
 async function taskResult(ctx: ClientContext, id: string, strict: boolean): Promise<number> {
   const r = await ctx.session.getTask(id);
-  if (r.type !== 'snapshot') return failWith(formatFailure(r));
+  if (r.type !== 'snapshot') return ctx.fail(ctx.errorOf(r));
   return waitForTask(ctx, r.task, r.form, strict);
 }
 
 async function taskList(ctx: ClientContext): Promise<number> {
   const r = await ctx.session.listTasks();
-  if (r.type !== 'tasks') return failWith(formatFailure(r));
-  if (ctx.flags.json) printJson({ form: 'legacy', tasks: r.tasks });
+  if (r.type !== 'tasks') return ctx.fail(ctx.errorOf(r));
+  if (ctx.flags.json) ctx.emit({ form: 'legacy', tasks: r.tasks });
   else
     out(
       r.tasks

@@ -4,6 +4,8 @@ import { describeOutcome, type RequestOutcome } from '../client/results';
 import type { ClientSession } from '../client/session';
 import type { InputRequests, InputResponses, Tool } from '../protocol';
 import { err, out } from './client-output';
+import { parseHttpUrl } from './network';
+import { VERSION } from './version';
 
 /**
  * `mcp-loupe conformance-client URL`: the adapter the official conformance runner launches
@@ -143,12 +145,12 @@ async function runConformanceClient(url: string): Promise<number> {
   const flow = FLOWS[scenario] ?? callEveryTool;
   if (!FLOWS[scenario]) err(`mcp-loupe conformance-client: no flow for scenario "${scenario}"; listing and calling every tool`);
   const session = createHeadlessSession({
-    url,
+    url: parseHttpUrl(url, 'URL').toString(),
     era: 'auto',
     protocolVersion: version,
     // Declared per request: this client answers all three kinds of input request.
     capabilities: { roots: {}, sampling: {}, elicitation: { form: {} } },
-    clientInfo: { name: 'mcp-loupe-conformance-client', version: '0.1.0' },
+    clientInfo: { name: 'mcp-loupe-conformance-client', version: VERSION },
     timeoutMs: 20_000,
     maxTimeoutMs: 25_000,
     onWarning: (w) => err(`warning: ${w}`),

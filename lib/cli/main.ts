@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { runMockCommand } from './mock-command';
 import { runValidateCommand } from './validate-command';
 import { registerTaskCommands } from './tasks-command';
@@ -7,10 +7,16 @@ import { registerClientTaskCommands } from './client-task-commands';
 import { registerConformanceClient } from './conformance-client';
 import { registerScenarioCommands } from './scenarios-command';
 import { registerRecordingCommands } from './recording-commands';
+import { commandNamed, errorOfThrown, jsonErrorsRequested, reportError } from './errors';
+import { VERSION } from './version';
 
-/** The `mcp-loupe` command line. */
+/** The `mcp-loupe` command line. Exit codes and the `--json` error document: errors.ts. */
 function buildProgram(): Command {
-  const program = new Command('mcp-loupe').description('Inspector and scriptable mock server for MCP 2026-07-28').version('0.1.0');
+  const program = new Command('mcp-loupe').description('Inspector and scriptable mock server for MCP 2026-07-28').version(VERSION);
+  // Set before any subcommand exists, which copies them: parse errors are thrown (and exit 2)
+  // instead of commander exiting 1, and reported below like every other error.
+  program.exitOverride();
+  program.configureOutput({ outputError: () => {} });
   program
     .command('mock')
     .description('serve a scenario (built-in id or YAML/JSON file) as an MCP endpoint')
@@ -38,9 +44,23 @@ function buildProgram(): Command {
   return program;
 }
 
-buildProgram()
-  .parseAsync(process.argv)
-  .catch((e: unknown) => {
-    process.stderr.write(`mcp-loupe: ${(e as Error).message}\n`);
-    process.exit(1);
-  });
+/** `mcp-loupe task get`: the words that name a command, for the "see --help" hint. */
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+const program = buildProgram();
+const args = process.argv.slice(2);
+const json = jsonErrorsRequested(program, args);
+program.parseAsync(process.argv).catch((e: unknown) => {
+  const { error, exitCode, quiet } = errorOfThrown(e);
+  if (error && (json || !quiet)) {
+    reportError(error, json);
+    if (!json && e instanceof CommanderError) process.stderr.write(`See '${commandPath(commandNamed(program, args))} --help'.\n`);
+  }
+  process.exitCode = exitCode;
+  // A failed command may leave a socket or a timer behind; its exit code must not wait on them.
+  setTimeout(() => process.exit(exitCode), 500).unref();
+});

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { createMockHost } from '../server/mock-host';
 import { listen } from '../adapters/node-http';
@@ -5,8 +6,10 @@ import { serveStdio } from '../adapters/stdio';
 import { createMockRouter } from '../server/mock-router';
 import { loadScenarioFile } from '../scenario/files';
 import { formatIssues } from '../scenario/loader';
-import { getBuiltinScenario } from '../scenario/builtins';
+import { builtinScenarioIds, getBuiltinScenario } from '../scenario/builtins';
 import type { Scenario } from '../scenario/schema';
+import { UsageError } from './errors';
+import { listenFailure, parsePort } from './network';
 
 /** `mcp-loupe mock [scenario] [--port N] [--host H] [--stdio] [--data-dir D] [--manual]`. */
 
@@ -26,6 +29,7 @@ function resolveScenarioArg(arg: string | undefined): Scenario {
   const id = arg ?? 'demo';
   const builtin = getBuiltinScenario(id);
   if (builtin) return builtin;
+  if (!fs.existsSync(path.resolve(id))) throw new UsageError(`"${id}" is neither a built-in scenario (${builtinScenarioIds().join(', ')}) nor a scenario file`);
   const parsed = loadScenarioFile(path.resolve(id));
   if (!parsed.ok) {
     process.stderr.write(`${formatIssues(parsed.errors)}\n`);
@@ -49,12 +53,11 @@ function manualSteps(s: Scenario): Scenario {
 /** `mcp-loupe mock [scenario]`: serve a scenario over HTTP or stdio until interrupted. */
 export async function runMockCommand(scenarioArg: string | undefined, opts: MockCommandOptions): Promise<void> {
   const started = performance.now();
+  const port = opts.stdio ? 0 : parsePort(opts.port);
   const scenario = resolveScenarioArg(scenarioArg);
   const host = opts.host;
-  if ((host === '0.0.0.0' || host === '::') && !opts.allowRemote) {
-    process.stderr.write(`Refusing to bind ${host}: that exposes the mock to the network. Pass --allow-remote if you mean it.\n`);
-    process.exit(2);
-  }
+  if ((host === '0.0.0.0' || host === '::') && !opts.allowRemote)
+    throw new UsageError(`Refusing to bind ${host}: that exposes the mock to the network. Pass --allow-remote if you mean it.`);
   const dataDir = path.resolve(opts.dataDir ?? process.env.LOUPE_DATA_DIR ?? '.loupe');
   const mockHost = createMockHost({
     dataDir,
@@ -71,7 +74,10 @@ export async function runMockCommand(scenarioArg: string | undefined, opts: Mock
     return;
   }
   const router = createMockRouter(mockHost, scenario.id);
-  const server = await listen(router.fetch, host, Number(opts.port), (pathname) => router.fastFor(pathname));
+  const server = await listen(router.fetch, host, port, (pathname) => router.fastFor(pathname)).catch((e: unknown) => {
+    mockHost.close();
+    throw listenFailure(e, host, port);
+  });
   const shown = host.includes(':') ? `[${host}]` : host;
   const url = `http://${shown}:${server.port}/mcp`;
   process.stdout.write(`mcp-loupe mock: scenario "${scenario.id}" at ${url}\n`);

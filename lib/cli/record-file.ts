@@ -6,6 +6,7 @@ import { autosaveName } from '../recording/autosave';
 import { describeConnection, type ConnectionInfo } from '../recording/connection';
 import { parseRecording, serializeRecording, type Recording } from '../recording/schema';
 import { appendRecording, createRecorder } from '../recording/recorder';
+import { UsageError } from './errors';
 
 /**
  * `--record [FILE]` of the client commands: the session's frames become a recording. With a
@@ -21,6 +22,16 @@ function autosavePath(now: Date = new Date()): string {
 
 /** Where the recording went (and how many frames it holds now), or why it was not written. */
 type RecordOutcome = { ok: true; file: string; frames: number; total: number; appended: boolean } | { ok: false; message: string };
+
+/** Refuse a --record FILE that holds something other than a recording, before anything is sent. */
+export function checkRecordTarget(target: string): void {
+  const file = path.resolve(target);
+  if (!fs.existsSync(file)) return;
+  const text = fs.readFileSync(file, 'utf8');
+  const existing = text.trim() ? parseRecording(text) : undefined;
+  if (existing && !existing.ok)
+    throw new UsageError(`--record ${target}: not overwriting it, it is not a Loupe recording (${existing.error}). Choose another file.`);
+}
 
 /** Build the recording of a session and write (or append) it. */
 export function writeSessionRecording(target: string | true, frames: readonly Frame[], info: ConnectionInfo): RecordOutcome {

@@ -10,6 +10,8 @@ import { redactRecording, type ReviewItem } from '../recording/redact';
 import { SECRET_KINDS, type SecretKind } from '../recording/secrets';
 import { recordingToScenarioYaml } from '../recording/to-scenario';
 import { serializeRecording } from '../recording/schema';
+import { UsageError } from './errors';
+import { listenFailure, parsePort } from './network';
 
 /**
  * `mcp-loupe export FILE --out OUT [--har | --scenario] [--no-redact] [--keep KIND...]` and
@@ -17,9 +19,9 @@ import { serializeRecording } from '../recording/schema';
  * or a HAR (Loupe's or a browser's). Exports are redacted unless --no-redact.
  */
 
-function fail(message: string, code = 2): never {
-  process.stderr.write(`mcp-loupe: ${message}\n`);
-  process.exit(code);
+/** The file named on the command line cannot be used: a usage mistake (exit 2). */
+function fail(message: string): never {
+  throw new UsageError(message);
 }
 
 /** Read and open a recording file, or exit with why it cannot be opened. */
@@ -28,7 +30,7 @@ function openFileOrExit(file: string): Extract<OpenedFile, { ok: true }> {
   try {
     text = fs.readFileSync(path.resolve(file), 'utf8');
   } catch (e) {
-    fail(`Cannot read ${file}: ${(e as Error).message}`);
+    fail((e as NodeJS.ErrnoException).code === 'ENOENT' ? `${file}: no such file` : `Cannot read ${file}: ${(e as Error).message}`);
   }
   const opened = openRecordingText(text, file);
   if (!opened.ok) fail(opened.error);
@@ -92,6 +94,7 @@ interface ReplayFlags {
 
 async function runReplay(file: string, flags: ReplayFlags): Promise<void> {
   const started = performance.now();
+  const port = parsePort(flags.port);
   const host = flags.host;
   if ((host === '0.0.0.0' || host === '::') && !flags.allowRemote)
     fail(`Refusing to bind ${host}: that exposes the replay to the network. Pass --allow-remote if you mean it.`);
@@ -105,7 +108,9 @@ async function runReplay(file: string, flags: ReplayFlags): Promise<void> {
     },
   });
   if (!handler.exchanges) fail(`${file} holds no request to replay`);
-  const server = await listen(handler.fetch, host, Number(flags.port));
+  const server = await listen(handler.fetch, host, port).catch((e: unknown) => {
+    throw listenFailure(e, host, port);
+  });
   const shown = host.includes(':') ? `[${host}]` : host;
   const url = `http://${shown}:${server.port}/mcp`;
   process.stdout.write(`mcp-loupe replay: ${handler.exchanges} recorded exchanges from ${file} at ${url}\n`);

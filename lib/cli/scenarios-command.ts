@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
 import { createControlClient } from '../client/control-client';
+import { CliFailure, UsageError } from './errors';
+import { parseHttpUrl, trackedFetch } from './network';
+import { printable } from './terminal';
 
 /**
  * `mcp-loupe scenarios list|reset ...`: manage a running Loupe's scenarios through its control API
@@ -11,26 +14,36 @@ interface ConnectionOptions {
   token?: string;
 }
 
+/** A control client for the flags, and how to word a reply that failed. */
 function clientFor(opts: ConnectionOptions) {
+  const url = parseHttpUrl(opts.url);
   const token = opts.token ?? process.env.LOUPE_TOKEN;
-  if (!token) throw new Error('Failed to reach the control API: pass --token or set LOUPE_TOKEN (printed when the mock starts)');
-  return createControlClient({ baseUrl: opts.url, token });
+  if (!token) throw new UsageError('the control API needs a token: pass --token or set LOUPE_TOKEN (printed when the mock starts)');
+  const net = trackedFetch();
+  const client = createControlClient({ baseUrl: url.toString(), token, fetch: (input, init) => net.fetch(String(input), init ?? {}) });
+  const failed = (what: string, reply: { status: number; error: string }) => {
+    const unreachable = reply.status === 0 ? net.lastFailure() : undefined;
+    return unreachable ? new CliFailure(`cannot reach ${opts.url}: ${unreachable}`, 'unreachable') : new CliFailure(`Failed to ${what}: ${reply.error}`);
+  };
+  return { client, failed };
 }
 
 /** `scenarios reset ID`: restore the scenario's initial state; drop its tasks, ledger, nonces and journal. */
 async function resetScenario(id: string, opts: ConnectionOptions): Promise<void> {
-  const reply = await clientFor(opts).reset(id);
-  if (!reply.ok) throw new Error(`Failed to reset scenario ${id}: ${reply.error}`);
-  process.stdout.write(`reset: scenario "${reply.data.reset}" is back to its initial state\n`);
+  const { client, failed } = clientFor(opts);
+  const reply = await client.reset(id);
+  if (!reply.ok) throw failed(`reset scenario ${id}`, reply);
+  process.stdout.write(printable(`reset: scenario "${reply.data.reset}" is back to its initial state\n`));
 }
 
 /** `scenarios list`: one line per scenario. */
 async function listScenarios(opts: ConnectionOptions): Promise<void> {
-  const reply = await clientFor(opts).list();
-  if (!reply.ok) throw new Error(`Failed to list scenarios: ${reply.error}`);
+  const { client, failed } = clientFor(opts);
+  const reply = await client.list();
+  if (!reply.ok) throw failed('list scenarios', reply);
   for (const s of reply.data.scenarios) {
     const kind = s.builtin ? 'built-in' : s.valid ? 'saved' : 'saved, invalid';
-    process.stdout.write(`${s.id}\t${kind}\t${s.name ?? ''}\n`);
+    process.stdout.write(`${printable(`${s.id}\t${kind}\t${s.name ?? ''}`)}\n`);
   }
 }
 

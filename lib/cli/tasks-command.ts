@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
 import { TASK_ACTIONS } from '../protocol/loupe-api';
 import { fingerprint } from '../shared/fingerprint';
+import { CliFailure, UsageError } from './errors';
+import { describeNetworkError, parseHttpUrl } from './network';
+import { printable } from './terminal';
 
 /**
  * `mcp-loupe tasks advance|complete|fail|cancel|expire|require-input TASK_ID --url URL --token T`:
@@ -8,20 +11,25 @@ import { fingerprint } from '../shared/fingerprint';
  */
 
 async function control(action: string, taskId: string, opts: { url: string; token?: string; scenario?: string; json?: string }): Promise<void> {
-  const base = new URL(opts.url);
+  const base = parseHttpUrl(opts.url);
   const scenario = opts.scenario ?? (base.pathname.split('/').filter(Boolean)[1] || 'demo');
   const token = opts.token ?? process.env.LOUPE_TOKEN;
-  if (!token) throw new Error('Failed to reach the control API: pass --token or set LOUPE_TOKEN (printed when the mock starts)');
+  if (!token) throw new UsageError('the control API needs a token: pass --token or set LOUPE_TOKEN (printed when the mock starts)');
   const target = new URL(`/api/scenarios/${encodeURIComponent(scenario)}/tasks/${encodeURIComponent(taskId)}/${action}`, base);
-  const res = await fetch(target, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: opts.json ?? '{}',
-  });
+  let res: Response;
+  try {
+    res = await fetch(target, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: opts.json ?? '{}',
+    });
+  } catch (e) {
+    throw new CliFailure(`cannot reach ${opts.url}: ${describeNetworkError(e, target.toString())}`, 'unreachable');
+  }
   const body = (await res.json().catch(() => ({}))) as { task?: { status?: string; statusMessage?: string }; error?: string };
-  if (!res.ok) throw new Error(`Failed to ${action} task: ${body.error ?? `HTTP ${res.status}`}`);
+  if (!res.ok) throw new CliFailure(`Failed to ${action} task: ${body.error ?? `HTTP ${res.status}`}`);
   process.stdout.write(
-    `${action}: task ${fingerprint(taskId)}… is now ${body.task?.status}${body.task?.statusMessage ? ` (${body.task.statusMessage})` : ''}\n`,
+    printable(`${action}: task ${fingerprint(taskId)}… is now ${body.task?.status}${body.task?.statusMessage ? ` (${body.task.statusMessage})` : ''}\n`),
   );
 }
 

@@ -1,9 +1,12 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { loadScenarioFile } from '../scenario/files';
 import { formatIssues } from '../scenario/loader';
+import { UsageError } from './errors';
 
-/** `mcp-loupe validate FILE`: exit 0 when valid, 1 with every error and its line otherwise. */
+/** `mcp-loupe validate FILE`: exit 0 when valid, 1 with every error and its line otherwise (2: no such file). */
 export function runValidateCommand(file: string): void {
+  if (!fs.existsSync(path.resolve(file))) throw new UsageError(`${file}: no such file`);
   const parsed = loadScenarioFile(path.resolve(file));
   if (!parsed.ok) {
     process.stderr.write(`${formatIssues(parsed.errors)}\n`);
