@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureInstalled } from './ensure-install.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const started = Date.now();
@@ -67,12 +68,8 @@ if (!LOOPBACK.test(host) && !allowRemote) {
 const buildEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
 const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
 
-// (a) Dependencies.
-if (!fs.existsSync(path.join(root, 'node_modules', 'next', 'package.json'))) {
-  const npmCli = process.env.npm_execpath;
-  if (npmCli && /npm-cli\.[cm]?js$/.test(npmCli)) run('installing dependencies (npm install)', process.execPath, [npmCli, 'install'], buildEnv);
-  else run('installing dependencies (npm install)', 'npm', ['install'], buildEnv);
-}
+// (a) Dependencies, when node_modules is missing or does not match package-lock.json.
+if (!ensureInstalled({ root, say: (m) => process.stdout.write(`loupe: ${m}\n`) })) fail('installing the dependencies failed');
 
 // (b) The CLI bundle and the app server's routes, when missing or older than lib/.
 const appServer = path.join(root, 'dist', 'app-server.mjs');

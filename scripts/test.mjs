@@ -1,12 +1,19 @@
-// `npm test`: finds (or installs) Chromium, runs the lint step, builds what the suites run
-// against, then runs the unit, integration/conformance and browser e2e projects in that order.
+// `npm test`: installs the dependencies when node_modules is missing or stale, finds (or
+// installs) Chromium, runs the lint step, builds what the suites run against, then runs the
+// unit, integration/conformance and browser e2e projects in that order (or the projects named
+// as arguments). `--ensure-only` stops after the dependencies.
+// Node built-ins only at the top level: nothing may load a dependency before it is installed.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, statSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureInstalled } from './ensure-install.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const say = (m) => process.stdout.write(`[npm test] ${m}\n`);
+
+if (!ensureInstalled({ root, say })) process.exit(1);
+if (process.argv.includes('--ensure-only')) process.exit(0);
 
 function findChromium() {
   const candidates = [
@@ -71,7 +78,7 @@ if (!existsSync(buildId) || statSync(buildId).mtimeMs < sources) {
   if (run(process.execPath, ['node_modules/next/dist/bin/next', 'build']) !== 0) process.exit(1);
 }
 
-const only = process.argv.slice(2);
+const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const projects = only.length ? only : ['unit', 'integration', 'e2e'];
 let failed = 0;
 for (const project of projects) {
