@@ -66,11 +66,28 @@ export async function runClientAction(flags: ConnectionFlags, action: ClientActi
     ctx = clientContext(flags);
     process.exitCode = await action(ctx);
   } catch (e) {
-    if (!(e instanceof CliFailure)) throw e;
-    const error: CliError = { code: e.code, message: e.message };
+    // Reported here, not by the program, so that --json still prints one document.
+    const error: CliError = e instanceof CliFailure ? { code: e.code, message: e.message } : { code: 'failed', message: (e as Error).message };
     process.exitCode = ctx ? ctx.fail(error) : reportError(error, !!flags.json);
   } finally {
     ctx?.finish();
+  }
+}
+
+/** Write the session's --record file; a write that fails is an outcome, not a throw. */
+function recordSession(target: string | true, frames: Frame[], session: ClientSession, url: URL, headers: Record<string, string>) {
+  try {
+    return writeSessionRecording(target, frames, {
+      target: url.toString(),
+      transport: 'http',
+      era: session.era ?? 'auto',
+      protocolVersion: session.protocolVersion,
+      clientInfo: { name: 'mcp-loupe', version: VERSION },
+      ...(session.server?.info ? { serverInfo: session.server.info } : {}),
+      headers,
+    });
+  } catch (e) {
+    return { ok: false as const, message: `Cannot write the recording: ${(e as Error).message}` };
   }
 }
 
@@ -123,15 +140,7 @@ function clientContext(flags: ConnectionFlags): ClientContext {
     errorOf: (outcome) => errorOfOutcome(outcome, url.toString(), net.lastFailure()),
     finish() {
       if (flags.record) {
-        const saved = writeSessionRecording(flags.record, frames, {
-          target: url.toString(),
-          transport: 'http',
-          era: session.era ?? 'auto',
-          protocolVersion: session.protocolVersion,
-          clientInfo: { name: 'mcp-loupe', version: VERSION },
-          ...(session.server?.info ? { serverInfo: session.server.info } : {}),
-          headers,
-        });
+        const saved = recordSession(flags.record, frames, session, url, headers);
         if (!saved.ok) {
           const code = fail({ code: 'failed', message: saved.message }, doc);
           if (!process.exitCode) process.exitCode = code;
