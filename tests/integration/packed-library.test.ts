@@ -115,7 +115,9 @@ describe('packed library (npm pack → scratch project)', () => {
     const tarball = fs.readdirSync(packDir).find((f) => f.endsWith('.tgz'));
     expect(tarball, 'npm pack wrote a tarball').toBeDefined();
     const listing = run('tar', ['tzf', path.join(packDir, tarball!)], work, 30_000);
-    for (const f of ['dist/engine.mjs', 'dist/msw.mjs', 'dist/engine.d.ts', 'dist/msw.d.ts', 'dist/cli.mjs', 'bin/mcp-loupe.mjs'])
+    // The editor hint in the README points at public/scenario.schema.json; examples/ documents the format.
+    const shipped = ['public/scenario.schema.json', 'examples/task-script.yaml', 'examples/mcp-app.yaml', 'examples/mcp-app-view.html'];
+    for (const f of ['dist/engine.mjs', 'dist/msw.mjs', 'dist/engine.d.ts', 'dist/msw.d.ts', 'dist/cli.mjs', 'bin/mcp-loupe.mjs', ...shipped])
       expect(listing).toContain(`package/${f}`);
     expect(listing).not.toContain('package/lib/');
 
