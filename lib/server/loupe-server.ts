@@ -2,6 +2,7 @@ import path from 'node:path';
 import { allowedHostsFromEnv, launchToken } from './launch';
 import { createMockHost, type MockHost } from './mock-host';
 import { createMockRouter, type MockRouter } from './mock-router';
+import { parseStoreKind } from './open-stores';
 
 /**
  * The web app's one mock host and router per process, shared by the Next route handlers and the
@@ -26,7 +27,8 @@ export function loupeServer(): LoupeServer {
   const existing = g[KEY];
   if (existing) return existing;
   const allowedHosts = allowedHostsFromEnv();
-  const host = createMockHost({ dataDir: process.env.LOUPE_DATA_DIR ?? path.resolve('.loupe'), allowedHosts });
+  const store = parseStoreKind(process.env.LOUPE_STORE, 'LOUPE_STORE');
+  const host = createMockHost({ dataDir: process.env.LOUPE_DATA_DIR ?? path.resolve('.loupe'), allowedHosts, store });
   const server = { host, router: createMockRouter(host, 'demo', { token: launchToken(), allowedHosts }) };
   g[KEY] = server;
   return server;
