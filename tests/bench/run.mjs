@@ -44,20 +44,17 @@ await prepare('servers/sdk.ts');
 const build = (entry) => built.get(entry);
 
 execFileSync(process.execPath, [path.join(root, 'scripts/build-cli.mjs')], { cwd: root, stdio: 'inherit' });
-if (!fs.existsSync(path.join(root, '.next/BUILD_ID')))
+if (!fs.existsSync(path.join(root, 'dist/app/index.html')))
   execFileSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], { cwd: root, stdio: 'inherit' });
 
 const results = { startedAt: new Date().toISOString(), machine: { cpus: os.cpus().length, node: process.version } };
 
 say('throughput: tools/call on four servers');
 const tp = await throughput({ root, build, dataDir });
-for (const [name, server] of [
-  ['Loupe app (npm start)', 'app'],
-  ['Loupe under next start', 'next-start'],
-]) {
-  const app = await startApp({ root, dataDir: path.join(dataDir, server), server });
+{
+  const app = await startApp({ root, dataDir: path.join(dataDir, 'app') });
   try {
-    tp.push(await runTarget(name, `http://127.0.0.1:${app.port}/mcp/conformance`));
+    tp.push(await runTarget('Loupe app (npm start)', `http://127.0.0.1:${app.port}/mcp/conformance`));
   } finally {
     await app.stop();
   }
@@ -69,7 +66,6 @@ results.ratios = {
   cliVsSdk: +(cli.rps / by['SDK v2 (@modelcontextprotocol/server)'].rps).toFixed(2),
   cliVsBare: +(cli.rps / by['bare node:http'].rps).toFixed(2),
   appVsSdk: +(by['Loupe app (npm start)'].rps / by['SDK v2 (@modelcontextprotocol/server)'].rps).toFixed(2),
-  nextVsSdk: +(by['Loupe under next start'].rps / by['SDK v2 (@modelcontextprotocol/server)'].rps).toFixed(2),
 };
 
 say('tasks/get latency with 10,000 tasks in SQLite');
@@ -127,11 +123,9 @@ const lines = [
   `ratio CLI mock / SDK v2          ${results.ratios.cliVsSdk}   (target >= 1.5)`,
   `ratio CLI mock / bare node:http  ${results.ratios.cliVsBare}   (target >= 0.5)`,
   `ratio npm start app / SDK v2     ${results.ratios.appVsSdk}`,
-  `ratio next start / SDK v2        ${results.ratios.nextVsSdk}`,
   `tasks/get, ${results.tasksGet.tasks} tasks in SQLite: p50 ${results.tasksGet.p50} ms, p99 ${results.tasksGet.p99} ms   (target p99 < 5)`,
   `listen fan-out to ${results.listenFanout.streams} streams: delivered ${results.listenFanout.delivered}, p50 ${results.listenFanout.p50} ms, p99 ${results.listenFanout.p99} ms (median of 3 runs: p99 ${results.listenFanout.runs.join(', ')})   (target p99 < 100)`,
   `proxy (/api/proxy on the npm start app): direct p50 ${results.proxy.directP50} ms, via proxy p50 ${results.proxy.proxyP50} ms, overhead ${results.proxy.overheadP50} ms   (target < 2)`,
-  `  the same under plain next start (a Next route handler): p50 ${results.proxy.nextStartProxyP50} ms, overhead ${results.proxy.nextStartOverheadP50} ms`,
   `100,000-frame recording: parse+migrate+validate ${results.recordingOpen.ms} ms (format 1), ${results.recordingOpen.msCurrent} ms (current), ${results.recordingOpen.mb} MB in format 1, ${results.recordingOpen.mbCurrent} MB as written now`,
   results.browser.error
     ? `browser: ${results.browser.error}`
