@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { startAppServer } from '../../../lib/server/app-server';
 import { createMockHost } from '../../../lib/server/mock-host';
 import { type OpenedStores, openStores, parseStoreKind } from '../../../lib/server/open-stores';
 import type { SqliteDriverName } from '../../../lib/store/sqlite/drivers';
@@ -133,5 +134,31 @@ describe('mock host stores', () => {
     host.close();
     expect(host.storeBackend).toBe('memory');
     expect(warnings).toHaveLength(1);
+  });
+});
+
+describe('app server stores (LOUPE_STORE)', () => {
+  it('with memory serves a task and never creates the data directory', async () => {
+    const dataDir = join(dir, 'data');
+    const app = await startAppServer({ port: 0, dataDir, token: 'tok', pages: (_req, res) => res.end(), store: 'memory' });
+    try {
+      const target = { fetch: (request: Request) => fetch(request) };
+      const reply = await callTool(
+        target,
+        'generate_report',
+        { size: 'small' },
+        { caps: CAPS.formAndTasks, url: `${app.url}/mcp`, headers: { Host: new URL(app.url).host } },
+      );
+      expect(reply.body.result.taskId).toEqual(expect.any(String));
+    } finally {
+      await app.close();
+    }
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
+  it('refuses an unknown store kind, naming where it came from', async () => {
+    await expect(startAppServer({ port: 0, dataDir: join(dir, 'data'), pages: (_req, res) => res.end(), store: 'disk' })).rejects.toThrow(
+      /^LOUPE_STORE \(--store\) must be memory or sqlite/,
+    );
   });
 });
