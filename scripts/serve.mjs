@@ -12,6 +12,7 @@ const app = await startAppServer({
   host: process.env.HOST ?? '127.0.0.1',
   port: Number(process.env.PORT ?? 3000),
   dataDir: process.env.LOUPE_DATA_DIR ?? path.resolve('.loupe'),
+  store: process.env.LOUPE_STORE,
   token: process.env.LOUPE_TOKEN || undefined,
   allowedHosts: (process.env.LOUPE_ALLOWED_HOSTS ?? '').split(','),
   pagesDir: path.join(root, 'dist', 'app'),

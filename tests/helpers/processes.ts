@@ -53,9 +53,16 @@ function stopper(child: ChildProcess) {
     });
 }
 
+/** Which Node runs which copy of the CLI (default: this Node, the repository's bin/mcp-loupe.mjs). */
+interface CliRuntime {
+  node?: string;
+  entry?: string;
+}
+
 /** Start `mcp-loupe mock ...` and wait for its READY line. */
-export async function startCliMock(args: string[], env: Record<string, string> = {}): Promise<Started> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'mcp-loupe.mjs'), 'mock', ...args, '--port', '0'], {
+export async function startCliMock(args: string[], env: Record<string, string> = {}, runtime: CliRuntime = {}): Promise<Started> {
+  const { node = process.execPath, entry = path.join(ROOT, 'bin', 'mcp-loupe.mjs') } = runtime;
+  const child = spawn(node, [entry, 'mock', ...args, '--port', '0'], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     detached: true,
