@@ -2,11 +2,13 @@ import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
 import './globals.css';
 
-/** Title, description and referrer policy of every page. */
+/** Title, description, referrer policy and icon of every page. */
 export const metadata: Metadata = {
   title: 'Loupe',
   description: 'Inspector and scriptable mock server for MCP 2026-07-28.',
   referrer: 'no-referrer',
+  // Linked explicitly, so browsers ask for this file instead of a /favicon.ico that is not there.
+  icons: { icon: { url: '/favicon.svg', type: 'image/svg+xml' } },
 };
 
 /** The document shell every page renders in. */

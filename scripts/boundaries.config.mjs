@@ -1,6 +1,6 @@
 /**
  * The import rules of Loupe's rooms, read by scripts/check-boundaries.mjs. DESIGN's rule is "rooms
- * import downward only": shared ← protocol ← scenario, store ← engine ← server, adapters ← app, cli;
+ * import downward only": shared ← protocol ← scenario, store ← engine ← server ← adapters, cli;
  * protocol ← client, recording ← state ← components ← app. Each room lists what it may import besides
  * itself; every list is as tight as the code allows, so a new edge is a decision made here, in review.
  */
@@ -42,7 +42,8 @@ export const allow = {
   'lib/cli': rooms.filter((r) => r.startsWith('lib/') && r !== 'lib/state' && r !== 'lib/cli'),
   // The control room validates the YAML being edited with the scenario room's pure parser.
   components: ['lib/shared', 'lib/protocol', 'lib/scenario', 'lib/client', 'lib/recording', 'lib/state'],
-  app: rooms.filter((r) => r !== 'app'),
+  // Pages only: a static export runs in the browser, so no server code can be behind a page.
+  app: ['components', 'lib/shared', 'lib/protocol', 'lib/client', 'lib/recording', 'lib/state'],
 };
 
 /**
@@ -50,7 +51,7 @@ export const allow = {
  * from another node-only file), so the web-standard rooms cannot reach the filesystem indirectly.
  */
 export const nodeOnly = [
-  { path: 'lib/store/sqlite/**', reason: 'better-sqlite3 and node:fs: the durable stores of the CLI and the Next server' },
+  { path: 'lib/store/sqlite/**', reason: 'better-sqlite3, node:sqlite and node:fs: the durable stores of the CLI and the app server' },
   {
     path: 'lib/scenario/files.ts',
     reason: 'reads scenario files and resolves ui:// HTML paths with node:fs and node:path; the loader itself stays browser-safe for the editor',
@@ -78,7 +79,7 @@ export const packageRules = [
   {
     id: 'no Node built-ins',
     why: 'these rooms also run in the browser (editor, inspector, recordings, MSW) and use web-standard APIs only',
-    rooms: [...platformNeutral, 'components'],
+    rooms: [...platformNeutral, 'components', 'app'],
     packages: ['node:*', NODE_BUILTINS],
     except: nodeOnly.map((n) => n.path),
   },

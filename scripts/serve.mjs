@@ -1,47 +1,28 @@
-// The app server behind `npm start`: one node:http server on HOST:PORT where Loupe's own routes
-// (/mcp/**, /api/**: the MCP endpoints, the proxy, the control API) are served directly by the
-// mock router, as `mcp-loupe mock` serves them, and everything else (pages, assets) by Next in
-// production mode. Expects `next build` and dist/app-server.mjs (npm start makes both).
-import http from 'node:http';
+// The app server behind `npm start`: one node:http server on HOST:PORT serving the whole product
+// (lib/server/app-server.ts): Loupe's routes (/mcp/**, /api/**, /healthz) by the mock router, as
+// `mcp-loupe mock` serves them, and the pages from Next's static export in dist/app. Next is not
+// loaded. Expects dist/app-server.mjs and dist/app (npm start builds both).
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import next from 'next';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const host = process.env.HOST ?? '127.0.0.1';
-const port = Number(process.env.PORT ?? 3000);
+const { startAppServer } = await import(pathToFileURL(path.join(root, 'dist', 'app-server.mjs')).href);
 
-const { createAppRoutes } = await import(pathToFileURL(path.join(root, 'dist', 'app-server.mjs')).href);
-const loupe = createAppRoutes();
-// Loupe's routes answer at once; pages wait until Next is prepared (it needs the bound port).
-let nextHandle;
-let nextReadyResolve;
-const nextReady = new Promise((resolve) => (nextReadyResolve = resolve));
-const server = http.createServer((req, res) => {
-  if (loupe(req, res)) return;
-  const serve = () =>
-    nextHandle(req, res).catch((e) => {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
-      res.end(`Internal error: ${e?.message ?? e}`);
-    });
-  if (nextHandle) serve();
-  else void nextReady.then(serve);
+const app = await startAppServer({
+  host: process.env.HOST ?? '127.0.0.1',
+  port: Number(process.env.PORT ?? 3000),
+  dataDir: process.env.LOUPE_DATA_DIR ?? path.resolve('.loupe'),
+  store: process.env.LOUPE_STORE,
+  token: process.env.LOUPE_TOKEN || undefined,
+  allowedHosts: (process.env.LOUPE_ALLOWED_HOSTS ?? '').split(','),
+  pagesDir: path.join(root, 'dist', 'app'),
 });
-server.keepAliveTimeout = 5_000;
-await new Promise((resolve, reject) => {
-  server.once('error', reject);
-  server.listen(port, host, resolve);
-});
-const bound = server.address().port;
-const app = next({ dev: false, dir: root, hostname: host, port: bound });
-await app.prepare();
-nextHandle = app.getRequestHandler();
-nextReadyResolve();
-process.stdout.write(`Ready on http://${host.includes(':') ? `[${host}]` : host}:${bound}\n`);
+// npm start passes the token and prints the URL with it; run alone, this process made one up.
+if (!process.env.LOUPE_TOKEN) process.stdout.write(`LOUPE_TOKEN is not set; this process generated one. Open ${app.url}/?token=${app.token}\n`);
+process.stdout.write(`Ready on ${app.url}\n`);
 
 const stop = () => {
-  server.closeAllConnections();
-  server.close(() => process.exit(0));
+  void app.close().then(() => process.exit(0));
   setTimeout(() => process.exit(0), 2000).unref();
 };
 process.on('SIGINT', stop);

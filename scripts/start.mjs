@@ -1,6 +1,6 @@
-// `npm start`: make a fresh clone runnable (dependencies, CLI bundle, Next build), then serve
-// Loupe on loopback (scripts/serve.mjs: Loupe's routes on node:http, pages by Next) and print the
-// URL carrying this launch's access token.
+// `npm start`: make a fresh clone runnable (dependencies, CLI bundle, the pages' static export),
+// then serve Loupe on loopback (scripts/serve.mjs: the app server, which serves Loupe's routes and
+// the exported pages; Next is not loaded) and print the URL carrying this launch's access token.
 // Plain ESM with no dependencies, because it must run before `npm install` has.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -65,6 +65,10 @@ if (!LOOPBACK.test(host) && !allowRemote) {
   );
 }
 
+// --store memory|sqlite (or LOUPE_STORE): where the app server keeps tasks; see lib/server/open-stores.ts.
+const store = flag('--store') ?? process.env.LOUPE_STORE;
+if (store !== undefined && !['memory', 'sqlite', 'auto', ''].includes(store)) fail(`--store must be memory or sqlite (or auto, the default), got "${store}"`);
+
 const buildEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
 const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
 
@@ -84,11 +88,10 @@ if (!fs.existsSync(generated) || newerThan(fs.statSync(generated).mtimeMs, [path
   run('building the app views', process.execPath, [path.join(root, 'scripts', 'build-apps.mjs')], buildEnv);
 }
 
-// (c) The Next build, when missing or older than a source file.
-const buildIdFile = path.join(root, '.next', 'BUILD_ID');
-const builtAt = fs.existsSync(buildIdFile) ? fs.statSync(buildIdFile).mtimeMs : undefined;
-const changed =
-  builtAt === undefined ? undefined : newerThan(builtAt, ['app', 'components', 'lib', 'public', 'next.config.ts', 'proxy.ts', 'postcss.config.mjs']);
+// (c) The pages (next build: a static export into dist/app), when missing or older than a source file.
+const exportedIndex = path.join(root, 'dist', 'app', 'index.html');
+const builtAt = fs.existsSync(exportedIndex) ? fs.statSync(exportedIndex).mtimeMs : undefined;
+const changed = builtAt === undefined ? undefined : newerThan(builtAt, ['app', 'components', 'lib', 'public', 'next.config.ts', 'postcss.config.mjs']);
 if (builtAt === undefined || changed) {
   run(
     builtAt === undefined ? 'building the web app (next build)' : `rebuilding the web app (${changed} changed)`,
@@ -107,7 +110,7 @@ const spawnedAt = Date.now();
 const child = spawn(process.execPath, [path.join(root, 'scripts', 'serve.mjs')], {
   cwd: root,
   stdio: ['ignore', 'inherit', 'inherit'],
-  env: { ...buildEnv, HOST: host, PORT: String(port), LOUPE_TOKEN: token },
+  env: { ...buildEnv, HOST: host, PORT: String(port), LOUPE_TOKEN: token, ...(store !== undefined && { LOUPE_STORE: store }) },
 });
 
 let stopping = false;
@@ -127,9 +130,9 @@ child.on('exit', (code, signal) => {
   process.exit(code ?? (stopping ? 0 : 1));
 });
 
-/** Poll a cheap route until the server answers anything at all. */
+/** Poll the health route until the server answers. */
 async function waitUntilReady() {
-  const probe = `http://${browseHost}:${port}/mcp`;
+  const probe = `http://${browseHost}:${port}/healthz`;
   for (let i = 0; i < 600 && !stopping; i++) {
     try {
       await fetch(probe, { signal: AbortSignal.timeout(1000) });

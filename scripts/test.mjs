@@ -71,10 +71,11 @@ function newestMtime(dir) {
 say('lint: biome, room boundaries, unused exports');
 if (run(process.execPath, ['scripts/lint.mjs']) !== 0) process.exit(1);
 if (run(process.execPath, ['scripts/build-cli.mjs']) !== 0) process.exit(1);
-const buildId = path.join(root, '.next', 'BUILD_ID');
+// The pages' static export (dist/app), which the app server under test serves.
+const exported = path.join(root, 'dist', 'app', 'index.html');
 const sources = Math.max(...['app', 'components', 'lib', 'public'].map((d) => newestMtime(path.join(root, d))));
-if (!existsSync(buildId) || statSync(buildId).mtimeMs < sources) {
-  say('building the app (next build)');
+if (!existsSync(exported) || statSync(exported).mtimeMs < sources) {
+  say('building the pages (next build: static export into dist/app)');
   if (run(process.execPath, ['node_modules/next/dist/bin/next', 'build']) !== 0) process.exit(1);
 }
 

@@ -10,7 +10,9 @@ import { ScenarioEditor } from './ScenarioEditor';
 import { LiveTasksPanel } from './LiveTasksPanel';
 import { useControlRoom } from './use-control-room';
 import { useScenarioEvents } from './use-scenario-events';
+import { useSession } from './use-session';
 import { Badge, type Tone } from '@/components/ui/Badge';
+import { usePathId } from '@/components/ui/use-path-id';
 
 const FEED: Record<FeedStatus, { label: string; tone: Tone }> = {
   connecting: { label: 'Connecting…', tone: 'neutral' },
@@ -55,17 +57,20 @@ function Room({ scenarioId }: { scenarioId: string }) {
   );
 }
 
-/** The control room of one scenario: its file, live tasks, report card and journal. */
-export function ControlRoom({ scenarioId, authenticated }: { scenarioId: string; authenticated: boolean }) {
-  return (
-    <main className="mx-auto max-w-[96rem] px-6 py-6">
-      {authenticated ? (
-        <ControlRoomProvider key={scenarioId} scenarioId={scenarioId}>
-          <Room scenarioId={scenarioId} />
-        </ControlRoomProvider>
-      ) : (
-        <MissingToken />
-      )}
-    </main>
-  );
+/**
+ * The control room of the scenario in the URL (`/scenarios/<id>`): its file, live tasks, report
+ * card and journal. Shows the token hint instead when this browser has no launch-token cookie.
+ */
+export function ControlRoom() {
+  const scenarioId = usePathId('/scenarios/');
+  const session = useSession();
+  let content = <p className="text-sm text-muted">Loading…</p>;
+  if (session === 'missing') content = <MissingToken />;
+  else if (session === 'authenticated' && scenarioId !== undefined)
+    content = (
+      <ControlRoomProvider key={scenarioId} scenarioId={scenarioId}>
+        <Room scenarioId={scenarioId} />
+      </ControlRoomProvider>
+    );
+  return <main className="mx-auto max-w-[96rem] px-6 py-6">{content}</main>;
 }

@@ -5,10 +5,10 @@ import { MissingToken } from './MissingToken';
 import { useScenarioList } from './use-scenario-list';
 import { Badge } from '@/components/ui/Badge';
 
-/** Every scenario this Loupe serves, each linking to its control room. */
-export function ScenarioList({ authenticated }: { authenticated: boolean }) {
+/** Every scenario this Loupe serves, each linking to its control room; the token hint when the list answers 401. */
+export function ScenarioList() {
   const state = useScenarioList();
-  if (!authenticated || (state.status === 'error' && state.unauthorized)) return <MissingToken />;
+  if (state.status === 'error' && state.unauthorized) return <MissingToken />;
   if (state.status === 'loading') return <p className="text-sm text-muted">Loading scenarios…</p>;
   if (state.status === 'error') {
     return (

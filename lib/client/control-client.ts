@@ -10,6 +10,7 @@ import {
   ScenarioListSchema,
   ScenarioSavedSchema,
   ScenarioValidationSchema,
+  SessionSchema,
   TaskListSchema,
   TaskReplySchema,
   type DuplicateRequest,
@@ -70,6 +71,8 @@ export function createControlClient(options: ControlClientOptions = {}) {
     call(url, { method, headers: { 'Content-Type': 'application/yaml' }, body: text }, (r) => r.json(), schema);
 
   return {
+    /** Whether this browser (its cookie) or this client (its token) may use the control API. */
+    session: () => getJson('/api/session', SessionSchema),
     list: () => getJson('/api/scenarios', ScenarioListSchema),
     /** The scenario's YAML, and whether it is a (read-only) built-in. */
     source: (id: string) =>

@@ -1,12 +1,11 @@
+import { SANDBOX_PROXY_PATH } from '../protocol/loupe-api';
+
 /**
  * Where the MCP Apps sandbox proxy lives: the same Loupe server under its other loopback name.
  * An inspector on http://127.0.0.1:3000 frames http://localhost:3000/sandbox/proxy.html and
  * vice versa: a different origin (so the view can never reach the inspector's DOM, cookies or
  * storage) without a second port, so it works behind the same TLS and port as the inspector.
  */
-
-/** Path of the proxy page (app/sandbox/proxy.html/route.ts). */
-const SANDBOX_PROXY_PATH = '/sandbox/proxy.html';
 
 /** The other loopback name for a host name, or undefined when it has none. */
 export function otherLoopbackName(hostname: string): string | undefined {

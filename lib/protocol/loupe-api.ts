@@ -6,6 +6,7 @@ import { z } from 'zod';
  * these schemas and types its answers with them; clients build requests with the types and
  * parse answers with the schemas. Browser-safe: zod only.
  *
+ *   /api/session          whether the caller holds the launch token (the pages ask before showing controls)
  *   /api/scenarios/**     the control API: scenario files, journal, tasks, report card
  *   /api/recordings/**    saved recordings and recordings served as mocks
  *   /api/proxy            the HTTP proxy: a JSON envelope in, the upstream's answer out
@@ -16,10 +17,16 @@ import { z } from 'zod';
 export const PROXY_PATH = '/api/proxy';
 /** The stdio proxy's base path; a session lives at `<base>/<sessionId>`. */
 export const STDIO_PROXY_PATH = '/api/proxy/stdio';
+/** The MCP Apps sandbox page, served on the inspector's other loopback name. */
+export const SANDBOX_PROXY_PATH = '/sandbox/proxy.html';
 /** Header a proxy refusal carries, so it is not mistaken for the upstream's own status. */
 export const PROXY_ERROR_HEADER = 'x-loupe-proxy-error';
 /** Header of a scenario's source: `true` for a read-only built-in. */
 export const BUILTIN_HEADER = 'X-Loupe-Builtin';
+
+/** `GET /api/session`: answered without the token (that is the question), still Host- and Origin-checked. */
+export const SessionSchema = z.object({ authenticated: z.boolean() });
+export type Session = z.infer<typeof SessionSchema>;
 
 // The control API: scenarios.
 

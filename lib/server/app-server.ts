@@ -1,27 +1,121 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { loupeServer } from './loupe-server';
+import type { Duplex } from 'node:stream';
+import http, { type IncomingMessage } from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isAllowedHost } from '../engine/guards';
+import { randomToken } from '../engine/runtime';
+import { SANDBOX_PROXY_PATH } from '../protocol/loupe-api';
+import { HEALTH_PATH } from './healthz';
+import { allowedHostNames } from './launch';
+import { createMockHost } from './mock-host';
+import { createMockRouter } from './mock-router';
+import { parseStoreKind } from './open-stores';
 import { toNodeHandler } from './node-handler';
+import { toWebRequest } from './node-request';
+import { writeWebResponse } from './node-response';
+import { withPageGate, type NodeListener } from './page-gate';
+import { sandboxProxyResponse } from './sandbox-proxy';
+import { createStaticPages } from './static-pages';
 
 /**
- * The app server's own routes (`npm start`, scripts/serve.mjs): `/mcp/**` and `/api/**` go to
- * the process's mock router straight on node:http, as in `mcp-loupe mock` (engine routes take
- * the fast path); pages and assets go to Next. A Next route handler costs ~2-3 ms of latency
- * per request here, which would be all of the proxy's budget. The router is the same object
- * the Next route files use (`loupeServer()`), so either door reaches the same state and the
- * same access checks; a path this does not claim (odd case, percent-encoding) still reaches
- * the router through Next's route files.
+ * The app server: the whole product on one node:http server. `/mcp/**`, `/api/**` and `/healthz`
+ * go to the mock router (engine routes take the fast path, as in `mcp-loupe mock`); the sandbox
+ * page and the pages go through the page gate (Host check, launch-token exchange), the pages
+ * from Next's static export on disk. `npm start` (scripts/serve.mjs) and `npm run dev`
+ * (scripts/dev.mjs, which hands the pages to Next's dev server instead) both call
+ * {@link startAppServer}; so can the CLI, from the bundle.
  */
+
+interface AppServerOptions {
+  /** Interface to bind (default 127.0.0.1). Callers refuse non-loopback binds themselves. */
+  host?: string;
+  /** Port (default 3000; 0 lets the system choose). */
+  port?: number;
+  /** Where the SQLite file, saved scenarios and recordings live. */
+  dataDir: string;
+  /** `memory`, `sqlite` or `auto` (default): see open-stores.ts. A string, as LOUPE_STORE gives it; checked. */
+  store?: string;
+  /** This launch's access token (default: a random one, returned). */
+  token?: string;
+  /** Host names accepted besides loopback (LOUPE_ALLOWED_HOSTS). */
+  allowedHosts?: readonly string[];
+  /** The exported pages (default: `app/` beside this module's bundle, i.e. dist/app). */
+  pagesDir?: string;
+  /** Serves the pages instead of the export (dev: Next's request handler); still behind the gate. */
+  pages?: NodeListener;
+  /** WebSocket upgrades that pass the Host check (dev: Next's hot reload). Others are refused. */
+  upgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+  /** The scenario `/mcp` serves (default `demo`). */
+  defaultScenario?: string;
+}
+
+/** A running app server. */
+export interface AppServer {
+  /** Base URL, e.g. `http://127.0.0.1:3000`. */
+  url: string;
+  port: number;
+  token: string;
+  server: http.Server;
+  close(): Promise<void>;
+}
 
 const OWN = /^\/(?:mcp|api)(?:\/|$)/;
 
-/** A request listener front: handles Loupe's routes and returns true, or returns false for Next. */
-export function createAppRoutes(): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const { router } = loupeServer();
-  const handle = toNodeHandler(router.fetch, (pathname) => router.fastFor(pathname));
-  return (req, res) => {
-    const [pathname = ''] = (req.url ?? '/').split('?');
-    if (!OWN.test(pathname)) return false;
-    handle(req, res);
-    return true;
+/** dist/app beside the bundle this code runs from (dist/cli.mjs, dist/app-server.mjs). */
+function bundledPagesDir(): string {
+  return path.join(path.dirname(fileURLToPath(import.meta.url)), 'app');
+}
+
+/** Start the app server; resolves once it listens. */
+export async function startAppServer(options: AppServerOptions): Promise<AppServer> {
+  const token = options.token ?? randomToken(24);
+  const allowedHosts = allowedHostNames(options.allowedHosts);
+  const pages = options.pages ?? createStaticPages(options.pagesDir ?? bundledPagesDir()).handle;
+  const mockHost = createMockHost({ dataDir: options.dataDir, allowedHosts, store: parseStoreKind(options.store, 'LOUPE_STORE (--store)') });
+  const router = createMockRouter(mockHost, options.defaultScenario ?? 'demo', { token, allowedHosts });
+  const api = toNodeHandler(router.fetch, (pathname) => router.fastFor(pathname));
+  const gate = { token, allowedHosts };
+  const sandbox = withPageGate((req, res) => {
+    void writeWebResponse(sandboxProxyResponse(toWebRequest(req, res), allowedHosts), res).catch(() => res.destroy());
+  }, gate);
+  const gatedPages = withPageGate(pages, gate);
+
+  const server = http.createServer((req, res) => {
+    const pathname = (req.url ?? '/').split('?')[0] ?? '/';
+    if (OWN.test(pathname) || pathname === HEALTH_PATH) api(req, res);
+    else if (pathname === SANDBOX_PROXY_PATH) sandbox(req, res);
+    else gatedPages(req, res);
+  });
+  server.keepAliveTimeout = 5_000;
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (options.upgrade && isAllowedHost(req.headers.host ?? null, allowedHosts)) options.upgrade(req, socket, head);
+    else socket.destroy();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 3000, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  }).catch((e: unknown) => {
+    mockHost.close();
+    throw e;
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : (options.port ?? 3000);
+  const host = options.host ?? '127.0.0.1';
+  return {
+    url: `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`,
+    port,
+    token,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => {
+          mockHost.close();
+          resolve();
+        });
+      }),
   };
 }

@@ -11,6 +11,7 @@ import {
   type ScenarioInfo,
   type ScenarioList,
   type ScenarioSaved,
+  type Session,
 } from '../protocol/loupe-api';
 import { checkControlAccess } from './control-auth';
 import { publicEntry, scenarioEventStream, snapshotOf } from './control-events';
@@ -22,6 +23,7 @@ import { json, readText } from './respond';
 /**
  * The control API under `/api/`, behind {@link checkControlAccess}:
  *
+ *   GET    /api/session                            { authenticated }: the one route answered without the token
  *   GET    /api/scenarios                          list (id, name, description, builtin, valid)
  *   POST   /api/scenarios/validate                 body: scenario text → { ok, errors, warnings }
  *   GET    /api/scenarios/<id>                     summary of the running scenario
@@ -162,6 +164,9 @@ export function createControlApi(host: MockHost, options: ControlApiOptions): Co
 
   return async (req, parts) => {
     const denied = checkControlAccess(req, options.token, options.allowedHosts);
+    // Pages are static files now, so they ask here whether to show controls or the token hint.
+    if (parts[0] === 'session' && parts.length === 1 && req.method === 'GET' && denied?.status !== 403)
+      return json(200, { authenticated: !denied } satisfies Session);
     if (denied) return json(denied.status, { error: denied.error });
     if (parts[0] === 'recordings') return recordingRoutes(req, host, parts.slice(1), options.allowedHosts);
     if (parts[0] !== 'scenarios') return json(404, { error: `No control route /api/${parts.join('/')}` });

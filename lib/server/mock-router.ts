@@ -4,6 +4,7 @@ import { createControlApi } from './control-api';
 import { checkControlAccess } from './control-auth';
 import { createProxy } from './proxy';
 import { createStdioProxy } from './proxy-stdio';
+import { HEALTH_PATH, healthResponse } from './healthz';
 import { replaysOf } from './replay-registry';
 import type { MockHost } from './mock-host';
 import type { MockEngine } from '../engine';
@@ -11,9 +12,9 @@ import type { HttpInput, HttpOutput } from '../engine/http-types';
 import { json } from './respond';
 
 /**
- * One fetch handler for a process: `/mcp` (the default scenario), `/mcp/<id>`, and the
- * token-gated control API under `/api/` (see control-api.ts). Used by the CLI's node:http
- * server and by Next routes.
+ * One fetch handler for a process: `/mcp` (the default scenario), `/mcp/<id>`, the token-gated
+ * control API under `/api/` (see control-api.ts) and `/healthz`. Used by the CLI's node:http
+ * server and by the app server.
  */
 
 /** The process's one handler: MCP endpoints, replays, the proxies and the control API. */
@@ -71,6 +72,7 @@ export function createMockRouter(host: MockHost, defaultScenario: string, option
     fastFor: (pathname) => (pathname === PROXY_PATH ? guardedProxy : engineFor(pathname)?.handle),
     async fetch(req) {
       const url = new URL(req.url);
+      if (url.pathname === HEALTH_PATH) return healthResponse(req, options.allowedHosts) ?? json(405, { error: 'GET /healthz only' });
       const parts = segments(url.pathname);
       if (!parts) return json(400, { error: `Malformed path: ${url.pathname}` });
       const [area, name, sub] = parts;

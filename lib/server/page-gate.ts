@@ -1,16 +1,36 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isAllowedHost } from '../engine/guards';
 import { sameToken } from './control-auth';
-import { allowedHostsFromEnv, launchToken, TOKEN_COOKIE } from './launch';
+import { TOKEN_COOKIE } from './launch';
+import { writeWebResponse } from './node-response';
 
 /**
- * The gate in front of the web app's pages: the Host check against DNS rebinding on every page,
- * and the one-time exchange of the launch token in `?token=` for an HttpOnly cookie. `/mcp` and
- * `/api` do their own checks in the engine and the mock router.
+ * The gate in front of the pages (the static export, Next's dev server, the sandbox page): the
+ * Host check against DNS rebinding on every request, and the one-time exchange of the launch
+ * token in `?token=` for an HttpOnly cookie. `/mcp` and `/api` do their own checks in the engine
+ * and the mock router.
  */
+
+/** What the gate compares a request with. */
+interface PageGateOptions {
+  /** This launch's access token. */
+  token: string;
+  /** Host names accepted besides loopback (already normalized, see launch.ts). */
+  allowedHosts?: readonly string[];
+}
+
+/** What the gate reads of a request: a web Request fits, and so does a node request's view. */
+interface GateRequest {
+  url: string;
+  headers: { get(name: string): string | null };
+}
+
+/** A node:http request listener. */
+export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 const PAGE_HEADERS = { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' };
 
-/** A small self-contained error page (no app CSS: it is answered before routing). */
+/** A small self-contained error page (no app CSS: it is answered before any page). */
 function errorPage(status: number, title: string, message: string): Response {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} · Loupe</title>
 <style>body{font:15px/1.5 system-ui,sans-serif;margin:0;display:grid;place-items:center;min-height:100vh;background:#0b0f17;color:#e2e8f0}main{max-width:32rem;padding:2rem}h1{font-size:1.25rem;margin:0 0 .5rem}p{color:#94a3b8}code{color:#e2e8f0}</style>
@@ -19,18 +39,18 @@ function errorPage(status: number, title: string, message: string): Response {
 }
 
 /** A Response that ends the page request (refusal, token exchange), or undefined to let it through. */
-export function pageGate(request: Request): Response | undefined {
-  if (!isAllowedHost(request.headers.get('host'), allowedHostsFromEnv())) {
+function pageGate(request: GateRequest, options: PageGateOptions): Response | undefined {
+  if (!isAllowedHost(request.headers.get('host'), options.allowedHosts)) {
     return errorPage(
       403,
       'Host not allowed',
       'Loupe answers only to loopback host names (localhost, 127.0.0.1, [::1]) and to the names listed in <code>LOUPE_ALLOWED_HOSTS</code>.',
     );
   }
-  const url = new URL(request.url);
+  const url = new URL(request.url, 'http://loupe.invalid');
   const presented = url.searchParams.get('token');
   if (presented === null) return undefined;
-  if (!sameToken(presented, launchToken())) {
+  if (!sameToken(presented, options.token)) {
     return errorPage(
       401,
       'Invalid token',
@@ -38,14 +58,37 @@ export function pageGate(request: Request): Response | undefined {
     );
   }
   url.searchParams.delete('token');
-  // Next requires an absolute Location here; it rewrites a same-origin one to a relative path.
+  // A relative Location, so the Host header never chooses where the browser goes; one leading
+  // slash, so it cannot read as a protocol-relative URL (`//elsewhere`).
   return new Response(null, {
     status: 303,
     headers: {
-      Location: url.toString(),
+      Location: `/${url.pathname.replace(/^\/+/, '')}${url.search}`,
       'Set-Cookie': `${TOKEN_COOKIE}=${encodeURIComponent(presented)}; Path=/; HttpOnly; SameSite=Strict`,
       'Cache-Control': 'no-store',
       'Referrer-Policy': 'no-referrer',
     },
   });
+}
+
+/** The gate as seen from node:http: the request's path and headers, no body, no web Request. */
+function gateView(req: IncomingMessage): GateRequest {
+  return {
+    url: req.url ?? '/',
+    headers: {
+      get: (name) => {
+        const v = req.headers[name.toLowerCase()];
+        return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+      },
+    },
+  };
+}
+
+/** A request listener that passes the gate first, then `listener`. */
+export function withPageGate(listener: NodeListener, options: PageGateOptions): NodeListener {
+  return (req, res) => {
+    const answer = pageGate(gateView(req), options);
+    if (!answer) return listener(req, res);
+    void writeWebResponse(answer, res).catch(() => res.destroy());
+  };
 }

@@ -1,12 +1,14 @@
 import { isAllowedHost, isAllowedOrigin } from '../engine/guards';
 import { createReplay, type ReplayOptions } from '../recording/replay';
 import type { Recording } from '../recording/schema';
+import { HEALTH_PATH, healthResponse } from './healthz';
 
 /**
  * A recording served over HTTP (`mcp-loupe replay`, the replay button): the same transport
  * guards as the mock endpoint (loopback Host or an allowed name against DNS rebinding, a
  * present Origin must be allowed, POST with a JSON body under the size cap), then the replay
- * handler. Any path answers, so the client can keep the endpoint path it was recorded with.
+ * handler. Any path answers, so the client can keep the endpoint path it was recorded with;
+ * `GET /healthz` is the liveness check of `mcp-loupe replay`.
  */
 
 interface ReplayServerOptions extends ReplayOptions {
@@ -32,6 +34,9 @@ export function createReplayServerHandler(
     exchanges: replay.exchanges,
     reset: replay.reset,
     async fetch(req) {
+      // GET /healthz is the server's; a recorded endpoint of that name still answers POST.
+      const health = new URL(req.url).pathname === HEALTH_PATH ? healthResponse(req, options.allowedHosts) : undefined;
+      if (health) return health;
       const host = req.headers.get('host') ?? new URL(req.url).host;
       if (!isAllowedHost(host, options.allowedHosts)) return refuse(403, 'Forbidden: Host header is not a loopback name or an allowed host');
       if (!isAllowedOrigin(req.headers.get('origin'), host, options.allowedOrigins)) return refuse(403, 'Forbidden: Origin is not allowed');

@@ -1,6 +1,5 @@
 import { buildAppCsp } from '../protocol/app-csp';
 import { hostName, isAllowedHost } from '../engine/guards';
-import { allowedHostsFromEnv } from './launch';
 
 /**
  * The MCP Apps sandbox proxy page (`/sandbox/proxy.html`). The inspector frames it from the
@@ -25,7 +24,7 @@ const BASE_HEADERS = {
 };
 
 /** The inspector origin from `?host=`, when it is an http(s) origin on an allowed host other than this one. */
-export function validHostOrigin(value: string | null, ownHost: string | null): string | undefined {
+export function validHostOrigin(value: string | null, ownHost: string | null, allowedHosts: readonly string[] = []): string | undefined {
   if (!value) return undefined;
   let url: URL;
   try {
@@ -34,7 +33,7 @@ export function validHostOrigin(value: string | null, ownHost: string | null): s
     return undefined;
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== value) return undefined;
-  if (!isAllowedHost(url.host, allowedHostsFromEnv())) return undefined;
+  if (!isAllowedHost(url.host, allowedHosts)) return undefined;
   // The whole point is a second origin: a view must never share the inspector's.
   if (ownHost && hostName(ownHost) === hostName(url.host)) return undefined;
   return url.origin;
@@ -48,10 +47,11 @@ function refuse(status: number, message: string): Response {
   });
 }
 
-/** Answer a GET of the sandbox proxy page. */
-export function sandboxProxyResponse(request: Request): Response {
+/** Answer a GET of the sandbox proxy page; `allowedHosts` are the names accepted besides loopback. */
+export function sandboxProxyResponse(request: Request, allowedHosts: readonly string[] = []): Response {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return refuse(405, 'The sandbox page answers GET only.');
   const url = new URL(request.url);
-  const host = validHostOrigin(url.searchParams.get('host'), request.headers.get('host'));
+  const host = validHostOrigin(url.searchParams.get('host'), request.headers.get('host'), allowedHosts);
   if (!host)
     return refuse(400, 'The sandbox needs <code>?host=</code>: the origin of the Loupe inspector embedding it, on a different host name than this page.');
   const rawCsp = url.searchParams.get('csp') ?? '{}';

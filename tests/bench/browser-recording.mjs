@@ -44,8 +44,8 @@ function frameWork(trace) {
 
 /** `opens` fresh pages open the file one after the other; the median is reported, with every run. */
 export async function browserRecording({ root, dataDir, file, opens = 3 }) {
-  const next = await startApp({ root, dataDir: `${dataDir}/browser` });
-  const { port } = next;
+  const app = await startApp({ root, dataDir: `${dataDir}/browser` });
+  const { port } = app;
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
@@ -112,6 +112,6 @@ export async function browserRecording({ root, dataDir, file, opens = 3 }) {
     };
   } finally {
     await browser.close();
-    await next.stop();
+    await app.stop();
   }
 }

@@ -84,17 +84,13 @@ export async function startProcess(cmd, args, { env = {}, readyPattern = /READY 
   };
 }
 
-/**
- * The web app on a free port: `app` is what `npm start` runs (scripts/serve.mjs: Loupe's routes
- * on node:http, pages by Next), `next-start` is plain `next start` (the Next route files).
- */
-export async function startApp({ root, dataDir, server = 'app', token = 'bench-token' }) {
+/** The app server as `npm start` runs it (scripts/serve.mjs: Loupe's routes and the exported pages) on a free port. */
+export async function startApp({ root, dataDir, token = 'bench-token' }) {
   const port = await freePort();
-  const args = server === 'app' ? [`${root}/scripts/serve.mjs`] : [`${root}/node_modules/next/dist/bin/next`, 'start', '-H', '127.0.0.1', '-p', String(port)];
-  const p = await startProcess(process.execPath, args, {
+  const p = await startProcess(process.execPath, [`${root}/scripts/serve.mjs`], {
     cwd: root,
-    env: { HOST: '127.0.0.1', PORT: String(port), LOUPE_DATA_DIR: dataDir, LOUPE_TOKEN: token, NEXT_TELEMETRY_DISABLED: '1' },
-    readyPattern: /(Ready) (?:in|on)/,
+    env: { HOST: '127.0.0.1', PORT: String(port), LOUPE_DATA_DIR: dataDir, LOUPE_TOKEN: token },
+    readyPattern: /(Ready) on/,
   });
   return { port, stop: p.stop };
 }

@@ -1,6 +1,5 @@
 // The proxy's cost: the same tools/call sent directly to the CLI mock and through Loupe's
-// /api/proxy as the inspector uses it, on the app server `npm start` runs, and for comparison
-// under plain `next start` (where a Next route handler serves it). Sequential requests; medians.
+// /api/proxy as the inspector uses it, on the app server `npm start` runs. Sequential requests; medians.
 import { body, headers, percentile, startApp, startProcess } from './lib.mjs';
 
 async function timeRequests(n, send) {
@@ -19,7 +18,7 @@ export async function proxyOverhead({ root, dataDir, samples = 600 }) {
   const mock = await startProcess(process.execPath, [`${root}/dist/cli.mjs`, 'mock', 'conformance', '--port', '0', '--data-dir', `${dataDir}/proxy-mock`], {
     cwd: root,
   });
-  const apps = [];
+  let app;
   try {
     const target = mock.url.replace(/\/mcp$/, '/mcp/conformance');
     const direct = (i) =>
@@ -39,35 +38,26 @@ export async function proxyOverhead({ root, dataDir, samples = 600 }) {
           body: body(i, 'tools/call', { name: 'test_simple_text', arguments: {} }),
         }),
       });
-    const app = await startApp({ root, dataDir: `${dataDir}/proxy-app`, server: 'app' });
-    apps.push(app);
-    const next = await startApp({ root, dataDir: `${dataDir}/proxy-next`, server: 'next-start' });
-    apps.push(next);
+    app = await startApp({ root, dataDir: `${dataDir}/proxy-app` });
     await timeRequests(100, direct);
     await timeRequests(100, viaProxy(app.port));
-    await timeRequests(100, viaProxy(next.port));
-    // Interleaved rounds, so a noisy moment hits all three alike.
+    // Interleaved rounds, so a noisy moment hits both alike.
     const d = [];
     const a = [];
-    const n = [];
     for (let round = 0; round < 3; round++) {
       d.push(...(await timeRequests(samples / 3, direct)));
       a.push(...(await timeRequests(samples / 3, viaProxy(app.port))));
-      n.push(...(await timeRequests(samples / 3, viaProxy(next.port))));
     }
     const directP50 = percentile(d, 50);
     const proxyP50 = percentile(a, 50);
-    const nextP50 = percentile(n, 50);
     return {
       samples,
       directP50: +directP50.toFixed(2),
       proxyP50: +proxyP50.toFixed(2),
       overheadP50: +(proxyP50 - directP50).toFixed(2),
-      nextStartProxyP50: +nextP50.toFixed(2),
-      nextStartOverheadP50: +(nextP50 - directP50).toFixed(2),
     };
   } finally {
-    for (const app of apps) await app.stop();
+    await app?.stop();
     await mock.stop();
   }
 }

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { coldStart } from './cold-start.mjs';
+import { formatInstallSize, installSize } from './install-size.mjs';
 import { listenFanout } from './listen-fanout.mjs';
 import { startApp } from './lib.mjs';
 import { tasksGet } from './tasks-get.mjs';
@@ -43,20 +44,17 @@ await prepare('servers/sdk.ts');
 const build = (entry) => built.get(entry);
 
 execFileSync(process.execPath, [path.join(root, 'scripts/build-cli.mjs')], { cwd: root, stdio: 'inherit' });
-if (!fs.existsSync(path.join(root, '.next/BUILD_ID')))
+if (!fs.existsSync(path.join(root, 'dist/app/index.html')))
   execFileSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], { cwd: root, stdio: 'inherit' });
 
 const results = { startedAt: new Date().toISOString(), machine: { cpus: os.cpus().length, node: process.version } };
 
 say('throughput: tools/call on four servers');
 const tp = await throughput({ root, build, dataDir });
-for (const [name, server] of [
-  ['Loupe app (npm start)', 'app'],
-  ['Loupe under next start', 'next-start'],
-]) {
-  const app = await startApp({ root, dataDir: path.join(dataDir, server), server });
+{
+  const app = await startApp({ root, dataDir: path.join(dataDir, 'app') });
   try {
-    tp.push(await runTarget(name, `http://127.0.0.1:${app.port}/mcp/conformance`));
+    tp.push(await runTarget('Loupe app (npm start)', `http://127.0.0.1:${app.port}/mcp/conformance`));
   } finally {
     await app.stop();
   }
@@ -68,7 +66,6 @@ results.ratios = {
   cliVsSdk: +(cli.rps / by['SDK v2 (@modelcontextprotocol/server)'].rps).toFixed(2),
   cliVsBare: +(cli.rps / by['bare node:http'].rps).toFixed(2),
   appVsSdk: +(by['Loupe app (npm start)'].rps / by['SDK v2 (@modelcontextprotocol/server)'].rps).toFixed(2),
-  nextVsSdk: +(by['Loupe under next start'].rps / by['SDK v2 (@modelcontextprotocol/server)'].rps).toFixed(2),
 };
 
 say('tasks/get latency with 10,000 tasks in SQLite');
@@ -89,6 +86,9 @@ results.recordingOpen = await recordingOpen({ root, writeTo: recordingFile });
 results.browser = await browserRecording({ root, dataDir, file: recordingFile }).catch((e) => ({ error: e.message }));
 say('CLI mock cold start');
 results.coldStart = await coldStart({ root, dataDir });
+
+say('install size: the packed tarball against the official MCP Inspector (compiles better-sqlite3: minutes)');
+results.installSize = await installSize({ root });
 
 say('property tests at 10,000 cases');
 const vitest = path.join(root, 'node_modules/vitest/vitest.mjs');
@@ -123,16 +123,15 @@ const lines = [
   `ratio CLI mock / SDK v2          ${results.ratios.cliVsSdk}   (target >= 1.5)`,
   `ratio CLI mock / bare node:http  ${results.ratios.cliVsBare}   (target >= 0.5)`,
   `ratio npm start app / SDK v2     ${results.ratios.appVsSdk}`,
-  `ratio next start / SDK v2        ${results.ratios.nextVsSdk}`,
   `tasks/get, ${results.tasksGet.tasks} tasks in SQLite: p50 ${results.tasksGet.p50} ms, p99 ${results.tasksGet.p99} ms   (target p99 < 5)`,
   `listen fan-out to ${results.listenFanout.streams} streams: delivered ${results.listenFanout.delivered}, p50 ${results.listenFanout.p50} ms, p99 ${results.listenFanout.p99} ms (median of 3 runs: p99 ${results.listenFanout.runs.join(', ')})   (target p99 < 100)`,
   `proxy (/api/proxy on the npm start app): direct p50 ${results.proxy.directP50} ms, via proxy p50 ${results.proxy.proxyP50} ms, overhead ${results.proxy.overheadP50} ms   (target < 2)`,
-  `  the same under plain next start (a Next route handler): p50 ${results.proxy.nextStartProxyP50} ms, overhead ${results.proxy.nextStartOverheadP50} ms`,
   `100,000-frame recording: parse+migrate+validate ${results.recordingOpen.ms} ms (format 1), ${results.recordingOpen.msCurrent} ms (current), ${results.recordingOpen.mb} MB in format 1, ${results.recordingOpen.mbCurrent} MB as written now`,
   results.browser.error
     ? `browser: ${results.browser.error}`
     : `in Chromium: open to first rows ${results.browser.openMs} ms (median of ${results.browser.openRuns.join(', ')}) with all ${results.browser.rows} frames listed   (target < 2000)\n  scrolling, main-thread work per frame: p50 ${results.browser.p50} ms, p95 ${results.browser.p95} ms, max ${results.browser.max} ms over ${results.browser.frames} frames   (target < 16); background lint slices p95 ${results.browser.backgroundP95} ms per frame; ${results.browser.dropped} of ${results.browser.rafFrames} frames dropped`,
   `mcp-loupe mock cold start: p50 ${results.coldStart.p50} ms, max ${results.coldStart.max} ms   (target < 500)`,
+  ...formatInstallSize(results.installSize),
   `property tests, 10,000 cases: MCP endpoint ${results.property.mcpEndpoint ? 'passed' : 'FAILED'}, every endpoint ${results.property.allEndpoints ? 'passed' : 'FAILED'}`,
   `total ${results.durationS} s; written to bench-results.json`,
 ];

@@ -1,4 +1,4 @@
-// tools/call throughput: bare node:http (ceiling), the SDK v2, Loupe's CLI mock, and Loupe's web app (run.mjs adds it: as npm start serves it, and under plain next start).
+// tools/call throughput: bare node:http (ceiling), the SDK v2, Loupe's CLI mock, and Loupe's app server (run.mjs adds it, as npm start serves it).
 import autocannon from 'autocannon';
 import { body, headers, startProcess } from './lib.mjs';
 

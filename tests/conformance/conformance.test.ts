@@ -3,11 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, startCliMock, startNext, type Started } from '../helpers/processes';
+import { ROOT, startCliMock, startApp, type Started } from '../helpers/processes';
 
 /**
  * The official conformance suite (0.2.0-alpha.12) against /mcp/conformance, served by the CLI
- * and by `next start`: every required 2026-07-28 scenario, the pending ones and all tasks-*
+ * and by the app server `npm start` runs: every required 2026-07-28 scenario, the pending ones and all tasks-*
  * scenarios must pass, with no expected-failures file.
  */
 
@@ -82,12 +82,12 @@ describe('conformance suite against the CLI mock', () => {
   });
 });
 
-describe('conformance suite against next start', () => {
+describe('conformance suite against the app server', () => {
   let server: Started;
   let dataDir: string;
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-next-'));
-    server = await startNext(dataDir, {}, 'next-start');
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-app-'));
+    server = await startApp(dataDir);
   });
   afterAll(async () => {
     await server?.stop();

@@ -93,19 +93,6 @@ describe('contract: node:http adapter (CLI server)', () => {
   contractSuite(() => rawHttp(port));
 });
 
-describe('contract: Next route handlers', () => {
-  let routes: Record<string, (req: Request) => Promise<Response>>;
-  let dir: string;
-  beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-next-route-'));
-    process.env.LOUPE_DATA_DIR = dir;
-    const mod = await import('../../lib/adapters/next-route');
-    routes = mod.toNextRoute() as unknown as Record<string, (req: Request) => Promise<Response>>;
-  });
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-  contractSuite(() => async (r) => readResponse(await routes[r.method ?? 'POST'](toRequest('http://127.0.0.1:3000', r))));
-});
-
 describe('contract: MSW handlers (mcp-loupe/msw) behind fetch', () => {
   const { handlers, engine } = createMswHandlers('demo', { url: 'http://localhost:3000/mcp' });
   const server = setupServer(...handlers);

@@ -10,7 +10,7 @@ import { ROOT, freePort, startCliMock, type Started } from '../helpers/processes
 import { startAppAndBrowser, stopAppAndBrowser } from './browser';
 
 /**
- * MCP Apps in the real inspector page under `next start`, in headless Chromium: the demo's
+ * MCP Apps in the real inspector page on the app server (`npm start`), in headless Chromium: the demo's
  * notes timeline (handshake, tool result, an app-only tool call through the bridge), a hostile
  * view served by a scenario file (a model-only tool, an undeclared origin, window.top, injected
  * CSP entries), the text fallback without the ui extension, and a third-party MCP App server

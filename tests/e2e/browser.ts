@@ -28,12 +28,12 @@ export interface AppAndBrowser {
 
 /** Start both (in a beforeAll); `prefix` names the temporary data directory. */
 export async function startAppAndBrowser(prefix: string): Promise<AppAndBrowser> {
-  const { startNext } = await import('../helpers/processes');
+  const { startApp } = await import('../helpers/processes');
   const fs = await import('node:fs');
   const os = await import('node:os');
   const path = await import('node:path');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  const server = await startNext(dataDir);
+  const server = await startApp(dataDir);
   return { server, browser: await launchChromium(), dataDir, base: `http://127.0.0.1:${server.port}` };
 }
 

@@ -9,7 +9,7 @@ import { httpTarget } from '../integration/http-target';
 import { startAppAndBrowser, stopAppAndBrowser } from './browser';
 
 /**
- * The control room under `next start` in headless Chromium: copy the built-in demo scenario,
+ * The control room on the app server (`npm start`) in headless Chromium: copy the built-in demo scenario,
  * break its YAML and see the error at its line, fix it (making the report's first step manual)
  * and save, call a tool from a client and see it in the journal, advance the manual task from
  * the UI and see the client observe the new status, then follow a report-card grade to its

@@ -3,17 +3,17 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNext, type Started } from '../helpers/processes';
+import { startApp, type Started } from '../helpers/processes';
 import { launchChromium } from './browser';
 
-/** The home page under `next start`, in headless Chromium: connected to the demo mock. */
+/** The home page on the app server (`npm start`), in headless Chromium: connected to the demo mock. */
 describe('home page', () => {
   let server: Started;
   let browser: Browser;
   let dataDir: string;
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-e2e-home-'));
-    server = await startNext(dataDir);
+    server = await startApp(dataDir);
     browser = await launchChromium();
   });
   afterAll(async () => {

@@ -4,7 +4,7 @@ import type { Started } from '../helpers/processes';
 import { startAppAndBrowser, stopAppAndBrowser } from './browser';
 
 /**
- * The inspector's timeline under `next start`, in headless Chromium: the home page connects to
+ * The inspector's timeline on the app server (`npm start`), in headless Chromium: the home page connects to
  * the demo mock by itself, its frames land on the timeline, an entry opens in the detail pane
  * (raw JSON, headers with secrets masked), filters and search narrow the list, and a broken
  * scenario saved through the control API shows its lint on the entry where it broke the spec.

@@ -3,12 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNext, type Started } from '../helpers/processes';
+import { startApp, type Started } from '../helpers/processes';
 import { controlApi } from '../integration/http-target';
 import { launchChromium } from './browser';
 
 /**
- * Journey 1 ("my task never completes"), in headless Chromium against `next start`: the home
+ * Journey 1 ("my task never completes"), in headless Chromium against the app server (`npm start`): the home
  * page is already connected to the demo mock; run generate_report as a task and watch it go
  * working → input_required, answer the approval form in place, see it complete with its
  * result, with every poll inside the task's span on the timeline; start another and cancel it,
@@ -47,7 +47,7 @@ describe('journey 1: a task on the demo mock, a cancel, and a broken server’s 
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-e2e-journey1-'));
-    server = await startNext(dataDir);
+    server = await startApp(dataDir);
     base = `http://127.0.0.1:${server.port}`;
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1600, height: 1400 } });

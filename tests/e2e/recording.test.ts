@@ -4,12 +4,12 @@ import path from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openShareFragment } from '../../lib/recording/share';
-import { ROOT, startNext, type Started } from '../helpers/processes';
+import { ROOT, startApp, type Started } from '../helpers/processes';
 import { controlApi } from '../integration/http-target';
 import { launchChromium } from './browser';
 
 /**
- * Recordings in Chromium against `next start`: a demo session with a task and an app is
+ * Recordings in Chromium against the app server (`npm start`): a demo session with a task and an app is
  * recorded, reviewed and exported redacted as a share link; the server is stopped and a new
  * one started (no state of the first), and a fresh browser context opens the link and sees
  * the same timeline, the task as it ended, and the app view rendered from the recording;
@@ -29,7 +29,7 @@ describe('recordings in the browser', () => {
   };
 
   beforeAll(async () => {
-    first = await startNext(tmp());
+    first = await startApp(tmp());
     browser = await launchChromium();
   });
   afterAll(async () => {
@@ -121,7 +121,7 @@ describe('recordings in the browser', () => {
   it('opens the link in a fresh browser context with the server gone: same timeline, task and app view', async () => {
     await first!.stop();
     first = undefined;
-    second = await startNext(tmp());
+    second = await startApp(tmp());
     const url = link.replace(/^http:\/\/127\.0\.0\.1:\d+/, `http://127.0.0.1:${second.port}`);
     const context = await browser.newContext({ viewport: { width: 1600, height: 1400 } });
     const page = await context.newPage();

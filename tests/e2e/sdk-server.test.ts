@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, startNext, type Started } from '../helpers/processes';
+import { ROOT, startApp, type Started } from '../helpers/processes';
 import { launchChromium } from './browser';
 
 /**
@@ -40,7 +40,7 @@ async function startSdkServer(): Promise<{ url: string; child: ChildProcess; sto
 }
 
 describe('inspecting the official SDK v2 server through the proxy', () => {
-  let next: Started;
+  let app: Started;
   let sdk: Awaited<ReturnType<typeof startSdkServer>>;
   let browser: Browser;
   let context: BrowserContext;
@@ -49,18 +49,18 @@ describe('inspecting the official SDK v2 server through the proxy', () => {
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-e2e-sdk-'));
-    [next, sdk] = await Promise.all([startNext(dataDir), startSdkServer()]);
+    [app, sdk] = await Promise.all([startApp(dataDir), startSdkServer()]);
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1600, height: 1400 } });
     page = await context.newPage();
-    await page.goto(`http://127.0.0.1:${next.port}/?token=${next.token}`);
+    await page.goto(`http://127.0.0.1:${app.port}/?token=${app.token}`);
     await page.waitForSelector('[data-testid="connection-status"][data-state="connected"]', { timeout: 20_000 });
   });
   afterAll(async () => {
     await context?.close();
     await browser?.close();
     await sdk?.stop();
-    await next?.stop();
+    await app?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNext, type Started } from '../helpers/processes';
+import { startApp, type Started } from '../helpers/processes';
 import { controlApi } from '../integration/http-target';
 import { launchChromium } from './browser';
 
@@ -46,7 +46,7 @@ describe('streams panel: a dropped listen and its reconnect plan', () => {
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-e2e-streams-'));
-    server = await startNext(dataDir);
+    server = await startApp(dataDir);
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1600, height: 1400 } });
     page = await context.newPage();

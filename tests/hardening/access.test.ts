@@ -106,6 +106,15 @@ describe('/mcp', () => {
   });
 });
 
+describe('/healthz', () => {
+  it('answers without a token, but only to a loopback Host', async () => {
+    const ok = await raw(port, { path: '/healthz', headers: { Host: host } });
+    expect(ok.status).toBe(200);
+    expect(JSON.parse(ok.text)).toEqual({ status: 'ok' });
+    expect((await raw(port, { path: '/healthz', headers: { Host: 'evil.example.com' } })).status).toBe(403);
+  });
+});
+
 describe('binding', () => {
   it('mcp-loupe mock refuses 0.0.0.0 without --allow-remote', async () => {
     const r = await run(process.execPath, [

@@ -53,9 +53,16 @@ function stopper(child: ChildProcess) {
     });
 }
 
+/** Which Node runs which copy of the CLI (default: this Node, the repository's bin/mcp-loupe.mjs). */
+interface CliRuntime {
+  node?: string;
+  entry?: string;
+}
+
 /** Start `mcp-loupe mock ...` and wait for its READY line. */
-export async function startCliMock(args: string[], env: Record<string, string> = {}): Promise<Started> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'mcp-loupe.mjs'), 'mock', ...args, '--port', '0'], {
+export async function startCliMock(args: string[], env: Record<string, string> = {}, runtime: CliRuntime = {}): Promise<Started> {
+  const { node = process.execPath, entry = path.join(ROOT, 'bin', 'mcp-loupe.mjs') } = runtime;
+  const child = spawn(node, [entry, 'mock', ...args, '--port', '0'], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     detached: true,
@@ -82,20 +89,16 @@ export async function startCliMock(args: string[], env: Record<string, string> =
 }
 
 /**
- * Start the web app on a free port with its own data directory; waits until /mcp answers.
- * `app` (default) is what `npm start` runs: scripts/serve.mjs, Loupe's routes on node:http
- * beside Next; `next-start` is plain `next start`, where the Next route files serve them.
+ * Start the app server as `npm start` runs it (scripts/serve.mjs: Loupe's routes and the pages'
+ * static export on one node:http server) on a free port with its own data directory; waits
+ * until /healthz answers. Needs `npm run build` (dist/app-server.mjs and dist/app).
  */
-export async function startNext(dataDir: string, env: Record<string, string> = {}, server: 'app' | 'next-start' = 'app'): Promise<Started> {
+export async function startApp(dataDir: string, env: Record<string, string> = {}): Promise<Started> {
   const port = await freePort();
   const token = `test-token-${Math.random().toString(36).slice(2)}`;
-  const args =
-    server === 'app'
-      ? [path.join(ROOT, 'scripts/serve.mjs')]
-      : [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(port)];
-  const child = spawn(process.execPath, args, {
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/serve.mjs')], {
     cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOUPE_DATA_DIR: dataDir, LOUPE_TOKEN: token, NEXT_TELEMETRY_DISABLED: '1', ...env },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOUPE_DATA_DIR: dataDir, LOUPE_TOKEN: token, ...env },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -105,15 +108,15 @@ export async function startNext(dataDir: string, env: Record<string, string> = {
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${server} exited:\n${out}`);
+    if (child.exitCode !== null) throw new Error(`the app server exited:\n${out}`);
     try {
-      const r = await fetch(`${base}/mcp`, { method: 'GET' });
-      if (r.status === 405) break;
+      const r = await fetch(`${base}/healthz`);
+      if (r.status === 200) break;
     } catch {
       /* not listening yet */
     }
-    if (Date.now() > deadline) throw new Error(`${server} did not answer:\n${out}`);
-    await new Promise((r) => setTimeout(r, 150));
+    if (Date.now() > deadline) throw new Error(`the app server did not answer:\n${out}`);
+    await new Promise((r) => setTimeout(r, 100));
   }
   return { child, url: `${base}/mcp`, port, token, output: () => out, stop: stopper(child) };
 }

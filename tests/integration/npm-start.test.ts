@@ -63,5 +63,14 @@ describe('npm start', () => {
     expect(body.id).toBe(1);
     expect(body.result).toMatchObject({ resultType: 'complete', supportedVersions: ['2026-07-28', '2025-11-25'], ttlMs: 300000, cacheScope: 'public' });
     expect((body.result._meta as Record<string, { name: string }>)['io.modelcontextprotocol/serverInfo'].name).toBe('loupe-demo');
+
+    // The same server answers /healthz and serves the exported pages, after the token exchange.
+    expect(await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()).toEqual({ status: 'ok' });
+    const exchange = await fetch(url, { redirect: 'manual' });
+    expect(exchange.status).toBe(303);
+    expect(exchange.headers.get('location')).toBe('/');
+    const home = await fetch(`http://127.0.0.1:${port}/`);
+    expect(home.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await home.text()).toContain('<title>Loupe</title>');
   });
 });

@@ -7,7 +7,7 @@ import { createHttpTransport } from '../../lib/client/http-transport';
 import { createTrackingTransport } from '../../lib/client/tracking';
 import { createClientSession } from '../../lib/client/session';
 import type { Frame } from '../../lib/client/frames';
-import { startCliMock, startNext, type Started } from '../helpers/processes';
+import { startCliMock, startApp, type Started } from '../helpers/processes';
 
 /**
  * POST /api/proxy on a real `mcp-loupe mock` and on the app server `npm start` runs:
@@ -17,7 +17,7 @@ import { startCliMock, startNext, type Started } from '../helpers/processes';
 
 const SERVERS = [
   { name: 'mcp-loupe mock', start: (dir: string) => startCliMock(['demo', '--data-dir', dir]) },
-  { name: 'the npm start app server', start: (dir: string) => startNext(dir) },
+  { name: 'the npm start app server', start: (dir: string) => startApp(dir) },
 ];
 const BYTES = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
 

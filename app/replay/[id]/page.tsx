@@ -1,7 +1,14 @@
-import { InspectorPage } from '@/components/inspector/InspectorPage';
+import { ReplayInspector } from '@/components/inspector/ReplayInspector';
+
+/**
+ * One exported page serves every replay id: the app server answers `/replay/<any id>` with this
+ * placeholder, and the inspector reads the real id from the URL in the browser.
+ */
+export function generateStaticParams(): { id: string }[] {
+  return [{ id: '_' }];
+}
 
 /** The inspector connected to a recording the running Loupe replays (`/mcp/replay/<id>`). */
-export default async function ReplayPage({ params }: { params: Promise<{ id: string }> }) {
-  const { id } = await params;
-  return <InspectorPage autoConnect={{ url: `/mcp/replay/${encodeURIComponent(id)}`, mode: 'direct', era: 'auto' }} />;
+export default function ReplayPage() {
+  return <ReplayInspector />;
 }

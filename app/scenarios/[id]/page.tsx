@@ -1,11 +1,17 @@
 import { ControlRoom } from '@/components/scenario/ControlRoom';
-import { hasLaunchCookie } from '@/lib/adapters/next-session';
 
 /** The tab title. */
 export const metadata = { title: 'Control room · Loupe' };
 
+/**
+ * One exported page serves every scenario id: the app server answers `/scenarios/<any id>` with
+ * this placeholder, and the control room reads the real id from the URL in the browser.
+ */
+export function generateStaticParams(): { id: string }[] {
+  return [{ id: '_' }];
+}
+
 /** One scenario's control room; without the launch cookie, how to get the token instead. */
-export default async function ScenarioPage({ params }: { params: Promise<{ id: string }> }) {
-  const { id } = await params;
-  return <ControlRoom scenarioId={id} authenticated={await hasLaunchCookie()} />;
+export default function ScenarioPage() {
+  return <ControlRoom />;
 }
