@@ -7,6 +7,7 @@ import { registerClientTaskCommands } from './client-task-commands';
 import { registerConformanceClient } from './conformance-client';
 import { registerScenarioCommands } from './scenarios-command';
 import { registerRecordingCommands } from './recording-commands';
+import { registerOpenCommand } from './open-command';
 
 /** The `mcp-loupe` command line. */
 function buildProgram(): Command {
@@ -35,6 +36,7 @@ function buildProgram(): Command {
   registerClientTaskCommands(program);
   registerConformanceClient(program);
   registerRecordingCommands(program);
+  registerOpenCommand(program);
   return program;
 }
 
