@@ -51,7 +51,7 @@ export const allow = {
  * from another node-only file), so the web-standard rooms cannot reach the filesystem indirectly.
  */
 export const nodeOnly = [
-  { path: 'lib/store/sqlite/**', reason: 'better-sqlite3 and node:fs: the durable stores of the CLI and the app server' },
+  { path: 'lib/store/sqlite/**', reason: 'better-sqlite3, node:sqlite and node:fs: the durable stores of the CLI and the app server' },
   {
     path: 'lib/scenario/files.ts',
     reason: 'reads scenario files and resolves ui:// HTML paths with node:fs and node:path; the loader itself stays browser-safe for the editor',

@@ -1,8 +1,8 @@
 // `npm run dev`: the app server (lib/server/app-server.ts, from the dist/app-server.mjs bundle) with
 // Next's dev server for the pages, so they hot-reload while /mcp/**, /api/** and /healthz are
 // served exactly as in production, behind the same page gate. Changes under lib/server need a
-// restart (the server runs from the bundle). HOST, PORT, LOUPE_DATA_DIR, LOUPE_TOKEN and
-// LOUPE_ALLOWED_HOSTS as for `npm start`.
+// restart (the server runs from the bundle). HOST, PORT, LOUPE_DATA_DIR, LOUPE_STORE, LOUPE_TOKEN
+// and LOUPE_ALLOWED_HOSTS as for `npm start`.
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -21,6 +21,7 @@ const app = await startAppServer({
   host,
   port: Number(process.env.PORT ?? 3000),
   dataDir: process.env.LOUPE_DATA_DIR ?? path.resolve('.loupe'),
+  store: process.env.LOUPE_STORE,
   token: process.env.LOUPE_TOKEN || undefined,
   allowedHosts: (process.env.LOUPE_ALLOWED_HOSTS ?? '').split(','),
   // Pages wait until Next is prepared; Loupe's own routes answer at once.

@@ -2,7 +2,7 @@
 // (lib/cli/open-command.ts), so `npm start` and `npx mcp-loupe` run the same code and print the
 // same lines. One node:http server (lib/server/app-server.ts) serves Loupe's routes (/mcp/**,
 // /api/**, /healthz) and the pages from Next's static export in dist/app; Next is not loaded.
-// Reads HOST, PORT, LOUPE_DATA_DIR, LOUPE_TOKEN, LOUPE_ALLOW_REMOTE and LOUPE_ALLOWED_HOSTS, and
+// Reads HOST, PORT, LOUPE_DATA_DIR, LOUPE_STORE, LOUPE_TOKEN, LOUPE_ALLOW_REMOTE and LOUPE_ALLOWED_HOSTS, and
 // takes the command's flags (`--url`, `--scenario`, `-- command`...); `--open` opens the browser.
 // Expects dist/cli.mjs and dist/app (npm start builds both).
 import path from 'node:path';

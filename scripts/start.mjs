@@ -65,6 +65,10 @@ if (!LOOPBACK.test(host) && !allowRemote) {
   );
 }
 
+// --store memory|sqlite (or LOUPE_STORE): where the app server keeps tasks; see lib/server/open-stores.ts.
+const store = flag('--store') ?? process.env.LOUPE_STORE;
+if (store !== undefined && !['memory', 'sqlite', 'auto', ''].includes(store)) fail(`--store must be memory or sqlite (or auto, the default), got "${store}"`);
+
 const buildEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
 const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
 

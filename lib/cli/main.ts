@@ -20,6 +20,10 @@ function buildProgram(): Command {
     .option('--host <h>', 'interface to bind', '127.0.0.1')
     .option('--stdio', 'serve on stdin/stdout instead of HTTP')
     .option('--data-dir <d>', 'where tasks, the ledger and nonces are kept (default .loupe or $LOUPE_DATA_DIR)')
+    .option(
+      '--store <kind>',
+      'memory: keep tasks in memory only, never touch the disk; sqlite: the SQLite file or fail (default: SQLite, else memory with a warning; or $LOUPE_STORE)',
+    )
     .option('--seed <s>', 'seed for probabilistic faults')
     .option('--manual', 'every timed task step waits for `mcp-loupe tasks advance`')
     .option('--allow-remote', 'allow binding a non-loopback interface')

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { createMockHost } from '../server/mock-host';
+import { parseStoreKind, type StoreKind } from '../server/open-stores';
 import { listen } from '../adapters/node-http';
 import { serveStdio } from '../adapters/stdio';
 import { createMockRouter } from '../server/mock-router';
@@ -8,13 +9,14 @@ import { formatIssues } from '../scenario/loader';
 import { getBuiltinScenario } from '../scenario/builtins';
 import type { Scenario } from '../scenario/schema';
 
-/** `mcp-loupe mock [scenario] [--port N] [--host H] [--stdio] [--data-dir D] [--manual]`. */
+/** `mcp-loupe mock [scenario] [--port N] [--host H] [--stdio] [--data-dir D] [--store K] [--manual]`. */
 
 interface MockCommandOptions {
   port: string;
   host: string;
   stdio?: boolean;
   dataDir?: string;
+  store?: string;
   seed?: string;
   manual?: boolean;
   allowRemote?: boolean;
@@ -56,8 +58,18 @@ export async function runMockCommand(scenarioArg: string | undefined, opts: Mock
     process.exit(2);
   }
   const dataDir = path.resolve(opts.dataDir ?? process.env.LOUPE_DATA_DIR ?? '.loupe');
+  let store: StoreKind;
+  try {
+    store = opts.store === undefined ? parseStoreKind(process.env.LOUPE_STORE, 'LOUPE_STORE') : parseStoreKind(opts.store, '--store');
+  } catch (error) {
+    process.stderr.write(`mcp-loupe: ${(error as Error).message}\n`);
+    process.exit(2);
+  }
+  // A store that cannot open (--store sqlite without a driver, an unwritable data directory)
+  // reaches main's handler: one line on stderr, exit code 1.
   const mockHost = createMockHost({
     dataDir,
+    store,
     resolve: (id) => (id === scenario.id ? scenario : undefined),
     transform: opts.manual ? manualSteps : undefined,
     seed: opts.seed,

@@ -115,6 +115,7 @@ async function runOpenCommand(command: string[], flags: OpenFlags): Promise<void
       host: plan.host,
       port,
       dataDir: plan.dataDir,
+      store: plan.store,
       token: process.env.LOUPE_TOKEN || undefined,
       allowedHosts: plan.allowedHosts,
       pagesDir,
@@ -158,6 +159,7 @@ export function registerOpenCommand(program: Command): void {
     .option('--allow-remote', 'allow binding a non-loopback interface')
     .option('--allowed-host <name>', 'a Host name to accept besides loopback (repeatable; or $LOUPE_ALLOWED_HOSTS)', collect)
     .option('--data-dir <d>', 'where tasks, saved scenarios and recordings are kept (default .loupe or $LOUPE_DATA_DIR)')
+    .option('--store <kind>', 'memory or sqlite (default: SQLite, else memory with a warning; or $LOUPE_STORE)')
     .option('--no-open', 'do not open a browser (never opened in CI or without a display)')
     .option('--url <url>', "connect the inspector to this MCP server, through Loupe's proxy")
     .option('--header <"Name: value">', 'a header for --url (repeatable); its value never goes into the page URL', collect)

@@ -1,11 +1,12 @@
 import path from 'node:path';
 import { isAllowedHost } from '../engine/guards';
 import { launchLink, type ConnectionLink, type LaunchConnection } from '../protocol/launch-link';
+import { parseStoreKind, type StoreKind } from '../server/open-stores';
 
 /**
  * What `mcp-loupe [open]` was asked for, checked before anything starts: where to listen (flags
  * first, then the environment `npm start` has always read: HOST, PORT, LOUPE_DATA_DIR,
- * LOUPE_ALLOW_REMOTE, LOUPE_ALLOWED_HOSTS), and the connection the inspector opens with.
+ * LOUPE_STORE, LOUPE_ALLOW_REMOTE, LOUPE_ALLOWED_HOSTS), and the connection the inspector opens with.
  */
 
 /** The command's flags as commander parses them. */
@@ -15,6 +16,7 @@ export interface OpenFlags {
   allowRemote?: boolean;
   allowedHost?: string[];
   dataDir?: string;
+  store?: string;
   open?: boolean;
   url?: string;
   header?: string[];
@@ -32,6 +34,8 @@ export interface OpenPlan {
   port: number | undefined;
   allowedHosts: string[];
   dataDir: string;
+  /** `--store` or LOUPE_STORE (see lib/server/open-stores.ts). */
+  store: StoreKind;
   /** The connection of the command line (`--url`, `-- command`), answered by `GET /api/launch`. */
   launch?: LaunchConnection;
   /** What the page URL names (no header values); undefined opens the demo. */
@@ -80,6 +84,12 @@ export function planOpen(flags: OpenFlags, command: readonly string[], env: Node
   }
   const portText = flags.port ?? env.PORT;
   const port = portText === undefined || portText === '' ? undefined : parsePortText(portText, flags.port === undefined ? 'PORT' : '--port');
+  let store: StoreKind;
+  try {
+    store = flags.store === undefined ? parseStoreKind(env.LOUPE_STORE, 'LOUPE_STORE') : parseStoreKind(flags.store, '--store');
+  } catch (e) {
+    throw new OpenUsageError((e as Error).message);
+  }
   const era = flags.era ?? 'auto';
   const eraChoice = ERAS.find((e) => e === era);
   if (!eraChoice) throw new OpenUsageError(`--era must be modern, legacy or auto, got "${era}"`);
@@ -101,6 +111,7 @@ export function planOpen(flags: OpenFlags, command: readonly string[], env: Node
     port,
     allowedHosts: [...(flags.allowedHost ?? []), ...(env.LOUPE_ALLOWED_HOSTS ?? '').split(',')].map((h) => h.trim()).filter(Boolean),
     dataDir: path.resolve(flags.dataDir ?? (env.LOUPE_DATA_DIR || '.loupe')),
+    store,
     launch,
     link,
     scenarioFiles: flags.scenario ?? [],

@@ -9,7 +9,8 @@ import {
   type GetPromptParams,
   type ReadResourceParams,
 } from '../protocol';
-import type { ResourceSpec, ResourceTemplateSpec, Scenario, ToolSpec } from '../scenario/schema';
+import type { ResourceSpec, ResourceTemplateSpec } from '../scenario/catalog-schema';
+import type { Scenario, ToolSpec } from '../scenario/schema';
 import { fail, ok, type EngineCore, type Outcome, type RequestContext } from './context';
 import { runMrtr } from './mrtr';
 import { fillTemplate } from './template';

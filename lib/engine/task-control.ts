@@ -1,4 +1,4 @@
-import type { TaskSpec } from '../scenario/behavior-schema';
+import type { TaskSpec } from '../scenario/task-schema';
 import type { TaskRecord } from '../store/types';
 import { forceOutcome, isTerminal, settle } from './task-script';
 

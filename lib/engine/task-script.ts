@@ -1,6 +1,6 @@
 import { ERROR, type ClientCapabilities } from '../protocol';
 import { isTerminalStatus } from '../shared/task-status';
-import type { TaskSpec, TaskStep } from '../scenario/behavior-schema';
+import type { TaskSpec, TaskStep } from '../scenario/task-schema';
 import type { TaskRecord } from '../store/types';
 import { askable, checkResponse } from './mrtr';
 import { fillNumber, fillTemplate } from './template';

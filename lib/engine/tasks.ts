@@ -1,5 +1,5 @@
 import { ERROR, EXT, declaresExtension, type CancelTaskParams, type GetTaskParams, type UpdateTaskParams } from '../protocol';
-import type { TaskSpec } from '../scenario/behavior-schema';
+import type { TaskSpec } from '../scenario/task-schema';
 import type { ToolSpec } from '../scenario/schema';
 import type { TaskRecord } from '../store/types';
 import { fail, ok, type EngineCore, type Outcome, type RequestContext } from './context';

@@ -23,6 +23,15 @@ interface TaskSnapshotSeen {
   pollIntervalMs?: number;
 }
 
+/** A scenario's error is strict (code, message, data): anything else a server attached stays in the recording. */
+function rpcError(e: Record<string, unknown>): NonNullable<TaskSnapshotSeen['error']> {
+  return {
+    code: typeof e.code === 'number' ? e.code : -32603,
+    message: typeof e.message === 'string' ? e.message : 'The task failed',
+    ...(e.data !== undefined ? { data: e.data } : {}),
+  };
+}
+
 function snapshotOf(t: Record<string, unknown> | undefined, at: number): TaskSnapshotSeen | undefined {
   if (!t || typeof t.status !== 'string') return undefined;
   const updated = typeof t.lastUpdatedAt === 'string' ? Date.parse(t.lastUpdatedAt) : NaN;
@@ -35,7 +44,7 @@ function snapshotOf(t: Record<string, unknown> | undefined, at: number): TaskSna
     ...(!Number.isNaN(updated) ? { lastUpdatedAt: updated } : {}),
     ...(asRecord(t.inputRequests) ? { inputRequests: t.inputRequests as TaskSnapshotSeen['inputRequests'] } : {}),
     ...(asRecord(t.result) ? { result: t.result as Record<string, unknown> } : {}),
-    ...(asRecord(t.error) ? { error: t.error as TaskSnapshotSeen['error'] } : {}),
+    ...(asRecord(t.error) ? { error: rpcError(asRecord(t.error)!) } : {}),
     ...(typeof ttl === 'number' || ttl === null ? { ttlMs: ttl as number | null } : {}),
     ...(typeof poll === 'number' ? { pollIntervalMs: poll } : {}),
   };

@@ -162,7 +162,11 @@ function prompts(xs: RecordedExchange[]): Record<string, unknown>[] {
         ? resultOf(got)!.messages
         : [{ role: 'user', content: { type: 'text', text: typeof p.description === 'string' ? p.description : `Prompt ${String(p.name)}` } }]
     ) as unknown[];
-    return { name: p.name, ...pick(p, ['title', 'description', 'arguments']), messages };
+    // Scenario prompt arguments are strict: keep the fields the format knows, drop any extension data.
+    const args = Array.isArray(p.arguments)
+      ? p.arguments.flatMap((a) => (asRecord(a) ? [pick(asRecord(a)!, ['name', 'title', 'description', 'required'])] : []))
+      : undefined;
+    return { name: p.name, ...pick(p, ['title', 'description']), ...(args ? { arguments: args } : {}), messages };
   });
 }
 

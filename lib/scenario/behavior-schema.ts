@@ -1,133 +1,118 @@
 import { z } from 'zod';
 
 /**
- * What a tool (and, for MRTR, a prompt or resource) does when called: a direct result or
- * JSON-RPC error, rounds of input requests, a task script, or a built-in handler, plus progress,
- * log and list-changed side effects. Text fields of results may use `{{args.x}}` /
- * `{{inputs.key.content.y}}` placeholders, filled from the call's arguments and gathered input
- * responses. The rest of the file format is in schema.ts.
+ * The pieces a behaviour is made of: results, JSON-RPC errors, input requests, MRTR rounds,
+ * progress and log side effects. Tools combine them in schema.ts, tasks in task-schema.ts,
+ * prompts and resources (MRTR) in catalog-schema.ts. Text fields of results may use
+ * `{{args.x}}` / `{{inputs.key.content.y}}` placeholders, filled from the call's arguments and
+ * gathered input responses.
+ *
+ * Objects are strict (an unknown key is an error, so a typo cannot pass silently) except where
+ * the format is open on purpose; each of those says why.
  */
 
-const Json = z.record(z.string(), z.unknown());
+/** Open on purpose: JSON Schema bodies, `_meta`, content items and the like follow their own specs. */
+export const JsonObjectSchema = z.record(z.string(), z.unknown());
+const Json = JsonObjectSchema;
 
-/** A result a tool returns (CallToolResult body without resultType). */
-const ToolResultSpecSchema = z
+/**
+ * A result a tool returns (a CallToolResult without resultType). Loose on purpose: it is sent
+ * as written, so `_meta` and any field a later protocol revision adds pass through.
+ */
+export const ToolResultSpecSchema = z
   .looseObject({
-    content: z.array(Json).default([]),
-    structuredContent: Json.optional(),
-    isError: z.boolean().optional(),
+    content: z
+      .array(Json)
+      .default([])
+      .describe('Content items (e.g. { type: text, text: ... }, image, audio, resource_link, resource) as the client receives them; default: [].'),
+    structuredContent: Json.optional().describe('Structured result, checked by clients against the tool outputSchema. Strings may use placeholders.'),
+    isError: z.boolean().optional().describe('true marks a tool-level error (the call ran but failed); default: false.'),
   })
-  .describe('A CallToolResult. Text may use {{args.name}} and {{inputs.key.content.field}} placeholders.');
+  .meta({ id: 'ToolResult', description: 'A CallToolResult, sent as written. Text may use {{args.name}} and {{inputs.key.content.field}} placeholders.' });
 export type ToolResultSpec = z.infer<typeof ToolResultSpecSchema>;
 
 /** A JSON-RPC error to answer with. */
-const RpcErrorSpecSchema = z.object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() });
+export const RpcErrorSpecSchema = z
+  .strictObject({
+    code: z.number().int().describe('JSON-RPC error code, e.g. -32602 (invalid params) or -32603 (internal error).'),
+    message: z.string().describe('Error message; may use {{args.x}} placeholders.'),
+    data: z.unknown().optional().describe('Any JSON value sent as error.data.'),
+  })
+  .meta({ id: 'RpcError', description: 'A JSON-RPC error: code, message and optional data.' });
 
 /** One input request inside an MRTR round or a task step. */
-const InputRequestSpecSchema = z.looseObject({
-  method: z.enum(['elicitation/create', 'sampling/createMessage', 'roots/list']),
-  params: Json.default({}),
-});
+export const InputRequestSpecSchema = z
+  .strictObject({
+    method: z
+      .enum(['elicitation/create', 'sampling/createMessage', 'roots/list'])
+      .describe('What to ask the client: elicitation/create (form or URL), sampling/createMessage, or roots/list.'),
+    // Open on purpose: the params are the request's own (message, requestedSchema, mode, url, messages, ...).
+    params: Json.default({}).describe(
+      'The request params as the client receives them. Elicitation: message plus requestedSchema (form mode) or mode: url, url and elicitationId. May use placeholders.',
+    ),
+  })
+  .meta({ id: 'InputRequest', description: 'An input request sent to the client; its answer is available as {{inputs.<key>...}} afterwards.' });
 export type InputRequestSpec = z.infer<typeof InputRequestSpecSchema>;
 
+const inputRequests = z
+  .record(z.string(), InputRequestSpecSchema)
+  .describe('Input requests by key; the client answers each under the same key in inputResponses.');
+
 /** What an elicitation answer leads to in an MRTR round. */
-const OutcomeSpecSchema = z.union([
-  z.object({ result: ToolResultSpecSchema }),
-  z.object({ error: RpcErrorSpecSchema }),
-  z.object({ continue: z.literal(true) }),
-]);
+const OutcomeSpecSchema = z
+  .union([
+    z.strictObject({ result: ToolResultSpecSchema.describe('End the call with this result.') }),
+    z.strictObject({ error: RpcErrorSpecSchema.describe('End the call with this JSON-RPC error.') }),
+    z.strictObject({ continue: z.literal(true).describe('Go on to the next round as if the user had accepted.') }),
+  ])
+  .meta({ id: 'RoundOutcome', description: 'What happens next: { result: ... }, { error: ... } or { continue: true }.' });
 
 /** One round of input requests before the result. */
-export const MrtrRoundSchema = z.object({
-  inputRequests: z.record(z.string(), InputRequestSpecSchema),
-  /** What a decline or cancel of any elicitation in this round does; default: continue. */
-  onDecline: OutcomeSpecSchema.optional(),
-  onCancel: OutcomeSpecSchema.optional(),
-  /** Validate accepted form content against requestedSchema; invalid → -32602. Default true. */
-  validate: z.boolean().default(true),
-});
+const MrtrRoundSchema = z
+  .strictObject({
+    inputRequests: inputRequests.describe(
+      'Input requests of this round, by key. The call answers input_required until every key has a response; only requests the client declared a capability for are sent.',
+    ),
+    onDecline: OutcomeSpecSchema.optional().describe('What a decline of any elicitation in this round does; default: continue.'),
+    onCancel: OutcomeSpecSchema.optional().describe('What a cancel of any elicitation in this round does; default: continue.'),
+    validate: z
+      .boolean()
+      .default(true)
+      .describe('Check accepted form content against requestedSchema; content that does not match is answered -32602. Default: true.'),
+  })
+  .meta({ id: 'MrtrRound', description: 'One round trip: the client is sent input_required with these requests and retries the call with the answers.' });
 export type MrtrRound = z.infer<typeof MrtrRoundSchema>;
 
-const ProgressSpecSchema = z.object({
-  steps: z.array(z.object({ progress: z.number(), total: z.number().optional(), message: z.string().optional() })),
-  intervalMs: z.number().int().min(0).default(50),
-});
+/** MRTR for a tool, prompt or resource: the rounds asked before the answer. */
+export const MrtrSpecSchema = z
+  .strictObject({ rounds: z.array(MrtrRoundSchema).min(1).describe('The rounds, asked in order; each retry carries requestState and the answers so far.') })
+  .meta({ id: 'Mrtr', description: 'Multi round-trip requests: ask for input (input_required) before answering.' });
 
-const LogSpecSchema = z.array(z.object({ level: z.string().default('info'), logger: z.string().optional(), data: z.unknown() }));
-
-/** One step of a task script. The last step must be terminal (result, toolError, error or cancelled). */
-const TaskStepSchema = z
-  .object({
-    status: z.enum(['working', 'input_required']).optional(),
-    statusMessage: z.string().optional(),
-    /** How long the step takes before moving on (ms, or a `{{args.x}}` expression); ignored when manual. */
-    delayMs: z
-      .union([z.number().int().min(0), z.string()])
-      .optional()
-      .describe('Step duration in ms, or a {{args.x}} expression; ignored when manual.'),
-    /** Wait for an explicit advance (control API, CLI, UI). */
-    manual: z.boolean().optional().describe('Wait for an explicit advance from the UI, control API or CLI.'),
-    /** Ask the client; the task waits in input_required until every key is answered. */
-    inputRequests: z
-      .record(z.string(), InputRequestSpecSchema)
-      .optional()
-      .describe('Input requests by key; the task waits in input_required until each is answered.'),
-    onDecline: z.enum(['continue', 'complete', 'fail', 'cancel']).optional(),
-    declineResult: ToolResultSpecSchema.optional(),
-    /** What an elicitation `cancel` does: wait (keep asking) or continue. */
-    onCancel: z.enum(['wait', 'continue', 'cancel']).optional().describe('What an elicitation cancel does: wait (keep asking), continue, or cancel the task.'),
-    /** Status messages shown one after another while the step runs. */
-    progress: z.array(z.string()).optional(),
-    result: ToolResultSpecSchema.optional(),
-    toolError: ToolResultSpecSchema.optional(),
-    error: RpcErrorSpecSchema.optional(),
-    cancelled: z.literal(true).optional(),
+/** Progress notifications of a direct (non-task) tool call. */
+export const ProgressSpecSchema = z
+  .strictObject({
+    steps: z
+      .array(
+        z.strictObject({
+          progress: z.number().describe('Progress so far, e.g. 1 of total.'),
+          total: z.number().optional().describe('Total amount of work, if known.'),
+          message: z.string().optional().describe('Human-readable progress message.'),
+        }),
+      )
+      .describe('One notifications/progress per step, in order.'),
+    intervalMs: z.number().int().min(0).default(50).describe('Pause before each step, in ms; default: 50.'),
   })
-  .describe('A task step: a status with a delay or manual advance, input requests, progress messages, or a terminal outcome.');
-export type TaskStep = z.infer<typeof TaskStepSchema>;
+  .describe(
+    'Progress notifications sent before the result, when the call carries a progressToken (without one the call just takes as long). Not used by tasks.',
+  );
 
-const CancelPolicySchema = z.object({
-  policy: z.enum(['honour', 'ignore', 'finish']).default('honour'),
-  /** With `ignore`: polls seen after the cancel before it is honoured. */
-  ignorePolls: z.number().int().min(0).default(0),
-});
-
-/** How a tool runs as a task: when it becomes one, TTL and poll interval, the script, and the cancel policy. */
-const TaskSpecSchema = z.object({
-  /** declared: task when the client declares the extension, else run inline; required: -32021 without it. */
-  mode: z
-    .enum(['declared', 'required'])
-    .default('declared')
-    .describe('declared: a task when the client declares the tasks extension, else inline; required: -32021 without it.'),
-  ttlMs: z.number().int().min(0).nullable().optional(),
-  pollIntervalMs: z.number().int().min(0).optional(),
-  statusMessage: z.string().optional(),
-  steps: z.array(TaskStepSchema).min(1).describe('The task script; the last step must be terminal (result, toolError, error or cancelled).'),
-  cancel: CancelPolicySchema.default({ policy: 'honour', ignorePolls: 0 }),
-  /** Absolute maximum run time; the task fails when it is exceeded even if progress keeps arriving. */
-  maxRunMs: z.number().int().min(1).optional(),
-});
-export type TaskSpec = z.infer<typeof TaskSpecSchema>;
-
-/** How a tool behaves. Exactly one of result, error, mrtr+result, task, handler. */
-export const ToolBehaviorSchema = z.object({
-  result: ToolResultSpecSchema.optional(),
-  error: RpcErrorSpecSchema.optional().describe('Answer every call with this JSON-RPC error.'),
-  mrtr: z
-    .object({ rounds: z.array(MrtrRoundSchema).min(1) })
-    .optional()
-    .describe('Rounds of input requests before the result (multi-round tool results).'),
-  task: TaskSpecSchema.optional().describe('Run the call as a task following a scripted lifecycle.'),
-  /** A built-in behaviour implemented by the engine (e.g. charge, delete_note, workspace_read). */
-  handler: z.string().optional().describe('A built-in behaviour implemented by the engine (e.g. charge, delete_note, workspace_read).'),
-  /** Handler settings. */
-  options: Json.optional(),
-  progress: ProgressSpecSchema.optional(),
-  log: LogSpecSchema.optional(),
-  /** List-changed notifications to broadcast to listen streams when the tool runs. */
-  emit: z.array(z.enum(['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'])).optional(),
-  /** Capabilities the request must declare (else -32021). */
-  requires: Json.optional(),
-  /** Wait before answering (ms, or a `{{args.x}}` expression). */
-  delayMs: z.union([z.number().int().min(0), z.string()]).optional(),
-});
+/** Log notifications of a tool call. */
+export const LogSpecSchema = z
+  .array(
+    z.strictObject({
+      level: z.string().default('info').describe('Syslog level: debug, info, notice, warning, error, critical, alert or emergency; default: info.'),
+      logger: z.string().optional().describe('Name of the logger, shown beside the message.'),
+      data: z.unknown().describe('The message: text or any JSON value; strings may use placeholders.'),
+    }),
+  )
+  .describe('notifications/message log entries sent before the result, when the call asks for a log level and the entry is at least that level.');

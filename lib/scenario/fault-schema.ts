@@ -10,6 +10,7 @@ import { z } from 'zod';
 
 const count = z.number().int().min(1);
 const ms = z.number().int().min(0);
+const kindText = 'The kind of fault; the other fields depend on it.';
 
 /** Which requests a fault applies to; every given condition must hold. */
 const FaultMatchSchema = z
@@ -38,10 +39,10 @@ export type FaultMatch = z.infer<typeof FaultMatchSchema>;
 
 const RpcErrorActionSchema = z
   .strictObject({
-    kind: z.literal('rpc-error'),
-    code: z.number().int(),
-    message: z.string(),
-    data: z.unknown().optional(),
+    kind: z.literal('rpc-error').describe(kindText),
+    code: z.number().int().describe('JSON-RPC error code, e.g. -32603 (internal error) or -32002.'),
+    message: z.string().describe('Error message.'),
+    data: z.unknown().optional().describe('Any JSON value sent as error.data.'),
     status: z
       .number()
       .int()
@@ -54,8 +55,8 @@ const RpcErrorActionSchema = z
 
 const HttpStatusActionSchema = z
   .strictObject({
-    kind: z.literal('http-status'),
-    status: z.number().int().min(200).max(599),
+    kind: z.literal('http-status').describe(kindText),
+    status: z.number().int().min(200).max(599).describe('HTTP status to answer with, e.g. 503 or 429.'),
     retryAfter: z.number().int().min(0).optional().describe('Retry-After header, in seconds.'),
     body: z
       .union([z.string(), z.record(z.string(), z.unknown())])
@@ -66,16 +67,16 @@ const HttpStatusActionSchema = z
 
 const LatencyActionSchema = z
   .strictObject({
-    kind: z.literal('latency'),
+    kind: z.literal('latency').describe(kindText),
     ms: ms.optional().describe('Fixed delay in ms.'),
     distribution: z
       .enum(['uniform', 'normal'])
       .optional()
       .describe('Draw the delay: uniform between min and max, or normal with mean and stddev (never below 0).'),
-    min: ms.optional(),
-    max: ms.optional(),
-    mean: ms.optional(),
-    stddev: z.number().min(0).optional(),
+    min: ms.optional().describe('Uniform: shortest delay, in ms.'),
+    max: ms.optional().describe('Uniform: longest delay, in ms.'),
+    mean: ms.optional().describe('Normal: mean delay, in ms.'),
+    stddev: z.number().min(0).optional().describe('Normal: standard deviation, in ms.'),
   })
   .superRefine((a, ctx) => {
     const need = (keys: (keyof typeof a)[]) => {
@@ -95,26 +96,26 @@ const LatencyActionSchema = z
 const afterEvents = z.number().int().min(0);
 
 const StallActionSchema = z
-  .strictObject({ kind: z.literal('stall'), afterEvents: afterEvents.default(0).describe('SSE events sent before the stream goes silent.') })
+  .strictObject({ kind: z.literal('stall').describe(kindText), afterEvents: afterEvents.default(0).describe('SSE events sent before the stream goes silent.') })
   .describe('The SSE stream stops sending anything (no keep-alives, no response) but stays open.');
 
 const DropActionSchema = z
-  .strictObject({ kind: z.literal('drop'), afterEvents: afterEvents.describe('SSE events sent before the connection is cut.') })
+  .strictObject({ kind: z.literal('drop').describe(kindText), afterEvents: afterEvents.describe('SSE events sent before the connection is cut.') })
   .describe('The SSE stream is cut abruptly after N events, without the final response.');
 
 const GarbageActionSchema = z
   .strictObject({
-    kind: z.literal('garbage'),
+    kind: z.literal('garbage').describe(kindText),
     afterEvents: afterEvents.default(0).describe('SSE events sent before the garbage frame.'),
     text: z.string().min(1).optional().describe('Data of the frame; default: a truncated JSON-RPC message.'),
   })
   .describe('Inject an SSE message frame whose data is not JSON, then carry on.');
 
-const DuplicateActionSchema = z.strictObject({ kind: z.literal('duplicate') }).describe('Send every notification on the stream twice.');
+const DuplicateActionSchema = z.strictObject({ kind: z.literal('duplicate').describe(kindText) }).describe('Send every notification on the stream twice.');
 
 const OutOfOrderActionSchema = z
   .strictObject({
-    kind: z.literal('out-of-order'),
+    kind: z.literal('out-of-order').describe(kindText),
     order: z.enum(['reverse', 'shuffle']).default('reverse').describe('reverse, or a shuffle drawn from the seed.'),
     window: z.number().int().min(2).optional().describe('Release every N held notifications; default: hold them all until the response.'),
   })
@@ -122,9 +123,9 @@ const OutOfOrderActionSchema = z
 
 const DripActionSchema = z
   .strictObject({
-    kind: z.literal('drip'),
-    bytesPerChunk: z.number().int().min(1),
-    intervalMs: ms,
+    kind: z.literal('drip').describe(kindText),
+    bytesPerChunk: z.number().int().min(1).describe('Bytes written per chunk.'),
+    intervalMs: ms.describe('Pause between chunks, in ms.'),
   })
   .describe('Write the response (JSON or SSE) in small chunks with a pause between them.');
 
@@ -153,7 +154,7 @@ export const FaultSchema = z
   .strictObject({
     name: z.string().min(1).optional().describe('Shown in the journal when the fault fires; default: the kind and index.'),
     match: FaultMatchSchema.default({}),
-    action: FaultActionSchema,
+    action: FaultActionSchema.describe('What goes wrong; kind selects the rest of the fields.'),
   })
   .describe('A fault: which requests (match) and what goes wrong (action).');
 export type Fault = z.infer<typeof FaultSchema>;

@@ -2,8 +2,9 @@ import { LineCounter, parseDocument, type YAMLError } from 'yaml';
 import { formatIssues, formatPath, sortIssues, type ScenarioIssue } from './issues';
 import { checkScenarioRules } from './rules';
 import { ScenarioSchema, type Scenario } from './schema';
+import { collectionKeyIssues, yamlSyntaxIssues } from './yaml-issues';
 import { createLocator, type Locator } from './yaml-locator';
-import { toScenarioIssues } from './zod-issues';
+import { scenarioErrorMap, toScenarioIssues } from './zod-issues';
 
 /**
  * Parses scenario text (YAML or JSON) into a validated {@link Scenario}, or into every problem
@@ -76,8 +77,10 @@ export function parseScenario(text: string, source: string, options: ParseScenar
   const yamlWarnings = doc.warnings.map(fromYaml);
   if (doc.errors.length > 0) {
     const plainer = json ? jsonSyntaxIssue(text, source, locator) : undefined;
-    return { ok: false, errors: plainer ? [plainer] : sortIssues(doc.errors.map(fromYaml)) };
+    return { ok: false, errors: plainer ? [plainer] : yamlSyntaxIssues(doc.errors, text, source, locator) };
   }
+  const badKeys = collectionKeyIssues(doc, source, locator);
+  if (badKeys.length > 0) return { ok: false, errors: badKeys };
 
   let data: unknown;
   try {
@@ -92,7 +95,7 @@ export function parseScenario(text: string, source: string, options: ParseScenar
     path: formatPath(path),
     message,
   });
-  const parsed = ScenarioSchema.safeParse(data);
+  const parsed = ScenarioSchema.safeParse(data, { error: scenarioErrorMap });
   const rules = checkScenarioRules(data, issueAt);
   const errors = parsed.success ? [...rules.errors] : [...toScenarioIssues(parsed.error.issues, data, locator, source), ...rules.errors];
   if (parsed.success && options.readResourceFile) {

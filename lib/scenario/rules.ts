@@ -1,4 +1,6 @@
 import type { ScenarioIssue } from './issues';
+import { TOOL_KEYS } from './schema';
+import { closestKey } from './zod-issues';
 import { isRecord } from '../shared/records';
 
 /**
@@ -27,7 +29,9 @@ export function checkScenarioRules(data: unknown, issueAt: IssueAt): RuleFinding
   findDuplicates(findings, issueAt, 'resources', resources, 'uri', 'resource uri');
   const resourceUris = new Set(resources.map(([, r]) => r.uri).filter((uri) => typeof uri === 'string'));
   for (const [index, tool] of tools) {
-    if (!BEHAVIOURS.some((key) => tool[key] !== undefined)) {
+    // A misspelled behaviour (`reslt:`) is reported as an unknown key; "needs a behaviour" would only repeat it.
+    const misspelt = Object.keys(tool).some((key) => !TOOL_KEYS.includes(key) && (BEHAVIOURS as readonly string[]).includes(closestKey(key, TOOL_KEYS) ?? ''));
+    if (!misspelt && !BEHAVIOURS.some((key) => tool[key] !== undefined)) {
       findings.errors.push(issueAt(['tools', index], 'A tool needs a behaviour: one of result, error, mrtr, task or handler'));
     }
     checkTaskScript(findings, issueAt, index, tool.task);

@@ -1,148 +1,157 @@
 import { z } from 'zod';
-import { MrtrRoundSchema, ToolBehaviorSchema } from './behavior-schema';
+import { JsonObjectSchema, LogSpecSchema, MrtrSpecSchema, ProgressSpecSchema, RpcErrorSpecSchema, ToolResultSpecSchema } from './behavior-schema';
+import { CatalogShape } from './catalog-schema';
 import { FaultSchema, SeedSchema } from './fault-schema';
+import { TaskSpecSchema } from './task-schema';
 
 /**
  * The scenario file format. A scenario is data: server identity, tools, resources, prompts,
  * and per tool a behaviour (direct result, MRTR rounds, task script or a built-in handler;
- * behavior-schema.ts), plus faults (fault-schema.ts).
+ * behavior-schema.ts, task-schema.ts), the catalogue (catalog-schema.ts), plus faults
+ * (fault-schema.ts). Every object is strict, so a misspelled key is an error with its line,
+ * except the parts whose format is open on purpose (JSON Schema bodies, `_meta`, result
+ * payloads, request params), each marked where it is declared.
  */
 
-const Json = z.record(z.string(), z.unknown());
+const Json = JsonObjectSchema;
+
+/** How a tool behaves. Exactly one of result, error, mrtr+result, task, handler (rules.ts checks it). */
+const ToolBehaviorShape = {
+  result: ToolResultSpecSchema.optional().describe('Answer every call with this result (after the mrtr rounds, if any).'),
+  error: RpcErrorSpecSchema.optional().describe('Answer every call with this JSON-RPC error.'),
+  mrtr: MrtrSpecSchema.optional().describe('Rounds of input requests before the answer (multi round-trip requests); give the final answer in result.'),
+  task: TaskSpecSchema.optional(),
+  handler: z.string().optional().describe('A built-in behaviour implemented by the engine (e.g. charge, delete_note, workspace_read).'),
+  // Open on purpose: each built-in handler reads its own settings.
+  options: Json.optional().describe('Settings of the built-in handler; their keys depend on the handler.'),
+  progress: ProgressSpecSchema.optional(),
+  log: LogSpecSchema.optional(),
+  emit: z
+    .array(z.enum(['toolsListChanged', 'promptsListChanged', 'resourcesListChanged']))
+    .optional()
+    .describe('List-changed notifications broadcast to open subscriptions/listen streams each time the tool runs.'),
+  // Open on purpose: a ClientCapabilities object.
+  requires: Json.optional().describe(
+    'Client capabilities the call must declare, e.g. { sampling: {} } or { extensions: { <id>: {} } }; without them the call is answered -32021.',
+  ),
+  delayMs: z
+    .union([z.number().int().min(0), z.string()])
+    .optional()
+    .describe('Wait before answering, in ms, or a "{{args.x}}" expression (one multiplication allowed: "{{args.seconds}} * 1000"); default: 0.'),
+};
 
 /** A tool as the scenario declares it: what tools/list shows, plus its behaviour. */
-const ToolSpecSchema = z
-  .looseObject({
-    name: z.string().min(1).max(128),
-    title: z.string().optional(),
-    description: z.string().optional(),
-    inputSchema: Json.default({ type: 'object' }),
-    outputSchema: Json.optional(),
-    annotations: Json.optional(),
-    _meta: Json.optional(),
-    /** MCP Apps binding: the ui:// resource rendered for this tool. */
-    ui: z.object({ resourceUri: z.string().startsWith('ui://'), visibility: z.array(z.enum(['model', 'app'])).optional() }).optional(),
-  })
-  .extend(ToolBehaviorSchema.shape);
+const ToolSpecSchema = z.strictObject({
+  name: z.string().min(1).max(128).describe('Tool name, unique in the scenario; clients call it with tools/call.'),
+  title: z.string().optional().describe('Human-readable title.'),
+  description: z.string().optional().describe('What the tool does, for the model.'),
+  // Open on purpose: JSON Schema bodies follow JSON Schema, not this format.
+  inputSchema: Json.default({ type: 'object' }).describe(
+    'JSON Schema of the arguments; the engine checks required keys and top-level types (else -32602). Default: { type: object }.',
+  ),
+  outputSchema: Json.optional().describe('JSON Schema of structuredContent, listed for clients.'),
+  // Open on purpose: tool annotations (readOnlyHint, destructiveHint, ...) are sent as written.
+  annotations: Json.optional().describe('Hints for clients (title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint), sent as written.'),
+  // Open on purpose: icon objects are the protocol's.
+  icons: z.array(Json).optional().describe('Icons shown by clients: { src, mimeType?, sizes?, theme? } objects, sent as written.'),
+  _meta: Json.optional().describe('_meta listed with the tool, as written (use ui for the MCP Apps binding).'),
+  ui: z
+    .strictObject({
+      resourceUri: z.string().startsWith('ui://').describe('The ui:// resource rendered for this tool; declare it in resources.'),
+      visibility: z
+        .array(z.enum(['model', 'app']))
+        .optional()
+        .describe('Who may call the tool: model, app, or both; [app] hides it from the model and from clients without the ui extension. Default: both.'),
+    })
+    .optional()
+    .describe('MCP Apps: the view rendered for this tool, listed as _meta.ui to clients that declare the ui extension.'),
+  ...ToolBehaviorShape,
+});
 export type ToolSpec = z.infer<typeof ToolSpecSchema>;
+/** Every key a tool may have. */
+export const TOOL_KEYS: readonly string[] = Object.keys(ToolSpecSchema.shape);
 
-/** MCP Apps metadata of a `ui://` resource, served as its `_meta.ui` (domain lists default to empty). */
-const ResourceUiSpecSchema = z
-  .object({
-    csp: z
-      .object({
-        connectDomains: z.array(z.string()).optional(),
-        resourceDomains: z.array(z.string()).optional(),
-        frameDomains: z.array(z.string()).optional(),
-        baseUriDomains: z.array(z.string()).optional(),
-      })
-      .optional()
-      .describe(
-        'Origins the view may reach: connectDomains (fetch/WebSocket), resourceDomains (scripts, styles, images, fonts, media), frameDomains, baseUriDomains.',
-      ),
-    permissions: z
-      .object({
-        camera: z.object({}).optional(),
-        microphone: z.object({}).optional(),
-        geolocation: z.object({}).optional(),
-        clipboardWrite: z.object({}).optional(),
-      })
-      .optional()
-      .describe('Browser features the view asks for, e.g. { camera: {} }.'),
-    domain: z.string().optional(),
-    prefersBorder: z.boolean().optional(),
+const ttl = (what: string, ms: number) => z.number().int().min(0).default(ms).describe(`How long clients may cache ${what}, in ms; default: ${ms}.`);
+const scope = (what: string) =>
+  z.enum(['public', 'private']).default('public').describe(`Cache scope of ${what}: public (shared caches may keep it) or private; default: public.`);
+
+const SettingsSchema = z
+  .strictObject({
+    discoverTtlMs: ttl('server/discover', 300_000),
+    discoverCacheScope: scope('server/discover'),
+    listTtlMs: ttl('tools/list, resources/list, resources/templates/list and prompts/list', 60_000),
+    listCacheScope: scope('the lists and of resources/read'),
+    toolOrder: z.enum(['name', 'declared']).default('name').describe('tools/list order: by name (deterministic) or as declared in the file; default: name.'),
+    readTtlMs: ttl('resources/read results', 60_000),
+    taskTtlMs: z
+      .number()
+      .int()
+      .min(0)
+      .nullable()
+      .default(900_000)
+      .describe('How long a task is kept after it is created, in ms (a task can override it); null keeps tasks forever. Default: 900000.'),
+    pollIntervalMs: z
+      .number()
+      .int()
+      .min(0)
+      .default(1_000)
+      .describe('Poll interval suggested to clients for tasks, in ms (a task can override it); default: 1000.'),
+    requestStateTtlSeconds: z
+      .number()
+      .int()
+      .min(1)
+      .default(300)
+      .describe('How long an MRTR requestState stays valid, in seconds; an older one is answered -32602. Default: 300.'),
+    replayStoreMaxEntries: z
+      .number()
+      .int()
+      .min(1)
+      .default(1_000)
+      .describe('Capacity of the one-time-nonce store of built-in handlers; a full store answers -32023. Default: 1000.'),
+    keepAliveMs: z.number().int().min(10).default(15_000).describe('Interval of keep-alive comments on open SSE streams, in ms; default: 15000.'),
+    maxBodyBytes: z
+      .number()
+      .int()
+      .min(256)
+      .default(4 * 1024 * 1024)
+      .describe('Largest request body accepted, in bytes; larger ones get HTTP 413. Default: 4194304 (4 MiB).'),
+    maxTaskRunMs: z
+      .number()
+      .int()
+      .min(1)
+      .default(3_600_000)
+      .describe('Absolute ceiling for any task, in ms: it fails when exceeded (a task can lower it with maxRunMs). Default: 3600000.'),
+    legacy: z.boolean().default(true).describe('Also serve 2025-11-25 clients (initialize handshake); false answers them 404. Default: true.'),
   })
-  .describe('MCP Apps: CSP domains and permissions of this ui:// resource.');
-
-/** A resource and its contents (text, blob, or a file next to the scenario). */
-const ResourceSpecSchema = z.looseObject({
-  uri: z.string().min(1),
-  name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  mimeType: z.string().optional(),
-  text: z.string().optional(),
-  blob: z.string().optional(),
-  /** Load the text from a file next to the scenario (CLI and server only). */
-  file: z.string().optional(),
-  _meta: Json.optional(),
-  /** MCP Apps: for a `ui://` resource, its CSP domains and permissions (`_meta.ui`). */
-  ui: ResourceUiSpecSchema.optional(),
-  mrtr: z.object({ rounds: z.array(MrtrRoundSchema).min(1) }).optional(),
-});
-export type ResourceSpec = z.infer<typeof ResourceSpecSchema>;
-
-/** A resource template and the text a matching URI reads as. */
-const ResourceTemplateSpecSchema = z.looseObject({
-  uriTemplate: z.string(),
-  name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  mimeType: z.string().optional(),
-  /** Text returned when a matching URI is read; `{{vars.x}}` fills template variables. */
-  text: z.string().optional(),
-});
-export type ResourceTemplateSpec = z.infer<typeof ResourceTemplateSpecSchema>;
-
-const PromptSpecSchema = z.looseObject({
-  name: z.string().min(1),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  arguments: z.array(z.looseObject({ name: z.string(), description: z.string().optional(), required: z.boolean().optional() })).optional(),
-  messages: z.array(Json).min(1),
-  mrtr: z.object({ rounds: z.array(MrtrRoundSchema).min(1) }).optional(),
-});
-
-const SettingsSchema = z.object({
-  discoverTtlMs: z.number().int().min(0).default(300_000),
-  discoverCacheScope: z.enum(['public', 'private']).default('public'),
-  listTtlMs: z.number().int().min(0).default(60_000),
-  listCacheScope: z.enum(['public', 'private']).default('public'),
-  /** tools/list order: by name (deterministic, the default) or as declared in the file. */
-  toolOrder: z.enum(['name', 'declared']).default('name'),
-  readTtlMs: z.number().int().min(0).default(60_000),
-  taskTtlMs: z.number().int().min(0).nullable().default(900_000),
-  pollIntervalMs: z.number().int().min(0).default(1_000),
-  requestStateTtlSeconds: z.number().int().min(1).default(300),
-  replayStoreMaxEntries: z.number().int().min(1).default(1_000),
-  keepAliveMs: z.number().int().min(10).default(15_000),
-  maxBodyBytes: z
-    .number()
-    .int()
-    .min(256)
-    .default(4 * 1024 * 1024),
-  /** Absolute ceiling for any task, in ms. */
-  maxTaskRunMs: z.number().int().min(1).default(3_600_000),
-  /** Serve `initialize` (2025-11-25) for old clients. */
-  legacy: z.boolean().default(true),
-});
-
-const CompletionSpecSchema = z.object({
-  ref: z.object({ type: z.enum(['ref/prompt', 'ref/resource']), name: z.string().optional(), uri: z.string().optional() }),
-  argument: z.string(),
-  values: z.array(z.string()),
-});
+  .describe('Server-wide settings: cache lifetimes, task defaults, limits. Every field has a default.');
 
 /** A whole scenario file. */
-export const ScenarioSchema = z.object({
-  $schema: z.string().optional(),
+export const ScenarioSchema = z.strictObject({
+  $schema: z.string().optional().describe('URL or path of this JSON Schema, for editors; Loupe ignores it.'),
   id: z
     .string()
     .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'lowercase letters, digits and dashes')
-    .describe('Scenario id, used in /mcp/<id>: lowercase letters, digits and dashes.'),
-  name: z.string().optional(),
-  description: z.string().optional(),
-  server: z.object({ name: z.string(), version: z.string(), title: z.string().optional(), instructions: z.string().optional() }),
-  supportedVersions: z.array(z.string()).min(1).default(['2026-07-28']),
+    .describe('Scenario id, used in /mcp/<id>: lowercase letters, digits and dashes, at most 64.'),
+  name: z.string().optional().describe('Display name shown in scenario lists.'),
+  description: z.string().optional().describe('What the scenario shows or tests, for the scenario list.'),
+  server: z
+    .strictObject({
+      name: z.string().describe('Server name reported in server/discover (and initialize for 2025-11-25 clients).'),
+      version: z.string().describe('Server version reported with the name, e.g. 1.0.0.'),
+      title: z.string().optional().describe('Human-readable server title.'),
+      instructions: z.string().optional().describe('Instructions for the model, returned by server/discover.'),
+    })
+    .describe('Who the mock server says it is.'),
+  supportedVersions: z
+    .array(z.string())
+    .min(1)
+    .default(['2026-07-28'])
+    .describe('Protocol versions listed in server/discover; add 2025-11-25 to test old clients too. Default: [2026-07-28].'),
   settings: SettingsSchema.default(SettingsSchema.parse({})),
-  tools: z.array(ToolSpecSchema).default([]),
-  resources: z.array(ResourceSpecSchema).default([]),
-  resourceTemplates: z.array(ResourceTemplateSpecSchema).default([]),
-  prompts: z.array(PromptSpecSchema).default([]),
-  completions: z.array(CompletionSpecSchema).default([]),
-  /** Initial per-scenario state for built-in handlers (e.g. notes, workspace files). */
-  state: Json.default({}).describe('Initial per-scenario state for built-in handlers.'),
-  /** Seed for fault probabilities, latency distributions and shuffles; default: derived from the id. */
+  tools: z.array(ToolSpecSchema).default([]).describe('Tools served by tools/list and tools/call, each with its behaviour.'),
+  ...CatalogShape,
+  // Open on purpose: each built-in handler keeps its own state shape.
+  state: Json.default({}).describe('Initial per-scenario state for built-in handlers (e.g. notes, workspace files); restored on reset.'),
   seed: SeedSchema.optional(),
   faults: z.array(FaultSchema).default([]).describe('Faults injected on matching requests (JSON-RPC errors, HTTP statuses, delays, stream faults).'),
 });

@@ -10,6 +10,7 @@ import { HEALTH_PATH } from './healthz';
 import { allowedHostNames } from './launch';
 import { createMockHost } from './mock-host';
 import { createMockRouter } from './mock-router';
+import { parseStoreKind } from './open-stores';
 import { toNodeHandler } from './node-handler';
 import { toWebRequest } from './node-request';
 import { writeWebResponse } from './node-response';
@@ -34,6 +35,8 @@ interface AppServerOptions {
   port?: number;
   /** Where the SQLite file, saved scenarios and recordings live. */
   dataDir: string;
+  /** `memory`, `sqlite` or `auto` (default): see open-stores.ts. A string, as LOUPE_STORE gives it; checked. */
+  store?: string;
   /** This launch's access token (default: a random one, returned). */
   token?: string;
   /** Host names accepted besides loopback (LOUPE_ALLOWED_HOSTS). */
@@ -74,7 +77,12 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const token = options.token ?? randomToken(24);
   const allowedHosts = allowedHostNames(options.allowedHosts);
   const pages = options.pages ?? createStaticPages(options.pagesDir ?? defaultPagesDir()).handle;
-  const mockHost = createMockHost({ dataDir: options.dataDir, allowedHosts, pinned: options.scenarios });
+  const mockHost = createMockHost({
+    dataDir: options.dataDir,
+    allowedHosts,
+    store: parseStoreKind(options.store, 'LOUPE_STORE (--store)'),
+    pinned: options.scenarios,
+  });
   const router = createMockRouter(mockHost, options.defaultScenario ?? 'demo', { token, allowedHosts, launch: options.launch });
   const api = toNodeHandler(router.fetch, (pathname) => router.fastFor(pathname));
   const gate = { token, allowedHosts };

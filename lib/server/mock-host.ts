@@ -4,15 +4,16 @@ import { createMockEngine, type EngineEvent, type MockEngine } from '../engine';
 import { randomToken } from '../engine/runtime';
 import { getBuiltinScenario } from '../scenario/builtins';
 import type { Scenario } from '../scenario/schema';
-import { openSqliteStores } from '../store/sqlite/sqlite-stores';
 import type { Stores } from '../store/types';
+import { openStores, type StoreBackend, type StoreKind } from './open-stores';
 import { createScenarioFiles, isScenarioId, type PinnedScenario, type SaveOutcome, type ScenarioFiles } from './scenario-files';
 
 /**
  * Hosts mock engines for a process: one SQLite file for every scenario's tasks, ledger and
- * replay store under the data directory, a stable requestState secret, and one engine per
- * scenario id created on first use. Scenarios resolve as the pinned files of the command line,
- * built-ins, then saved files (`<dataDir>/scenarios/<id>.yaml`); saving one replaces its running engine.
+ * replay store under the data directory (or memory, see open-stores.ts), a stable requestState
+ * secret, and one engine per scenario id created on first use. Scenarios resolve as the pinned
+ * files of the command line, built-ins, then saved files (`<dataDir>/scenarios/<id>.yaml`);
+ * saving one replaces its running engine.
  */
 
 /** An engine event tagged with its scenario, or a host event (`scenario:replaced`, `scenario:deleted`). */
@@ -29,7 +30,12 @@ interface MockHostOptions {
   seed?: number | string;
   /** Overrides applied to every scenario (e.g. --manual). */
   transform?: (s: Scenario) => Scenario;
+  /** Open stores to use instead of opening them by `store`. */
   stores?: Stores;
+  /** `--store`: default `auto` (SQLite, else memory with a warning). */
+  store?: StoreKind;
+  /** Where the one-time fallback warning goes (default: stderr). */
+  warn?: (message: string) => void;
 }
 
 /** The engines of a process, their stores and scenario files, and one event feed for all. */
@@ -37,6 +43,8 @@ export interface MockHost {
   engine(id: string): MockEngine | undefined;
   engines(): MockEngine[];
   readonly stores: Stores;
+  /** What the stores are kept in; `external` when the caller passed its own. */
+  readonly storeBackend: StoreBackend | 'external';
   readonly dataDir: string;
   readonly scenarios: ScenarioFiles;
   /** Validate and save a scenario file; on success the running engine is replaced (tasks stay stored). */
@@ -67,8 +75,12 @@ function loadSecret(dataDir: string): string {
 
 /** Create the mock host of a data directory. */
 export function createMockHost(options: MockHostOptions): MockHost {
-  const stores = options.stores ?? openSqliteStores(options.dataDir);
-  const secret = loadSecret(options.dataDir);
+  const opened = options.stores
+    ? { stores: options.stores, backend: 'external' as const }
+    : openStores({ kind: options.store, dataDir: options.dataDir, warn: options.warn ?? ((m) => process.stderr.write(`mcp-loupe: ${m}\n`)) });
+  const { stores } = opened;
+  // With memory stores nothing outlives the process, so neither does the secret: memory never writes the data directory.
+  const secret = opened.backend === 'memory' ? randomToken(32) : loadSecret(options.dataDir);
   const scenarios = createScenarioFiles(options.dataDir, options.pinned);
   const pinned = new Map(options.pinned?.map((p) => [p.scenario.id, p.scenario]));
   const engines = new Map<string, { engine: MockEngine; off: () => void }>();
@@ -93,6 +105,7 @@ export function createMockHost(options: MockHostOptions): MockHost {
 
   return {
     stores,
+    storeBackend: opened.backend,
     dataDir: options.dataDir,
     scenarios,
     engine(id) {

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { coldStart } from './cold-start.mjs';
+import { formatInstallSize, installSize } from './install-size.mjs';
 import { listenFanout } from './listen-fanout.mjs';
 import { startApp } from './lib.mjs';
 import { tasksGet } from './tasks-get.mjs';
@@ -86,6 +87,9 @@ results.browser = await browserRecording({ root, dataDir, file: recordingFile })
 say('CLI mock cold start');
 results.coldStart = await coldStart({ root, dataDir });
 
+say('install size: the packed tarball against the official MCP Inspector (compiles better-sqlite3: minutes)');
+results.installSize = await installSize({ root });
+
 say('property tests at 10,000 cases');
 const vitest = path.join(root, 'node_modules/vitest/vitest.mjs');
 const propEnv = { ...process.env, LOUPE_PROPERTY_RUNS: '10000' };
@@ -127,6 +131,7 @@ const lines = [
     ? `browser: ${results.browser.error}`
     : `in Chromium: open to first rows ${results.browser.openMs} ms (median of ${results.browser.openRuns.join(', ')}) with all ${results.browser.rows} frames listed   (target < 2000)\n  scrolling, main-thread work per frame: p50 ${results.browser.p50} ms, p95 ${results.browser.p95} ms, max ${results.browser.max} ms over ${results.browser.frames} frames   (target < 16); background lint slices p95 ${results.browser.backgroundP95} ms per frame; ${results.browser.dropped} of ${results.browser.rafFrames} frames dropped`,
   `mcp-loupe mock cold start: p50 ${results.coldStart.p50} ms, max ${results.coldStart.max} ms   (target < 500)`,
+  ...formatInstallSize(results.installSize),
   `property tests, 10,000 cases: MCP endpoint ${results.property.mcpEndpoint ? 'passed' : 'FAILED'}, every endpoint ${results.property.allEndpoints ? 'passed' : 'FAILED'}`,
   `total ${results.durationS} s; written to bench-results.json`,
 ];

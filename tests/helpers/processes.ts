@@ -53,9 +53,16 @@ function stopper(child: ChildProcess) {
     });
 }
 
+/** Which Node runs which copy of the CLI (default: this Node, the repository's bin/mcp-loupe.mjs). */
+interface CliRuntime {
+  node?: string;
+  entry?: string;
+}
+
 /** Start `mcp-loupe mock ...` and wait for its READY line. */
-export async function startCliMock(args: string[], env: Record<string, string> = {}): Promise<Started> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'mcp-loupe.mjs'), 'mock', ...args, '--port', '0'], {
+export async function startCliMock(args: string[], env: Record<string, string> = {}, runtime: CliRuntime = {}): Promise<Started> {
+  const { node = process.execPath, entry = path.join(ROOT, 'bin', 'mcp-loupe.mjs') } = runtime;
+  const child = spawn(node, [entry, 'mock', ...args, '--port', '0'], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     detached: true,
@@ -113,7 +120,7 @@ export async function startCliOpen(args: string[], env: Record<string, string> =
 /**
  * Start the app server as `npm start` runs it (scripts/serve.mjs: Loupe's routes and the pages'
  * static export on one node:http server) on a free port with its own data directory; waits
- * until /healthz answers. Needs `npm run build` (dist/app-server.mjs and dist/app).
+ * until /healthz answers. Needs `npm run build` (dist/cli.mjs and dist/app).
  */
 export async function startApp(dataDir: string, env: Record<string, string> = {}): Promise<Started> {
   const port = await freePort();

@@ -1,8 +1,10 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CAPS, callTool, rpc } from '../helpers/rpc';
+import { httpTarget } from './http-target';
 
 /**
  * The library as another project gets it: `npm pack` (prepack builds dist/ and the type
@@ -106,18 +108,22 @@ export { status, entries, wrong };
 `;
 
 describe('packed library (npm pack → scratch project)', () => {
+  const app = path.join(work, 'app');
   it('serves a scenario through MSW to @modelcontextprotocol/client@2.4.0 pinned to 2026-07-28', () => {
     const packDir = path.join(work, 'pack');
-    const app = path.join(work, 'app');
     fs.mkdirSync(packDir);
     fs.mkdirSync(app);
     step('npm pack (prepack builds dist and types)', () => run('npm', ['pack', '--pack-destination', packDir, '--silent'], root, 120_000));
     const tarball = fs.readdirSync(packDir).find((f) => f.endsWith('.tgz'));
     expect(tarball, 'npm pack wrote a tarball').toBeDefined();
     const listing = run('tar', ['tzf', path.join(packDir, tarball!)], work, 30_000);
-    for (const f of ['dist/engine.mjs', 'dist/msw.mjs', 'dist/engine.d.ts', 'dist/msw.d.ts', 'dist/cli.mjs', 'bin/mcp-loupe.mjs'])
+    // The editor hint in the README points at public/scenario.schema.json; examples/ documents the format.
+    const shipped = ['public/scenario.schema.json', 'examples/task-script.yaml', 'examples/mcp-app.yaml', 'examples/mcp-app-view.html'];
+    for (const f of ['dist/engine.mjs', 'dist/msw.mjs', 'dist/engine.d.ts', 'dist/msw.d.ts', 'dist/cli.mjs', 'bin/mcp-loupe.mjs', ...shipped])
       expect(listing).toContain(`package/${f}`);
     expect(listing).not.toContain('package/lib/');
+    expect(listing).toContain('package/LICENSE');
+    expect(listing).toContain('package/CHANGELOG.md');
 
     fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'scratch', version: '1.0.0', private: true, type: 'module' }));
     fs.writeFileSync(path.join(app, 'polyfills.mjs'), POLYFILLS);
@@ -166,6 +172,10 @@ describe('packed library (npm pack → scratch project)', () => {
       expect(fs.readFileSync(path.join(installed, f), 'utf8'), f).not.toMatch(/["'](node:[a-z_/]+|better-sqlite3)["']/);
     }
 
+    // Only what the shipped code loads comes along: no Next, React or editor packages.
+    for (const name of ['next', 'react', 'react-dom', '@codemirror', 'commander', 'yaml'])
+      expect(fs.existsSync(path.join(app, 'node_modules', name)), name).toBe(false);
+
     const out = step('node consumer.mjs', () => run(process.execPath, ['--import', './polyfills.mjs', 'consumer.mjs'], app, 60_000));
     const result = JSON.parse(out.trim().split('\n').at(-1)!);
     expect(result.server).toMatchObject({ name: 'loupe-demo' });
@@ -180,5 +190,43 @@ describe('packed library (npm pack → scratch project)', () => {
     step('tsc (nodenext) against the declarations', () =>
       run(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], app, 60_000),
     );
+  });
+
+  it('runs the installed CLI without a compiled better-sqlite3: one warning, then tasks in memory', async () => {
+    // The install above skipped scripts, as pnpm does by default: better-sqlite3 has no binding.
+    const child = spawn(
+      process.execPath,
+      [path.join(app, 'node_modules', 'mcp-loupe', 'bin', 'mcp-loupe.mjs'), 'mock', '--port', '0', '--data-dir', path.join(work, 'data')],
+      {
+        cwd: app,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no READY:\n${out}`)), 30_000);
+        child.stdout.on('data', () => {
+          const m = /READY (http:\/\/\S+)/.exec(out);
+          if (m?.[1]) {
+            clearTimeout(timer);
+            resolve(m[1]);
+          }
+        });
+        child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${out}`)));
+      });
+      const target = httpTarget(url);
+      const created = await callTool(target, 'generate_report', { size: 'small' }, target.opts({ caps: CAPS.formAndTasks }));
+      const { taskId } = created.body.result as { taskId: string };
+      const got = await rpc(target, 'tasks/get', { taskId }, target.opts({ caps: CAPS.formAndTasks }));
+      expect(got.body.result).toMatchObject({ taskId });
+      expect(out.split('SQLite is unavailable').length - 1).toBe(1);
+      expect(out).toMatch(/will not survive a restart/);
+      expect(out).toMatch(/npm rebuild better-sqlite3/);
+    } finally {
+      child.kill();
+    }
   });
 });

@@ -3,13 +3,13 @@
  * `PRAGMA user_version`; each migration upgrades by exactly one version, so a file written by any
  * older Loupe can be brought forward by running the missing steps in order.
  */
-import type Database from 'better-sqlite3';
+import type { SqliteDatabase } from './connection';
 
 /** Milliseconds a connection waits for another connection's write lock before failing. */
 const BUSY_TIMEOUT_MS = 5000;
 
 /** One step of the schema; index i upgrades user_version i to i + 1. */
-type Migration = (db: Database.Database) => void;
+type Migration = (db: SqliteDatabase) => void;
 
 const MIGRATIONS: readonly Migration[] = [
   (db) => {
@@ -57,7 +57,7 @@ const MIGRATIONS: readonly Migration[] = [
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /** Read `PRAGMA user_version`. */
-function readSchemaVersion(db: Database.Database): number {
+function readSchemaVersion(db: SqliteDatabase): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
@@ -69,7 +69,7 @@ function readSchemaVersion(db: Database.Database): number {
  * the last few commits, and even then the database stays consistent. That is the durability a
  * mock server needs, at a fraction of FULL's cost per write.
  */
-export function configureConnection(db: Database.Database): void {
+export function configureConnection(db: SqliteDatabase): void {
   // Set first so the journal_mode switch below also waits for a concurrent opener.
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   const mode = db.pragma('journal_mode = WAL', { simple: true });
@@ -82,7 +82,7 @@ export function configureConnection(db: Database.Database): void {
  * and re-reads the version inside it, so two processes opening a new file at once apply each
  * step exactly once. A file from a newer Loupe is refused rather than misread.
  */
-export function migrateSchema(db: Database.Database): void {
+export function migrateSchema(db: SqliteDatabase): void {
   const found = readSchemaVersion(db);
   if (found > SCHEMA_VERSION) {
     throw new Error(`Failed to open store: schema version ${found} is newer than this Loupe supports (${SCHEMA_VERSION})`);

@@ -3,7 +3,7 @@
  * one immediate transaction: the write lock is taken before looking, so two callers, in this
  * process or another one sharing the file, can never both find the key absent and both execute.
  */
-import type Database from 'better-sqlite3';
+import type { SqliteDatabase } from './connection';
 import { decodeLedgerValue, encodeLedgerValue } from '../store-helpers';
 import type { LedgerOutcome, MutationLedger } from '../types';
 
@@ -13,7 +13,7 @@ interface MutationRow {
 }
 
 /** Create the SQLite MutationLedger over an open, migrated connection. */
-export function createSqliteLedger(db: Database.Database): MutationLedger {
+export function createSqliteLedger(db: SqliteDatabase): MutationLedger {
   const selectMutation = db.prepare<[string, string], MutationRow>('SELECT value_json, executed_at FROM mutations WHERE scope = ? AND key = ?');
   const insertMutation = db.prepare<[string, string, string | null, number]>('INSERT INTO mutations (scope, key, value_json, executed_at) VALUES (?, ?, ?, ?)');
   const countAll = db.prepare<[], number>('SELECT COUNT(*) FROM mutations').pluck();

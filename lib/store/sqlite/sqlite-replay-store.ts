@@ -3,11 +3,11 @@
  * immediate transaction, so the bound holds and a nonce is accepted once even when several
  * processes share the file.
  */
-import type Database from 'better-sqlite3';
+import type { SqliteDatabase } from './connection';
 import type { ReplayStore, ReplayVerdict } from '../types';
 
 /** Create the SQLite ReplayStore over an open, migrated connection. */
-export function createSqliteReplayStore(db: Database.Database, maxEntries: number): ReplayStore {
+export function createSqliteReplayStore(db: SqliteDatabase, maxEntries: number): ReplayStore {
   const purgeExpired = db.prepare<[number]>('DELETE FROM replay WHERE expires_at <= ?');
   const selectEntry = db.prepare<[string, string], number>('SELECT expires_at FROM replay WHERE scope = ? AND nonce = ?').pluck();
   const countAll = db.prepare<[], number>('SELECT COUNT(*) FROM replay').pluck();

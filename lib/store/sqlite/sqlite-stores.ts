@@ -1,13 +1,15 @@
 /**
- * Durable stores in one SQLite file, `<dataDir>/loupe.sqlite3`, through better-sqlite3. Node only:
- * import this module explicitly; `lib/store` (the index) deliberately does not re-export it so the
- * engine and the in-memory store stay bundleable for browsers and MSW.
+ * Durable stores in one SQLite file, `<dataDir>/loupe.sqlite3`, through better-sqlite3 or
+ * node:sqlite (`drivers.ts`). Node only: import this module explicitly; `lib/store` (the index)
+ * deliberately does not re-export it so the engine and the in-memory store stay bundleable for
+ * browsers and MSW.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { resolveStoreOptions } from '../store-helpers';
 import type { StoreOptions, Stores } from '../types';
+import type { SqliteDatabase } from './connection';
+import { loadSqliteDriver, type SqliteDriver } from './drivers';
 import { configureConnection, migrateSchema } from './schema';
 import { createSqliteLedger } from './sqlite-ledger';
 import { createSqliteReplayStore } from './sqlite-replay-store';
@@ -16,21 +18,34 @@ import { createSqliteTaskStore } from './sqlite-task-store';
 /** File name of the store inside the data directory. */
 export const STORE_FILE_NAME = 'loupe.sqlite3';
 
+/** Store options plus the driver to open the file with. */
+interface SqliteStoreOptions extends StoreOptions {
+  /** Default: better-sqlite3, failing when its native binding does not load. */
+  driver?: SqliteDriver;
+}
+
+function betterSqlite3(): SqliteDriver {
+  const loaded = loadSqliteDriver('better-sqlite3');
+  if (!loaded.ok) throw new Error(`Failed to open store: ${loaded.reason}`);
+  return loaded.driver;
+}
+
 /**
  * Open (creating if needed) the SQLite stores in `dataDir`, which is created recursively. The
  * schema is migrated to the current version on open. Several instances, in one process or many,
  * may open the same directory: writes serialise on SQLite's lock, waiting up to the busy timeout.
  * Call `close()` when done; later calls on the stores throw.
  */
-export function openSqliteStores(dataDir: string, options?: StoreOptions): Stores {
+export function openSqliteStores(dataDir: string, options?: SqliteStoreOptions): Stores {
   const { replayMaxEntries } = resolveStoreOptions(options);
+  const driver = options?.driver ?? betterSqlite3();
   const file = join(dataDir, STORE_FILE_NAME);
-  let db: Database.Database;
+  let db: SqliteDatabase;
   try {
     // Owner-only: tasks hold tool arguments and elicited inputs. The mode applies only to
     // directories this call creates.
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    db = new Database(file);
+    db = driver.open(file);
   } catch (error) {
     throw new Error(`Failed to open store at ${file}: ${(error as Error).message}`, { cause: error });
   }

@@ -3,7 +3,7 @@
  * autocommits (one statement) or runs in an immediate transaction, so it is durable when the
  * method returns and concurrent writers, in this process or another, serialise on the write lock.
  */
-import type Database from 'better-sqlite3';
+import type { SqliteDatabase, SqliteStatement } from './connection';
 import { ACTIVE_TASK_STATUSES, assertTaskRecord, normalizeListLimit, taskExpiresAt } from '../store-helpers';
 import type { TaskListFilter, TaskRecord, TaskStore } from '../types';
 
@@ -47,7 +47,7 @@ function isPrimaryKeyViolation(error: unknown): boolean {
 }
 
 /** Create the SQLite TaskStore over an open, migrated connection. */
-export function createSqliteTaskStore(db: Database.Database): TaskStore {
+export function createSqliteTaskStore(db: SqliteDatabase): TaskStore {
   const insertTask = db.prepare<[TaskRow]>(
     `INSERT INTO tasks (task_id, principal, scenario_id, status, created_at, ttl_ms, expires_at, revision, json)
      VALUES (@taskId, @principal, @scenarioId, @status, @createdAt, @ttlMs, @expiresAt, @revision, @json)`,
@@ -66,7 +66,7 @@ export function createSqliteTaskStore(db: Database.Database): TaskStore {
 
   // One statement per combination of filters (at most eight), each prepared on first use, so
   // every query stays a plain conjunction that SQLite can serve from an index.
-  const listStatements = new Map<string, Database.Statement<[Record<string, unknown>], { task_id: string; json: string }>>();
+  const listStatements = new Map<string, SqliteStatement<[Record<string, unknown>], { task_id: string; json: string }>>();
   const activeList = ACTIVE_TASK_STATUSES.map((status) => `'${status}'`).join(', ');
   const listStatement = (filter: TaskListFilter) => {
     const byPrincipal = filter.principal !== undefined;

@@ -17,7 +17,7 @@ describe('mcp-loupe open: options', () => {
   };
 
   it('listens on 127.0.0.1, port 3000 or the next free one, data in ./.loupe, by default', () => {
-    expect(plan({})).toEqual({ host: '127.0.0.1', port: undefined, allowedHosts: [], dataDir: path.resolve('.loupe'), scenarioFiles: [] });
+    expect(plan({})).toEqual({ host: '127.0.0.1', port: undefined, allowedHosts: [], dataDir: path.resolve('.loupe'), store: 'auto', scenarioFiles: [] });
   });
 
   it('reads the same environment as npm start, flags first', () => {
@@ -40,6 +40,8 @@ describe('mcp-loupe open: options', () => {
     expect(plan({}, [], { HOST: '0.0.0.0', LOUPE_ALLOW_REMOTE: '1' }).host).toBe('0.0.0.0');
     expect(mistake(() => plan({ port: 'abc' }))).toMatch(/--port must be an integer from 0 to 65535/);
     expect(mistake(() => plan({}, [], { PORT: '70000' }))).toMatch(/^PORT must be/);
+    expect(mistake(() => plan({ store: 'disk' }))).toMatch(/--store must be memory or sqlite/);
+    expect(plan({}, [], { LOUPE_STORE: 'memory' }).store).toBe('memory');
   });
 
   it('turns --url and --header into a proxied launch whose link names the header but not its value', () => {

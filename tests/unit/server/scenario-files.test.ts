@@ -62,6 +62,8 @@ describe('scenario files', () => {
     expect(saved.issues!.map((i) => [i.line, i.path])).toEqual([
       [5, 'server.version'],
       [8, 'tools[0].result'],
+      // The leftover mapping now sits under a key tools do not have: reported, not ignored.
+      [9, 'tools[0].extra'],
     ]);
     expect(saved.issues![0].source).toBe('notes.yaml');
     expect(readFileSync(join(dataDir, 'scenarios', 'notes.yaml'), 'utf8')).toBe(VALID('notes'));

@@ -1,0 +1,79 @@
+import path from 'node:path';
+import { createMemoryStores } from '../store/memory';
+import { loadSqliteDriver, type SqliteDriverName } from '../store/sqlite/drivers';
+import { openSqliteStores, STORE_FILE_NAME } from '../store/sqlite/sqlite-stores';
+import type { StoreOptions, Stores } from '../store/types';
+
+/**
+ * Which stores a process keeps its tasks, idempotency ledger and replay nonces in. SQLite is the
+ * durable default, through better-sqlite3 or else Node's built-in node:sqlite; when neither loads,
+ * Loupe still starts, in memory, and says once what that costs and how to fix the install, so a
+ * user is never stranded by a native build that did not run.
+ */
+
+/**
+ * `auto` (default): SQLite if any driver loads, else memory with a warning. `sqlite`: SQLite or
+ * fail. `memory`: never touch the disk.
+ */
+export type StoreKind = 'auto' | 'sqlite' | 'memory';
+
+const STORE_KINDS: readonly StoreKind[] = ['auto', 'sqlite', 'memory'];
+
+/** What the stores ended up on. */
+export type StoreBackend = SqliteDriverName | 'memory';
+
+/** Stores and what backs them. */
+export interface OpenedStores {
+  stores: Stores;
+  backend: StoreBackend;
+}
+
+interface OpenStoresOptions {
+  /** Default `auto`. */
+  kind?: StoreKind;
+  /** Where `loupe.sqlite3` lives (created when SQLite is used). */
+  dataDir: string;
+  /** Told once, in plain words, when `auto` falls back to memory. */
+  warn: (message: string) => void;
+  options?: StoreOptions;
+}
+
+const FIX =
+  'Fix: run `npm rebuild better-sqlite3` where mcp-loupe is installed (pnpm: `pnpm approve-builds`, then ' +
+  '`pnpm rebuild better-sqlite3`) so it builds its native binding, or run Loupe on Node 22.13 or later.';
+
+/** Parse `--store` or `LOUPE_STORE`; unset or empty means `auto`. Throws naming `source` when unknown. */
+export function parseStoreKind(value: string | undefined, source: string): StoreKind {
+  if (value === undefined || value === '') return 'auto';
+  const kind = STORE_KINDS.find((k) => k === value);
+  if (kind === undefined) throw new Error(`${source} must be memory or sqlite (or auto, the default), got "${value}"`);
+  return kind;
+}
+
+/**
+ * Open the stores of a process. `sqlite` and `auto` try better-sqlite3, then node:sqlite; an
+ * error opening the file itself (permissions, a newer schema) is thrown, never papered over.
+ */
+export function openStores({ kind = 'auto', dataDir, warn, options }: OpenStoresOptions): OpenedStores {
+  if (kind === 'memory') return { stores: createMemoryStores(options), backend: 'memory' };
+  const reasons: string[] = [];
+  for (const name of ['better-sqlite3', 'node:sqlite'] as const) {
+    const loaded = loadSqliteDriver(name);
+    if (loaded.ok) return { stores: openSqliteStores(dataDir, { ...options, driver: loaded.driver }), backend: name };
+    reasons.push(loaded.reason);
+  }
+  const why = `${reasons.join('; ')}.`;
+  if (kind === 'sqlite') {
+    const file = path.join(dataDir, STORE_FILE_NAME);
+    throw new Error(`Failed to open the SQLite store at ${file}: ${why}\n  ${FIX}\n  Or pass --store memory (LOUPE_STORE=memory) to run without it.`);
+  }
+  warn(
+    [
+      'SQLite is unavailable, so tasks, idempotency receipts and replay nonces are kept in memory and will not survive a restart.',
+      `  ${why}`,
+      `  ${FIX}`,
+      '  Pass --store memory (LOUPE_STORE=memory) to choose memory and silence this warning.',
+    ].join('\n'),
+  );
+  return { stores: createMemoryStores(options), backend: 'memory' };
+}

@@ -1,0 +1,49 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/processes';
+
+/** `mcp-loupe validate` as an author runs it: the examples pass, a typo fails with its line and field. */
+
+const CLI = path.join(ROOT, 'bin/mcp-loupe.mjs');
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-validate-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function validate(file: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, 'validate', file], { cwd: ROOT, timeout: 60_000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('mcp-loupe validate', () => {
+  it('passes every scenario in examples/', async () => {
+    const files = fs.readdirSync(path.join(ROOT, 'examples')).filter((f) => f.endsWith('.yaml'));
+    expect(files.length).toBeGreaterThanOrEqual(6);
+    for (const file of files) {
+      const r = await validate(`examples/${file}`);
+      expect([file, r.code, r.stderr]).toEqual([file, 0, '']);
+      expect(r.stdout).toMatch(/valid scenario "example-/);
+    }
+  });
+
+  it('fails on a misspelled key, naming its line, the field and the key meant', async () => {
+    const file = path.join(dir, 'typo.yaml');
+    fs.writeFileSync(file, 'id: typo\nserver: { name: t, version: "1" }\ntools:\n  - name: echo\n    reslt: { content: [] }\n');
+    const r = await validate(file);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${file}:5:5 tools[0].reslt: Unknown key "reslt" (did you mean "result"?)`);
+    expect(r.stderr).toContain('1 error(s)');
+  });
+
+  it('reports the old README MCP Apps example as one error about quoting, not a cascade', async () => {
+    const r = await validate('tests/fixtures/scenarios/readme-apps-broken.yaml');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/readme-apps-broken\.yaml:4:\d+ .*quote the value/);
+    expect(r.stderr).toContain('1 error(s)');
+  });
+});

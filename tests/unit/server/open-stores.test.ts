@@ -1,0 +1,164 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { startAppServer } from '../../../lib/server/app-server';
+import { createMockHost } from '../../../lib/server/mock-host';
+import { type OpenedStores, openStores, parseStoreKind } from '../../../lib/server/open-stores';
+import type { SqliteDriverName } from '../../../lib/store/sqlite/drivers';
+import { CAPS, callTool } from '../../helpers/rpc';
+import { makeTask } from '../store/store-contract';
+
+/**
+ * How a process picks its stores: SQLite through better-sqlite3, else node:sqlite, else memory
+ * with one warning; `--store` chooses explicitly. Drivers are made to fail here by replacing the
+ * loader; tests/integration/sqlite-fallback.test.ts breaks a real install instead.
+ */
+
+const broken = new Set<SqliteDriverName>();
+vi.mock('../../../lib/store/sqlite/drivers', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../../lib/store/sqlite/drivers')>();
+  return {
+    ...actual,
+    loadSqliteDriver: (name: SqliteDriverName) => {
+      if (broken.has(name)) return { ok: false, reason: `${name} is broken in this test` };
+      // Node 20 has no node:sqlite; better-sqlite3 stands in for it under that name.
+      const real = actual.loadSqliteDriver('better-sqlite3');
+      return real.ok ? { ok: true, driver: { ...real.driver, name } } : real;
+    },
+  };
+});
+
+let dir: string;
+const opened: OpenedStores[] = [];
+const warnings: string[] = [];
+const warn = (message: string) => warnings.push(message);
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'loupe-open-stores-'));
+});
+afterEach(() => {
+  for (const o of opened.splice(0)) o.stores.close();
+  rmSync(dir, { recursive: true, force: true });
+  broken.clear();
+  warnings.length = 0;
+});
+
+function open(kind: Parameters<typeof openStores>[0]['kind'], dataDir = join(dir, 'data')): OpenedStores {
+  const o = openStores({ kind, dataDir, warn });
+  opened.push(o);
+  return o;
+}
+
+describe('openStores', () => {
+  it('auto uses better-sqlite3 when it loads, silently', () => {
+    expect(open('auto').backend).toBe('better-sqlite3');
+    expect(existsSync(join(dir, 'data', 'loupe.sqlite3'))).toBe(true);
+    expect(warnings).toEqual([]);
+  });
+
+  it('auto falls back to node:sqlite, durably and silently, when better-sqlite3 does not load', () => {
+    broken.add('better-sqlite3');
+    const first = open('auto');
+    expect(first.backend).toBe('node:sqlite');
+    const task = makeTask();
+    first.stores.tasks.create(task);
+    first.stores.close();
+    expect(open('auto').stores.tasks.get(task.taskId)).toEqual(task);
+    expect(warnings).toEqual([]);
+  });
+
+  it('auto falls back to memory when neither driver loads, and warns once with the reasons and the fix', () => {
+    broken.add('better-sqlite3').add('node:sqlite');
+    const { stores, backend } = open('auto');
+    expect(backend).toBe('memory');
+    stores.tasks.create(makeTask());
+    expect(stores.tasks.count()).toBe(1);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^SQLite is unavailable, so tasks.*will not survive a restart\./);
+    expect(warnings[0]).toMatch(/better-sqlite3 is broken in this test; node:sqlite is broken in this test\./);
+    expect(warnings[0]).toMatch(/npm rebuild better-sqlite3/);
+    expect(warnings[0]).toMatch(/--store memory/);
+    expect(existsSync(join(dir, 'data'))).toBe(false);
+  });
+
+  it('sqlite fails with the reasons and the fix when neither driver loads, without warning', () => {
+    broken.add('better-sqlite3').add('node:sqlite');
+    expect(() => open('sqlite')).toThrow(/^Failed to open the SQLite store at .*loupe\.sqlite3: better-sqlite3 is broken.*\n.*npm rebuild better-sqlite3/);
+    expect(warnings).toEqual([]);
+  });
+
+  it('memory never touches the disk, even when SQLite would work', () => {
+    expect(open('memory').backend).toBe('memory');
+    expect(existsSync(join(dir, 'data'))).toBe(false);
+    expect(warnings).toEqual([]);
+  });
+
+  it('throws a file error instead of falling back to memory', () => {
+    writeFileSync(join(dir, 'file'), '');
+    expect(() => open('auto', join(dir, 'file', 'data'))).toThrow(/^Failed to open store at .*ENOTDIR/);
+    expect(warnings).toEqual([]);
+  });
+});
+
+describe('parseStoreKind', () => {
+  it('reads memory, sqlite and auto, treats unset as auto, and names the source of a bad value', () => {
+    expect(parseStoreKind('memory', '--store')).toBe('memory');
+    expect(parseStoreKind('sqlite', '--store')).toBe('sqlite');
+    expect(parseStoreKind(undefined, 'LOUPE_STORE')).toBe('auto');
+    expect(parseStoreKind('', 'LOUPE_STORE')).toBe('auto');
+    expect(() => parseStoreKind('disk', 'LOUPE_STORE')).toThrow('LOUPE_STORE must be memory or sqlite (or auto, the default), got "disk"');
+  });
+});
+
+describe('mock host stores', () => {
+  it('with store memory serves tasks and writes nothing, not even its secret', async () => {
+    const dataDir = join(dir, 'data');
+    const host = createMockHost({ dataDir, store: 'memory' });
+    try {
+      expect(host.storeBackend).toBe('memory');
+      const reply = await callTool(host.engine('demo')!, 'generate_report', { size: 'small' }, { caps: CAPS.formAndTasks });
+      expect(reply.body.result.taskId).toEqual(expect.any(String));
+      expect(host.stores.tasks.count()).toBe(1);
+      expect(existsSync(dataDir)).toBe(false);
+    } finally {
+      host.close();
+    }
+  });
+
+  it('sends the one fallback warning to the warn option', () => {
+    broken.add('better-sqlite3').add('node:sqlite');
+    const host = createMockHost({ dataDir: join(dir, 'data'), warn });
+    host.engine('demo');
+    host.engine('conformance');
+    host.close();
+    expect(host.storeBackend).toBe('memory');
+    expect(warnings).toHaveLength(1);
+  });
+});
+
+describe('app server stores (LOUPE_STORE)', () => {
+  it('with memory serves a task and never creates the data directory', async () => {
+    const dataDir = join(dir, 'data');
+    const app = await startAppServer({ port: 0, dataDir, token: 'tok', pages: (_req, res) => res.end(), store: 'memory' });
+    try {
+      const target = { fetch: (request: Request) => fetch(request) };
+      const reply = await callTool(
+        target,
+        'generate_report',
+        { size: 'small' },
+        { caps: CAPS.formAndTasks, url: `${app.url}/mcp`, headers: { Host: new URL(app.url).host } },
+      );
+      expect(reply.body.result.taskId).toEqual(expect.any(String));
+    } finally {
+      await app.close();
+    }
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
+  it('refuses an unknown store kind, naming where it came from', async () => {
+    await expect(startAppServer({ port: 0, dataDir: join(dir, 'data'), pages: (_req, res) => res.end(), store: 'disk' })).rejects.toThrow(
+      /^LOUPE_STORE \(--store\) must be memory or sqlite/,
+    );
+  });
+});
