@@ -28,7 +28,7 @@ const common = {
 
 await build({
   ...common,
-  // app-server: startAppServer for scripts/serve.mjs (npm start) and scripts/dev.mjs, without the CLI.
+  // app-server: startAppServer for scripts/dev.mjs (npm run dev), without the CLI; npm start runs the CLI itself.
   entryPoints: { cli: 'lib/cli/main.ts', 'app-server': 'lib/server/app-server.ts' },
   external: ['better-sqlite3'],
   // `mcp-loupe --version` and the clientInfo it sends: the version being built (lib/cli/version.ts).

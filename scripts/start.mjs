@@ -1,16 +1,15 @@
 // `npm start`: make a fresh clone runnable (dependencies, CLI bundle, the pages' static export),
-// then serve Loupe on loopback (scripts/serve.mjs: the app server, which serves Loupe's routes and
-// the exported pages; Next is not loaded) and print the URL carrying this launch's access token.
+// then serve Loupe on loopback: scripts/serve.mjs runs `mcp-loupe open --no-open` (the app server,
+// which serves Loupe's routes and the exported pages; Next is not loaded), which prints the URL
+// carrying this launch's access token. Arguments go to that command (`npm start -- --url URL`).
 // Plain ESM with no dependencies, because it must run before `npm install` has.
 import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureInstalled } from './ensure-install.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const started = Date.now();
 
 function fail(message) {
   process.stderr.write(`loupe: ${message}\n`);
@@ -55,9 +54,11 @@ function newerThan(since, entries) {
 
 const LOOPBACK = /^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|\[::1\])$/i;
 const host = flag('--host') ?? process.env.HOST ?? '127.0.0.1';
-const port = Number(flag('--port') ?? process.env.PORT ?? 3000);
+const portText = flag('--port') ?? process.env.PORT;
 const allowRemote = process.argv.includes('--allow-remote') || process.env.LOUPE_ALLOW_REMOTE === '1';
-if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`PORT must be an integer from 0 to 65535, got "${flag('--port') ?? process.env.PORT}"`);
+// The same rules as `mcp-loupe open`, checked here too so a mistake stops before any build.
+if (portText !== undefined && portText !== '' && !/^\d+$/.test(portText.trim())) fail(`PORT must be an integer from 0 to 65535, got "${portText}"`);
+if (portText && Number(portText) > 65535) fail(`PORT must be an integer from 0 to 65535, got "${portText}"`);
 if (!LOOPBACK.test(host) && !allowRemote) {
   fail(
     `refusing to listen on ${host}: Loupe serves a mock server and a token-gated control API, so it binds loopback only. ` +
@@ -101,16 +102,11 @@ if (builtAt === undefined || changed) {
   );
 }
 
-// (e) One random token for this launch.
-const token = randomBytes(24).toString('base64url');
-
-// (f) Serve.
-const browseHost = LOOPBACK.test(host) ? (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host) : '127.0.0.1';
-const spawnedAt = Date.now();
-const child = spawn(process.execPath, [path.join(root, 'scripts', 'serve.mjs')], {
+// (e) Serve: `mcp-loupe open --no-open` (scripts/serve.mjs) prints the URL with this launch's token.
+const child = spawn(process.execPath, [path.join(root, 'scripts', 'serve.mjs'), ...process.argv.slice(2)], {
   cwd: root,
   stdio: ['ignore', 'inherit', 'inherit'],
-  env: { ...buildEnv, HOST: host, PORT: String(port), LOUPE_TOKEN: token, ...(store !== undefined && { LOUPE_STORE: store }) },
+  env: buildEnv,
 });
 
 let stopping = false;
@@ -129,28 +125,3 @@ child.on('exit', (code, signal) => {
   if (!stopping && code !== 0) process.stderr.write(`loupe: the server exited (${signal ?? `code ${code}`})\n`);
   process.exit(code ?? (stopping ? 0 : 1));
 });
-
-/** Poll the health route until the server answers. */
-async function waitUntilReady() {
-  const probe = `http://${browseHost}:${port}/healthz`;
-  for (let i = 0; i < 600 && !stopping; i++) {
-    try {
-      await fetch(probe, { signal: AbortSignal.timeout(1000) });
-      return true;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  return false;
-}
-
-if (port === 0) {
-  process.stdout.write('loupe: PORT=0 lets the server choose; read the port it chose above.\n');
-} else if (await waitUntilReady()) {
-  const now = Date.now();
-  process.stdout.write(`loupe: ready in ${now - spawnedAt} ms after the server started (${((now - started) / 1000).toFixed(1)} s since npm start)\n`);
-  process.stdout.write(`Loupe is running: http://${browseHost}:${port}/?token=${token}\n`);
-} else if (!stopping) {
-  process.stderr.write('loupe: the server did not answer within 60 s\n');
-  stop('SIGTERM');
-}

@@ -6,6 +6,7 @@ import { ConnectionBar } from './ConnectionBar';
 import { InspectorProvider } from './InspectorProvider';
 import type { ConnectionConfig } from '@/lib/state/connection-slice';
 import { StreamsPanel, TasksPanel, ToolsPanel } from './panels';
+import { useLinkedConnection } from './use-linked-connection';
 import { Workbench, type WorkbenchPanel } from './Workbench';
 
 const PANELS: WorkbenchPanel[] = [
@@ -14,11 +15,24 @@ const PANELS: WorkbenchPanel[] = [
   { id: 'streams', title: 'Streams', content: <StreamsPanel /> },
 ];
 
-/** The built-in demo mock on this origin, reached directly (same origin needs no proxy). */
-const DEMO_CONNECTION: Partial<ConnectionConfig> = { url: '/mcp', mode: 'direct', era: 'auto' };
+/** Connects as the page URL says (the demo when it names nothing); shows a linked stdio command that waits for the user's Connect. */
+function LinkedConnection() {
+  const held = useLinkedConnection();
+  if (!held) return null;
+  return (
+    <p role="status" data-testid="stdio-held" className="rounded-md border border-border bg-surface-muted px-3 py-2 text-xs text-muted">
+      This link asks Loupe to run <code className="font-mono text-foreground">{held}</code> on your computer. Loupe runs a command only when you ask: check it,
+      then press Connect.
+    </p>
+  );
+}
 
-/** The inspector: connection bar; timeline and detail pane; tools, tasks and streams panels beside them. */
-export function InspectorPage({ autoConnect = DEMO_CONNECTION }: { autoConnect?: Partial<ConnectionConfig> }) {
+/**
+ * The inspector: connection bar; timeline and detail pane; tools, tasks and streams panels beside
+ * them. Without `autoConnect` (the home page) the connection follows the page URL; with it (a
+ * replay) it connects there.
+ */
+export function InspectorPage({ autoConnect }: { autoConnect?: Partial<ConnectionConfig> }) {
   return (
     <InspectorProvider autoConnect={autoConnect}>
       <main className="flex h-screen flex-col gap-3 p-3" data-testid="inspector">
@@ -37,6 +51,7 @@ export function InspectorPage({ autoConnect = DEMO_CONNECTION }: { autoConnect?:
           </nav>
         </header>
         <ConnectionBar />
+        {autoConnect ? null : <LinkedConnection />}
         <Workbench panels={PANELS} />
       </main>
     </InspectorProvider>

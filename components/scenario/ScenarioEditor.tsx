@@ -44,8 +44,8 @@ function EditorPane({ source, actions }: { source: Ready; actions: ReturnType<ty
       />
       {source.builtin ? (
         <p data-testid="builtin-notice" className="rounded-md border border-border bg-surface-muted px-3 py-2 text-xs text-muted">
-          <strong className="text-foreground">{scenarioId}</strong> is built in and read-only. Duplicate it to edit a copy saved under{' '}
-          <code>.loupe/scenarios/</code>.
+          <strong className="text-foreground">{scenarioId}</strong> is read-only here: built in, or a file given with <code>--scenario</code> (edit that file).
+          Duplicate it to edit a copy saved under <code>.loupe/scenarios/</code>.
         </p>
       ) : null}
       <div

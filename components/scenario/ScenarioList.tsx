@@ -25,7 +25,9 @@ export function ScenarioList() {
             {s.id}
           </Link>
           <span className="text-sm">{s.name}</span>
-          <Badge className="text-xs">{s.builtin ? 'built-in' : s.valid ? 'saved' : 'saved · invalid'}</Badge>
+          <Badge className="text-xs" title={s.file}>
+            {s.file ? 'from --scenario' : s.builtin ? 'built-in' : s.valid ? 'saved' : 'saved · invalid'}
+          </Badge>
           <code className="ml-auto font-mono text-xs text-muted">/mcp/{s.id}</code>
           {s.description ? <p className="w-full text-sm text-muted">{s.description}</p> : null}
         </li>

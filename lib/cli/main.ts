@@ -9,6 +9,7 @@ import { registerScenarioCommands } from './scenarios-command';
 import { registerRecordingCommands } from './recording-commands';
 import { commandNamed, errorOfThrown, jsonErrorsRequested, reportError } from './errors';
 import { VERSION } from './version';
+import { registerOpenCommand } from './open-command';
 
 /** The `mcp-loupe` command line. Exit codes and the `--json` error document: errors.ts. */
 function buildProgram(): Command {
@@ -45,6 +46,7 @@ function buildProgram(): Command {
   registerClientTaskCommands(program);
   registerConformanceClient(program);
   registerRecordingCommands(program);
+  registerOpenCommand(program);
   return program;
 }
 

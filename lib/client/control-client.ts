@@ -18,6 +18,7 @@ import {
   type TaskAction,
   type TaskControlBody,
 } from '../protocol/loupe-api';
+import { LAUNCH_PATH, LaunchSchema } from '../protocol/launch-link';
 
 /**
  * A client for Loupe's control API (`/api/scenarios/...`), shared by the control room page and
@@ -73,6 +74,8 @@ export function createControlClient(options: ControlClientOptions = {}) {
   return {
     /** Whether this browser (its cookie) or this client (its token) may use the control API. */
     session: () => getJson('/api/session', SessionSchema),
+    /** The connection this launch was given on its command line, header values included (token-gated). */
+    launch: () => getJson(LAUNCH_PATH, LaunchSchema),
     list: () => getJson('/api/scenarios', ScenarioListSchema),
     /** The scenario's YAML, and whether it is a (read-only) built-in. */
     source: (id: string) =>

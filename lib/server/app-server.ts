@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isAllowedHost } from '../engine/guards';
 import { randomToken } from '../engine/runtime';
+import type { LaunchConnection } from '../protocol/launch-link';
 import { SANDBOX_PROXY_PATH } from '../protocol/loupe-api';
 import { HEALTH_PATH } from './healthz';
 import { allowedHostNames } from './launch';
@@ -15,15 +16,16 @@ import { toWebRequest } from './node-request';
 import { writeWebResponse } from './node-response';
 import { withPageGate, type NodeListener } from './page-gate';
 import { sandboxProxyResponse } from './sandbox-proxy';
+import type { PinnedScenario } from './scenario-files';
 import { createStaticPages } from './static-pages';
 
 /**
  * The app server: the whole product on one node:http server. `/mcp/**`, `/api/**` and `/healthz`
  * go to the mock router (engine routes take the fast path, as in `mcp-loupe mock`); the sandbox
  * page and the pages go through the page gate (Host check, launch-token exchange), the pages
- * from Next's static export on disk. `npm start` (scripts/serve.mjs) and `npm run dev`
- * (scripts/dev.mjs, which hands the pages to Next's dev server instead) both call
- * {@link startAppServer}; so can the CLI, from the bundle.
+ * from Next's static export on disk. `mcp-loupe open` (lib/cli/open-command.ts, which `npm start`
+ * runs through scripts/serve.mjs) and `npm run dev` (scripts/dev.mjs, which hands the pages to
+ * Next's dev server instead) both call {@link startAppServer}.
  */
 
 interface AppServerOptions {
@@ -47,6 +49,10 @@ interface AppServerOptions {
   upgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
   /** The scenario `/mcp` serves (default `demo`). */
   defaultScenario?: string;
+  /** Scenario files given on the command line, served at `/mcp/<id>` beside the built-ins. */
+  scenarios?: readonly PinnedScenario[];
+  /** The connection the command line asked for; `GET /api/launch` answers it, header values included. */
+  launch?: LaunchConnection;
 }
 
 /** A running app server. */
@@ -61,8 +67,8 @@ export interface AppServer {
 
 const OWN = /^\/(?:mcp|api)(?:\/|$)/;
 
-/** dist/app beside the bundle this code runs from (dist/cli.mjs, dist/app-server.mjs). */
-function bundledPagesDir(): string {
+/** The exported pages beside the bundle this code runs from (dist/cli.mjs, dist/app-server.mjs): dist/app. */
+export function defaultPagesDir(): string {
   return path.join(path.dirname(fileURLToPath(import.meta.url)), 'app');
 }
 
@@ -70,9 +76,14 @@ function bundledPagesDir(): string {
 export async function startAppServer(options: AppServerOptions): Promise<AppServer> {
   const token = options.token ?? randomToken(24);
   const allowedHosts = allowedHostNames(options.allowedHosts);
-  const pages = options.pages ?? createStaticPages(options.pagesDir ?? bundledPagesDir()).handle;
-  const mockHost = createMockHost({ dataDir: options.dataDir, allowedHosts, store: parseStoreKind(options.store, 'LOUPE_STORE (--store)') });
-  const router = createMockRouter(mockHost, options.defaultScenario ?? 'demo', { token, allowedHosts });
+  const pages = options.pages ?? createStaticPages(options.pagesDir ?? defaultPagesDir()).handle;
+  const mockHost = createMockHost({
+    dataDir: options.dataDir,
+    allowedHosts,
+    store: parseStoreKind(options.store, 'LOUPE_STORE (--store)'),
+    pinned: options.scenarios,
+  });
+  const router = createMockRouter(mockHost, options.defaultScenario ?? 'demo', { token, allowedHosts, launch: options.launch });
   const api = toNodeHandler(router.fetch, (pathname) => router.fastFor(pathname));
   const gate = { token, allowedHosts };
   const sandbox = withPageGate((req, res) => {

@@ -13,6 +13,7 @@ import {
   type ScenarioSaved,
   type Session,
 } from '../protocol/loupe-api';
+import type { Launch, LaunchConnection } from '../protocol/launch-link';
 import { checkControlAccess } from './control-auth';
 import { publicEntry, scenarioEventStream, snapshotOf } from './control-events';
 import type { MockHost } from './mock-host';
@@ -24,6 +25,7 @@ import { json, readText } from './respond';
  * The control API under `/api/`, behind {@link checkControlAccess}:
  *
  *   GET    /api/session                            { authenticated }: the one route answered without the token
+ *   GET    /api/launch                             the connection the command line asked for, header values included
  *   GET    /api/scenarios                          list (id, name, description, builtin, valid)
  *   POST   /api/scenarios/validate                 body: scenario text → { ok, errors, warnings }
  *   GET    /api/scenarios/<id>                     summary of the running scenario
@@ -44,6 +46,8 @@ interface ControlApiOptions {
   token: string;
   allowedHosts?: string[];
   keepAliveMs?: number;
+  /** What `GET /api/launch` answers (`mcp-loupe --url`, `mcp-loupe -- command`). */
+  launch?: LaunchConnection;
 }
 
 /** Handles `/api/<parts...>` (parts already decoded). */
@@ -168,6 +172,8 @@ export function createControlApi(host: MockHost, options: ControlApiOptions): Co
     if (parts[0] === 'session' && parts.length === 1 && req.method === 'GET' && denied?.status !== 403)
       return json(200, { authenticated: !denied } satisfies Session);
     if (denied) return json(denied.status, { error: denied.error });
+    // Header values live here, behind the token, never in the page URL that names the connection.
+    if (parts[0] === 'launch' && parts.length === 1 && req.method === 'GET') return json(200, { connection: options.launch ?? null } satisfies Launch);
     if (parts[0] === 'recordings') return recordingRoutes(req, host, parts.slice(1), options.allowedHosts);
     if (parts[0] !== 'scenarios') return json(404, { error: `No control route /api/${parts.join('/')}` });
     if (parts.length === 1 && req.method === 'GET') return json(200, { scenarios: host.scenarios.list() } satisfies ScenarioList);

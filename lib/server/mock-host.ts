@@ -6,13 +6,14 @@ import { getBuiltinScenario } from '../scenario/builtins';
 import type { Scenario } from '../scenario/schema';
 import type { Stores } from '../store/types';
 import { openStores, type StoreBackend, type StoreKind } from './open-stores';
-import { createScenarioFiles, isScenarioId, type SaveOutcome, type ScenarioFiles } from './scenario-files';
+import { createScenarioFiles, isScenarioId, type PinnedScenario, type SaveOutcome, type ScenarioFiles } from './scenario-files';
 
 /**
  * Hosts mock engines for a process: one SQLite file for every scenario's tasks, ledger and
  * replay store under the data directory (or memory, see open-stores.ts), a stable requestState
- * secret, and one engine per scenario id created on first use. Scenarios resolve as built-ins, then saved files
- * (`<dataDir>/scenarios/<id>.yaml`); saving one replaces its running engine.
+ * secret, and one engine per scenario id created on first use. Scenarios resolve as the pinned
+ * files of the command line, built-ins, then saved files (`<dataDir>/scenarios/<id>.yaml`);
+ * saving one replaces its running engine.
  */
 
 /** An engine event tagged with its scenario, or a host event (`scenario:replaced`, `scenario:deleted`). */
@@ -22,6 +23,8 @@ interface MockHostOptions {
   dataDir: string;
   /** Resolve scenarios that are not built in (saved files, a CLI argument). */
   resolve?: (id: string) => Scenario | undefined;
+  /** Scenario files given on the command line: served, listed and read-only (see scenario-files.ts). */
+  pinned?: readonly PinnedScenario[];
   allowedHosts?: string[];
   /** Seed for every engine's faults (`--seed`), overriding the scenarios' own. */
   seed?: number | string;
@@ -78,7 +81,8 @@ export function createMockHost(options: MockHostOptions): MockHost {
   const { stores } = opened;
   // With memory stores nothing outlives the process, so neither does the secret: memory never writes the data directory.
   const secret = opened.backend === 'memory' ? randomToken(32) : loadSecret(options.dataDir);
-  const scenarios = createScenarioFiles(options.dataDir);
+  const scenarios = createScenarioFiles(options.dataDir, options.pinned);
+  const pinned = new Map(options.pinned?.map((p) => [p.scenario.id, p.scenario]));
   const engines = new Map<string, { engine: MockEngine; off: () => void }>();
   const listeners = new Set<(e: HostEvent) => void>();
   const emit = (event: HostEvent) => {
@@ -86,7 +90,7 @@ export function createMockHost(options: MockHostOptions): MockHost {
   };
 
   function resolve(id: string): Scenario | undefined {
-    return options.resolve?.(id) ?? getBuiltinScenario(id) ?? (isScenarioId(id) ? scenarios.load(id) : undefined);
+    return options.resolve?.(id) ?? pinned.get(id) ?? getBuiltinScenario(id) ?? (isScenarioId(id) ? scenarios.load(id) : undefined);
   }
 
   /** Stop the engine of `id` so the next request loads the scenario again. */

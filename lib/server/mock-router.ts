@@ -10,6 +10,7 @@ import type { MockHost } from './mock-host';
 import type { MockEngine } from '../engine';
 import type { HttpInput, HttpOutput } from '../engine/http-types';
 import { json } from './respond';
+import type { LaunchConnection } from '../protocol/launch-link';
 
 /**
  * One fetch handler for a process: `/mcp` (the default scenario), `/mcp/<id>`, the token-gated
@@ -36,6 +37,8 @@ interface MockRouterOptions {
   allowedHosts?: string[];
   /** Keep-alive comment interval of the control API's event streams. */
   keepAliveMs?: number;
+  /** The connection the command line asked for (`GET /api/launch`). */
+  launch?: LaunchConnection;
 }
 
 /** Path segments, decoded; undefined when one is not valid percent-encoding. */
@@ -50,7 +53,7 @@ function segments(pathname: string): string[] | undefined {
 /** Create the router over a host; `/mcp` serves `defaultScenario`. */
 export function createMockRouter(host: MockHost, defaultScenario: string, options: MockRouterOptions = {}): MockRouter {
   const token = options.token ?? randomToken(24);
-  const control = createControlApi(host, { token, allowedHosts: options.allowedHosts, keepAliveMs: options.keepAliveMs });
+  const control = createControlApi(host, { token, allowedHosts: options.allowedHosts, keepAliveMs: options.keepAliveMs, launch: options.launch });
   const proxy = createProxy();
   const guardedProxy = async (input: HttpInput): Promise<HttpOutput> => {
     const denied = checkControlAccess(input, token, options.allowedHosts);

@@ -10,7 +10,9 @@ import type { ScenarioSummary, ScenarioValidation } from '../protocol/loupe-api'
 /**
  * Saved scenarios: `<dataDir>/scenarios/<id>.yaml` (node only). Files are validated before they
  * are written and written atomically, so a running mock only ever loads a valid scenario.
- * Built-ins are read-only; they are copied under a new id to be edited.
+ * Built-ins are read-only; they are copied under a new id to be edited. So are the files given on
+ * the command line (`mcp-loupe --scenario FILE`): pinned for the process, served beside the
+ * built-ins under the ids their files declare, edited in those files.
  */
 
 /** Scenario ids: what `/mcp/<id>` and file names accept. No dots or slashes, so no path tricks. */
@@ -31,6 +33,13 @@ export type FileRefusal = {
   message: string;
   issues?: ScenarioIssue[];
 };
+
+/** A scenario file given on the command line: read-only here, listed and served under its own id. */
+export interface PinnedScenario {
+  scenario: Scenario;
+  /** Its path, as the list shows it and the source route reads it. */
+  file: string;
+}
 
 /** Outcome of saving or duplicating. */
 export type SaveOutcome = { ok: true; id: string; scenario: Scenario; warnings: ScenarioIssue[] } | FileRefusal;
@@ -72,10 +81,22 @@ function idPosition(text: string): { line: number; column: number } {
   return node?.range ? { line: counter.linePos(node.range[0]).line, column: counter.linePos(node.range[0]).col } : { line: 1, column: 1 };
 }
 
-/** Scenario files under `<dataDir>/scenarios`. */
-export function createScenarioFiles(dataDir: string): ScenarioFiles {
+/** Scenario files under `<dataDir>/scenarios`, beside the built-ins and the `pinned` ones. */
+export function createScenarioFiles(dataDir: string, pinned: readonly PinnedScenario[] = []): ScenarioFiles {
   const dir = path.join(dataDir, 'scenarios');
   const builtins = new Set(builtinScenarioIds());
+  const pins = new Map(pinned.map((p) => [p.scenario.id, p]));
+  /** Why `id` cannot be changed here, when it is a built-in or pinned. */
+  const readOnly = (id: string, change: string): FileRefusal | undefined => {
+    const pin = pins.get(id);
+    if (pin) return refuse('builtin', `"${id}" comes from ${pin.file} (given with --scenario) and cannot be ${change} here; edit that file`);
+    if (builtins.has(id))
+      return refuse(
+        'builtin',
+        `"${id}" is a built-in scenario and cannot be ${change}${change === 'changed' ? '; duplicate it under a new id to edit it' : ''}`,
+      );
+    return undefined;
+  };
   const fileOf = (id: string) => path.join(dir, `${id}.yaml`);
   const exists = (id: string) => fs.existsSync(fileOf(id));
   const ensureDir = () => fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -118,7 +139,9 @@ export function createScenarioFiles(dataDir: string): ScenarioFiles {
   function source(id: string): { text: string; builtin: boolean } | undefined {
     if (!isScenarioId(id)) return undefined;
     if (builtins.has(id)) return { text: builtinScenarioYaml(id)!, builtin: true };
+    const pin = pins.get(id);
     try {
+      if (pin) return { text: fs.readFileSync(pin.file, 'utf8'), builtin: true };
       return { text: fs.readFileSync(fileOf(id), 'utf8'), builtin: false };
     } catch {
       return undefined;
@@ -132,6 +155,7 @@ export function createScenarioFiles(dataDir: string): ScenarioFiles {
         const input = builtinScenarioInput(id)!;
         return { id, name: input.name, description: input.description, builtin: true, valid: true };
       });
+      for (const { scenario: s, file } of pins.values()) rows.push({ id: s.id, name: s.name, description: s.description, builtin: true, valid: true, file });
       let names: string[] = [];
       try {
         names = fs.readdirSync(dir);
@@ -140,7 +164,7 @@ export function createScenarioFiles(dataDir: string): ScenarioFiles {
       }
       for (const name of names.sort()) {
         const id = name.endsWith('.yaml') ? name.slice(0, -5) : '';
-        if (!isScenarioId(id) || builtins.has(id)) continue;
+        if (!isScenarioId(id) || builtins.has(id) || pins.has(id)) continue;
         const parsed = loadScenarioFile(fileOf(id));
         rows.push(
           parsed.ok
@@ -152,7 +176,7 @@ export function createScenarioFiles(dataDir: string): ScenarioFiles {
     },
     source,
     load(id) {
-      if (!isScenarioId(id) || builtins.has(id) || !exists(id)) return undefined;
+      if (!isScenarioId(id) || builtins.has(id) || pins.has(id) || !exists(id)) return undefined;
       const parsed = loadScenarioFile(fileOf(id));
       return parsed.ok && parsed.scenario.id === id ? parsed.scenario : undefined;
     },
@@ -160,13 +184,12 @@ export function createScenarioFiles(dataDir: string): ScenarioFiles {
     save(id, text) {
       const bad = checkId(id);
       if (bad) return bad;
-      if (builtins.has(id)) return refuse('builtin', `"${id}" is a built-in scenario and cannot be changed; duplicate it under a new id to edit it`);
-      return write(id, text);
+      return readOnly(id, 'changed') ?? write(id, text);
     },
     duplicate(id, newId) {
       const bad = checkId(id) ?? checkId(newId, 'new scenario id');
       if (bad) return bad;
-      if (builtins.has(newId) || exists(newId)) return refuse('exists', `A scenario with id "${newId}" already exists`);
+      if (builtins.has(newId) || pins.has(newId) || exists(newId)) return refuse('exists', `A scenario with id "${newId}" already exists`);
       const original = source(id);
       if (!original) return refuse('not-found', `Unknown scenario: ${id}`);
       const doc = parseDocument(original.text);
@@ -180,7 +203,8 @@ export function createScenarioFiles(dataDir: string): ScenarioFiles {
     remove(id) {
       const bad = checkId(id);
       if (bad) return bad;
-      if (builtins.has(id)) return refuse('builtin', `"${id}" is a built-in scenario and cannot be deleted`);
+      const fixed = readOnly(id, 'deleted');
+      if (fixed) return fixed;
       try {
         fs.unlinkSync(fileOf(id));
         return { ok: true };

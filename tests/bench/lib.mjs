@@ -90,7 +90,7 @@ export async function startApp({ root, dataDir, token = 'bench-token' }) {
   const p = await startProcess(process.execPath, [`${root}/scripts/serve.mjs`], {
     cwd: root,
     env: { HOST: '127.0.0.1', PORT: String(port), LOUPE_DATA_DIR: dataDir, LOUPE_TOKEN: token },
-    readyPattern: /(Ready) on/,
+    readyPattern: /Loupe is (running)/,
   });
   return { port, stop: p.stop };
 }

@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, startApp, type Started } from '../helpers/processes';
+import { startApp, startSdkServer, type Started } from '../helpers/processes';
 import { launchChromium } from './browser';
 
 /**
@@ -13,31 +12,6 @@ import { launchChromium } from './browser';
  * tool on its own port, started by the test. It is a different origin with no CORS, so the
  * inspector goes through Loupe's token-gated proxy (the page holds the cookie after `/?token=`).
  */
-
-async function startSdkServer(): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'tests/e2e/fixtures/sdk-server.mjs'), '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`SDK server did not start:\n${out}`)), 15_000);
-    child.stdout!.on('data', () => {
-      const m = /READY (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`SDK server exited with ${code}:\n${out}`)));
-  });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
-  return { url, child, stop };
-}
 
 describe('inspecting the official SDK v2 server through the proxy', () => {
   let app: Started;

@@ -89,9 +89,38 @@ export async function startCliMock(args: string[], env: Record<string, string> =
 }
 
 /**
+ * Start `mcp-loupe [args]` (the default command, `open`) with `--no-open` and wait for the line
+ * with its URL; `url` is that whole URL (token and connection query included).
+ */
+export async function startCliOpen(args: string[], env: Record<string, string> = {}): Promise<Started> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'mcp-loupe.mjs'), '--no-open', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`mcp-loupe did not print its URL:\n${out}`)), 30_000);
+    child.stdout!.on('data', () => {
+      const m = /Loupe is running: (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`mcp-loupe exited with ${code}:\n${out}`)));
+  });
+  const parsed = new URL(url);
+  return { child, url, port: Number(parsed.port), token: parsed.searchParams.get('token') ?? undefined, output: () => out, stop: stopper(child) };
+}
+
+/**
  * Start the app server as `npm start` runs it (scripts/serve.mjs: Loupe's routes and the pages'
  * static export on one node:http server) on a free port with its own data directory; waits
- * until /healthz answers. Needs `npm run build` (dist/app-server.mjs and dist/app).
+ * until /healthz answers. Needs `npm run build` (dist/cli.mjs and dist/app).
  */
 export async function startApp(dataDir: string, env: Record<string, string> = {}): Promise<Started> {
   const port = await freePort();
@@ -119,4 +148,39 @@ export async function startApp(dataDir: string, env: Record<string, string> = {}
     await new Promise((r) => setTimeout(r, 100));
   }
   return { child, url: `${base}/mcp`, port, token, output: () => out, stop: stopper(child) };
+}
+
+/**
+ * Start the official SDK v2 server of tests/e2e/fixtures/sdk-server.mjs on a free port (`env`:
+ * e.g. LOG_HEADER) and wait for its READY line; `output` is what it printed so far.
+ */
+export async function startSdkServer(
+  env: Record<string, string> = {},
+): Promise<{ url: string; child: ChildProcess; output: () => string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'tests/e2e/fixtures/sdk-server.mjs'), '0'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`SDK server did not start:\n${out}`)), 15_000);
+    child.stdout!.on('data', () => {
+      const m = /READY (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`SDK server exited with ${code}:\n${out}`)));
+  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  return { url, child, output: () => out, stop };
 }
