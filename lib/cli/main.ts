@@ -7,7 +7,7 @@ import { registerClientTaskCommands } from './client-task-commands';
 import { registerConformanceClient } from './conformance-client';
 import { registerScenarioCommands } from './scenarios-command';
 import { registerRecordingCommands } from './recording-commands';
-import { commandNamed, errorOfThrown, jsonErrorsRequested, reportError } from './errors';
+import { commandNamed, errorOfThrown, jsonErrorsRequested, reportError, UsageError } from './errors';
 import { VERSION } from './version';
 import { registerOpenCommand } from './open-command';
 
@@ -57,10 +57,36 @@ function commandPath(cmd: Command): string {
   return names.join(' ');
 }
 
+/**
+ * The first word that names no command. `open` is the default command, so commander would hand
+ * a typo to it (and then complain about the typo's options instead); a stdio server's command
+ * line comes after `--`, so a stray word before it is an unknown command.
+ */
+function strayCommandWord(program: Command, args: string[]): string | undefined {
+  const names = new Set(program.commands.flatMap((c) => [c.name(), ...c.aliases()]));
+  const open = program.commands.find((c) => c.name() === 'open');
+  const takesValue = new Set((open?.options ?? []).filter((o) => o.required || o.optional).map((o) => o.long));
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (arg === '--') return undefined;
+    if (arg.startsWith('-')) {
+      if (!arg.includes('=') && takesValue.has(arg)) i++;
+      continue;
+    }
+    return names.has(arg) ? undefined : arg;
+  }
+  return undefined;
+}
+
 const program = buildProgram();
 const args = process.argv.slice(2);
 const json = jsonErrorsRequested(program, args);
-program.parseAsync(process.argv).catch((e: unknown) => {
+const stray = strayCommandWord(program, args);
+const parsed =
+  stray === undefined
+    ? program.parseAsync(process.argv)
+    : Promise.reject(new UsageError(`unknown command '${stray}' (to inspect a stdio server, put its command after --)`));
+parsed.catch((e: unknown) => {
   const { error, exitCode, quiet } = errorOfThrown(e);
   if (error && (json || !quiet)) {
     reportError(error, json);
