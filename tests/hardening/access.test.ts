@@ -104,6 +104,18 @@ describe('/mcp', () => {
         .status,
     ).toBe(403);
   });
+
+  it('answers a scenario id named like an Object property with 404, and keeps serving', async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: {} });
+    const headers = { Host: host, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+    for (const id of ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty']) {
+      const res = await raw(port, { method: 'POST', path: `/mcp/${id}`, headers, body });
+      expect(res.status, id).toBe(404);
+      const source = await raw(port, { path: `/api/scenarios/${id}/source`, headers: { Host: host, Authorization: `Bearer ${mock.token}` } });
+      expect([400, 404], `${id}: ${source.text}`).toContain(source.status);
+    }
+    expect((await raw(port, { path: '/healthz', headers: { Host: host } })).status).toBe(200);
+  });
 });
 
 describe('/healthz', () => {

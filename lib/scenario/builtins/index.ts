@@ -27,12 +27,13 @@ export function builtinScenarioIds(): string[] {
 
 /** The authored (pre-default) form of a built-in, for editors and `mcp-loupe scenarios show`. */
 export function builtinScenarioInput(id: string): ScenarioInput | undefined {
-  return INPUTS[id];
+  // The id comes from a URL path: `__proto__` or `toString` must not reach Object.prototype.
+  return Object.hasOwn(INPUTS, id) ? INPUTS[id] : undefined;
 }
 
 /** A validated built-in scenario, or undefined. */
 export function getBuiltinScenario(id: string): Scenario | undefined {
-  const input = INPUTS[id];
+  const input = builtinScenarioInput(id);
   if (!input) return undefined;
   let s = cache.get(id);
   if (!s) {
