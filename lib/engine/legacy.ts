@@ -17,6 +17,8 @@ import { isTerminal } from './task-script';
 import { route, runRoute, unchecked, type Route } from './route';
 import { fillTemplate } from './template';
 import { callToolRoute } from './tools';
+import { initializeSession } from './legacy-session';
+import { answerInputRounds, createTaskInputAsker } from './legacy-bridge';
 
 /**
  * The 2025-11-25 era for older clients: the `initialize` handshake and SEP-1686 experimental
@@ -27,6 +29,8 @@ import { callToolRoute } from './tools';
 const iso = (ms: number) => new Date(ms).toISOString();
 
 function strip(o: Outcome): Outcome {
+  // 2025-11-25 defines no -32021: a capability the client lacks is an invalid request there.
+  if ('error' in o && o.error.code === ERROR.missingRequiredClientCapability) return { error: { ...o.error, code: ERROR.invalidRequest } };
   if (!('result' in o)) return o;
   const { resultType: _r, ttlMs: _t, cacheScope: _c, _meta, ...rest } = o.result;
   const meta = { ...((_meta as Record<string, unknown>) ?? {}) };
@@ -50,8 +54,10 @@ function legacyTask(rec: TaskRecord): Record<string, unknown> {
 /** Answer a 2025-11-25 request (the era has no per-request checks). */
 export function createLegacyDispatch(core: EngineCore, tasks: TaskManager): (ctx: RequestContext) => Promise<Outcome> {
   const callTool = callToolRoute(core, tasks);
+  const askTaskInput = createTaskInputAsker(tasks);
 
   function initialize(ctx: RequestContext): Outcome {
+    if (ctx.session) initializeSession(ctx.session, ctx.params);
     const asked = ctx.params.protocolVersion;
     const version = typeof asked === 'string' && (LEGACY_VERSIONS as readonly string[]).includes(asked) ? asked : LEGACY_VERSION;
     const caps: Record<string, unknown> = { ...serverCapabilities(core.scenario) };
@@ -79,8 +85,7 @@ export function createLegacyDispatch(core: EngineCore, tasks: TaskManager): (ctx
       return ok({ task: legacyTask(tasks.read(rec.taskId, ctx.principal) ?? rec) });
     }
     if (tool?.task?.mode === 'required') return fail(ERROR.methodNotFound, `Tool ${tool.name} requires a task-augmented call (params.task)`);
-    if (tool?.mrtr) return fail(ERROR.invalidRequest, `Tool ${tool.name} asks for input with MRTR, which needs protocol 2026-07-28`);
-    return strip(await runRoute(callTool, ctx));
+    return strip(await answerInputRounds(ctx, async (params) => runRoute(callTool, { ...ctx, params })));
   }
 
   async function taskResult(ctx: RequestContext, taskId: string): Promise<Outcome> {
@@ -93,10 +98,15 @@ export function createLegacyDispatch(core: EngineCore, tasks: TaskManager): (ctx
       if (rec.status === 'failed')
         return { error: { ...(rec.error ?? { code: ERROR.internalError, message: 'Task failed' }), data: { ...(rec.error?.data as object), _meta: related } } };
       if (rec.status === 'cancelled') return fail(ERROR.internalError, 'Task was cancelled', { _meta: related });
-      if (rec.status === 'input_required')
-        return fail(ERROR.internalError, 'Task is waiting for input that a 2025-11-25 client cannot send to this mock; answer it from the control room', {
-          _meta: related,
-        });
+      if (rec.status === 'input_required') {
+        if (!ctx.ask)
+          return fail(ERROR.internalError, 'Task is waiting for input, and this request has no channel to ask the client on (initialize a session first)', {
+            _meta: related,
+          });
+        // The answers move the task on; then wait for its next change like any other status.
+        const refused = await askTaskInput(ctx, rec);
+        if (refused) return strip(refused);
+      }
       const changed = await new Promise<boolean>((resolve) => {
         const off = tasks.onChange((r) => {
           if (r.taskId === taskId) {
@@ -128,7 +138,10 @@ export function createLegacyDispatch(core: EngineCore, tasks: TaskManager): (ctx
   const routes: Record<string, Route> = {
     initialize: unchecked(initialize),
     ping: empty,
-    'logging/setLevel': empty,
+    'logging/setLevel': unchecked((ctx) => {
+      if (ctx.session && typeof ctx.params.level === 'string') ctx.session.logLevel = ctx.params.level;
+      return ok({});
+    }),
     'resources/subscribe': empty,
     'resources/unsubscribe': empty,
     'tools/list': unchecked((ctx) => strip(listTools(core, ctx))),
