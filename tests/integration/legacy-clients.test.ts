@@ -19,7 +19,11 @@ import { ROOT, startCliMock, type Started } from '../helpers/processes';
  */
 
 const CLI = path.join(ROOT, 'bin', 'mcp-loupe.mjs');
-const stdioParams = (scenario: string) => ({ command: process.execPath, args: [CLI, 'mock', scenario, '--stdio', '--store', 'memory'], stderr: 'ignore' as const });
+const stdioParams = (scenario: string) => ({
+  command: process.execPath,
+  args: [CLI, 'mock', scenario, '--stdio', '--store', 'memory'],
+  stderr: 'ignore' as const,
+});
 
 /** An SDK 1.32.2 client that declares form elicitation and answers every form with `content`. */
 function legacyClient(content: Record<string, unknown>, asked: unknown[]): Client {
@@ -35,7 +39,9 @@ function legacyClient(content: Record<string, unknown>, asked: unknown[]): Clien
 async function runReportTask(client: Client): Promise<{ type: string; result?: unknown; statuses: string[] }> {
   const statuses: string[] = [];
   let last: { type: string; result?: unknown } = { type: 'none' };
-  for await (const m of client.experimental.tasks.callToolStream({ name: 'generate_report', arguments: { size: 'small' } }, undefined, { task: { ttl: 60_000 } })) {
+  for await (const m of client.experimental.tasks.callToolStream({ name: 'generate_report', arguments: { size: 'small' } }, undefined, {
+    task: { ttl: 60_000 },
+  })) {
     if (m.type === 'taskCreated' || m.type === 'taskStatus') statuses.push(m.task.status);
     last = m;
   }
@@ -113,7 +119,12 @@ describe('SDK 1.32.2 over Streamable HTTP against `mock demo`', () => {
     await transport.terminateSession();
     const res = await fetch(mock.url, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'Mcp-Session-Id': id!, 'MCP-Protocol-Version': '2025-11-25' },
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'Mcp-Session-Id': id!,
+        'MCP-Protocol-Version': '2025-11-25',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
     });
     expect(res.status).toBe(404);
