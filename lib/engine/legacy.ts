@@ -16,7 +16,7 @@ import { NOT_FOUND, type TaskManager } from './tasks';
 import { isTerminal } from './task-script';
 import { route, runRoute, unchecked, type Route } from './route';
 import { fillTemplate } from './template';
-import { callToolRoute } from './tools';
+import { callToolRoute, refusedTaskInput } from './tools';
 import { initializeSession } from './legacy-session';
 import { answerInputRounds, createTaskInputAsker } from './legacy-bridge';
 
@@ -78,6 +78,8 @@ export function createLegacyDispatch(core: EngineCore, tasks: TaskManager): (ctx
     const taskParam = ctx.params.task;
     if (tool && taskParam !== undefined) {
       if (!tool.task) return fail(ERROR.methodNotFound, `Tool ${tool.name} does not support task-augmented calls`);
+      const refused = refusedTaskInput(tool, ctx.caps);
+      if (refused) return strip(refused);
       const args = (ctx.params.arguments ?? {}) as Record<string, unknown>;
       const rec = tasks.create(ctx, tool, args, {});
       const ttl = (taskParam as { ttl?: unknown }).ttl;
