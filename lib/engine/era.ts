@@ -1,4 +1,4 @@
-import { ERROR, HEADER, LEGACY_VERSIONS, META, type JsonRpcRequest } from '../protocol';
+import { ERROR, HEADER, LEGACY_VERSIONS, META, decodeHeaderValue, expectedNameValue, NAME_SOURCE, type JsonRpcRequest } from '../protocol';
 import { asRecord } from '../shared/records';
 import { fail, type Outcome, type RequestContext } from './context';
 import type { HeaderBag } from './http-types';
@@ -54,4 +54,21 @@ export function eraOf(req: JsonRpcRequest, input: EraInput): Era | Outcome {
   // No claim and no header: an HTTP request of a 2025-11-25 client that has no session; a modern-only
   // server keeps answering it as modern (-32020, the header is required).
   return input.headers && input.servesLegacy ? 'legacy' : 'modern';
+}
+
+/**
+ * A 2025-11-25 client sends no `Mcp-Method` or `Mcp-Name`; when a request carries them anyway
+ * they must still name what the body does (an intermediary may have routed on them).
+ */
+export function legacyHeaderMismatch(req: JsonRpcRequest, headers: HeaderBag | undefined): Outcome | undefined {
+  const method = headers?.get(HEADER.method)?.trim();
+  const mismatch = (what: string) => ({ ...fail(ERROR.headerMismatch, `Header mismatch: ${what}`), httpStatus: 400 });
+  if (method !== undefined && method !== req.method) return mismatch(`${HEADER.method} header "${method}" does not match body method "${req.method}"`);
+  const name = headers?.get(HEADER.name);
+  if (name === null || name === undefined || !NAME_SOURCE[req.method]) return undefined;
+  const decoded = decodeHeaderValue(name);
+  const expected = expectedNameValue(req.method, req.params);
+  if (!decoded.ok || decoded.value !== expected)
+    return mismatch(`${HEADER.name} header value '${decoded.ok ? decoded.value : name}' does not match body value '${expected ?? ''}'`);
+  return undefined;
 }

@@ -30,7 +30,8 @@ export function createLegacySession(): LegacySession {
 }
 
 /** Record what `initialize` declared; capabilities that do not parse count as none. */
-export function initializeSession(session: LegacySession, params: Record<string, unknown>): void {
+export function initializeSession(session: LegacySession, params: Record<string, unknown>, principal: string): void {
+  session.principal = principal;
   const caps = ClientCapabilitiesSchema.safeParse(asRecord(params.capabilities) ?? {});
   session.caps = caps.success ? caps.data : {};
   session.initialized = true;

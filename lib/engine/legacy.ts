@@ -57,7 +57,7 @@ export function createLegacyDispatch(core: EngineCore, tasks: TaskManager): (ctx
   const askTaskInput = createTaskInputAsker(tasks);
 
   function initialize(ctx: RequestContext): Outcome {
-    if (ctx.session) initializeSession(ctx.session, ctx.params);
+    if (ctx.session) initializeSession(ctx.session, ctx.params, ctx.principal);
     const asked = ctx.params.protocolVersion;
     const version = typeof asked === 'string' && (LEGACY_VERSIONS as readonly string[]).includes(asked) ? asked : LEGACY_VERSION;
     const caps: Record<string, unknown> = { ...serverCapabilities(core.scenario) };

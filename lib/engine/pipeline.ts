@@ -6,7 +6,7 @@ import type { HeaderBag } from './http-types';
 import { createLegacyDispatch } from './legacy';
 import type { ListenHub } from './listen';
 import { principalOf } from './principal';
-import { eraOf } from './era';
+import { eraOf, legacyHeaderMismatch } from './era';
 import type { LegacySession, OutboundRequests } from './legacy-session';
 import type { TaskManager } from './tasks';
 
@@ -61,6 +61,10 @@ export function createRequestPipeline(core: EngineCore, tasks: TaskManager, hub:
       return { error: { code: ERROR.methodNotFound, message: `Method not found: ${req.method}` }, httpStatus: 404 };
     }
     const session = era === 'legacy' ? origin.session : undefined;
+    // A session is its opener's: another caller naming its id learns nothing, as for an unknown id.
+    if (session?.principal !== undefined && session.principal !== who) return { error: { code: -32001, message: 'Session not found' }, httpStatus: 404 };
+    const mismatch = era === 'legacy' ? legacyHeaderMismatch(req, origin.headers) : undefined;
+    if (mismatch) return mismatch;
     const send = origin.sendRequest;
     const ctx: RequestContext = {
       transport: origin.transport,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpTransportV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioTransportV2 } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -160,5 +160,40 @@ describe("SDK v2 in 'auto' mode over stdio against `mock legacy-server --stdio`"
     expect(tools.map((t) => t.name).sort()).toEqual(['lookup_word', 'summarize_document', 'transcode_video']);
     const result = await client.callTool({ name: 'lookup_word', arguments: { word: 'era' } });
     expect(result.content).toEqual([{ type: 'text', text: 'era: a word worth looking up.' }]);
+  });
+});
+
+describe("SDK v2 in 'auto' mode over HTTP against `mock legacy-server` and `mock demo`", () => {
+  let mock: Started;
+  let dataDir: string;
+  const clients: ClientV2[] = [];
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-auto-'));
+    mock = await startCliMock(['legacy-server', '--data-dir', dataDir]);
+  });
+  afterAll(async () => {
+    for (const c of clients) await c.close();
+    await mock?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  const connect = async (url: string) => {
+    const client = new ClientV2({ name: 'sdk-v2-auto', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    clients.push(client);
+    await client.connect(new HttpTransportV2(new URL(url)));
+    return client;
+  };
+
+  it('falls back to a 2025-11-25 session against legacy-server and calls a tool', async () => {
+    const client = await connect(mock.url);
+    expect(client.getServerVersion()).toMatchObject({ name: 'loupe-legacy-docs' });
+    const result = await client.callTool({ name: 'lookup_word', arguments: { word: 'http' } });
+    expect(result.content).toEqual([{ type: 'text', text: 'http: a word worth looking up.' }]);
+  });
+
+  it('stays at 2026-07-28 against the dual-era demo', async () => {
+    const client = await connect(mock.url.replace(/\/mcp$/, '/mcp/demo'));
+    expect(client.getServerCapabilities()).toMatchObject({ extensions: { 'io.modelcontextprotocol/tasks': {} } });
+    const result = await client.callTool({ name: 'echo', arguments: { text: 'modern' } });
+    expect(result.content).toEqual([{ type: 'text', text: 'modern' }]);
   });
 });

@@ -129,6 +129,31 @@ describe('HTTP: 2025-11-25 sessions', () => {
     expect(final.result.resultType).toBeUndefined();
   });
 
+  it('a 2025-11-25 request whose Mcp-Name disagrees with the body is 400 -32020', async () => {
+    const engine = demo();
+    const sid = await initialize(engine, {});
+    const res = await post(
+      engine,
+      { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } },
+      { 'Mcp-Session-Id': sid, 'MCP-Protocol-Version': '2025-11-25', 'Mcp-Name': 'nope' },
+    );
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32020);
+  });
+
+  it("another caller's bearer token cannot use a session: 404, as for an unknown id", async () => {
+    const engine = demo();
+    const res = await post(
+      engine,
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'a', version: '1' } } },
+      { Authorization: 'Bearer alice-token' },
+    );
+    const sid = res.headers.get('mcp-session-id')!;
+    const legacy = { 'Mcp-Session-Id': sid, 'MCP-Protocol-Version': '2025-11-25' };
+    expect((await post(engine, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { ...legacy, Authorization: 'Bearer alice-token' })).status).toBe(200);
+    expect((await post(engine, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, { ...legacy, Authorization: 'Bearer mallory-token' })).status).toBe(404);
+  });
+
   it('DELETE ends the session and its id then gets 404', async () => {
     const engine = demo();
     const sid = await initialize(engine, {});
