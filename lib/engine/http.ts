@@ -104,6 +104,7 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
     if (!asRequest.success) {
       const asNote = JsonRpcNotificationSchema.safeParse(body);
       if (asNote.success && !Object.hasOwn(body as Record<string, unknown>, 'id')) {
+        if (asNote.data.method === 'notifications/cancelled') opts.sessions?.cancel(headers.get(HEADER.sessionId), asNote.data.params?.requestId);
         record(202, undefined);
         return { status: 202, headers: {} };
       }
@@ -160,6 +161,8 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
     const onAbort = () => log || abort.abort(info.signal.reason);
     if (info.signal.aborted) abort.abort();
     else info.signal.addEventListener('abort', onAbort, { once: true });
+    // Its work then ends only when done or when the client sends notifications/cancelled.
+    const untrack = session?.initialized ? opts.sessions?.track(session, rpc.id, abort) : undefined;
 
     const pending: { message: unknown; opts?: { droppable?: boolean; key?: string } }[] = [];
     let final: unknown;
@@ -213,7 +216,7 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
     // A stream fault needs a stream to damage, even where the answer would be plain JSON.
     if (plan?.stream.length) startStream();
 
-    const work = opts.pipeline(rpc, origin);
+    const work = opts.pipeline(rpc, origin).finally(() => untrack?.());
     const first = await Promise.race([work.then((o) => ({ kind: 'done' as const, o })), streamStarted.then((r) => ({ kind: 'stream' as const, r }))]);
     if (first.kind === 'done' && !channel) {
       info.signal.removeEventListener('abort', onAbort);

@@ -41,6 +41,10 @@ export interface LegacySessions {
   /** A message on a logged stream (delivered when a connection is attached). */
   event(log: StreamLog, message: unknown, opts?: { droppable?: boolean; key?: string }): void;
   finish(log: StreamLog, message: unknown): void;
+  /** Let notifications/cancelled reach a session request; returns the untrack function. */
+  track(session: LegacySession, requestId: unknown, abort: AbortController): () => void;
+  /** notifications/cancelled on a session: abort the request it names. */
+  cancel(sessionId: string | null, requestId: unknown): void;
   /** GET and DELETE on the endpoint with a session id; undefined when they are not for a session. */
   handle(req: HttpInput): HttpOutput | undefined;
 }
@@ -62,6 +66,8 @@ const jsonError = (status: number, code: number, message: string): HttpOutput =>
 export function createLegacySessions(opts: SessionOptions): LegacySessions {
   const sessions = new Map<string, LegacySession>();
   const streams = new Map<string, Map<string, StreamLog>>();
+  const inflight = new Map<string, AbortController>();
+  const requestKey = (sessionId: string, requestId: unknown) => `${sessionId} ${JSON.stringify(requestId)}`;
   let streamCount = 0;
 
   const get = (id: string) => {
@@ -113,6 +119,14 @@ export function createLegacySessions(opts: SessionOptions): LegacySessions {
     finish(log, message) {
       log.final = message;
       if (log.live && !log.live.closed) log.live.finish(message);
+    },
+    track(session, requestId, abort) {
+      const key = requestKey(session.id, requestId);
+      inflight.set(key, abort);
+      return () => inflight.get(key) === abort && inflight.delete(key);
+    },
+    cancel(sessionId, requestId) {
+      if (sessionId) inflight.get(requestKey(sessionId, requestId))?.abort(new Error('cancelled by notifications/cancelled'));
     },
     handle(req) {
       const id = req.headers.get(HEADER.sessionId);

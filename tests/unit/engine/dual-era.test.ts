@@ -154,6 +154,21 @@ describe('HTTP: 2025-11-25 sessions', () => {
     expect((await post(engine, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, { ...legacy, Authorization: 'Bearer mallory-token' })).status).toBe(404);
   });
 
+  it('notifications/cancelled stops a session request that waits for the client (a dropped stream alone does not)', async () => {
+    const engine = demo();
+    const sid = await initialize(engine, { elicitation: {} });
+    const legacy = { 'Mcp-Session-Id': sid, 'MCP-Protocol-Version': '2025-11-25' };
+    const res = await post(engine, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'delete_note', arguments: { noteId: 'note-1' } } }, legacy);
+    const events = readEvents(res, (m) => m.id === 5);
+    await new Promise((r) => setTimeout(r, 20));
+    const note = await post(engine, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5, reason: 'user' } }, legacy);
+    expect(note.status).toBe(202);
+    const final = (await events).at(-1)!.data as { error?: { message: string } };
+    expect(final.error?.message).toContain('cancelled');
+    const list = await post(engine, { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'search_notes', arguments: {} } }, legacy);
+    expect(JSON.stringify(await list.json())).toContain('note-1');
+  });
+
   it('DELETE ends the session and its id then gets 404', async () => {
     const engine = demo();
     const sid = await initialize(engine, {});
