@@ -1,6 +1,6 @@
-import { ERROR, META, type JsonRpcRequest } from '../protocol';
+import { ERROR, HEADER, LEGACY_VERSIONS, META, type JsonRpcRequest } from '../protocol';
 import { asRecord } from '../shared/records';
-import type { EngineCore, Outcome, RequestContext } from './context';
+import { fail, type EngineCore, type Outcome, type RequestContext } from './context';
 import { createModernDispatch } from './dispatch';
 import type { HeaderBag } from './http-types';
 import { createLegacyDispatch } from './legacy';
@@ -58,7 +58,16 @@ export function createRequestPipeline(core: EngineCore, tasks: TaskManager, hub:
     const era = eraOf(req, { headers: origin.headers, inSession: !!origin.session?.initialized, servesLegacy });
     if (typeof era !== 'string') return era;
     if (era === 'legacy' && !servesLegacy) {
-      return { error: { code: ERROR.methodNotFound, message: `Method not found: ${req.method}` }, httpStatus: 404 };
+      // A modern-only server names the versions it speaks, so a 2025-11-25 client learns why (spec: dual-era rules).
+      const asked = req.params?.protocolVersion ?? origin.headers?.get(HEADER.protocolVersion);
+      const supported = core.scenario.supportedVersions.filter((v) => !(LEGACY_VERSIONS as readonly string[]).includes(v));
+      return {
+        ...fail(ERROR.unsupportedProtocolVersion, 'Unsupported protocol version: this server does not speak 2025-11-25', {
+          supported,
+          ...(typeof asked === 'string' ? { requested: asked } : {}),
+        }),
+        httpStatus: 400,
+      };
     }
     const session = era === 'legacy' ? origin.session : undefined;
     // A session is its opener's: another caller naming its id learns nothing, as for an unknown id.

@@ -244,3 +244,29 @@ describe('stdio: initialize selects 2025-11-25 for the connection', () => {
     expect(list.result.resultType).toBeUndefined();
   });
 });
+
+describe('2025-11-25 clients the server cannot serve', () => {
+  it('a modern-only scenario answers initialize with -32022 naming the versions it speaks', async () => {
+    const scenario = ScenarioSchema.parse({ id: 'modern-only', server: { name: 'm', version: '1' }, settings: { legacy: false } });
+    const res = await post(createMockEngine({ scenario }), {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ id: 1, error: { code: -32022, data: { supported: ['2026-07-28'], requested: '2025-11-25' } } });
+  });
+
+  it('a 2025-11-25 task that would ask for input the client did not declare is refused up front', async () => {
+    const face = demo().connect();
+    const sent: Record<string, unknown>[] = [];
+    const send = (m: unknown) => sent.push(m as Record<string, unknown>);
+    await face(
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } },
+      send,
+    );
+    await face({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'generate_report', arguments: { size: 'small' }, task: {} } }, send);
+    expect(sent.find((m) => m.id === 2)).toMatchObject({ error: { code: -32600, data: { requiredCapabilities: { elicitation: { form: {} } } } } });
+  });
+});
