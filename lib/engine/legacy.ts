@@ -78,7 +78,8 @@ export function createLegacyDispatch(core: EngineCore, tasks: TaskManager): (ctx
     const taskParam = ctx.params.task;
     if (tool && taskParam !== undefined) {
       if (!tool.task) return fail(ERROR.methodNotFound, `Tool ${tool.name} does not support task-augmented calls`);
-      const refused = refusedTaskInput(tool, ctx.caps);
+      // Only a session knows what the client declared; a sessionless call may still be answered from the control room.
+      const refused = ctx.session?.initialized ? refusedTaskInput(tool, ctx.caps) : undefined;
       if (refused) return strip(refused);
       const args = (ctx.params.arguments ?? {}) as Record<string, unknown>;
       const rec = tasks.create(ctx, tool, args, {});
