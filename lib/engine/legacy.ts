@@ -1,8 +1,9 @@
-import { CompleteParamsSchema, ERROR, LEGACY_VERSION, LEGACY_VERSIONS, LegacyTaskResultParamsSchema, META } from '../protocol';
+import { CompleteParamsSchema, ERROR, GetPromptParamsSchema, LEGACY_VERSION, LEGACY_VERSIONS, LegacyTaskResultParamsSchema, META } from '../protocol';
 import type { TaskRecord } from '../store/types';
 import { fail, ok, type EngineCore, type Outcome, type RequestContext } from './context';
 import {
   complete,
+  getPrompt,
   listPrompts,
   listResourceTemplates,
   listResources,
@@ -11,11 +12,11 @@ import {
   resourceContents,
   resourceNotFound,
   serverCapabilities,
+  unknownPrompt,
 } from './catalog';
 import { NOT_FOUND, type TaskManager } from './tasks';
 import { isTerminal } from './task-script';
 import { route, runRoute, unchecked, type Route } from './route';
-import { fillTemplate } from './template';
 import { callToolRoute, refusedTaskInput } from './tools';
 import { initializeSession } from './legacy-session';
 import { answerInputRounds, createTaskInputAsker } from './legacy-bridge';
@@ -54,6 +55,11 @@ function legacyTask(rec: TaskRecord): Record<string, unknown> {
 /** Answer a 2025-11-25 request (the era has no per-request checks). */
 export function createLegacyDispatch(core: EngineCore, tasks: TaskManager): (ctx: RequestContext) => Promise<Outcome> {
   const callTool = callToolRoute(core, tasks);
+  const prompt = route(
+    GetPromptParamsSchema,
+    (ctx, p) => getPrompt(core, ctx, p),
+    (ctx) => unknownPrompt(core, ctx),
+  );
   const askTaskInput = createTaskInputAsker(tasks);
 
   function initialize(ctx: RequestContext): Outcome {
@@ -156,11 +162,7 @@ export function createLegacyDispatch(core: EngineCore, tasks: TaskManager): (ctx
       return c ? strip(readResourceResult(core, c)) : resourceNotFound(String(params.uri));
     }),
     'prompts/list': unchecked((ctx) => strip(listPrompts(core, ctx))),
-    'prompts/get': unchecked(({ params }) => {
-      const prompt = core.scenario.prompts.find((x) => x.name === params.name);
-      if (!prompt) return fail(ERROR.invalidParams, `Unknown prompt: ${String(params.name)}`);
-      return ok({ messages: fillTemplate(prompt.messages, { args: params.arguments ?? {} }) });
-    }),
+    'prompts/get': unchecked(async (ctx) => strip(await answerInputRounds(ctx, async (params) => runRoute(prompt, { ...ctx, params })))),
     'completion/complete': route(CompleteParamsSchema, (_ctx, p) => strip(complete(core, p))),
     'tasks/get': unchecked((ctx) => {
       const rec = taskOf(ctx);

@@ -270,3 +270,27 @@ describe('2025-11-25 clients the server cannot serve', () => {
     expect(sent.find((m) => m.id === 2)).toMatchObject({ error: { code: -32600, data: { requiredCapabilities: { elicitation: { form: {} } } } } });
   });
 });
+
+describe('stdio: a 2025-11-25 prompt that needs input', () => {
+  it('asks the client with elicitation/create and fills the prompt with the answer', async () => {
+    const face = createMockEngine({ scenario: getBuiltinScenario('conformance')! }).connect();
+    const sent: Record<string, unknown>[] = [];
+    const send = (m: unknown) => {
+      const msg = m as Record<string, unknown>;
+      sent.push(msg);
+      // Answer the server's request the way a 2025-11-25 client does: a response with its id.
+      if (msg.method === 'elicitation/create') void face({ jsonrpc: '2.0', id: msg.id, result: { action: 'accept', content: { context: 'the moon' } } }, send);
+    };
+    await face(
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 'x', version: '1' } },
+      },
+      send,
+    );
+    await face({ jsonrpc: '2.0', id: 2, method: 'prompts/get', params: { name: 'test_input_required_result_prompt' } }, send);
+    expect(sent.find((m) => m.id === 2)).toMatchObject({ result: { messages: [{ content: { text: 'Prompt with context: the moon' } }] } });
+  });
+});
