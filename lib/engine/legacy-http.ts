@@ -68,6 +68,12 @@ export function createLegacySessions(opts: SessionOptions): LegacySessions {
   const streams = new Map<string, Map<string, StreamLog>>();
   const inflight = new Map<string, AbortController>();
   const requestKey = (sessionId: string, requestId: unknown) => `${sessionId} ${JSON.stringify(requestId)}`;
+  /** Forget a session; its requests still waiting (on the client, say) end now. */
+  const end = (id: string) => {
+    sessions.delete(id);
+    streams.delete(id);
+    for (const [key, abort] of inflight) if (key.startsWith(`${id} `)) abort.abort(new Error('the session ended'));
+  };
   let streamCount = 0;
 
   const get = (id: string) => {
@@ -95,11 +101,7 @@ export function createLegacySessions(opts: SessionOptions): LegacySessions {
     get,
     add(session) {
       sessions.set(session.id, session);
-      while (sessions.size > opts.maxSessions) {
-        const oldest = sessions.keys().next().value as string;
-        sessions.delete(oldest);
-        streams.delete(oldest);
-      }
+      while (sessions.size > opts.maxSessions) end(sessions.keys().next().value as string);
     },
     openStream(session, channel) {
       const log: StreamLog = { id: `s${++streamCount}`, events: [], count: 0, live: channel };
@@ -134,8 +136,7 @@ export function createLegacySessions(opts: SessionOptions): LegacySessions {
       const session = get(id);
       if (!session) return jsonError(404, -32001, 'Session not found');
       if (req.method === 'DELETE') {
-        sessions.delete(id);
-        streams.delete(id);
+        end(id);
         return { status: 200, headers: {} };
       }
       const last = req.headers.get(HEADER.lastEventId);

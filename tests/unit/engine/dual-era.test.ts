@@ -169,6 +169,19 @@ describe('HTTP: 2025-11-25 sessions', () => {
     expect(JSON.stringify(await list.json())).toContain('note-1');
   });
 
+  it('DELETE ends a request still waiting for the client, and nothing is deleted', async () => {
+    const engine = demo();
+    const sid = await initialize(engine, { elicitation: {} });
+    const legacy = { 'Mcp-Session-Id': sid, 'MCP-Protocol-Version': '2025-11-25' };
+    const res = await post(engine, { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'delete_note', arguments: { noteId: 'note-1' } } }, legacy);
+    const events = readEvents(res, (m) => m.id === 8);
+    await new Promise((r) => setTimeout(r, 20));
+    await engine.fetch(new Request(URL_, { method: 'DELETE', headers: { Host: '127.0.0.1', 'Mcp-Session-Id': sid } }));
+    expect((await events).at(-1)!.data).toMatchObject({ id: 8, error: { message: expect.stringContaining('before the client answered elicitation/create') } });
+    const notes = await rpc(engine, 'tools/call', { name: 'search_notes', arguments: {} });
+    expect(JSON.stringify(notes.body.result)).toContain('note-1');
+  });
+
   it('DELETE ends the session and its id then gets 404', async () => {
     const engine = demo();
     const sid = await initialize(engine, {});
