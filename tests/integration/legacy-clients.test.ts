@@ -163,6 +163,21 @@ describe("SDK v2 in 'auto' mode over stdio against `mock legacy-server --stdio`"
   });
 });
 
+describe("SDK v2 in 'auto' mode over stdio against `mock demo --stdio`", () => {
+  let client: ClientV2;
+  beforeAll(async () => {
+    client = new ClientV2({ name: 'sdk-v2-auto', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(new StdioTransportV2(stdioParams('demo')));
+  });
+  afterAll(async () => client?.close());
+
+  it('stays at 2026-07-28 (the probe finds a modern server) and calls a tool', async () => {
+    expect(client.getServerCapabilities()).toMatchObject({ extensions: { 'io.modelcontextprotocol/tasks': {} } });
+    const result = await client.callTool({ name: 'echo', arguments: { text: 'stdio modern' } });
+    expect(result.content).toEqual([{ type: 'text', text: 'stdio modern' }]);
+  });
+});
+
 describe("SDK v2 in 'auto' mode over HTTP against `mock legacy-server` and `mock demo`", () => {
   let mock: Started;
   let dataDir: string;
