@@ -8,6 +8,7 @@ import type { MockEngine } from '../engine';
 export function serveStdio(engine: MockEngine, input: NodeJS.ReadableStream = process.stdin, output: NodeJS.WritableStream = process.stdout): Promise<void> {
   const send = (message: unknown) => output.write(`${JSON.stringify(message)}\n`);
   const rl = createInterface({ input, crlfDelay: Infinity });
+  const face = engine.connect();
   rl.on('line', (line) => {
     const text = line.trim();
     if (!text) return;
@@ -18,7 +19,7 @@ export function serveStdio(engine: MockEngine, input: NodeJS.ReadableStream = pr
       send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: `Parse error: ${(e as Error).message}` } });
       return;
     }
-    void engine.handleMessage(message, send);
+    void face(message, send);
   });
   return new Promise((resolve) => rl.on('close', () => resolve()));
 }

@@ -4,6 +4,7 @@ import type { Scenario, ToolSpec } from '../scenario/schema';
 import type { Stores } from '../store/types';
 import type { Clock, IdSource } from './runtime';
 import type { StateCodec } from './request-state';
+import type { ClientAnswer, LegacySession } from './legacy-session';
 
 /** What one incoming request carries through dispatch, whatever the transport. */
 export interface RequestContext {
@@ -24,6 +25,13 @@ export interface RequestContext {
   /** Keep the stream open (listen): the HTTP layer answers with SSE even before the first frame. */
   openStream(): void;
   headers?: HeaderBag;
+  /**
+   * 2025-11-25 only: send a request to the client on this request's channel (stdout, or the
+   * request's SSE stream) and wait for its answer; absent where no channel can carry one.
+   */
+  ask?(method: string, params: Record<string, unknown>): Promise<ClientAnswer>;
+  /** 2025-11-25 only: the session `initialize` opened (stdio process or HTTP session). */
+  session?: LegacySession;
 }
 
 /** A dispatch outcome: wire errors are values, never exceptions. */

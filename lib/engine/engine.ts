@@ -6,6 +6,8 @@ import { createHttpFront } from './http';
 import type { HttpInput, HttpOutput } from './http-types';
 import { createListenHub } from './listen';
 import { createMessageFace } from './message-face';
+import { createOutboundRequests } from './legacy-session';
+import { createLegacySessions } from './legacy-http';
 import { createRequestPipeline } from './pipeline';
 import { createStateCodec } from './request-state';
 import { createRandomIds, createServerClock, randomToken, type Clock, type IdSource } from './runtime';
@@ -50,6 +52,8 @@ export interface MockEngine {
    * responses and notifications through `send`. notifications/cancelled aborts a request.
    */
   handleMessage(message: unknown, send: (message: unknown) => void): Promise<void>;
+  /** A message face of its own, for one more connection (its own 2025-11-25 session). */
+  connect(): (message: unknown, send: (message: unknown) => void) => Promise<void>;
   tasks: {
     list(): TaskRecord[];
     get(taskId: string): TaskRecord | undefined;
@@ -93,7 +97,8 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
   };
   const tasks = createTaskManager(core);
   const hub = createListenHub(core, tasks);
-  const pipeline = createRequestPipeline(core, tasks, hub);
+  const outbound = createOutboundRequests();
+  const pipeline = createRequestPipeline(core, tasks, hub, outbound);
 
   const faults = createFaultInjector(scenario.faults, options.seed ?? scenario.seed ?? scenario.id);
   const http = createHttpFront({
@@ -105,6 +110,13 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
     setTimer: (fn, ms) => clock.setTimeout(fn, ms),
     clearTimer: (h) => clock.clearTimeout(h),
     pipeline,
+    outbound,
+    sessions: createLegacySessions({
+      maxSessions: 1_000,
+      keepAliveMs: scenario.settings.keepAliveMs,
+      setTimer: (fn, ms) => clock.setTimeout(fn, ms),
+      clearTimer: (h) => clock.clearTimeout(h),
+    }),
     tap: {
       open(start) {
         const handle = journal.open(start);
@@ -126,7 +138,8 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
     scenario,
     fetch: http.fetch,
     handle: http.handle,
-    handleMessage: createMessageFace(pipeline),
+    handleMessage: createMessageFace(pipeline, outbound),
+    connect: () => createMessageFace(pipeline, outbound),
     tasks: {
       list: () => stores.tasks.list({ scenarioId: scenario.id }),
       get: (taskId) => tasks.read(taskId, undefined),

@@ -75,3 +75,21 @@ export function toHttpInput(req: Request): HttpInput {
 export function toResponse(out: HttpOutput): Response {
   return new Response(out.stream ?? out.body ?? null, { status: out.status, headers: out.headers });
 }
+
+/** Headers as a plain record (for the journal). */
+export function headerRecord(h: HeaderBag): Record<string, string> {
+  const out: Record<string, string> = {};
+  h.forEach((v, k) => {
+    out[k] = v;
+  });
+  return out;
+}
+
+/** The host of a URL, or null when it does not parse. */
+export function safeHost(url: string): string | null {
+  try {
+    return new URL(url).host;
+  } catch {
+    return null;
+  }
+}

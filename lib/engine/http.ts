@@ -1,4 +1,4 @@
-import { ERROR, httpStatusForError, errorResponse, JsonRpcRequestSchema, JsonRpcNotificationSchema, type JsonRpcRequest } from '../protocol';
+import { ERROR, HEADER, httpStatusForError, errorResponse, JsonRpcRequestSchema, JsonRpcNotificationSchema, type JsonRpcRequest } from '../protocol';
 import { asRecord } from '../shared/records';
 import { isAllowedHost, isAllowedOrigin } from './guards';
 import { SSE_HEADERS, createSseChannel } from './sse';
@@ -6,13 +6,16 @@ import type { RequestOrigin, RequestPipeline } from './pipeline';
 import { tapChannel, type ExchangeHandle, type ExchangeTap } from './exchange-tap';
 import { dripResponse, faultReply, withStreamFaults } from './fault-stream';
 import type { FaultPlan, FaultRequest } from './faults';
-import { toHttpInput, toResponse, type HeaderBag, type HttpInput, type HttpOutput } from './http-types';
+import type { OutboundRequests } from './legacy-session';
+import { sessionOf, type LegacySessions, type StreamLog } from './legacy-http';
+import { headerRecord, safeHost, toHttpInput, toResponse, type HttpInput, type HttpOutput } from './http-types';
 
 /**
  * The Streamable HTTP face of the engine: transport checks (Host, Origin, method, content type,
  * size, JSON, JSON-RPC shape) and faults, then the request pipeline. A request answers with JSON
  * unless the handler emits a notification or opens a stream first, in which case it answers
- * with SSE. A notification or a response POSTed by the client is accepted and dropped (202).
+ * with SSE. A notification POSTed by the client is accepted and dropped (202); a response only
+ * when it answers a request the server sent (2025-11-25 sessions, legacy-http.ts), else 400.
  */
 
 interface HttpFrontOptions {
@@ -28,28 +31,16 @@ interface HttpFrontOptions {
   tap?: ExchangeTap;
   /** The scenario's faults: which fire on a request (each call counts it). */
   faults?: { plan(request: FaultRequest): FaultPlan | undefined };
+  /** 2025-11-25 sessions; without them every legacy request is stateless. */
+  sessions?: LegacySessions;
+  /** Server-to-client requests awaiting the client's answer (a POSTed response). */
+  outbound?: OutboundRequests;
 }
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
 
 function json(status: number, body: unknown, extra: Record<string, string> = {}): HttpOutput {
   return body === undefined ? { status, headers: extra } : { status, headers: { ...JSON_HEADERS, ...extra }, body: JSON.stringify(body) };
-}
-
-function headerRecord(h: HeaderBag): Record<string, string> {
-  const out: Record<string, string> = {};
-  h.forEach((v, k) => {
-    out[k] = v;
-  });
-  return out;
-}
-
-function safeHost(url: string): string | null {
-  try {
-    return new URL(url).host;
-  } catch {
-    return null;
-  }
 }
 
 /** The web fetch face over the core. */
@@ -71,6 +62,8 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
       return json(403, errorResponse(null, { code: ERROR.invalidRequest, message: 'Forbidden: Origin is not allowed' }));
     }
     if (req.method !== 'POST') {
+      const forSession = opts.sessions?.handle(req);
+      if (forSession) return forSession;
       return json(405, errorResponse(null, { code: ERROR.invalidRequest, message: `Method Not Allowed: ${req.method}; this endpoint accepts POST only` }), {
         Allow: 'POST',
       });
@@ -111,13 +104,24 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
     if (!asRequest.success) {
       const asNote = JsonRpcNotificationSchema.safeParse(body);
       if (asNote.success && !Object.hasOwn(body as Record<string, unknown>, 'id')) {
+        if (asNote.data.method === 'notifications/cancelled') opts.sessions?.cancel(headers.get(HEADER.sessionId), asNote.data.params?.requestId);
         record(202, undefined);
         return { status: 202, headers: {} };
       }
       const isResponse = !!body && typeof body === 'object' && ('result' in body || 'error' in body) && 'id' in body;
       if (isResponse) {
-        record(202, undefined);
-        return { status: 202, headers: {} };
+        // A response is accepted only as the answer to a request this server sent (2025-11-25);
+        // a 2026-07-28 body is a request or a notification, never a response.
+        if (opts.outbound?.answer(fields)) {
+          record(202, undefined);
+          return { status: 202, headers: {} };
+        }
+        const err = errorResponse(null, {
+          code: ERROR.invalidRequest,
+          message: `Invalid Request: this response answers no request the server is waiting on (id ${JSON.stringify(fields.id)})`,
+        });
+        record(400, err);
+        return json(400, err);
       }
       const rawId = body && typeof body === 'object' ? (body as Record<string, unknown>).id : undefined;
       const id = typeof rawId === 'string' || (typeof rawId === 'number' && Number.isInteger(rawId)) ? rawId : null;
@@ -144,16 +148,35 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
   };
 
   async function serve(rpc: JsonRpcRequest, info: HttpInput, tap: ExchangeHandle | undefined, plan?: FaultPlan): Promise<HttpOutput> {
+    const found = sessionOf(rpc, info.headers, opts.sessions);
+    if (found === 'missing') {
+      const err = errorResponse(rpc.id, { code: -32001, message: 'Session not found: initialize again' });
+      tap?.respond(404, err);
+      return json(404, err);
+    }
+    const { session, fresh } = found;
     const abort = new AbortController();
-    const onAbort = () => abort.abort(info.signal.reason);
+    let log: StreamLog | undefined;
+    // A session's stream outlives its connection (it can be resumed), so a drop does not cancel the work.
+    const onAbort = () => log || abort.abort(info.signal.reason);
     if (info.signal.aborted) abort.abort();
     else info.signal.addEventListener('abort', onAbort, { once: true });
+    // Its work then ends only when done or when the client sends notifications/cancelled.
+    const untrack = session?.initialized ? opts.sessions?.track(session, rpc.id, abort) : undefined;
 
-    const pending: { method: string; params: Record<string, unknown> }[] = [];
+    const pending: { message: unknown; opts?: { droppable?: boolean; key?: string } }[] = [];
     let final: unknown;
     let channel: ReturnType<typeof createSseChannel> | undefined;
     let resolveStream: ((r: HttpOutput) => void) | undefined;
     const streamStarted = new Promise<HttpOutput>((r) => (resolveStream = r));
+    const deliver = (message: unknown, o?: { droppable?: boolean; key?: string }) => {
+      if (!channel) {
+        pending.push({ message, opts: o });
+        return startStream();
+      }
+      if (log && opts.sessions) opts.sessions.event(log, message, o);
+      else channel.send(message, o);
+    };
 
     const startStream = () => {
       if (channel) return;
@@ -163,37 +186,37 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
         clearTimer: opts.clearTimer,
         onClose: (reason) => {
           tap?.close(reason === 'finished' ? 'complete' : reason === 'client' ? 'client-closed' : 'dropped', reason === 'finished' ? final : undefined);
-          if (reason !== 'finished') abort.abort(new Error(reason === 'client' ? 'client closed the stream' : 'the stream was dropped'));
+          if (reason !== 'finished' && !log) abort.abort(new Error(reason === 'client' ? 'client closed the stream' : 'the stream was dropped'));
           info.signal.removeEventListener('abort', onAbort);
         },
       });
+      // The priming event goes out before any fault can cut the stream: it is what makes it resumable.
+      if (session?.initialized && opts.sessions) log = opts.sessions.openStream(session, channel);
       channel = tapChannel(channel, tap);
       if (plan?.stream.length) channel = withStreamFaults(channel, plan.stream, plan.random);
+      if (log) log.live = channel;
       tap?.stream(200);
-      for (const n of pending) channel.send({ jsonrpc: '2.0', method: n.method, params: n.params });
+      for (const p of pending.splice(0)) deliver(p.message, p.opts);
       resolveStream?.({ status: 200, headers: { ...SSE_HEADERS }, stream: channel.stream, ...(channel.attach ? { attach: channel.attach } : {}) });
     };
     const origin: RequestOrigin = {
       transport: 'http',
       headers: info.headers,
       signal: abort.signal,
+      ...(session ? { session } : {}),
+      sendRequest: (message) => deliver(message),
       notify(method, params) {
         if (abort.signal.aborted) return;
-        const message = { jsonrpc: '2.0', method, params };
         // Intermediate task snapshots may be dropped for a slow reader; terminal ones never are.
         const droppable = method === 'notifications/tasks' && (params.status === 'working' || params.status === 'input_required');
-        if (channel) channel.send(message, { droppable, key: droppable ? String(params.taskId) : undefined });
-        else {
-          pending.push({ method, params });
-          startStream();
-        }
+        deliver({ jsonrpc: '2.0', method, params }, { droppable, key: droppable ? String(params.taskId) : undefined });
       },
       openStream: startStream,
     };
     // A stream fault needs a stream to damage, even where the answer would be plain JSON.
     if (plan?.stream.length) startStream();
 
-    const work = opts.pipeline(rpc, origin);
+    const work = opts.pipeline(rpc, origin).finally(() => untrack?.());
     const first = await Promise.race([work.then((o) => ({ kind: 'done' as const, o })), streamStarted.then((r) => ({ kind: 'stream' as const, r }))]);
     if (first.kind === 'done' && !channel) {
       info.signal.removeEventListener('abort', onAbort);
@@ -201,12 +224,15 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
       const message = 'error' in o ? errorResponse(rpc.id, o.error) : { jsonrpc: '2.0' as const, id: rpc.id, result: o.result };
       const status = 'error' in o ? (o.httpStatus ?? httpStatusForError(o.error.code)) : 200;
       tap?.respond(status, message);
-      return json(status, message);
+      // The handshake succeeded: from now on this session id names the client and what it declared.
+      if (fresh?.initialized && 'result' in o) opts.sessions?.add(fresh);
+      return json(status, message, fresh?.initialized && 'result' in o ? { [HEADER.sessionId]: fresh.id } : {});
     }
     const ch = channel!;
     void work.then((o) => {
       const message = 'error' in o ? errorResponse(rpc.id, o.error) : { jsonrpc: '2.0' as const, id: rpc.id, result: o.result };
       final = message;
+      if (log && opts.sessions) return opts.sessions.finish(log, message);
       if (abort.signal.aborted && ch.closed) return;
       ch.finish(message);
     });

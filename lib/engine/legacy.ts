@@ -1,8 +1,9 @@
-import { CompleteParamsSchema, ERROR, LEGACY_VERSION, LEGACY_VERSIONS, LegacyTaskResultParamsSchema, META } from '../protocol';
+import { CompleteParamsSchema, ERROR, GetPromptParamsSchema, LEGACY_VERSION, LEGACY_VERSIONS, LegacyTaskResultParamsSchema, META } from '../protocol';
 import type { TaskRecord } from '../store/types';
 import { fail, ok, type EngineCore, type Outcome, type RequestContext } from './context';
 import {
   complete,
+  getPrompt,
   listPrompts,
   listResourceTemplates,
   listResources,
@@ -11,12 +12,14 @@ import {
   resourceContents,
   resourceNotFound,
   serverCapabilities,
+  unknownPrompt,
 } from './catalog';
 import { NOT_FOUND, type TaskManager } from './tasks';
 import { isTerminal } from './task-script';
 import { route, runRoute, unchecked, type Route } from './route';
-import { fillTemplate } from './template';
-import { callToolRoute } from './tools';
+import { callToolRoute, refusedTaskInput } from './tools';
+import { initializeSession } from './legacy-session';
+import { answerInputRounds, createTaskInputAsker } from './legacy-bridge';
 
 /**
  * The 2025-11-25 era for older clients: the `initialize` handshake and SEP-1686 experimental
@@ -27,6 +30,8 @@ import { callToolRoute } from './tools';
 const iso = (ms: number) => new Date(ms).toISOString();
 
 function strip(o: Outcome): Outcome {
+  // 2025-11-25 defines no -32021: a capability the client lacks is an invalid request there.
+  if ('error' in o && o.error.code === ERROR.missingRequiredClientCapability) return { error: { ...o.error, code: ERROR.invalidRequest } };
   if (!('result' in o)) return o;
   const { resultType: _r, ttlMs: _t, cacheScope: _c, _meta, ...rest } = o.result;
   const meta = { ...((_meta as Record<string, unknown>) ?? {}) };
@@ -50,8 +55,15 @@ function legacyTask(rec: TaskRecord): Record<string, unknown> {
 /** Answer a 2025-11-25 request (the era has no per-request checks). */
 export function createLegacyDispatch(core: EngineCore, tasks: TaskManager): (ctx: RequestContext) => Promise<Outcome> {
   const callTool = callToolRoute(core, tasks);
+  const prompt = route(
+    GetPromptParamsSchema,
+    (ctx, p) => getPrompt(core, ctx, p),
+    (ctx) => unknownPrompt(core, ctx),
+  );
+  const askTaskInput = createTaskInputAsker(tasks);
 
   function initialize(ctx: RequestContext): Outcome {
+    if (ctx.session) initializeSession(ctx.session, ctx.params, ctx.principal);
     const asked = ctx.params.protocolVersion;
     const version = typeof asked === 'string' && (LEGACY_VERSIONS as readonly string[]).includes(asked) ? asked : LEGACY_VERSION;
     const caps: Record<string, unknown> = { ...serverCapabilities(core.scenario) };
@@ -72,6 +84,9 @@ export function createLegacyDispatch(core: EngineCore, tasks: TaskManager): (ctx
     const taskParam = ctx.params.task;
     if (tool && taskParam !== undefined) {
       if (!tool.task) return fail(ERROR.methodNotFound, `Tool ${tool.name} does not support task-augmented calls`);
+      // Only a session knows what the client declared; a sessionless call may still be answered from the control room.
+      const refused = ctx.session?.initialized ? refusedTaskInput(tool, ctx.caps) : undefined;
+      if (refused) return strip(refused);
       const args = (ctx.params.arguments ?? {}) as Record<string, unknown>;
       const rec = tasks.create(ctx, tool, args, {});
       const ttl = (taskParam as { ttl?: unknown }).ttl;
@@ -79,8 +94,7 @@ export function createLegacyDispatch(core: EngineCore, tasks: TaskManager): (ctx
       return ok({ task: legacyTask(tasks.read(rec.taskId, ctx.principal) ?? rec) });
     }
     if (tool?.task?.mode === 'required') return fail(ERROR.methodNotFound, `Tool ${tool.name} requires a task-augmented call (params.task)`);
-    if (tool?.mrtr) return fail(ERROR.invalidRequest, `Tool ${tool.name} asks for input with MRTR, which needs protocol 2026-07-28`);
-    return strip(await runRoute(callTool, ctx));
+    return strip(await answerInputRounds(ctx, async (params) => runRoute(callTool, { ...ctx, params })));
   }
 
   async function taskResult(ctx: RequestContext, taskId: string): Promise<Outcome> {
@@ -93,10 +107,15 @@ export function createLegacyDispatch(core: EngineCore, tasks: TaskManager): (ctx
       if (rec.status === 'failed')
         return { error: { ...(rec.error ?? { code: ERROR.internalError, message: 'Task failed' }), data: { ...(rec.error?.data as object), _meta: related } } };
       if (rec.status === 'cancelled') return fail(ERROR.internalError, 'Task was cancelled', { _meta: related });
-      if (rec.status === 'input_required')
-        return fail(ERROR.internalError, 'Task is waiting for input that a 2025-11-25 client cannot send to this mock; answer it from the control room', {
-          _meta: related,
-        });
+      if (rec.status === 'input_required') {
+        if (!ctx.ask)
+          return fail(ERROR.internalError, 'Task is waiting for input, and this request has no channel to ask the client on (initialize a session first)', {
+            _meta: related,
+          });
+        // The answers move the task on; then wait for its next change like any other status.
+        const refused = await askTaskInput(ctx, rec);
+        if (refused) return strip(refused);
+      }
       const changed = await new Promise<boolean>((resolve) => {
         const off = tasks.onChange((r) => {
           if (r.taskId === taskId) {
@@ -128,7 +147,10 @@ export function createLegacyDispatch(core: EngineCore, tasks: TaskManager): (ctx
   const routes: Record<string, Route> = {
     initialize: unchecked(initialize),
     ping: empty,
-    'logging/setLevel': empty,
+    'logging/setLevel': unchecked((ctx) => {
+      if (ctx.session && typeof ctx.params.level === 'string') ctx.session.logLevel = ctx.params.level;
+      return ok({});
+    }),
     'resources/subscribe': empty,
     'resources/unsubscribe': empty,
     'tools/list': unchecked((ctx) => strip(listTools(core, ctx))),
@@ -140,11 +162,7 @@ export function createLegacyDispatch(core: EngineCore, tasks: TaskManager): (ctx
       return c ? strip(readResourceResult(core, c)) : resourceNotFound(String(params.uri));
     }),
     'prompts/list': unchecked((ctx) => strip(listPrompts(core, ctx))),
-    'prompts/get': unchecked(({ params }) => {
-      const prompt = core.scenario.prompts.find((x) => x.name === params.name);
-      if (!prompt) return fail(ERROR.invalidParams, `Unknown prompt: ${String(params.name)}`);
-      return ok({ messages: fillTemplate(prompt.messages, { args: params.arguments ?? {} }) });
-    }),
+    'prompts/get': unchecked(async (ctx) => strip(await answerInputRounds(ctx, async (params) => runRoute(prompt, { ...ctx, params })))),
     'completion/complete': route(CompleteParamsSchema, (_ctx, p) => strip(complete(core, p))),
     'tasks/get': unchecked((ctx) => {
       const rec = taskOf(ctx);

@@ -1,18 +1,22 @@
 import { ERROR, errorResponse, JsonRpcNotificationSchema, JsonRpcRequestSchema } from '../protocol';
+import { createLegacySession, type OutboundRequests } from './legacy-session';
 import type { RequestPipeline } from './pipeline';
 
 /**
  * The message face for stdio and in-memory transports: one parsed message at a time, answers
  * and notifications through `send`. `notifications/cancelled` aborts the request it names; a
- * cancelled request sends no answer (a listen stream still sends its final result).
+ * cancelled request sends no answer (a listen stream still sends its final result). One face is
+ * one connection (a stdio process): an `initialize` on it selects 2025-11-25 for the rest of the
+ * connection, and the client's responses answer the requests the server sent it.
  */
 
 /** Handle one message; resolves once its answer (if any) was sent. */
 type MessageHandler = (message: unknown, send: (message: unknown) => void) => Promise<void>;
 
 /** The message face over a request pipeline. */
-export function createMessageFace(pipeline: RequestPipeline): MessageHandler {
+export function createMessageFace(pipeline: RequestPipeline, outbound: OutboundRequests): MessageHandler {
   const inflight = new Map<string, AbortController>();
+  const session = createLegacySession();
 
   return async function handleMessage(message, send) {
     const req = JsonRpcRequestSchema.safeParse(message);
@@ -25,7 +29,12 @@ export function createMessageFace(pipeline: RequestPipeline): MessageHandler {
         }
         return;
       }
-      if (message && typeof message === 'object' && ('result' in message || 'error' in message)) return;
+      if (message && typeof message === 'object' && ('result' in message || 'error' in message)) {
+        // A response answers a request the server sent; one that answers nothing is dropped, as
+        // stdio has no way to refuse it.
+        outbound.answer(message as Record<string, unknown>);
+        return;
+      }
       send(errorResponse(null, { code: ERROR.invalidRequest, message: 'Invalid Request: not a JSON-RPC 2.0 message' }));
       return;
     }
@@ -37,6 +46,8 @@ export function createMessageFace(pipeline: RequestPipeline): MessageHandler {
       const outcome = await pipeline(r, {
         transport: 'stdio',
         signal: ac.signal,
+        session,
+        sendRequest: send,
         notify: (method, params) => {
           if (!ac.signal.aborted) send({ jsonrpc: '2.0', method, params });
         },

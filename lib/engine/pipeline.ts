@@ -1,11 +1,13 @@
 import { ERROR, HEADER, LEGACY_VERSIONS, META, type JsonRpcRequest } from '../protocol';
 import { asRecord } from '../shared/records';
-import type { EngineCore, Outcome, RequestContext } from './context';
+import { fail, type EngineCore, type Outcome, type RequestContext } from './context';
 import { createModernDispatch } from './dispatch';
 import type { HeaderBag } from './http-types';
 import { createLegacyDispatch } from './legacy';
 import type { ListenHub } from './listen';
 import { principalOf } from './principal';
+import { eraOf, legacyHeaderMismatch } from './era';
+import type { LegacySession, OutboundRequests } from './legacy-session';
 import type { TaskManager } from './tasks';
 
 /**
@@ -23,22 +25,25 @@ export interface RequestOrigin {
   signal: AbortSignal;
   notify: RequestContext['notify'];
   openStream: RequestContext['openStream'];
+  /** The 2025-11-25 session this request belongs to (stdio: the process's; HTTP: its Mcp-Session-Id). */
+  session?: LegacySession;
+  /** Put a server-to-client request on this request's channel; absent where none can carry one. */
+  sendRequest?: (message: unknown) => void;
 }
 
 /** Answer one request. Never rejects: a handler that throws answers -32603. */
 export type RequestPipeline = (req: JsonRpcRequest, origin: RequestOrigin) => Promise<Outcome>;
 
-/** Era of a request: legacy when it carries a legacy version header or is a handshake without modern `_meta`. */
-function eraOf(req: JsonRpcRequest, headers?: HeaderBag): RequestContext['era'] {
-  const hv = headers?.get(HEADER.protocolVersion)?.trim();
-  if (hv && (LEGACY_VERSIONS as readonly string[]).includes(hv)) return 'legacy';
-  const meta = asRecord(req.params?._meta);
-  if (req.method === 'initialize' && !(meta && META.protocolVersion in meta) && !hv) return 'legacy';
-  return 'modern';
+/** A session's `logging/setLevel` applies to every request that does not name its own level. */
+function withSessionLogLevel(params: Record<string, unknown>, session: LegacySession | undefined): Record<string, unknown> {
+  const level = session?.logLevel;
+  const meta = asRecord(params._meta) ?? {};
+  if (!level || META.logLevel in meta) return params;
+  return { ...params, _meta: { ...meta, [META.logLevel]: level } };
 }
 
 /** Compose the eras' dispatch over the engine core. */
-export function createRequestPipeline(core: EngineCore, tasks: TaskManager, hub: ListenHub): RequestPipeline {
+export function createRequestPipeline(core: EngineCore, tasks: TaskManager, hub: ListenHub, outbound: OutboundRequests): RequestPipeline {
   const modern = createModernDispatch(core, tasks, hub);
   const legacy = createLegacyDispatch(core, tasks);
   const scenarioId = core.scenario.id;
@@ -49,24 +54,46 @@ export function createRequestPipeline(core: EngineCore, tasks: TaskManager, hub:
 
   async function answer(req: JsonRpcRequest, origin: RequestOrigin): Promise<Outcome> {
     const who = await principal(origin);
-    const era = eraOf(req, origin.headers);
-    if (era === 'legacy' && !core.scenario.settings.legacy) {
-      return { error: { code: ERROR.methodNotFound, message: `Method not found: ${req.method}` }, httpStatus: 404 };
+    const servesLegacy = core.scenario.settings.legacy;
+    const era = eraOf(req, { headers: origin.headers, inSession: !!origin.session?.initialized, servesLegacy });
+    if (typeof era !== 'string') return era;
+    if (era === 'legacy' && !servesLegacy) {
+      // A modern-only server names the versions it speaks, so a 2025-11-25 client learns why (spec: dual-era rules).
+      const asked = req.params?.protocolVersion ?? origin.headers?.get(HEADER.protocolVersion);
+      const supported = core.scenario.supportedVersions.filter((v) => !(LEGACY_VERSIONS as readonly string[]).includes(v));
+      return {
+        ...fail(ERROR.unsupportedProtocolVersion, 'Unsupported protocol version: this server does not speak 2025-11-25', {
+          supported,
+          ...(typeof asked === 'string' ? { requested: asked } : {}),
+        }),
+        httpStatus: 400,
+      };
     }
+    const session = era === 'legacy' ? origin.session : undefined;
+    // A session is its opener's: another caller naming its id learns nothing, as for an unknown id.
+    if (session?.principal !== undefined && session.principal !== who) return { error: { code: -32001, message: 'Session not found' }, httpStatus: 404 };
+    const mismatch = era === 'legacy' ? legacyHeaderMismatch(req, origin.headers) : undefined;
+    if (mismatch) return mismatch;
+    const send = origin.sendRequest;
     const ctx: RequestContext = {
       transport: origin.transport,
       era,
       id: req.id,
       method: req.method,
-      params: req.params ?? {},
-      caps: {},
+      params: era === 'legacy' ? withSessionLogLevel(req.params ?? {}, session) : (req.params ?? {}),
+      caps: session?.caps ?? {},
       principal: who,
       signal: origin.signal,
       notify: origin.notify,
       openStream: origin.openStream,
       headers: origin.headers,
+      ...(session ? { session } : {}),
+      ...(era === 'legacy' && send ? { ask: (method: string, params: Record<string, unknown>) => outbound.ask(method, params, send, origin.signal) } : {}),
     };
-    return era === 'legacy' ? legacy(ctx) : modern(ctx);
+    if (era === 'modern') return modern(ctx);
+    const o = await legacy(ctx);
+    // In a session, 2025-11-25 carries JSON-RPC errors with HTTP 200: a 404 would read as "session expired".
+    return 'error' in o && o.httpStatus === undefined && session?.initialized ? { ...o, httpStatus: 200 } : o;
   }
 
   return (req, origin) =>

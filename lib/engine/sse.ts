@@ -7,8 +7,8 @@ import { BoundedSseBuffer } from './sse-buffer';
  */
 
 /** Serialize a JSON-RPC message as an SSE `message` event. */
-function sseMessage(message: unknown): string {
-  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+function sseMessage(message: unknown, id?: string): string {
+  return `${id !== undefined ? `id: ${id}\n` : ''}event: message\ndata: ${JSON.stringify(message)}\n\n`;
 }
 
 /** Headers of every SSE response. */
@@ -39,7 +39,8 @@ export interface SseChannel {
   readonly stream: ReadableStream<Uint8Array>;
   /** Deliver to `sink` instead of `stream` (call once, before reading `stream`, or never). */
   attach?(sink: SseSink): void;
-  send(message: unknown, opts?: { droppable?: boolean; key?: string }): void;
+  /** `id` names the event, so a client can resume after it (Last-Event-ID). */
+  send(message: unknown, opts?: { droppable?: boolean; key?: string; id?: string }): void;
   /** Raw text (garbage frames, comments) for fault injection. */
   sendRaw(text: string): void;
   /** Send the final response and close once it is written. */
@@ -185,7 +186,7 @@ export function createSseChannel(opts: SseChannelOptions): SseChannel {
     },
     send(message, o) {
       if (closed || finishing || stalled || dropping) return;
-      buffer.push({ text: sseMessage(message), droppable: !!o?.droppable, key: o?.key });
+      buffer.push({ text: sseMessage(message, o?.id), droppable: !!o?.droppable, key: o?.key });
       flush();
     },
     sendRaw(text) {

@@ -50,7 +50,11 @@ function applyTerminal(rec: TaskRecord, step: TaskStep, now: number): void {
   } else {
     rec.status = 'cancelled';
   }
-  if (step.statusMessage && rec.status !== 'failed') rec.statusMessage = statusText(rec, step.statusMessage);
+  // A terminal task shows its own message or none: the last working step's text would be stale.
+  if (rec.status !== 'failed') {
+    if (step.statusMessage) rec.statusMessage = statusText(rec, step.statusMessage);
+    else delete rec.statusMessage;
+  }
   rec.lastUpdatedAt = now;
 }
 

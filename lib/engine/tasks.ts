@@ -132,7 +132,8 @@ export function createTaskManager(core: EngineCore): TaskManager {
       ...(rec.pollIntervalMs !== undefined ? { pollIntervalMs: rec.pollIntervalMs } : {}),
     };
     if (rec.status === 'input_required') s.inputRequests = rec.inputRequests ?? {};
-    if (rec.status === 'completed') s.result = rec.result ?? { content: [] };
+    // Inlined exactly as the call would have answered it, resultType included.
+    if (rec.status === 'completed') s.result = { resultType: 'complete', ...(rec.result ?? { content: [] }) };
     if (rec.status === 'failed') s.error = rec.error ?? { code: ERROR.internalError, message: 'Task failed' };
     return s;
   }

@@ -1,8 +1,8 @@
-import { CallToolParamsSchema, ERROR, EXT, META, declaresExtension, type CallToolParams } from '../protocol';
+import { CallToolParamsSchema, ERROR, EXT, META, declaresExtension, type CallToolParams, type ClientCapabilities } from '../protocol';
 import { isRecord } from '../shared/records';
 import type { ToolSpec } from '../scenario/schema';
 import { fail, ok, type EngineCore, type Outcome, type RequestContext } from './context';
-import { runMrtr } from './mrtr';
+import { canAsk, capabilityFor, runMrtr } from './mrtr';
 import { route, type Route } from './route';
 import { isTerminal, stepDelay } from './task-script';
 import type { TaskManager } from './tasks';
@@ -99,6 +99,21 @@ async function runInline(core: EngineCore, ctx: RequestContext, tool: ToolSpec, 
   return fail(ERROR.internalError, 'Task script ended without a terminal step');
 }
 
+/**
+ * A task whose script asks for input the client cannot receive would fail at that step; refuse
+ * the call up front instead, naming the capability (-32021 with requiredCapabilities).
+ */
+export function refusedTaskInput(tool: ToolSpec, caps: ClientCapabilities): Outcome | undefined {
+  for (const step of tool.task?.steps ?? []) {
+    const requests = Object.values(step.inputRequests ?? {});
+    if (requests.length === 0 || requests.some((r) => canAsk(r, caps))) continue;
+    return fail(ERROR.missingRequiredClientCapability, `Missing required client capability: ${tool.name} asks for input this client did not declare`, {
+      requiredCapabilities: Object.assign({}, ...requests.map(capabilityFor)),
+    });
+  }
+  return undefined;
+}
+
 /** The tools/call route (both eras): a tool name that names no tool is answered before the params are checked. */
 export function callToolRoute(core: EngineCore, tasks: TaskManager): Route<CallToolParams> {
   const unknownTool = ({ params }: RequestContext) =>
@@ -136,6 +151,8 @@ async function callTool(core: EngineCore, ctx: RequestContext, tasks: TaskManage
     return handler(core, ctx, tool, args);
   }
   if (tool.task && wantsTask) {
+    const refused = refusedTaskInput(tool, ctx.caps);
+    if (refused) return refused;
     const rec = tasks.create(ctx, tool, args, inputs);
     const snap = tasks.snapshot(rec);
     if (isTerminal(rec) && tool.task.steps.length === 1) return ok({ resultType: 'complete', ...(rec.result as Record<string, unknown>) });

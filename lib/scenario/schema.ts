@@ -121,7 +121,10 @@ const SettingsSchema = z
       .min(1)
       .default(3_600_000)
       .describe('Absolute ceiling for any task, in ms: it fails when exceeded (a task can lower it with maxRunMs). Default: 3600000.'),
-    legacy: z.boolean().default(true).describe('Also serve 2025-11-25 clients (initialize handshake); false answers them 404. Default: true.'),
+    legacy: z
+      .boolean()
+      .default(true)
+      .describe('Also serve 2025-11-25 clients (initialize handshake, sessions); false answers them -32022 naming the versions served. Default: true.'),
   })
   .describe('Server-wide settings: cache lifetimes, task defaults, limits. Every field has a default.');
 

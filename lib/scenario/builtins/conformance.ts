@@ -1,4 +1,5 @@
 import type { ScenarioInput } from '../schema';
+import { conformanceLegacyTools } from './conformance-legacy';
 import { conformanceMrtrTools } from './conformance-mrtr';
 import { conformanceTaskTools } from './conformance-tasks';
 import { IMG, nameForm, text, WAV } from './conformance-fixtures';
@@ -6,13 +7,14 @@ import { objectSchema } from './schema-helpers';
 
 /**
  * Every fixture tool, resource and prompt the official conformance suite calls against a
- * 2026-07-28 server. Tools are listed in declared order: the suite calls the first listed
+ * 2026-07-28 server and, through the same scenario, a 2025-11-25 one. Tools are listed in declared order: the suite calls the first listed
  * tool with no arguments, so `test_simple_text` leads.
  */
 export const conformanceScenario: ScenarioInput = {
   id: 'conformance',
   name: 'Conformance fixtures',
-  description: 'The tools, resources and prompts the official MCP conformance suite (0.2.0-alpha.12) calls, for 2026-07-28 and the tasks extension.',
+  description:
+    'The tools, resources and prompts the official MCP conformance suite (0.2.0-alpha.12) calls, for 2026-07-28, the tasks extension and 2025-11-25 (initialize, sessions, server-to-client requests).',
   server: { name: 'loupe-conformance', version: '1.0.0' },
   supportedVersions: ['2026-07-28'],
   settings: { toolOrder: 'declared', listCacheScope: 'public', taskTtlMs: 600_000, pollIntervalMs: 500 },
@@ -144,7 +146,10 @@ export const conformanceScenario: ScenarioInput = {
     },
     ...conformanceMrtrTools,
     ...conformanceTaskTools,
+    ...conformanceLegacyTools,
   ],
+  // server-sse-polling (2025-11-25): the stream is cut after its priming event; the answer waits for the client to resume.
+  faults: [{ name: 'test_reconnection_drop', match: { method: 'tools/call', tool: 'test_reconnection' }, action: { kind: 'drop', afterEvents: 0 } }],
   resources: [
     {
       uri: 'test://static-text',

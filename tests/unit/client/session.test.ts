@@ -138,7 +138,12 @@ describe('era and version', () => {
     const engine = createMockEngine({ scenario: getBuiltinScenario('demo')! });
     engines.push(engine);
     const frames: Frame[] = [];
-    const session = createClientSession({ transport: createTrackingTransport(createMemoryTransport(engine), { sink: (f) => frames.push(f) }), era: 'legacy' });
+    // generate_report asks for input with a form: a client that declares no elicitation is refused up front.
+    const session = createClientSession({
+      transport: createTrackingTransport(createMemoryTransport(engine), { sink: (f) => frames.push(f) }),
+      era: 'legacy',
+      capabilities: { elicitation: { form: {} } },
+    });
     const out = await session.callTool('generate_report', { size: 'small' }, { task: true, ttlMs: 60_000 });
     expect(out).toMatchObject({ type: 'task', form: 'legacy', task: { status: 'working', ttlMs: 60_000, pollIntervalMs: 1_000 } });
     const call = frames.find((f) => f.kind === 'http-request' && f.method === 'tools/call')!;
