@@ -67,8 +67,10 @@ function installInto(spec, parent, name, flags = []) {
 /**
  * Pack Loupe, install the tarball and the Inspector side by side, and compare. Both installs
  * use the same npm cache, so neither pays more for downloads than the other would.
+ * `onInstalled(dir)` runs in the folder the tarball was installed into (plain npm install)
+ * before it is removed; its result comes back as `installed`.
  */
-export async function installSize({ root, inspector = INSPECTOR }) {
+export async function installSize({ root, inspector = INSPECTOR, onInstalled }) {
   const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-install-size-'));
   try {
     // prepack (the builds) prints to the same stdout before npm's JSON.
@@ -80,7 +82,9 @@ export async function installSize({ root, inspector = INSPECTOR }) {
     // runs on node:sqlite or memory.
     const noScripts = installInto(tarball, temp, 'loupe-ignore-scripts', ['--ignore-scripts']);
     const official = installInto(inspector, temp, 'inspector');
+    const installed = onInstalled ? await onInstalled(path.join(temp, 'loupe')) : undefined;
     return {
+      installed,
       pack: { file: packed.filename, packedMb: +(packed.size / MB).toFixed(2), unpackedMb: +(packed.unpackedSize / MB).toFixed(2), files: packed.entryCount },
       loupe: { ...loupe, spec: `npm install ${packed.filename}` },
       loupeIgnoreScripts: { ...noScripts, spec: `npm install --ignore-scripts ${packed.filename}` },
