@@ -15,8 +15,9 @@ import { launchChromium } from './browser';
  * plain `npm install <tarball>` in an empty folder, run from a shell there (none of the outer
  * npm's variables). Then, in that folder:
  * - `npx mcp-loupe --no-open --port P`: the printed URL opens in Chromium connected to the demo,
- *   and a tool call shows its result; `--url <SDK v2 server>` and `-- node <stdio server>` open
- *   connected to those servers;
+ *   and a tool call shows its result; `--url <SDK v2 server>` and `-- node <stdio server>` (the
+ *   installed `mcp-loupe mock demo --stdio`, and an SDK v2 stdio server) open connected to those
+ *   servers, whose tools answer;
  * - `mcp-loupe/engine` and `mcp-loupe/msw` serve the official SDK v2 client (with msw and the
  *   client added to the folder), and their declarations type-check under `nodenext`;
  * - with better-sqlite3's binding deleted, `npx mcp-loupe` says once what it fell back to (Node 20
@@ -159,6 +160,14 @@ describe('the packed tarball, installed with plain npm install', () => {
     expect(await page.inputValue('[data-testid="mode-select"]')).toBe('stdio');
     expect(await page.textContent('[data-testid="server-info"]')).toContain('loupe-demo');
     expect(result).toContain('over stdio');
+    await page.context().close();
+  });
+
+  it('npx mcp-loupe -- node <SDK v2 stdio server>: opens connected to it, and its tool answers', async () => {
+    loupe = await npxLoupe(['--port', '0', '--', 'node', path.join(ROOT, 'tests/e2e/fixtures/sdk-stdio-server.mjs')]);
+    const { page, result } = await openAndCall(loupe.url, 'word_count', { text: 'four words over stdio' });
+    expect(await page.textContent('[data-testid="server-info"]')).toContain('sdk-stdio-fixture');
+    expect(result).toContain('4 words');
     await page.context().close();
   });
 
