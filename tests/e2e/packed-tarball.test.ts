@@ -21,7 +21,7 @@ import { launchChromium } from './browser';
  * - `mcp-loupe/engine` and `mcp-loupe/msw` serve the official SDK v2 client (with msw and the
  *   client added to the folder), and their declarations type-check under `nodenext`;
  * - with better-sqlite3's binding deleted, `npx mcp-loupe` says once what it fell back to (Node 20
- *   has no node:sqlite: memory) and still serves tasks.
+ *   has no node:sqlite: memory) and still serves tasks; with the package gone, it says to install it.
  *
  * better-sqlite3's install script first looks for a prebuilt binary (prebuild-install), which a
  * connected user downloads from GitHub in a second; this machine is offline, so without one it
@@ -201,7 +201,7 @@ describe('the packed tarball, installed with plain npm install', () => {
     );
   });
 
-  it('without the better-sqlite3 binding: npx mcp-loupe says once what it fell back to, and serves tasks', async () => {
+  it('without the better-sqlite3 binding (or package): npx mcp-loupe says once what it fell back to and how to fix it, and serves tasks', async () => {
     // What an install that skipped build scripts (pnpm 10's default, --ignore-scripts) leaves.
     fs.rmSync(path.join(app, 'node_modules/better-sqlite3/build'), { recursive: true, force: true });
     loupe = await npxLoupe(['--port', '0']);
@@ -217,6 +217,16 @@ describe('the packed tarball, installed with plain npm install', () => {
     const got = await rpc(target, 'tasks/get', { taskId }, target.opts({ caps: CAPS.formAndTasks }));
     expect(got.body.result).toMatchObject({ taskId, status: expect.any(String) });
     expect(loupe.output().split('SQLite is unavailable').length - 1).toBe(1);
+
+    // npm drops an optional dependency whose build failed (or under --omit=optional): no package at
+    // all, which a rebuild cannot fix, so the advice is to install it.
+    await loupe.stop();
+    fs.rmSync(path.join(app, 'node_modules/better-sqlite3'), { recursive: true, force: true });
+    loupe = await npxLoupe(['--port', '0']);
+    expect(loupe.output()).toMatch(/better-sqlite3 did not load \(Cannot find module 'better-sqlite3'/);
+    expect(loupe.output()).toMatch(/Fix: run `npm install better-sqlite3` where mcp-loupe is installed/);
+    expect(loupe.output()).not.toMatch(/npm rebuild/);
+    expect((await fetch(`http://127.0.0.1:${loupe.port}/healthz`)).status).toBe(200);
   });
 });
 
