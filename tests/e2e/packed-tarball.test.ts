@@ -130,6 +130,13 @@ describe('the packed tarball, installed with plain npm install', () => {
     for (const name of ['next', 'react', 'react-dom', '@codemirror', 'commander', 'yaml'])
       expect(fs.existsSync(path.join(app, 'node_modules', name)), name).toBe(false);
     expect(fs.existsSync(path.join(app, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'))).toBe(true);
+    // Declarations describe types: none carries a bundled document as a literal type.
+    const types = path.join(app, 'node_modules/mcp-loupe/dist/types');
+    const large = fs
+      .readdirSync(types, { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.d.ts') && fs.statSync(path.join(types, f)).size > 64 * 1024);
+    expect(large).toEqual([]);
   });
 
   it('npx mcp-loupe --port P: the printed URL opens the inspector connected to the demo, and a tool call answers', async () => {
