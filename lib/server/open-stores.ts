@@ -38,9 +38,19 @@ interface OpenStoresOptions {
   options?: StoreOptions;
 }
 
-const FIX =
-  'Fix: run `npm rebuild better-sqlite3` where mcp-loupe is installed (pnpm: `pnpm approve-builds`, then ' +
-  '`pnpm rebuild better-sqlite3`) so it builds its native binding, or run Loupe on Node 22.13 or later.';
+/** How to fix the install: rebuild a package whose binding did not build, install one that is absent. */
+function fix(betterSqliteMissing: boolean): string {
+  const or = 'or run Loupe on Node 22.13 or later.';
+  if (betterSqliteMissing)
+    return (
+      'Fix: run `npm install better-sqlite3` where mcp-loupe is installed (it is an optional dependency, left out when its ' +
+      `native build failed or with --omit=optional; pnpm: \`pnpm add better-sqlite3\`, then \`pnpm approve-builds\`), ${or}`
+    );
+  return (
+    'Fix: run `npm rebuild better-sqlite3` where mcp-loupe is installed (pnpm: `pnpm approve-builds`, then ' +
+    `\`pnpm rebuild better-sqlite3\`) so it builds its native binding, ${or}`
+  );
+}
 
 /** Parse `--store` or `LOUPE_STORE`; unset or empty means `auto`. Throws naming `source` when unknown. */
 export function parseStoreKind(value: string | undefined, source: string): StoreKind {
@@ -57,21 +67,24 @@ export function parseStoreKind(value: string | undefined, source: string): Store
 export function openStores({ kind = 'auto', dataDir, warn, options }: OpenStoresOptions): OpenedStores {
   if (kind === 'memory') return { stores: createMemoryStores(options), backend: 'memory' };
   const reasons: string[] = [];
+  let missing = false;
   for (const name of ['better-sqlite3', 'node:sqlite'] as const) {
     const loaded = loadSqliteDriver(name);
     if (loaded.ok) return { stores: openSqliteStores(dataDir, { ...options, driver: loaded.driver }), backend: name };
     reasons.push(loaded.reason);
+    if (name === 'better-sqlite3') missing = loaded.missing === true;
   }
   const why = `${reasons.join('; ')}.`;
+  const howToFix = fix(missing);
   if (kind === 'sqlite') {
     const file = path.join(dataDir, STORE_FILE_NAME);
-    throw new Error(`Failed to open the SQLite store at ${file}: ${why}\n  ${FIX}\n  Or pass --store memory (LOUPE_STORE=memory) to run without it.`);
+    throw new Error(`Failed to open the SQLite store at ${file}: ${why}\n  ${howToFix}\n  Or pass --store memory (LOUPE_STORE=memory) to run without it.`);
   }
   warn(
     [
       'SQLite is unavailable, so tasks, idempotency receipts and replay nonces are kept in memory and will not survive a restart.',
       `  ${why}`,
-      `  ${FIX}`,
+      `  ${howToFix}`,
       '  Pass --store memory (LOUPE_STORE=memory) to choose memory and silence this warning.',
     ].join('\n'),
   );

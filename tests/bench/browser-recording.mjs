@@ -7,8 +7,7 @@
 // delayed a frame shows in the requestAnimationFrame intervals (capped by vsync): dropped frames.
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { percentile, startApp } from './lib.mjs';
+import { launchChromium, percentile, startApp } from './lib.mjs';
 
 const VSYNC_MS = 1000 / 60;
 
@@ -46,18 +45,7 @@ function frameWork(trace) {
 export async function browserRecording({ root, dataDir, file, opens = 3 }) {
   const app = await startApp({ root, dataDir: `${dataDir}/browser` });
   const { port } = app;
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-dev-shm-usage',
-    ],
-  });
+  const browser = await launchChromium();
   try {
     const openRuns = [];
     let page;

@@ -48,27 +48,51 @@ function npmEnv() {
   return env;
 }
 
-function npm(args, cwd) {
-  const r = spawnSync('npm', args, { cwd, env: npmEnv(), encoding: 'utf8', maxBuffer: 64 * MB });
+function npm(args, cwd, extraEnv = {}) {
+  const r = spawnSync('npm', args, { cwd, env: { ...npmEnv(), ...extraEnv }, encoding: 'utf8', maxBuffer: 64 * MB });
   if (r.status !== 0) throw new Error(`npm ${args.join(' ')} failed (${r.status}):\n${r.stderr.slice(-2000)}`);
   return r.stdout;
 }
 
 /** `npm install <spec>` into a fresh empty folder: wall time, packages added, node_modules size. */
-function installInto(spec, parent, name, flags = []) {
+function installInto(spec, parent, name, flags = [], env = {}) {
   const dir = path.join(parent, name);
   fs.mkdirSync(dir);
   const t0 = performance.now();
-  const out = npm(['install', ...flags, spec], dir);
+  const out = npm(['install', ...flags, spec], dir, env);
   const seconds = +((performance.now() - t0) / 1000).toFixed(1);
   return { spec, seconds, packages: Number(/added (\d+) packages?/.exec(out)?.[1] ?? NaN), ...treeSize(path.join(dir, 'node_modules')) };
 }
 
 /**
+ * better-sqlite3's install script first asks prebuild-install for a prebuilt binary, which a
+ * connected machine downloads from GitHub; this one is offline, so it compiles. The repository's
+ * own compiled binding, offered as a local prebuild (prebuild-install's
+ * `npm_config_better_sqlite3_local_prebuilds`), stands in for that download: the folder, or
+ * undefined when there is no binding to offer.
+ */
+function localPrebuild(root, temp) {
+  const pkg = path.join(root, 'node_modules', 'better-sqlite3');
+  const binding = path.join(pkg, 'build', 'Release', 'better_sqlite3.node');
+  if (!fs.existsSync(binding) || (process.platform === 'linux' && !process.report.getReport().header.glibcVersionRuntime)) return undefined;
+  const { version } = JSON.parse(fs.readFileSync(path.join(pkg, 'package.json'), 'utf8'));
+  const stage = path.join(temp, 'prebuild-stage');
+  fs.mkdirSync(path.join(stage, 'build', 'Release'), { recursive: true });
+  fs.copyFileSync(binding, path.join(stage, 'build', 'Release', 'better_sqlite3.node'));
+  const dir = path.join(temp, 'prebuilds');
+  fs.mkdirSync(dir);
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  const tar = spawnSync('tar', ['czf', path.join(dir, name), '-C', stage, 'build']);
+  return tar.status === 0 ? dir : undefined;
+}
+
+/**
  * Pack Loupe, install the tarball and the Inspector side by side, and compare. Both installs
  * use the same npm cache, so neither pays more for downloads than the other would.
+ * `onInstalled(dir)` runs in the folder the tarball was installed into (plain npm install)
+ * before it is removed; its result comes back as `installed`.
  */
-export async function installSize({ root, inspector = INSPECTOR }) {
+export async function installSize({ root, inspector = INSPECTOR, onInstalled }) {
   const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-install-size-'));
   try {
     // prepack (the builds) prints to the same stdout before npm's JSON.
@@ -79,15 +103,22 @@ export async function installSize({ root, inspector = INSPECTOR }) {
     // What pnpm 10 does by default: no build scripts, so better-sqlite3 stays uncompiled and Loupe
     // runs on node:sqlite or memory.
     const noScripts = installInto(tarball, temp, 'loupe-ignore-scripts', ['--ignore-scripts']);
+    const prebuilds = localPrebuild(root, temp);
+    const prebuilt = prebuilds ? installInto(tarball, temp, 'loupe-prebuilt', [], { npm_config_better_sqlite3_local_prebuilds: prebuilds }) : undefined;
     const official = installInto(inspector, temp, 'inspector');
+    const installed = onInstalled ? await onInstalled(path.join(temp, 'loupe')) : undefined;
     return {
+      installed,
       pack: { file: packed.filename, packedMb: +(packed.size / MB).toFixed(2), unpackedMb: +(packed.unpackedSize / MB).toFixed(2), files: packed.entryCount },
       loupe: { ...loupe, spec: `npm install ${packed.filename}` },
       loupeIgnoreScripts: { ...noScripts, spec: `npm install --ignore-scripts ${packed.filename}` },
+      loupePrebuilt: prebuilt && { ...prebuilt, spec: `npm install ${packed.filename} (better-sqlite3 prebuilt)` },
       inspector: official,
       sizeRatio: +(loupe.mb / official.mb).toFixed(2),
       diskRatio: +(loupe.diskMb / official.diskMb).toFixed(2),
       timeRatio: +(loupe.seconds / official.seconds).toFixed(2),
+      prebuiltSizeRatio: prebuilt && +(prebuilt.mb / official.mb).toFixed(2),
+      prebuiltTimeRatio: prebuilt && +(prebuilt.seconds / official.seconds).toFixed(2),
     };
   } finally {
     fs.rmSync(temp, { recursive: true, force: true });
@@ -102,7 +133,9 @@ export function formatInstallSize(r) {
     `npm pack: ${r.pack.packedMb} MB packed, ${r.pack.unpackedMb} MB unpacked, ${r.pack.files} files`,
     row('npm install mcp-loupe (tarball)', r.loupe),
     row('npm install --ignore-scripts mcp-loupe (tarball)', r.loupeIgnoreScripts),
+    ...(r.loupePrebuilt ? [row('npm install mcp-loupe, better-sqlite3 prebuilt', r.loupePrebuilt)] : []),
     row(`npm install ${r.inspector.spec}`, r.inspector),
-    `  ratio mcp-loupe / inspector: size ${r.sizeRatio} (${r.diskRatio} on disk)   (target <= 0.5), time ${r.timeRatio}`,
+    `  ratio mcp-loupe / inspector: size ${r.sizeRatio} (${r.diskRatio} on disk)   (target <= 0.5), time ${r.timeRatio}` +
+      (r.loupePrebuilt ? `; with better-sqlite3 prebuilt (a connected machine's download): size ${r.prebuiltSizeRatio}, time ${r.prebuiltTimeRatio}` : ''),
   ];
 }

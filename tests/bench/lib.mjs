@@ -1,6 +1,7 @@
 // Shared helpers for the benchmark sections: process start/stop, percentiles, MCP requests.
 import { spawn } from 'node:child_process';
 import net from 'node:net';
+import { chromium } from 'playwright-core';
 
 export const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -93,4 +94,20 @@ export async function startApp({ root, dataDir, token = 'bench-token' }) {
     readyPattern: /Loupe is (running)/,
   });
   return { port, stop: p.stop };
+}
+
+/** Debian's Chromium, headless, with the flags this machine needs (as the e2e tests launch it). */
+export function launchChromium() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-dev-shm-usage',
+    ],
+  });
 }

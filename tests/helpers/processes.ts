@@ -88,14 +88,23 @@ export async function startCliMock(args: string[], env: Record<string, string> =
   return { child, url, port: Number(new URL(url).port), token, output: () => out, stop: stopper(child) };
 }
 
+/** How `mcp-loupe` is run and where (default: this Node, the repository's bin, in the repository, with this process's environment). */
+interface OpenRuntime {
+  command?: string[];
+  cwd?: string;
+  baseEnv?: NodeJS.ProcessEnv;
+}
+
 /**
  * Start `mcp-loupe [args]` (the default command, `open`) with `--no-open` and wait for the line
- * with its URL; `url` is that whole URL (token and connection query included).
+ * with its URL; `url` is that whole URL (token and connection query included). `runtime` runs
+ * another copy, e.g. `npx mcp-loupe` in a folder the packed tarball was installed into.
  */
-export async function startCliOpen(args: string[], env: Record<string, string> = {}): Promise<Started> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'mcp-loupe.mjs'), '--no-open', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
+export async function startCliOpen(args: string[], env: Record<string, string> = {}, runtime: OpenRuntime = {}): Promise<Started> {
+  const [command = process.execPath, ...prefix] = runtime.command ?? [process.execPath, path.join(ROOT, 'bin', 'mcp-loupe.mjs')];
+  const child = spawn(command, [...prefix, '--no-open', ...args], {
+    cwd: runtime.cwd ?? ROOT,
+    env: { ...(runtime.baseEnv ?? process.env), ...env },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -115,6 +124,14 @@ export async function startCliOpen(args: string[], env: Record<string, string> =
   });
   const parsed = new URL(url);
   return { child, url, port: Number(parsed.port), token: parsed.searchParams.get('token') ?? undefined, output: () => out, stop: stopper(child) };
+}
+
+/**
+ * The environment of a shell in another folder: without the npm_* variables an outer `npm test`
+ * sets (they name this checkout: its prefix, its package.json, its lifecycle).
+ */
+export function shellEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('npm_') && k !== 'INIT_CWD'));
 }
 
 /**

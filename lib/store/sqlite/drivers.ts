@@ -18,8 +18,12 @@ export interface SqliteDriver {
   open(file: string): SqliteDatabase;
 }
 
-/** The driver, or why it cannot be used (one line, for a message to the user). */
-export type DriverLoad = { ok: true; driver: SqliteDriver } | { ok: false; reason: string };
+/**
+ * The driver, or why it cannot be used (one line, for a message to the user); `missing` when the
+ * package is not installed at all (npm leaves an optional dependency out when its build fails, or
+ * under --omit=optional), which a rebuild cannot fix.
+ */
+export type DriverLoad = { ok: true; driver: SqliteDriver } | { ok: false; reason: string; missing?: boolean };
 
 /**
  * better-sqlite3's own `Database` is the connection: the interface is its subset. Its `prepare`
@@ -48,7 +52,8 @@ function loadBetterSqlite3(): DriverLoad {
     Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
     new Database(':memory:').close();
   } catch (error) {
-    return { ok: false, reason: `better-sqlite3 did not load (${firstLine(error)})` };
+    const missing = (error as NodeJS.ErrnoException | null)?.code === 'MODULE_NOT_FOUND' && /'better-sqlite3'/.test(firstLine(error));
+    return { ok: false, reason: `better-sqlite3 did not load (${firstLine(error)})`, missing };
   }
   return { ok: true, driver: { name: 'better-sqlite3', open: (file) => asConnection(new Database(file)) } };
 }

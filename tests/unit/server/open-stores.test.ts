@@ -16,11 +16,14 @@ import { makeTask } from '../store/store-contract';
  */
 
 const broken = new Set<SqliteDriverName>();
+/** Drivers whose package is not installed at all (npm left the optional dependency out). */
+const absent = new Set<SqliteDriverName>();
 vi.mock('../../../lib/store/sqlite/drivers', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../../../lib/store/sqlite/drivers')>();
   return {
     ...actual,
     loadSqliteDriver: (name: SqliteDriverName) => {
+      if (absent.has(name)) return { ok: false, reason: `${name} is not installed in this test`, missing: true };
       if (broken.has(name)) return { ok: false, reason: `${name} is broken in this test` };
       // Node 20 has no node:sqlite; better-sqlite3 stands in for it under that name.
       const real = actual.loadSqliteDriver('better-sqlite3');
@@ -41,6 +44,7 @@ afterEach(() => {
   for (const o of opened.splice(0)) o.stores.close();
   rmSync(dir, { recursive: true, force: true });
   broken.clear();
+  absent.clear();
   warnings.length = 0;
 });
 
@@ -80,6 +84,17 @@ describe('openStores', () => {
     expect(warnings[0]).toMatch(/npm rebuild better-sqlite3/);
     expect(warnings[0]).toMatch(/--store memory/);
     expect(existsSync(join(dir, 'data'))).toBe(false);
+  });
+
+  it('when better-sqlite3 is not installed at all, the fix is to install it, not to rebuild it', () => {
+    absent.add('better-sqlite3');
+    broken.add('node:sqlite');
+    expect(open('auto').backend).toBe('memory');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/better-sqlite3 is not installed in this test/);
+    expect(warnings[0]).toMatch(/Fix: run `npm install better-sqlite3` where mcp-loupe is installed/);
+    expect(warnings[0]).not.toMatch(/npm rebuild/);
+    expect(() => open('sqlite')).toThrow(/npm install better-sqlite3/);
   });
 
   it('sqlite fails with the reasons and the fix when neither driver loads, without warning', () => {
