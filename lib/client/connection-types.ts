@@ -68,4 +68,11 @@ export interface Connection {
   /** Requests now waiting for an answer, and whether re-sending each would be safe. */
   inFlight(): { method: string; safe: boolean }[];
   warn(text: string): void;
+  /** Aborts when the connection is closed: every wait (a poll's sleep, a backoff) ends with it. */
+  readonly signal: AbortSignal;
+  /**
+   * Close for good: abort every request in flight, refuse every later one without touching the
+   * wire, and release the transport (a stdio child is killed). A closed connection never reopens.
+   */
+  close(): Promise<void>;
 }

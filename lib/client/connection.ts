@@ -34,6 +34,9 @@ export function createConnection(options: ConnectionOptions): Connection {
   let nextId = 1;
   let connecting: Promise<RequestOutcome> | undefined;
   const pending = new Set<{ method: string; safe: boolean }>();
+  const closer = new AbortController();
+  const closedOutcome: RequestOutcome = { type: 'failure', reason: 'aborted', message: 'disconnected' };
+  const withClose = (signal: AbortSignal | undefined) => (signal ? AbortSignal.any([signal, closer.signal]) : closer.signal);
 
   async function send(
     method: string,
@@ -80,7 +83,10 @@ export function createConnection(options: ConnectionOptions): Connection {
     return { ex, id, declaredTasks };
   }
 
-  async function request(method: string, params: Record<string, unknown> | undefined = undefined, o: RequestOptions = {}): Promise<RequestOutcome> {
+  async function request(method: string, params: Record<string, unknown> | undefined = undefined, given: RequestOptions = {}): Promise<RequestOutcome> {
+    // After close nothing reaches the wire: not a poll, not a listen re-open, not a retry.
+    if (closer.signal.aborted) return closedOutcome;
+    const o = { ...given, signal: withClose(given.signal) };
     if (!era && method !== 'initialize') {
       const first = !connecting;
       const c = await connect(o.signal);
@@ -92,6 +98,7 @@ export function createConnection(options: ConnectionOptions): Connection {
     const entry = { method, safe: (o.retry ?? classifyRetry(method)) === 'safe' };
     pending.add(entry);
     try {
+      if (closer.signal.aborted) return closedOutcome;
       return await requestAs(method, params, o, era ?? 'legacy');
     } finally {
       pending.delete(entry);
@@ -183,8 +190,10 @@ export function createConnection(options: ConnectionOptions): Connection {
     return initialize(signal);
   }
 
-  function connect(signal?: AbortSignal): Promise<RequestOutcome> {
+  function connect(given?: AbortSignal): Promise<RequestOutcome> {
+    if (closer.signal.aborted) return Promise.resolve(closedOutcome);
     if (era === 'modern' && !connecting) return Promise.resolve({ type: 'complete', result: {} });
+    const signal = withClose(given);
     connecting ??= (options.era === 'legacy' ? initialize(signal) : probe(signal)).then((o) => {
       if (!era) connecting = undefined;
       return o;
@@ -209,5 +218,11 @@ export function createConnection(options: ConnectionOptions): Connection {
     request,
     inFlight: () => [...pending].filter((p) => p.method !== 'subscriptions/listen'),
     warn,
+    signal: closer.signal,
+    async close() {
+      if (closer.signal.aborted) return;
+      closer.abort(new Error('disconnected'));
+      await options.transport.close?.();
+    },
   };
 }

@@ -186,8 +186,11 @@ export function createConnectionSlice(
     generation++;
     abort?.abort(new Error('disconnected'));
     abort = undefined;
-    const { transport } = get().connection;
-    void transport?.close?.();
+    // Closing the session aborts its requests, polls and listens, refuses new ones and releases
+    // the transport (a stdio child is killed), so nothing reaches the server after Disconnect.
+    const { session, transport } = get().connection;
+    if (session) void session.close();
+    else void transport?.close?.();
     if (get().connection.status !== 'idle') update({ status: 'idle', session: undefined, transport: undefined });
   }
 
