@@ -2,6 +2,7 @@ import type { ClientCapabilities, HeaderBinding, Implementation, JsonRpcNotifica
 import type { Clock } from '../shared/clock';
 import type { Era } from './request-builder';
 import type { RequestOutcome } from './results';
+import type { BusyWait } from './retry-after';
 import type { Transport } from './transport';
 
 /**
@@ -31,6 +32,12 @@ export interface ConnectionOptions {
   onNotification?: (n: JsonRpcNotification) => void;
   /** Non-fatal problems (dropped tools, invalid snapshots, era fallbacks). */
   onWarning?: (text: string) => void;
+  /** A 429/503 answer: the client waits `delayMs` (the server's Retry-After, else a backoff) and retries. */
+  onBusy?: (wait: BusyWait) => void;
+  /** Retries after 429/503 (default 3). */
+  busyRetries?: number;
+  /** A longer Retry-After is not waited for: the request fails at once (default 60 s). */
+  maxRetryAfterMs?: number;
 }
 
 /** What one request may ask for beyond its method and params. */

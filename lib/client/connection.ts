@@ -5,6 +5,7 @@ import { buildNotification, buildRequest, withTasksExtension, type Era } from '.
 import { classifyResult, classifyRetry, describeOutcome, type RequestOutcome } from './results';
 import type { Connection, ConnectionOptions, RequestOptions } from './connection-types';
 import { retryDelayMs } from './reconnect';
+import { BUSY_RETRIES, busyWait, isBusyStatus, MAX_RETRY_AFTER_MS } from './retry-after';
 import { dualEraLegacyVersion, isLegacyVersion, legacyCapabilities, negotiatedVersion, serverFromDiscover } from './version-negotiation';
 
 /**
@@ -107,8 +108,24 @@ export function createConnection(options: ConnectionOptions): Connection {
 
   async function requestAs(method: string, params: Record<string, unknown> | undefined, o: RequestOptions, asEra: Era): Promise<RequestOutcome> {
     let negotiated = false;
+    let busy = 0;
     for (let attempt = 0; ; attempt++) {
       const { ex, declaredTasks } = await send(method, params, o, asEra);
+      // 429/503: the request was not processed; come back when Retry-After says, a few times.
+      if (isBusyStatus(ex.status) && !(ex.response && 'result' in ex.response) && o.retry !== 'never') {
+        const next = busyWait(
+          { method, status: ex.status, retryAfter: ex.headers?.['retry-after'], attempt: busy++, target: options.transport.target },
+          clock.now(),
+          {
+            retries: options.busyRetries ?? BUSY_RETRIES,
+            maxWaitMs: options.maxRetryAfterMs ?? MAX_RETRY_AFTER_MS,
+          },
+        );
+        if ('giveUp' in next) return { type: 'failure', reason: 'busy', message: next.giveUp };
+        options.onBusy?.(next);
+        if (!(await sleep(clock, next.delayMs, o.signal).done)) return { type: 'failure', reason: 'aborted', message: 'cancelled by the client' };
+        continue;
+      }
       if (asEra === 'legacy' && ex.headers?.['mcp-session-id'] && method === 'initialize') sessionId = ex.headers['mcp-session-id'];
       const res = ex.response;
       if (res && 'error' in res) {

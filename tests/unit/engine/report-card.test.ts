@@ -96,6 +96,7 @@ describe('report card: a well-behaved client', () => {
       'relisten-without-last-event-id': 'not-observed',
       'idempotency-keys': 'pass',
       'request-state-echo': 'pass',
+      'honours-retry-after': 'not-observed',
     });
     const g = grades(card);
     const known = new Set(engine.journal.entries().map((e) => e.seq));
@@ -143,6 +144,7 @@ describe('report card: a deliberately bad client', () => {
       'relisten-without-last-event-id': 'not-observed',
       'idempotency-keys': 'fail',
       'request-state-echo': 'not-observed',
+      'honours-retry-after': 'not-observed',
     });
     const g = grades(card);
     expect(g['poll-cadence'].evidence).toEqual([seqOf(engine, 'poll-1'), seqOf(engine, 'poll-2'), seqOf(engine, 'poll-3')]);
