@@ -109,7 +109,9 @@ export function createConnection(options: ConnectionOptions): Connection {
   async function requestAs(method: string, params: Record<string, unknown> | undefined, o: RequestOptions, asEra: Era): Promise<RequestOutcome> {
     let negotiated = false;
     let busy = 0;
-    for (let attempt = 0; ; attempt++) {
+    // Re-sends after a dropped connection; busy answers count on their own.
+    let resent = 0;
+    for (;;) {
       const { ex, declaredTasks } = await send(method, params, o, asEra);
       // 429/503: the request was not processed; come back when Retry-After says, a few times.
       if (isBusyStatus(ex.status) && !(ex.response && 'result' in ex.response) && o.retry !== 'never') {
@@ -155,8 +157,8 @@ export function createConnection(options: ConnectionOptions): Connection {
       const f = ex.failure;
       if (f.reason !== 'network' && f.reason !== 'dropped') return { type: 'failure', reason: f.reason, message: f.message };
       const safety = o.retry ?? classifyRetry(method);
-      if (safety === 'safe' && attempt < 2) {
-        const wait = sleep(clock, retryDelayMs(attempt), o.signal);
+      if (safety === 'safe' && resent < 2) {
+        const wait = sleep(clock, retryDelayMs(resent++), o.signal);
         if (!(await wait.done)) return { type: 'failure', reason: 'aborted', message: 'cancelled by the client' };
         continue;
       }
