@@ -91,7 +91,12 @@ export function createIncrementalLinter(): IncrementalLinter {
         }
         if (completes(f, f.rpcId ?? rpcFields(group[0]?.body).id)) ready.add(f.exchangeId);
         // A listen's notifications count from when they arrived, not when its stream ends.
-        else if (f.kind === 'sse-frame' && f.direction === 'in' && f.method === 'notifications/tasks') sessionOf(f.connectionId).notice(f.body, f.at);
+        else if (
+          f.kind === 'sse-frame' &&
+          f.direction === 'in' &&
+          (f.method === 'notifications/tasks' || f.method === 'notifications/subscriptions/acknowledged')
+        )
+          sessionOf(f.connectionId).notice(f.body, f.at);
         any ||= ready.size > 0;
       }
       return any;

@@ -5,7 +5,7 @@ import { lintExchange } from './exchange';
 import { show, viewOf, type Exchange, type Lint, type LintContext, type PreviousInputRequired, type Report, type View } from './model';
 import { createReporter } from './rules';
 import { asRecord } from '../../shared/records';
-import { notePushedTask, trackCancelled, trackListenFrames, trackTasks, type TaskSession } from './task-sequence';
+import { noteListenAck, notePushedTask, trackCancelled, trackListenFrames, trackTasks, type TaskSession } from './task-sequence';
 
 /**
  * Rules over a session: which `input_required` a retry continues and one cacheScope across the
@@ -114,6 +114,7 @@ export function createLintSession(base: LintContext = {}): LintSession {
       const m = asRecord(message);
       const params = asRecord(m?.params);
       if (m?.method === 'notifications/tasks' && params) notePushedTask(s, params, at);
+      if (m?.method === 'notifications/subscriptions/acknowledged' && params) noteListenAck(s, params, at);
     },
     lint(ex) {
       const out: Lint[] = [];

@@ -25,6 +25,9 @@ interface TaskTrack {
   keepUntil?: number;
   /** When the last poll's answer (or the creation) was seen; a pushed snapshot after it is newer. */
   snapAt?: number;
+  /** A listen for the task was acknowledged (its first one; then `resyncAt`: a re-listen, when). */
+  listened?: boolean;
+  resyncAt?: number;
   /** notifications/tasks snapshots pushed on a listen stream, newest last (a few). */
   pushed?: { at: number; status: unknown; outstanding: string[] }[];
 }
@@ -71,6 +74,21 @@ function observeSnapshot(t: TaskTrack, snap: Obj, path: string, report: Report):
 }
 
 /**
+ * A listen acknowledged at `at` for these tasks. A second one is a re-listen (the reconnect
+ * plan after a dropped stream): pushed snapshots were lost, so one prompt poll may follow.
+ */
+export function noteListenAck(s: TaskSession, params: Obj, at: number): void {
+  const ids = asRecord(params.notifications)?.taskIds;
+  if (!Array.isArray(ids)) return;
+  for (const id of ids) {
+    const t = typeof id === 'string' ? s.tasks.get(id) : undefined;
+    if (!t) continue;
+    if (t.listened) t.resyncAt = at;
+    t.listened = true;
+  }
+}
+
+/**
  * One exchange's task findings (a created task, or a tasks/* request on it): poll cadence, polls
  * after a terminal status, a lost task, unknown tasks/update keys, a refused cancel of a finished task.
  */
@@ -98,7 +116,13 @@ export function trackTasks(s: TaskSession, v: View, at: number | undefined, repo
     if (!t.terminal && pushedTerminal)
       report('task-poll-after-terminal', `A notification already showed ${show(pushedTerminal)}; stop polling it`, 'request.body.params.taskId');
     else if (t.terminal) report('task-poll-after-terminal', `The task already reached ${t.terminal}; stop polling it`, 'request.body.params.taskId');
-    else if (!t.nudged && at !== undefined && t.lastAt !== undefined && t.pollIntervalMs) {
+    else if (
+      !t.nudged &&
+      !(t.resyncAt !== undefined && t.lastAt !== undefined && t.resyncAt >= t.lastAt) &&
+      at !== undefined &&
+      t.lastAt !== undefined &&
+      t.pollIntervalMs
+    ) {
       const gap = at - t.lastAt;
       if (gap < t.pollIntervalMs * POLL_TOLERANCE)
         report('task-poll-too-fast', `Polled ${gap} ms after the previous look; pollIntervalMs is ${t.pollIntervalMs}`, 'request.body.params.taskId');

@@ -64,4 +64,19 @@ describe('lints and pushed task snapshots', () => {
     expect(ids(session(pushDone).lint(poll(1_550)))).toEqual(['task-poll-too-fast']);
     expect(ids(session(() => {}).lint(poll(2_100)))).toEqual([]);
   });
+
+  it('one prompt poll after a re-listen is acknowledged (pushed snapshots were lost) is not too fast', () => {
+    const ack = (s: ReturnType<typeof createLintSession>, at: number) =>
+      s.notice({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: ['task-1'] } } }, at);
+    const poll = (at: number) => exchange('tasks/get', { taskId: 'task-1' }, { resultType: 'complete', ...task('working') }, at);
+    const relistened = session((s) => {
+      ack(s, 500);
+      ack(s, 1_200);
+    });
+    expect(ids(relistened.lint(poll(1_300)))).toEqual([]);
+    // The exemption is spent on that poll.
+    expect(ids(relistened.lint(poll(1_400)))).toEqual(['task-poll-too-fast']);
+    // A first listen is no reason to poll early.
+    expect(ids(session((s) => ack(s, 1_200)).lint(poll(1_300)))).toEqual(['task-poll-too-fast']);
+  });
 });

@@ -136,7 +136,7 @@ describe('task runner', () => {
   });
 
   it('re-opens a dropped listen with the same filter, refetches the task, and records the plan', async () => {
-    const { store, runner } = await setup();
+    const { store, runner, engine } = await setup();
     const id = await start(store, runner, 'slow');
     runner.setListening(id, true);
     const streams = () => store.getState().streams;
@@ -154,6 +154,10 @@ describe('task runner', () => {
     await until(() => store.getState().tasks.byId[id].snapshot.status === 'completed');
     expect(store.getState().tasks.byId[id].notifications).toBeGreaterThan(0);
     await until(() => !store.getState().tasks.byId[id].listening);
+    // The prompt refetch after the re-listen is not held against the poll cadence.
+    const card = engine.reportCard();
+    expect(card.grades.filter((g) => g.status === 'fail')).toEqual([]);
+    expect(card.grades.find((g) => g.id === 'relisten-without-last-event-id')?.status).toBe('pass');
   });
 
   it('ends following at a terminal notification without another tasks/get, so the report card passes every grade it saw', async () => {
