@@ -121,7 +121,8 @@ describe('the inspector as a model client', () => {
     await page.waitForSelector(`${card(fp)}[data-status="completed"]`, { timeout: 15_000 });
     // Journey: a task cancelled, followed until its terminal status.
     const other = await callAsTask();
-    await page.waitForSelector(`${card(other)}[data-status="working"]`);
+    // Two polls of the working task first, so the cadence between them is graded whatever the load.
+    await page.waitForSelector(`${card(other)} [data-testid="poll-cadence"][data-polls="2"]`, { timeout: 10_000 });
     await page.click(`${card(other)} [data-testid="cancel-task"]`);
     await page.waitForSelector(`${card(other)}[data-status="cancelled"]`, { timeout: 10_000 });
     // Journey: delete_note confirmed in place (MRTR: the retry carries the requestState), then a
