@@ -32,6 +32,7 @@ function ServerLine() {
 export function ConnectionBar() {
   const f = useConnectionForm();
   const error = useInspector((s) => s.connection.error);
+  const busy = useInspector((s) => s.connection.busy?.text);
   const warnings = useInspector((s) => s.connection.warnings);
   const [showHeaders, setShowHeaders] = useState(false);
   const [label, tone] = STATUS[f.status];
@@ -120,6 +121,15 @@ export function ConnectionBar() {
           onAdd={f.addHeader}
           onRemove={f.removeHeader}
         />
+      ) : null}
+      {busy ? (
+        <p
+          role="status"
+          data-testid="connection-busy"
+          className="rounded-md border border-amber-500/40 bg-amber-500/10 p-2 font-mono text-xs text-amber-600 dark:text-amber-400"
+        >
+          {busy}
+        </p>
       ) : null}
       {f.status === 'error' && error ? (
         <p role="alert" data-testid="connection-error" className="rounded-md border border-danger/40 bg-danger/10 p-2 font-mono text-xs text-danger">

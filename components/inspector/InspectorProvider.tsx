@@ -27,6 +27,15 @@ export function InspectorProvider({ children, autoConnect, options, store: given
     // Unmounting (or a new target) ends the session; a re-mount connects again.
     return () => store.getState().connection.disconnect();
   }, [store, target]);
+  useEffect(() => {
+    // Leaving the page ends the session (a stdio child is killed with a keepalive DELETE); the
+    // proxy also kills a child whose stream is gone, in case this never runs (a crashed tab).
+    const leave = (e: PageTransitionEvent) => {
+      if (!e.persisted) store.getState().connection.disconnect();
+    };
+    window.addEventListener('pagehide', leave);
+    return () => window.removeEventListener('pagehide', leave);
+  }, [store]);
   return <InspectorContext.Provider value={store}>{children}</InspectorContext.Provider>;
 }
 

@@ -2,6 +2,7 @@ import type { ClientCapabilities, HeaderBinding, Implementation, JsonRpcNotifica
 import type { Clock } from '../shared/clock';
 import type { Era } from './request-builder';
 import type { RequestOutcome } from './results';
+import type { BusyWait } from './retry-after';
 import type { Transport } from './transport';
 
 /**
@@ -31,6 +32,12 @@ export interface ConnectionOptions {
   onNotification?: (n: JsonRpcNotification) => void;
   /** Non-fatal problems (dropped tools, invalid snapshots, era fallbacks). */
   onWarning?: (text: string) => void;
+  /** A 429/503 answer: the client waits `delayMs` (the server's Retry-After, else a backoff) and retries. */
+  onBusy?: (wait: BusyWait) => void;
+  /** Retries after 429/503 (default 3). */
+  busyRetries?: number;
+  /** A longer Retry-After is not waited for: the request fails at once (default 60 s). */
+  maxRetryAfterMs?: number;
 }
 
 /** What one request may ask for beyond its method and params. */
@@ -68,4 +75,11 @@ export interface Connection {
   /** Requests now waiting for an answer, and whether re-sending each would be safe. */
   inFlight(): { method: string; safe: boolean }[];
   warn(text: string): void;
+  /** Aborts when the connection is closed: every wait (a poll's sleep, a backoff) ends with it. */
+  readonly signal: AbortSignal;
+  /**
+   * Close for good: abort every request in flight, refuse every later one without touching the
+   * wire, and release the transport (a stdio child is killed). A closed connection never reopens.
+   */
+  close(): Promise<void>;
 }

@@ -5,6 +5,7 @@ import { buildNotification, buildRequest, withTasksExtension, type Era } from '.
 import { classifyResult, classifyRetry, describeOutcome, type RequestOutcome } from './results';
 import type { Connection, ConnectionOptions, RequestOptions } from './connection-types';
 import { retryDelayMs } from './reconnect';
+import { BUSY_RETRIES, busyWait, isBusyStatus, MAX_RETRY_AFTER_MS } from './retry-after';
 import { dualEraLegacyVersion, isLegacyVersion, legacyCapabilities, negotiatedVersion, serverFromDiscover } from './version-negotiation';
 
 /**
@@ -34,6 +35,9 @@ export function createConnection(options: ConnectionOptions): Connection {
   let nextId = 1;
   let connecting: Promise<RequestOutcome> | undefined;
   const pending = new Set<{ method: string; safe: boolean }>();
+  const closer = new AbortController();
+  const closedOutcome: RequestOutcome = { type: 'failure', reason: 'aborted', message: 'disconnected' };
+  const withClose = (signal: AbortSignal | undefined) => (signal ? AbortSignal.any([signal, closer.signal]) : closer.signal);
 
   async function send(
     method: string,
@@ -80,7 +84,10 @@ export function createConnection(options: ConnectionOptions): Connection {
     return { ex, id, declaredTasks };
   }
 
-  async function request(method: string, params: Record<string, unknown> | undefined = undefined, o: RequestOptions = {}): Promise<RequestOutcome> {
+  async function request(method: string, params: Record<string, unknown> | undefined = undefined, given: RequestOptions = {}): Promise<RequestOutcome> {
+    // After close nothing reaches the wire: not a poll, not a listen re-open, not a retry.
+    if (closer.signal.aborted) return closedOutcome;
+    const o = { ...given, signal: withClose(given.signal) };
     if (!era && method !== 'initialize') {
       const first = !connecting;
       const c = await connect(o.signal);
@@ -92,6 +99,7 @@ export function createConnection(options: ConnectionOptions): Connection {
     const entry = { method, safe: (o.retry ?? classifyRetry(method)) === 'safe' };
     pending.add(entry);
     try {
+      if (closer.signal.aborted) return closedOutcome;
       return await requestAs(method, params, o, era ?? 'legacy');
     } finally {
       pending.delete(entry);
@@ -100,8 +108,26 @@ export function createConnection(options: ConnectionOptions): Connection {
 
   async function requestAs(method: string, params: Record<string, unknown> | undefined, o: RequestOptions, asEra: Era): Promise<RequestOutcome> {
     let negotiated = false;
-    for (let attempt = 0; ; attempt++) {
+    let busy = 0;
+    // Re-sends after a dropped connection; busy answers count on their own.
+    let resent = 0;
+    for (;;) {
       const { ex, declaredTasks } = await send(method, params, o, asEra);
+      // 429/503: the request was not processed; come back when Retry-After says, a few times.
+      if (isBusyStatus(ex.status) && !(ex.response && 'result' in ex.response) && o.retry !== 'never') {
+        const next = busyWait(
+          { method, status: ex.status, retryAfter: ex.headers?.['retry-after'], attempt: busy++, target: options.transport.target },
+          clock.now(),
+          {
+            retries: options.busyRetries ?? BUSY_RETRIES,
+            maxWaitMs: options.maxRetryAfterMs ?? MAX_RETRY_AFTER_MS,
+          },
+        );
+        if ('giveUp' in next) return { type: 'failure', reason: 'busy', message: next.giveUp };
+        options.onBusy?.(next);
+        if (!(await sleep(clock, next.delayMs, o.signal).done)) return { type: 'failure', reason: 'aborted', message: 'cancelled by the client' };
+        continue;
+      }
       if (asEra === 'legacy' && ex.headers?.['mcp-session-id'] && method === 'initialize') sessionId = ex.headers['mcp-session-id'];
       const res = ex.response;
       if (res && 'error' in res) {
@@ -131,8 +157,8 @@ export function createConnection(options: ConnectionOptions): Connection {
       const f = ex.failure;
       if (f.reason !== 'network' && f.reason !== 'dropped') return { type: 'failure', reason: f.reason, message: f.message };
       const safety = o.retry ?? classifyRetry(method);
-      if (safety === 'safe' && attempt < 2) {
-        const wait = sleep(clock, retryDelayMs(attempt), o.signal);
+      if (safety === 'safe' && resent < 2) {
+        const wait = sleep(clock, retryDelayMs(resent++), o.signal);
         if (!(await wait.done)) return { type: 'failure', reason: 'aborted', message: 'cancelled by the client' };
         continue;
       }
@@ -183,8 +209,10 @@ export function createConnection(options: ConnectionOptions): Connection {
     return initialize(signal);
   }
 
-  function connect(signal?: AbortSignal): Promise<RequestOutcome> {
+  function connect(given?: AbortSignal): Promise<RequestOutcome> {
+    if (closer.signal.aborted) return Promise.resolve(closedOutcome);
     if (era === 'modern' && !connecting) return Promise.resolve({ type: 'complete', result: {} });
+    const signal = withClose(given);
     connecting ??= (options.era === 'legacy' ? initialize(signal) : probe(signal)).then((o) => {
       if (!era) connecting = undefined;
       return o;
@@ -209,5 +237,11 @@ export function createConnection(options: ConnectionOptions): Connection {
     request,
     inFlight: () => [...pending].filter((p) => p.method !== 'subscriptions/listen'),
     warn,
+    signal: closer.signal,
+    async close() {
+      if (closer.signal.aborted) return;
+      closer.abort(new Error('disconnected'));
+      await options.transport.close?.();
+    },
   };
 }

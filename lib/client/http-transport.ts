@@ -46,12 +46,18 @@ function answers(message: unknown, id: unknown): boolean {
 export function createHttpTransport(options: HttpTransportOptions): Transport {
   const doFetch = options.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init));
   const via: TransportKind = options.kind ?? (options.proxy ? 'proxy' : 'http');
+  // close() aborts every fetch in flight and refuses later sends, so nothing reaches the server after it.
+  const closer = new AbortController();
 
   async function* send(message: unknown, req: TransportRequestOptions = {}): AsyncGenerator<TransportEvent> {
+    if (closer.signal.aborted) {
+      yield { type: 'close', cause: 'aborted', detail: 'the connection was closed' };
+      return;
+    }
     const headers = { ...(req.headers ?? {}), ...(options.headers ?? {}) };
     const raw = JSON.stringify(message);
     yield { type: 'sent', url: options.url, headers, raw, message, via };
-    const signal = req.signal;
+    const signal = req.signal ? AbortSignal.any([req.signal, closer.signal]) : closer.signal;
     let response: Response;
     try {
       if (options.proxy) {
@@ -124,5 +130,10 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
     }
   }
 
-  return { kind: via, target: options.url, send };
+  return {
+    kind: via,
+    target: options.url,
+    send,
+    close: async () => closer.abort(new Error('the connection was closed')),
+  };
 }

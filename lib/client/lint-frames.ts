@@ -1,4 +1,4 @@
-import { HEADER, LEGACY_VERSIONS, META, lintAll, type Exchange, type Lint, type LintContext } from '../protocol';
+import { HEADER, LEGACY_VERSIONS, META, createLintSession, type Exchange, type Lint, type LintContext } from '../protocol';
 import type { Frame } from './frames';
 import { asRecord } from '../shared/records';
 
@@ -76,11 +76,21 @@ export function exchangesFromFrames(frames: readonly Frame[]): FrameExchange[] {
 
 /** Lint a tracked session; the result maps each exchangeId to its lints (empty lists included). */
 export function lintFrames(frames: readonly Frame[], context?: LintContext): Map<string, Lint[]> {
-  const grouped = exchangesFromFrames(frames);
-  const lints = lintAll(
-    grouped.map((g) => g.exchange),
-    context,
-  );
-  // lintAll answers one list per exchange, in order.
-  return new Map(grouped.map((g, i) => [g.exchangeId, lints[i]!]));
+  const session = createLintSession(context);
+  // Pushed task snapshots and listen acks count from when they arrived, as in the live timeline:
+  // each is noticed before the first exchange sent after it is linted.
+  const pushed = frames.filter(isPushed).sort((a, b) => a.at - b.at);
+  let next = 0;
+  const out = new Map<string, Lint[]>();
+  for (const g of exchangesFromFrames(frames)) {
+    const at = g.exchange.at ?? Infinity;
+    for (; next < pushed.length && pushed[next]!.at <= at; next++) session.notice(pushed[next]!.body, pushed[next]!.at);
+    out.set(g.exchangeId, session.lint(g.exchange));
+  }
+  return out;
+}
+
+/** A server message on a stream that later exchanges are linted against (see LintSession.notice). */
+export function isPushed(f: Frame): boolean {
+  return f.kind === 'sse-frame' && f.direction === 'in' && (f.method === 'notifications/tasks' || f.method === 'notifications/subscriptions/acknowledged');
 }

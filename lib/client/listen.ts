@@ -73,7 +73,8 @@ export function openListen(conn: Connection, filter: SubscriptionFilter, handler
     let attempt = 0;
     let pendingPlan: ReconnectPlan | undefined;
     for (;;) {
-      if (closed) return { reason: 'closed' };
+      // A closed connection ends its listens too (Disconnect): nothing is re-opened after it.
+      if (closed || conn.signal.aborted) return { reason: 'closed' };
       current = new AbortController();
       let ackAt: number | undefined;
       let thisId: RequestId | undefined;
@@ -108,7 +109,7 @@ export function openListen(conn: Connection, filter: SubscriptionFilter, handler
           },
         },
       );
-      if (closed) return { reason: 'closed' };
+      if (closed || conn.signal.aborted) return { reason: 'closed' };
       if (out.type === 'complete') return { reason: 'ended', outcome: out };
       if (out.type === 'error' || out.type === 'invalid') return { reason: 'refused', outcome: out };
       if (out.type !== 'failure' || options.reconnect === false) return { reason: 'gave-up', outcome: out };
@@ -119,7 +120,7 @@ export function openListen(conn: Connection, filter: SubscriptionFilter, handler
       handlers.onDrop?.({ reason: out.message, attempt, plan });
       pendingPlan = plan;
       attempt++;
-      const wait = sleep(clock, plan.delayMs);
+      const wait = sleep(clock, plan.delayMs, conn.signal);
       wakeSleep = wait.wake;
       await wait.done;
       wakeSleep = undefined;

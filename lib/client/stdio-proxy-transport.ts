@@ -80,6 +80,8 @@ export function createStdioProxyTransport(options: StdioProxyTransportOptions): 
   let session: Promise<string> | undefined;
   let streamAbort: AbortController | undefined;
   let ended: string | undefined;
+  /** Closed for good: a later send must never spawn the command again. */
+  let closed = false;
 
   const call = (url: string, init: RequestInit) =>
     doFetch(url, { credentials: 'same-origin', cache: 'no-store', ...init, headers: { ...headers, ...(init.headers as Record<string, string>) } });
@@ -127,6 +129,10 @@ export function createStdioProxyTransport(options: StdioProxyTransportOptions): 
   }
 
   async function* send(message: unknown, req: TransportRequestOptions = {}): AsyncGenerator<TransportEvent> {
+    if (closed) {
+      yield { type: 'close', cause: 'aborted', detail: 'the stdio session was closed' };
+      return;
+    }
     const raw = JSON.stringify(message);
     yield { type: 'sent', url: target, headers: req.headers ?? {}, raw, message, via: 'stdio' };
     const signal = req.signal;
@@ -194,8 +200,9 @@ export function createStdioProxyTransport(options: StdioProxyTransportOptions): 
     } finally {
       pending.delete(me);
       signal?.removeEventListener('abort', onAbort);
-      // Giving up on a request (abort, timeout, or the consumer stopping) cancels it on stdio.
-      if (!answered && !ended) {
+      // Giving up on a request (abort, timeout, or the consumer stopping) cancels it on stdio;
+      // after close the child is being killed, so nothing more is written to it.
+      if (!answered && !ended && !closed) {
         const cancel = {
           jsonrpc: '2.0',
           method: 'notifications/cancelled',
@@ -207,9 +214,11 @@ export function createStdioProxyTransport(options: StdioProxyTransportOptions): 
   }
 
   async function close() {
+    closed = true;
+    ended ??= 'the stdio session was closed';
+    for (const p of pending) p.push({ type: 'close', cause: 'aborted', detail: ended });
     const sid = session ? await session.catch(() => undefined) : undefined;
-    session = undefined;
-    if (sid) await call(`${endpoint}/${sid}`, { method: 'DELETE' }).catch(() => {});
+    if (sid) await call(`${endpoint}/${sid}`, { method: 'DELETE', keepalive: true }).catch(() => {});
     streamAbort?.abort();
   }
 

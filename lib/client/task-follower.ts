@@ -60,6 +60,12 @@ export interface TaskFollower {
   cancel(): Promise<RequestOutcome>;
   /** Poll now (a refresh button, a resync after a dropped listen). */
   refresh(): void;
+  /**
+   * A snapshot seen elsewhere (a `notifications/tasks` on the caller's own listen). It is a full
+   * task, like a poll's answer: a terminal one ends the follower without another tasks/get, and
+   * none of them shortens the poll cadence.
+   */
+  observe(task: ObservedTask): void;
   stop(): void;
 }
 
@@ -69,7 +75,8 @@ export function followTask(conn: Connection, tasks: TaskApi, initial: ObservedTa
   const taskId = initial.taskId;
   const startedAt = clock.now();
   const stopper = new AbortController();
-  const signal = options.signal ? AbortSignal.any([options.signal, stopper.signal]) : stopper.signal;
+  // A closed connection (Disconnect) stops the follower at once, mid-sleep included.
+  const signal = AbortSignal.any([stopper.signal, conn.signal, ...(options.signal ? [options.signal] : [])]);
   let latest = initial;
   let cancelRequested = false;
   let forcePoll = false;
@@ -78,11 +85,11 @@ export function followTask(conn: Connection, tasks: TaskApi, initial: ObservedTa
   let sub: ListenHandle | undefined;
   const emit = (e: FollowEvent) => options.onEvent?.(e);
 
-  const apply = (t: ObservedTask) => {
+  const apply = (t: ObservedTask, report = true) => {
     // A snapshot never moves a task out of a terminal status; ignore stale ones that would.
     if (isTerminalStatus(latest.status) && !isTerminalStatus(t.status)) return;
     latest = t;
-    options.onUpdate?.(t);
+    if (report) options.onUpdate?.(t);
   };
 
   if (options.listen && conn.era === 'modern') {
@@ -193,6 +200,12 @@ export function followTask(conn: Connection, tasks: TaskApi, initial: ObservedTa
     },
     refresh() {
       forcePoll = true;
+      wake?.();
+    },
+    observe(task) {
+      if (task.taskId !== taskId) return;
+      // The caller already has it; onUpdate is for what the follower itself fetched.
+      apply(task, false);
       wake?.();
     },
     stop() {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Scenario } from '../scenario/schema';
 import type { JournalEntry } from './journal';
 import { gradeCancelAck, gradeExtensionDeclared, gradeMcpName, gradePollCadence, gradeStopsAtTerminal } from './report-tasks';
-import { gradeIdempotencyKeys, gradeRelisten, gradeRequestState } from './report-requests';
+import { gradeIdempotencyKeys, gradeRelisten, gradeRequestState, gradeRetryAfter } from './report-requests';
 import { taskSightings, toExchanges, type Exchange, type TaskSighting } from './report-view';
 
 /**
@@ -62,6 +62,7 @@ export const GRADE_IDS = [
   'relisten-without-last-event-id',
   'idempotency-keys',
   'request-state-echo',
+  'honours-retry-after',
 ] as const;
 
 const GRADERS: ((ctx: GradeContext) => Grade)[] = [
@@ -73,6 +74,7 @@ const GRADERS: ((ctx: GradeContext) => Grade)[] = [
   gradeRelisten,
   gradeIdempotencyKeys,
   gradeRequestState,
+  gradeRetryAfter,
 ];
 
 /** Grade a client from journal entries of one scenario's endpoint. */

@@ -1,11 +1,11 @@
 import { HEADER } from '../protocol';
 import { asRecord } from '../shared/records';
 import { isTerminalStatus } from '../shared/task-status';
-import type { ToolSpec } from '../scenario/schema';
+import type { Scenario, ToolSpec } from '../scenario/schema';
 import type { Grade, GradeContext } from './report-card';
 import { canonical, plural, seqs, type Exchange } from './report-view';
 
-/** Grades about requests in general: re-listen after a drop, idempotency keys, requestState echo. */
+/** Grades about requests in general: re-listen after a drop, idempotency keys, requestState echo, Retry-After. */
 
 /** How long after a dropped listen stream a missing re-listen is still "not yet" rather than a fail. */
 const RELISTEN_GRACE_MS = 10_000;
@@ -14,6 +14,8 @@ const SPEC = {
   relisten: 'MCP 2026-07-28 subscriptions/listen (an abrupt close is a disconnect; re-send listen) and Streamable HTTP (no Last-Event-ID resumability)',
   idempotency: "MCP 2026-07-28 tool annotations (destructiveHint, readOnlyHint) and the tool's idempotencyKey argument: retries of side effects must be safe",
   state: 'MCP 2026-07-28 MRTR client rules: echo requestState byte-exact; never send one that was not issued',
+  retryAfter:
+    'MCP 2026-07-28 Streamable HTTP runs on HTTP semantics: RFC 9110 §10.2.3 Retry-After (with 429, RFC 6585 §4, or 503) is how long to wait before the follow-up request',
 };
 
 /** The listen filter without task ids the client already saw finish (dropping those is fine). */
@@ -166,4 +168,62 @@ export function gradeRequestState({ xs }: GradeContext): Grade {
       evidence: [],
     };
   return { ...base, status: 'pass', detail: `${plural(good.length / 2, 'retry', 'retries')} echoed the issued requestState exactly.`, evidence: seqs(good) };
+}
+
+/** A retry this much earlier than Retry-After asked is still forgiven (the two ends' clocks and timers). */
+const RETRY_AFTER_SLACK_MS = 50;
+
+/** The label a fault has in the journal (faults.ts names faults the same way). */
+const faultLabel = (name: string | undefined, index: number, kind: string) => name ?? `${kind}#${index + 1}`;
+
+/** The Retry-After (ms) the mock sent with this answer: an http-status fault that fired on it. */
+function retryAfterOf(x: Exchange, scenario: Scenario): number | undefined {
+  for (const [i, f] of scenario.faults.entries()) {
+    const a = f.action;
+    if (a.kind === 'http-status' && a.retryAfter !== undefined && a.status === x.status && x.faults.includes(faultLabel(f.name, i, a.kind)))
+      return a.retryAfter * 1000;
+  }
+  return undefined;
+}
+
+/** The same request again: same client, method and target (tool, task or resource). */
+const sameRequest = (a: Exchange, b: Exchange) =>
+  a.method === b.method &&
+  a.principal === b.principal &&
+  (a.params.name ?? a.params.taskId ?? a.params.uri) === (b.params.name ?? b.params.taskId ?? b.params.uri);
+
+/** After an HTTP status with Retry-After (a 429 or 503 fault), the client sent that request again no sooner than asked. */
+export function gradeRetryAfter({ xs, scenario }: GradeContext): Grade {
+  const base = { id: 'honours-retry-after', title: 'Waits as Retry-After asks before retrying', specRef: SPEC.retryAfter };
+  const bad: { busy: Exchange; retry: Exchange; waited: number; asked: number }[] = [];
+  const good: number[] = [];
+  let answered = 0;
+  for (const busy of xs) {
+    const asked = retryAfterOf(busy, scenario);
+    if (asked === undefined) continue;
+    answered++;
+    const retry = xs.find((y) => y.order > busy.order && sameRequest(busy, y));
+    if (!retry) continue;
+    const waited = retry.at - (busy.endedAt ?? busy.at);
+    if (waited + RETRY_AFTER_SLACK_MS < asked) bad.push({ busy, retry, waited, asked });
+    else good.push(busy.seq, retry.seq);
+  }
+  const [w] = bad;
+  if (w)
+    return {
+      ...base,
+      status: 'fail',
+      detail: `${plural(bad.length, 'retry', 'retries')} came before Retry-After; e.g. ${w.retry.method} #${w.retry.seq} came ${w.waited} ms after the ${w.busy.status} in #${w.busy.seq}, which asked for ${w.asked / 1000} s.`,
+      evidence: seqs(bad.flatMap((b) => [b.busy.seq, b.retry.seq])),
+    };
+  if (!good.length)
+    return {
+      ...base,
+      status: 'not-observed',
+      detail: answered
+        ? 'The client was answered with Retry-After but never sent that request again.'
+        : 'No answer carried Retry-After (add an http-status fault with retryAfter).',
+      evidence: [],
+    };
+  return { ...base, status: 'pass', detail: `${plural(good.length / 2, 'retry', 'retries')} waited as long as Retry-After asked.`, evidence: seqs(good) };
 }

@@ -26,6 +26,10 @@ const lastBefore = (sightings: readonly TaskSighting[], taskId: string, order: n
   for (const s of sightings) if (s.taskId === taskId && s.order < order) last = s;
   return last;
 };
+/** A listen for the task opened after an earlier listen for it dropped (the reconnect plan's re-listen). */
+const listensFor = (x: Exchange, taskId: string) => ((x.params.notifications as { taskIds?: unknown[] } | undefined)?.taskIds ?? []).includes(taskId);
+const relistens = (xs: readonly Exchange[], listen: Exchange, taskId: string) =>
+  listensFor(listen, taskId) && xs.some((d) => d.method === 'subscriptions/listen' && d.end === 'dropped' && d.order < listen.order && listensFor(d, taskId));
 const taskIds = (xs: readonly Exchange[], sightings: readonly TaskSighting[]) =>
   new Set([...sightings.map((s) => s.taskId), ...xs.map(taskIdOf).filter((t): t is string => !!t)]);
 
@@ -38,9 +42,14 @@ export function gradePollCadence({ xs, sightings }: GradeContext): Grade {
     let prev: Exchange | undefined;
     for (const poll of pollsOf(xs, taskId)) {
       const seen = lastBefore(sightings, taskId, poll.order);
-      // A tasks/update or tasks/cancel changes the task, so one prompt poll after it is expected.
+      // A tasks/update or tasks/cancel changes the task, and a re-listen after a dropped stream
+      // means pushed snapshots were lost: one prompt poll after either is expected.
+      const between = (x: Exchange) => !!prev && x.order > prev.order && x.order < poll.order;
       const reset = xs.some(
-        (x) => (x.method === 'tasks/update' || x.method === 'tasks/cancel') && taskIdOf(x) === taskId && prev && x.order > prev.order && x.order < poll.order,
+        (x) =>
+          between(x) &&
+          (((x.method === 'tasks/update' || x.method === 'tasks/cancel') && taskIdOf(x) === taskId) ||
+            (x.method === 'subscriptions/listen' && relistens(xs, x, taskId))),
       );
       if (prev && seen && !isTerminalStatus(seen.status) && seen.pollIntervalMs !== undefined && !reset) {
         const gap = poll.at - prev.at;

@@ -30,6 +30,8 @@ export interface Exchange {
   status?: number;
   frames: JournalFrame[];
   end?: StreamEnd;
+  /** Labels of the scenario faults that answered or damaged this request. */
+  faults: string[];
 }
 
 /** A task status the client was shown. */
@@ -82,6 +84,7 @@ export function toExchanges(entries: readonly JournalEntry[]): Exchange[] {
       status: e.status,
       frames: e.frames,
       end: e.end,
+      faults: e.fault ? e.fault.split(', ') : [],
     });
   }
   return out.sort((a, b) => a.order - b.order);

@@ -16,13 +16,16 @@ import { json } from './respond';
  *   DELETE /api/proxy/stdio/<id>   close stdin, SIGTERM, SIGKILL after 2 s
  *
  * Caps: `maxSessions` live children, `maxLineBytes` per line either way (a longer stdout line
- * is dropped with a log frame), idle sessions reaped, and every child killed when this process exits.
+ * is dropped with a log frame), and every child killed when this process exits. A session is
+ * only usable through its one stream, so once no stream is attached (the page went away, the
+ * tab crashed) the child is killed after `detachedMs`. An attached one lives as long as its page.
  */
 
 interface StdioProxyOptions {
   maxSessions?: number;
   maxLineBytes?: number;
-  idleMs?: number;
+  /** How long a session may go without its stream before its child is killed. */
+  detachedMs?: number;
   killAfterMs?: number;
   /** Frames kept for a session while no stream is attached. */
   maxBuffered?: number;
@@ -32,7 +35,7 @@ interface StdioProxyOptions {
 export function createStdioProxy(options: StdioProxyOptions = {}) {
   const maxSessions = options.maxSessions ?? 8;
   const maxLine = options.maxLineBytes ?? 4 * 1024 * 1024;
-  const idleMs = options.idleMs ?? 30 * 60_000;
+  const detachedMs = options.detachedMs ?? 15_000;
   const killAfter = options.killAfterMs ?? 2000;
   const maxBuffered = options.maxBuffered ?? 10_000;
   const sessions = new Map<string, Session>();
@@ -75,10 +78,10 @@ export function createStdioProxy(options: StdioProxyOptions = {}) {
       process.once('exit', killAll);
       reaper = setInterval(
         () => {
-          // Idle: no stream attached and nothing written for idleMs (an exited one, once unread that long).
-          for (const [k, v] of sessions) if (!v.sink && Date.now() - v.lastUsed > idleMs) stop(k, v);
+          // Detached: no stream since lastUsed (the stream's close stamps it; an exited child's too).
+          for (const [k, v] of sessions) if (!v.sink && Date.now() - v.lastUsed > detachedMs) stop(k, v);
         },
-        Math.min(idleMs, 60_000),
+        Math.max(250, Math.min(detachedMs, 60_000) / 3),
       );
       reaper.unref();
     }

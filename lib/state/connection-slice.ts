@@ -1,6 +1,7 @@
 import { createHttpTransport } from '../client/http-transport';
 import { createStdioProxyTransport, splitCommandLine } from '../client/stdio-proxy-transport';
-import { describeOutcome } from '../client/results';
+import { describeOutcome, type RequestOutcome } from '../client/results';
+import { describeBusyWait, type BusyWait } from '../client/retry-after';
 import type { Era } from '../client/request-builder';
 import { createClientSession, type ClientSession } from '../client/session';
 import { createTrackingTransport, type TrackedTransport } from '../client/tracking';
@@ -55,6 +56,8 @@ interface ConnectionState {
   status: ConnectionStatus;
   /** Why the last connect failed. */
   error?: string;
+  /** A busy server (429/503) is being waited for: what the user reads, and when the retry goes out. */
+  busy?: { text: string; until: number };
   server?: ServerSummary;
   /** Tools from the last tools/list (invalid ones dropped by the client). */
   tools: Tool[];
@@ -120,12 +123,22 @@ export function createConnectionSlice(
   let abort: AbortController | undefined;
   const update = (patch: Partial<ConnectionState>) => set((s) => ({ connection: { ...s.connection, ...patch } }));
   const warn = (text: string) => update({ warnings: [...get().connection.warnings, text].slice(-50) });
-
-  async function listTools(session: ClientSession, mine: number, signal: AbortSignal) {
-    const listed = await session.listTools({ signal });
+  let busyTimer: ReturnType<typeof setTimeout> | undefined;
+  const onBusy = (mine: number) => (wait: BusyWait) => {
     if (mine !== generation) return;
+    const text = describeBusyWait(wait);
+    clearTimeout(busyTimer);
+    update({ busy: { text, until: Date.now() + wait.delayMs } });
+    busyTimer = setTimeout(() => update({ busy: undefined }), wait.delayMs);
+    warn(`${text}${wait.source === 'retry-after' ? ' (as its Retry-After asks)' : ''}`);
+  };
+
+  async function listTools(session: ClientSession, mine: number, signal: AbortSignal): Promise<RequestOutcome | undefined> {
+    const listed = await session.listTools({ signal });
+    if (mine !== generation) return undefined;
     if (listed.outcome.type === 'complete') update({ tools: listed.tools });
     else warn(`tools/list failed: ${describeOutcome(listed.outcome)}`);
+    return listed.outcome;
   }
 
   async function connect(patch: Partial<ConnectionConfig> = {}) {
@@ -156,6 +169,7 @@ export function createConnectionSlice(
       era: config.era,
       capabilities: config.apps === false ? withoutApps(options.capabilities ?? INSPECTOR_CAPABILITIES) : (options.capabilities ?? INSPECTOR_CAPABILITIES),
       onWarning: warn,
+      onBusy: onBusy(mine),
     });
     update({
       config,
@@ -172,23 +186,33 @@ export function createConnectionSlice(
     if (mine !== generation) return;
     // A legacy server answers the probe through the initialize fallback; its result is the handshake.
     if (out.type !== 'complete' || !session.era) {
-      update({ status: 'error', error: describeOutcome(out) });
+      clearTimeout(busyTimer);
+      update({ status: 'error', error: describeOutcome(out), busy: undefined });
       return;
     }
     const s = session.server;
     // "connected" means discover and tools/list are both done, so the tool list is there with it.
-    await listTools(session, mine, ac.signal);
+    const listed = await listTools(session, mine, ac.signal);
     if (mine !== generation) return;
+    // A JSON-RPC error may just mean no tools; no answer at all (busy, unreachable, garbage) is a failed connect.
+    if (listed?.type === 'failure' || listed?.type === 'invalid') {
+      update({ status: 'error', error: `tools/list: ${describeOutcome(listed)}`, busy: undefined });
+      return;
+    }
     update({ status: 'connected', server: { ...s, protocolVersion: session.protocolVersion, era: session.era } });
   }
 
   function disconnect() {
     generation++;
+    clearTimeout(busyTimer);
     abort?.abort(new Error('disconnected'));
     abort = undefined;
-    const { transport } = get().connection;
-    void transport?.close?.();
-    if (get().connection.status !== 'idle') update({ status: 'idle', session: undefined, transport: undefined });
+    // Closing the session aborts its requests, polls and listens, refuses new ones and releases
+    // the transport (a stdio child is killed), so nothing reaches the server after Disconnect.
+    const { session, transport } = get().connection;
+    if (session) void session.close();
+    else void transport?.close?.();
+    if (get().connection.status !== 'idle') update({ status: 'idle', session: undefined, transport: undefined, busy: undefined });
   }
 
   return {

@@ -67,9 +67,17 @@ export function createTaskRunner(store: StoreApi<RunnerState>, now: () => number
     for (const id of [...listens.keys()]) closeListen(id);
   }
 
-  // A new connection: the old session's tasks cannot be followed any more.
+  // A new connection: the old session's tasks cannot be followed any more. Disconnect (the
+  // session goes away) stops every follower and listen at once; the records stay on show.
   let epoch = store.getState().connection.epoch;
+  let current = store.getState().connection.session;
   const unsubscribe = store.subscribe((s) => {
+    if (s.connection.session !== current) {
+      current = s.connection.session;
+      const following = [...followers.keys()];
+      stopAll();
+      for (const id of following) if (s.tasks.byId[id]) s.tasks.end(id, { kind: 'stopped', at: now(), detail: 'disconnected' });
+    }
     if (s.connection.epoch === epoch) return;
     epoch = s.connection.epoch;
     stopAll();
@@ -117,8 +125,11 @@ export function createTaskRunner(store: StoreApi<RunnerState>, now: () => number
         onNotification: (n) => {
           if (n.method !== 'notifications/tasks' || n.params?.taskId !== taskId) return;
           const read = readSnapshot(n.params as Record<string, unknown>, 'extension');
-          if ('task' in read) tasks().applySnapshot(taskId, read.task, 'notification', now());
-          if ('task' in read && isTerminalStatus(read.task.status)) followers.get(taskId)?.refresh();
+          if (!('task' in read)) return;
+          tasks().applySnapshot(taskId, read.task, 'notification', now());
+          // The notification is the full task: a terminal one ends the follower with no further
+          // tasks/get (polling past a terminal status is what the report card fails).
+          followers.get(taskId)?.observe(read.task);
         },
         onDrop: ({ reason, attempt, plan }) => {
           if (handle.subscriptionId !== undefined) streams().noteListenDrop(handle.subscriptionId, { at: now(), reason, attempt, plan });

@@ -1,5 +1,5 @@
 import { rpcFields, type Frame } from '../client/frames';
-import { exchangesFromFrames } from '../client/lint-frames';
+import { exchangesFromFrames, isPushed } from '../client/lint-frames';
 import { createLintSession, type Lint, type LintSession } from '../protocol';
 import { asRecord } from '../shared/records';
 
@@ -90,6 +90,8 @@ export function createIncrementalLinter(): IncrementalLinter {
           pendingBytes += f.bytes;
         }
         if (completes(f, f.rpcId ?? rpcFields(group[0]?.body).id)) ready.add(f.exchangeId);
+        // A listen's notifications count from when they arrived, not when its stream ends.
+        else if (isPushed(f)) sessionOf(f.connectionId).notice(f.body, f.at);
         any ||= ready.size > 0;
       }
       return any;

@@ -199,7 +199,7 @@ describe('the packed tarball, installed with plain npm install', () => {
     expect(result.tools).toEqual(expect.arrayContaining(['charge', 'delete_note', 'echo', 'generate_report', 'search_notes', 'workspace_read']));
     expect(result.echo).toMatchObject({ content: [{ type: 'text', text: 'from the tarball' }] });
     expect(result.journal).toEqual(expect.arrayContaining(['server/discover', 'tools/list', 'tools/call']));
-    expect(result.grades).toHaveLength(8);
+    expect(result.grades).toHaveLength(9);
     expect(result.grades.some((g: string) => g.endsWith(':fail'))).toBe(false);
     expect(result.discover).toContain('2026-07-28');
     expect(result.sqliteLoaded).toBe(false);

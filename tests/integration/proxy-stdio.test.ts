@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientSession } from '../../lib/client/session';
 import { createStdioProxyTransport, splitCommandLine } from '../../lib/client/stdio-proxy-transport';
+import { createStdioProxy } from '../../lib/server/proxy-stdio';
 import { ROOT, startCliMock, type Started } from '../helpers/processes';
 
 /** stdio servers through the CLI's /api/proxy/stdio: spawn, demux, cancel, gate, caps, kill. */
@@ -24,6 +25,30 @@ function loupeArgs(scenario: string): string[] {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-pstdio-'));
   dirs.push(dir);
   return [path.join(ROOT, 'bin/mcp-loupe.mjs'), 'mock', scenario, '--stdio', '--data-dir', dir];
+}
+
+/** Pids of live processes whose command line contains `needle` (the process table, /proc). */
+function pidsWith(needle: string): number[] {
+  const out: number[] = [];
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const cmd = fs.readFileSync(`/proc/${d}/cmdline`, 'utf8');
+      const state = /^State:\s+(\w)/m.exec(fs.readFileSync(`/proc/${d}/status`, 'utf8'))?.[1];
+      if (cmd.includes(needle) && state !== 'Z') out.push(Number(d));
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return out;
+}
+
+async function until(check: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 const auth = () => ({ Authorization: `Bearer ${mock.token}`, 'Content-Type': 'application/json' });
@@ -144,6 +169,59 @@ describe('stdio through the proxy', () => {
       ids.push(again.body.sessionId!);
     } finally {
       for (const id of ids) await fetch(`${endpoint}/${id}`, { method: 'DELETE', headers: auth() });
+    }
+  }, 30_000);
+
+  it('closing the session kills the child, and a later request never spawns the command again', async () => {
+    const args = loupeArgs('demo');
+    const dataDir = args[args.length - 1]!;
+    let spawns = 0;
+    const counting = (input: string, init: RequestInit) => {
+      if (init.method === 'POST' && input === endpoint) spawns++;
+      return fetch(input, init);
+    };
+    const transport = createStdioProxyTransport({ command: process.execPath, args, endpoint, token: mock.token, fetch: counting });
+    const session = createClientSession({ transport, era: 'auto' });
+    const created = await session.callTool('generate_report', { size: 'small' }, { task: true });
+    expect(created.type).toBe('task');
+    if (created.type !== 'task') return;
+    const follower = session.followTask(created.task);
+    expect(pidsWith(dataDir)).toHaveLength(1);
+    await session.close();
+    // The follower ends at once, and the child is gone from the process table.
+    expect((await follower.done).kind).toBe('aborted');
+    await until(() => pidsWith(dataDir).length === 0);
+    const late = await session.getTask(created.task.taskId);
+    expect(late).toMatchObject({ type: 'failure', reason: 'aborted' });
+    expect(spawns).toBe(1);
+    expect(pidsWith(dataDir)).toEqual([]);
+  }, 30_000);
+
+  it('kills a child whose stream went away (the page closed) after detachedMs', async () => {
+    const proxy = createStdioProxy({ detachedMs: 300 });
+    const marker = `detached-${process.pid}-${Date.now()}`;
+    const post = (url: string, body?: unknown, signal?: AbortSignal) =>
+      proxy.handle(
+        new Request(`http://x/api/proxy/stdio${url}`, {
+          method: body === undefined ? 'GET' : 'POST',
+          body: body === undefined ? null : JSON.stringify(body),
+          signal,
+        }),
+        url.split('/').filter(Boolean),
+      );
+    try {
+      const started = await post('', { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)', marker] });
+      const { sessionId } = (await started.json()) as { sessionId: string };
+      const page = new AbortController();
+      const stream = await post(`/${sessionId}`, undefined, page.signal);
+      expect(stream.status).toBe(200);
+      expect(pidsWith(marker)).toHaveLength(1);
+      // The page goes away: its stream request is aborted; nothing attaches again.
+      page.abort();
+      await until(() => pidsWith(marker).length === 0);
+      expect(proxy.size).toBe(0);
+    } finally {
+      proxy.close();
     }
   }, 30_000);
 

@@ -4,7 +4,8 @@ import { ServerCapabilitiesSchema } from '../meta';
 import { lintExchange } from './exchange';
 import { show, viewOf, type Exchange, type Lint, type LintContext, type PreviousInputRequired, type Report, type View } from './model';
 import { createReporter } from './rules';
-import { trackCancelled, trackListenFrames, trackTasks, type TaskSession } from './task-sequence';
+import { asRecord } from '../../shared/records';
+import { noteListenAck, notePushedTask, trackCancelled, trackListenFrames, trackTasks, type TaskSession } from './task-sequence';
 
 /**
  * Rules over a session: which `input_required` a retry continues and one cacheScope across the
@@ -86,6 +87,11 @@ function trackPages(s: SessionState, v: View, report: Report): void {
 export interface LintSession {
   /** Lint the next exchange of the session: its own lints and the sequence findings on it. */
   lint(ex: Exchange): Lint[];
+  /**
+   * A server message that arrived on a stream at `at`, before its exchange completed (a
+   * notifications/tasks on a listen): later exchanges are linted against what it showed.
+   */
+  notice(message: unknown, at: number): void;
 }
 
 /** Tasks, requests and conversations a live session remembers; the oldest are forgotten first. */
@@ -104,6 +110,12 @@ export function createLintSession(base: LintContext = {}): LintSession {
   const { previousInputRequired: _ignored, ...rest } = base;
   const s: SessionState = { ctx: rest, conversations: [], tasks: new Map(), taskRequests: new Map(), pages: new Map() };
   return {
+    notice(message, at) {
+      const m = asRecord(message);
+      const params = asRecord(m?.params);
+      if (m?.method === 'notifications/tasks' && params) notePushedTask(s, params, at);
+      if (m?.method === 'notifications/subscriptions/acknowledged' && params) noteListenAck(s, params, at);
+    },
     lint(ex) {
       const out: Lint[] = [];
       const report = createReporter(out);

@@ -23,6 +23,38 @@ interface TaskTrack {
   outstanding?: string[];
   /** When the task may be gone (createdAt + ttlMs); Infinity for unlimited; unknown when not created in this session. */
   keepUntil?: number;
+  /** When the last poll's answer (or the creation) was seen; a pushed snapshot after it is newer. */
+  snapAt?: number;
+  /** A listen for the task was acknowledged (its first one; then `resyncAt`: a re-listen, when). */
+  listened?: boolean;
+  resyncAt?: number;
+  /** notifications/tasks snapshots pushed on a listen stream, newest last (a few). */
+  pushed?: { at: number; status: unknown; outstanding: string[] }[];
+}
+
+/** Pushed snapshots remembered per task. */
+const PUSHED_KEPT = 8;
+/** A poll that races a pushed terminal snapshot by less than this is not held against the client. */
+const PUSH_RACE_MS = 100;
+
+/** The newest pushed snapshot the client had before `at` and after its last poll's answer. */
+function pushedBefore(t: TaskTrack, at: number | undefined) {
+  if (at === undefined || !t.pushed) return undefined;
+  const seen = t.pushed.filter((p) => p.at <= at && (t.snapAt === undefined || p.at >= t.snapAt));
+  return seen[seen.length - 1];
+}
+
+/**
+ * A notifications/tasks seen on a listen stream, when it arrived: the client knows that snapshot
+ * from then on (the keys it may answer, a terminal status), although the listen's own exchange
+ * is linted only when its stream ends.
+ */
+export function notePushedTask(s: TaskSession, params: Obj, at: number): void {
+  if (typeof params.taskId !== 'string' || typeof params.status !== 'string') return;
+  const t = s.tasks.get(params.taskId);
+  if (!t) return;
+  const outstanding = params.status === 'input_required' ? Object.keys(asRecord(params.inputRequests) ?? {}) : [];
+  t.pushed = [...(t.pushed ?? []), { at, status: params.status, outstanding }].slice(-PUSHED_KEPT);
 }
 
 /** The tasks a session tracks (sequence.ts's session state includes these). */
@@ -42,6 +74,21 @@ function observeSnapshot(t: TaskTrack, snap: Obj, path: string, report: Report):
 }
 
 /**
+ * A listen acknowledged at `at` for these tasks. A second one is a re-listen (the reconnect
+ * plan after a dropped stream): pushed snapshots were lost, so one prompt poll may follow.
+ */
+export function noteListenAck(s: TaskSession, params: Obj, at: number): void {
+  const ids = asRecord(params.notifications)?.taskIds;
+  if (!Array.isArray(ids)) return;
+  for (const id of ids) {
+    const t = typeof id === 'string' ? s.tasks.get(id) : undefined;
+    if (!t) continue;
+    if (t.listened) t.resyncAt = at;
+    t.listened = true;
+  }
+}
+
+/**
  * One exchange's task findings (a created task, or a tasks/* request on it): poll cadence, polls
  * after a terminal status, a lost task, unknown tasks/update keys, a refused cancel of a finished task.
  */
@@ -50,7 +97,7 @@ export function trackTasks(s: TaskSession, v: View, at: number | undefined, repo
   if (v.method === 'tools/call' && r?.resultType === RESULT_TYPE.task && typeof r.taskId === 'string') {
     const created = typeof r.createdAt === 'string' ? Date.parse(r.createdAt) : NaN;
     const keepUntil = r.ttlMs === null ? Infinity : typeof r.ttlMs === 'number' && Number.isFinite(created) ? created + r.ttlMs : undefined;
-    const t: TaskTrack = { lastAt: at, nudged: false, keepUntil };
+    const t: TaskTrack = { lastAt: at, nudged: false, keepUntil, snapAt: at };
     observeSnapshot(t, r, 'response.body.result', report);
     s.tasks.set(r.taskId, t);
     s.taskRequests.set(JSON.stringify(v.id), r.taskId);
@@ -63,9 +110,19 @@ export function trackTasks(s: TaskSession, v: View, at: number | undefined, repo
     t = { nudged: false };
     s.tasks.set(taskId, t);
   }
+  const pushed = pushedBefore(t, at);
   if (v.method === 'tasks/get') {
-    if (t.terminal) report('task-poll-after-terminal', `The task already reached ${t.terminal}; stop polling it`, 'request.body.params.taskId');
-    else if (!t.nudged && at !== undefined && t.lastAt !== undefined && t.pollIntervalMs) {
+    const pushedTerminal = pushed && isTerminalStatus(pushed.status) && at !== undefined && at - pushed.at >= PUSH_RACE_MS ? pushed.status : undefined;
+    if (!t.terminal && pushedTerminal)
+      report('task-poll-after-terminal', `A notification already showed ${show(pushedTerminal)}; stop polling it`, 'request.body.params.taskId');
+    else if (t.terminal) report('task-poll-after-terminal', `The task already reached ${t.terminal}; stop polling it`, 'request.body.params.taskId');
+    else if (
+      !t.nudged &&
+      !(t.resyncAt !== undefined && t.lastAt !== undefined && t.resyncAt >= t.lastAt) &&
+      at !== undefined &&
+      t.lastAt !== undefined &&
+      t.pollIntervalMs
+    ) {
       const gap = at - t.lastAt;
       if (gap < t.pollIntervalMs * POLL_TOLERANCE)
         report('task-poll-too-fast', `Polled ${gap} ms after the previous look; pollIntervalMs is ${t.pollIntervalMs}`, 'request.body.params.taskId');
@@ -78,16 +135,19 @@ export function trackTasks(s: TaskSession, v: View, at: number | undefined, repo
         'response.body.error',
       );
     if (at !== undefined) t.lastAt = at;
+    if (at !== undefined) t.snapAt = at;
     t.nudged = false;
     if (r && typeof r.status === 'string') observeSnapshot(t, r, 'response.body.result', report);
     return;
   }
-  if (v.method === 'tasks/update' && t.outstanding) {
-    const unknown = Object.keys(asRecord(v.params.inputResponses) ?? {}).filter((k) => !t.outstanding!.includes(k));
+  // What the client was last shown: its last poll, or a newer pushed snapshot.
+  const outstanding = pushed ? pushed.outstanding : t.outstanding;
+  if (v.method === 'tasks/update' && outstanding) {
+    const unknown = Object.keys(asRecord(v.params.inputResponses) ?? {}).filter((k) => !outstanding.includes(k));
     if (unknown.length)
       report(
         'task-update-unknown-key',
-        `tasks/update answers ${unknown.map((k) => `"${k}"`).join(', ')}, which the task is not waiting for (outstanding: ${t.outstanding.join(', ') || 'none'})`,
+        `tasks/update answers ${unknown.map((k) => `"${k}"`).join(', ')}, which the task is not waiting for (outstanding: ${outstanding.join(', ') || 'none'})`,
         'request.body.params.inputResponses',
       );
   }

@@ -79,3 +79,54 @@ describe('lintFrames', () => {
     expect(lints[1][0]).toMatchObject({ severity: 'error', specRef: 'basic/transports/streamable-http#sessions', path: 'response.headers.Mcp-Session-Id' });
   });
 });
+
+describe('lintFrames and pushed task snapshots', () => {
+  it('lints a tasks/update against the input request a listen pushed before it, as the live timeline does', () => {
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' };
+    const snap = (status: string, extra: Record<string, unknown> = {}) => ({
+      taskId: 'task-1',
+      status,
+      createdAt: '2026-12-01T10:00:00Z',
+      lastUpdatedAt: '2026-12-01T10:00:00Z',
+      ttlMs: 600_000,
+      pollIntervalMs: 1_000,
+      ...extra,
+    });
+    let seq = 0;
+    const frame = (exchangeId: string, at: number, direction: 'in' | 'out', kind: Frame['kind'], body: Record<string, unknown>): Frame => ({
+      seq: seq++,
+      at,
+      connectionId: 'c1',
+      exchangeId,
+      direction,
+      kind,
+      ...(typeof body.method === 'string' ? { method: body.method } : {}),
+      body,
+      bytes: 10,
+    });
+    const ask = { approve: { method: 'elicitation/create', params: { mode: 'form', message: 'OK?', requestedSchema: { type: 'object', properties: {} } } } };
+    const frames = [
+      frame('e1', 0, 'out', 'http-request', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'report', _meta: meta } }),
+      frame('e1', 10, 'in', 'message', { jsonrpc: '2.0', id: 1, result: { resultType: 'task', ...snap('working') } }),
+      frame('e2', 100, 'out', 'http-request', {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'subscriptions/listen',
+        params: { notifications: { taskIds: ['task-1'] }, _meta: meta },
+      }),
+      frame('e2', 200, 'in', 'sse-frame', { jsonrpc: '2.0', method: 'notifications/tasks', params: snap('input_required', { inputRequests: ask }) }),
+      frame('e3', 300, 'out', 'http-request', {
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tasks/update',
+        params: { taskId: 'task-1', inputResponses: { approve: { action: 'accept', content: {} } }, _meta: meta },
+      }),
+      frame('e3', 310, 'in', 'message', { jsonrpc: '2.0', id: 3, result: { resultType: 'complete' } }),
+    ];
+    const ids = (exchangeId: string) => (lintFrames(frames).get(exchangeId) ?? []).map((l) => l.id);
+    expect(ids('e3')).not.toContain('task-update-unknown-key');
+    // Without the pushed snapshot the same update answers a key the client was never shown.
+    const unseen = frames.filter((f) => f.kind !== 'sse-frame');
+    expect((lintFrames(unseen).get('e3') ?? []).map((l) => l.id)).toContain('task-update-unknown-key');
+  });
+});

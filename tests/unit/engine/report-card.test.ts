@@ -96,6 +96,7 @@ describe('report card: a well-behaved client', () => {
       'relisten-without-last-event-id': 'not-observed',
       'idempotency-keys': 'pass',
       'request-state-echo': 'pass',
+      'honours-retry-after': 'not-observed',
     });
     const g = grades(card);
     const known = new Set(engine.journal.entries().map((e) => e.seq));
@@ -143,6 +144,7 @@ describe('report card: a deliberately bad client', () => {
       'relisten-without-last-event-id': 'not-observed',
       'idempotency-keys': 'fail',
       'request-state-echo': 'not-observed',
+      'honours-retry-after': 'not-observed',
     });
     const g = grades(card);
     expect(g['poll-cadence'].evidence).toEqual([seqOf(engine, 'poll-1'), seqOf(engine, 'poll-2'), seqOf(engine, 'poll-3')]);
@@ -279,6 +281,49 @@ describe('report card: single grades', () => {
     const card = gradeClient([], getBuiltinScenario('demo')!, { now: 0 });
     expect(card.generatedAt).toBe('1970-01-01T00:00:00.000Z');
     expect(card.grades.every((g) => g.status === 'not-observed' && g.evidence.length === 0)).toBe(true);
+  });
+
+  it('lets one prompt poll follow a re-listen after a dropped stream, and no other', () => {
+    const clock = createFakeClock();
+    const journal = createJournal({ clock });
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': CAPS.tasks };
+    const open = (id: number, method: string, params: Record<string, unknown>) =>
+      journal.open({
+        method,
+        id,
+        requestHeaders: { 'mcp-protocol-version': '2026-07-28', 'mcp-name': 't-1' },
+        requestBody: { jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } },
+      });
+    const working = { taskId: 't-1', status: 'working', pollIntervalMs: 1_000 };
+    const poll = (id: number) => open(id, 'tasks/get', { taskId: 't-1' }).respond(200, { jsonrpc: '2.0', id, result: { resultType: 'complete', ...working } });
+    const listen = (id: number) => {
+      const h = open(id, 'subscriptions/listen', { notifications: { taskIds: ['t-1'] } });
+      h.stream(200);
+      return h;
+    };
+    const journey = (dropped: boolean) => {
+      open(1, 'tools/call', { name: 'generate_report', arguments: { size: 'small' } }).respond(200, {
+        jsonrpc: '2.0',
+        id: 1,
+        result: { resultType: 'task', ...working },
+      });
+      clock.advance(1_000);
+      poll(2);
+      clock.advance(100);
+      listen(3).close(dropped ? 'dropped' : 'client-closed');
+      clock.advance(250);
+      listen(4);
+      clock.advance(50);
+      poll(5); // 400 ms after #2: the refetch the dropped stream calls for
+      clock.advance(100);
+      poll(6); // 100 ms after that: too fast whatever happened before
+      return gradeClient(journal.entries() as JournalEntry[], getBuiltinScenario('demo')!);
+    };
+    const card = journey(true);
+    expect(grades(card)['poll-cadence']).toMatchObject({ status: 'fail', detail: expect.stringMatching(/^1 poll came faster/) });
+    journal.clear();
+    // A listen closed by the client is no drop: the early refetch is too fast as well.
+    expect(grades(journey(false))['poll-cadence'].detail).toMatch(/^2 polls came faster/);
   });
 
   it('grades a hand-built journal the same way (no engine needed)', () => {

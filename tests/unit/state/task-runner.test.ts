@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createMockEngine, type MockEngine } from '../../../lib/engine';
 import { ScenarioSchema } from '../../../lib/scenario/schema';
 import { listen } from '../../../lib/adapters/node-http';
-import { createInspectorStore, type InspectorStore } from '../../../lib/state/inspector-store';
+import { createInspectorStore, type InspectorStore, type InspectorStoreOptions } from '../../../lib/state/inspector-store';
 import { createTaskRunner, type TaskRunner } from '../../../lib/state/task-runner';
 import { cancelPending, pollIntervals, visitedStatuses } from '../../../lib/state/tracked-task';
 
@@ -66,11 +66,14 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(): Promise<{ store: InspectorStore; runner: TaskRunner; engine: MockEngine; url: string }> {
-  const engine = createMockEngine({ scenario });
+async function setup(
+  which = scenario,
+  fetch?: InspectorStoreOptions['fetch'],
+): Promise<{ store: InspectorStore; runner: TaskRunner; engine: MockEngine; url: string }> {
+  const engine = createMockEngine({ scenario: which });
   const server = await listen((req) => engine.fetch(req), '127.0.0.1', 0);
   const url = `http://127.0.0.1:${server.port}/mcp`;
-  const store = createInspectorStore({ scheduleLint: () => {} });
+  const store = createInspectorStore({ scheduleLint: () => {}, ...(fetch ? { fetch } : {}) });
   const runner = createTaskRunner(store);
   cleanups.push(
     () => engine.close(),
@@ -133,7 +136,7 @@ describe('task runner', () => {
   });
 
   it('re-opens a dropped listen with the same filter, refetches the task, and records the plan', async () => {
-    const { store, runner } = await setup();
+    const { store, runner, engine } = await setup();
     const id = await start(store, runner, 'slow');
     runner.setListening(id, true);
     const streams = () => store.getState().streams;
@@ -151,6 +154,53 @@ describe('task runner', () => {
     await until(() => store.getState().tasks.byId[id].snapshot.status === 'completed');
     expect(store.getState().tasks.byId[id].notifications).toBeGreaterThan(0);
     await until(() => !store.getState().tasks.byId[id].listening);
+    // The prompt refetch after the re-listen is not held against the poll cadence.
+    const card = engine.reportCard();
+    expect(card.grades.filter((g) => g.status === 'fail')).toEqual([]);
+    expect(card.grades.find((g) => g.id === 'relisten-without-last-event-id')?.status).toBe('pass');
+  });
+
+  it('ends following at a terminal notification without another tasks/get, so the report card passes every grade it saw', async () => {
+    const { store, runner, engine } = await setup(ScenarioSchema.parse({ ...scenario, faults: [] }));
+    const id = await start(store, runner, 'slow');
+    runner.setListening(id, true);
+    const rec = () => store.getState().tasks.byId[id];
+    await until(() => rec().snapshot.status === 'completed' && rec().end !== undefined);
+    expect(rec()).toMatchObject({ end: { kind: 'terminal' } });
+    expect(rec().notifications).toBeGreaterThan(0);
+    const entries = engine.journal.entries();
+    const terminalAt = entries.find((e) => e.method === 'subscriptions/listen')!.frames.find((f) => JSON.stringify(f).includes('"completed"'));
+    expect(terminalAt).toBeDefined();
+    const polls = entries.filter((e) => e.method === 'tasks/get');
+    // The 2 s interval is longer than the task: the notification told the runner, nobody polled.
+    expect(polls.filter((p) => p.at >= terminalAt!.at)).toEqual([]);
+    const card = engine.reportCard();
+    expect(card.grades.find((g) => g.id === 'stops-at-terminal')?.status).toBe('pass');
+    expect(card.grades.filter((g) => g.status === 'fail')).toEqual([]);
+  });
+
+  it('stops every poll and listen at Disconnect: no request reaches the server after it', async () => {
+    let sent = 0;
+    const counting: InspectorStoreOptions['fetch'] = (input, init) => {
+      sent++;
+      return fetch(input, init);
+    };
+    const { store, runner, engine } = await setup(ScenarioSchema.parse({ ...scenario, faults: [] }), counting);
+    const id = await start(store, runner, 'stubborn');
+    runner.setListening(id, true);
+    const rec = () => store.getState().tasks.byId[id];
+    await until(() => rec().pollCount >= 2 && rec().listening);
+    store.getState().connection.disconnect();
+    const sentBefore = sent;
+    expect(rec()).toMatchObject({ following: false, listening: false, end: { kind: 'stopped', detail: 'disconnected' } });
+    // Ten poll intervals later nothing more was sent, and the server saw only what was sent before.
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(sent).toBe(sentBefore);
+    expect(engine.journal.entries().length).toBeLessThanOrEqual(sentBefore);
+    expect(engine.journal.entries().filter((e) => e.method === 'tasks/get').length).toBeGreaterThanOrEqual(2);
+    // The session is closed for good: a panel that still holds it cannot reach the server either.
+    const late = store.getState().connection.session;
+    expect(late).toBeUndefined();
   });
 
   it('forgets the old connection’s tasks on a new connection', async () => {
