@@ -139,6 +139,7 @@ function clientContext(flags: ConnectionFlags): ClientContext {
     fail,
     errorOf: (outcome) => errorOfOutcome(outcome, url.toString(), net.lastFailure()),
     finish() {
+      session.close();
       if (flags.record) {
         const saved = recordSession(flags.record, frames, session, url, headers);
         if (!saved.ok) {

@@ -2,6 +2,7 @@ import type { ClientCapabilities, HeaderBinding, Implementation, JsonRpcNotifica
 import type { Clock } from '../shared/clock';
 import type { Era } from './request-builder';
 import type { RequestOutcome } from './results';
+import type { ServerRequestAnswerer } from './server-requests';
 import type { Transport } from './transport';
 
 /**
@@ -31,6 +32,10 @@ export interface ConnectionOptions {
   onNotification?: (n: JsonRpcNotification) => void;
   /** Non-fatal problems (dropped tools, invalid snapshots, era fallbacks). */
   onWarning?: (text: string) => void;
+  /** Answers the server's own requests on a 2025-11-25 stream (elicitation, sampling, roots); without it they get -32601. */
+  onServerRequest?: ServerRequestAnswerer;
+  /** 2025-11-25 HTTP: open the session's standalone GET stream after initialize (headless clients; close() ends it). */
+  serverStream?: boolean;
 }
 
 /** What one request may ask for beyond its method and params. */
@@ -68,4 +73,6 @@ export interface Connection {
   /** Requests now waiting for an answer, and whether re-sending each would be safe. */
   inFlight(): { method: string; safe: boolean }[];
   warn(text: string): void;
+  /** End what the connection holds open by itself (the 2025-11-25 standalone stream). */
+  close(): void;
 }

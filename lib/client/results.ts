@@ -30,9 +30,10 @@ export type RequestOutcome =
  * cancelled), `network` (the server could not be reached or the stream failed), `dropped` (the
  * stream ended without a response), `proxy` (Loupe's proxy refused), `unsafe-not-retried`
  * (the connection dropped during a side-effecting request, which was not retried blindly),
- * `local` (the client refused before sending, e.g. a tool dropped for invalid headers).
+ * `local` (the client refused before sending, e.g. a tool dropped for invalid headers), `auth`
+ * (the server wants credentials: HTTP 401 during the era probe or the handshake).
  */
-type FailureReason = 'timeout' | 'aborted' | 'network' | 'dropped' | 'proxy' | 'unsafe-not-retried' | 'max-rounds' | 'local';
+type FailureReason = 'timeout' | 'aborted' | 'network' | 'dropped' | 'proxy' | 'unsafe-not-retried' | 'max-rounds' | 'local' | 'auth';
 
 interface ClassifyContext {
   method: string;

@@ -32,6 +32,8 @@ export interface ClientSession extends ToolApi, TaskApi {
   readonly server: Connection['server'];
   connect: Connection['connect'];
   request: Connection['request'];
+  /** End the streams the session holds open by itself (a 2025-11-25 standalone stream). */
+  close: Connection['close'];
   /** tools/call with the MRTR loop: answer input requests until the call completes. */
   callWithInput(name: string, args: Record<string, unknown>, answer: InputAnswerer, options?: CallWithInputOptions): Promise<CallWithInputOutcome>;
   /** Follow a task (from a `task` outcome or a snapshot) to its end. */
@@ -58,6 +60,7 @@ export function createClientSession(options: ClientSessionOptions): ClientSessio
     },
     connect: connection.connect,
     request: connection.request,
+    close: connection.close,
     ...tools,
     ...tasks,
     callWithInput: (name, args, answer, o) => callWithInput(tools, connection.clock, name, args, answer, o),
