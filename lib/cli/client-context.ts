@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { answerWithStubs, capabilitiesForStubs, createHeadlessSession, type InputStubs } from '../client/headless';
+import { answerWithStubs, capabilitiesForStubs, createHeadlessSession, stubAnswerer, type InputStubs } from '../client/headless';
 import type { Frame } from '../client/frames';
 import type { ClientSession } from '../client/session';
 import type { RequestOutcome } from '../client/results';
@@ -115,6 +115,8 @@ function clientContext(flags: ConnectionFlags): ClientContext {
     timeoutMs: Math.min(timeoutMs, 30_000),
     maxTimeoutMs: timeoutMs,
     onWarning: (w) => err(`warning: ${w}`),
+    // 2025-11-25: the server's own requests on a stream get the same stub answers as MRTR input.
+    onServerRequest: stubAnswerer(stubs),
     fetch: net.fetch,
     ...(flags.record ? { onFrame: (f: Frame) => frames.push(f) } : {}),
   });
