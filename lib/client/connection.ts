@@ -172,8 +172,8 @@ export function createConnection(options: ConnectionOptions): Connection {
     const note = buildNotification('notifications/initialized', undefined, 'legacy', version, sessionId);
     for await (const _ of options.transport.send(note.message, { headers: note.headers, signal })) void _;
     // 2025-11-25 HTTP: the session's GET stream, where servers send requests not tied to one of ours.
-    if (options.serverStream)
-      await (standalone = openServerStream(options.transport, legacyHeaders(undefined, version, sessionId), options, warn, clock))?.ready;
+    if (options.serverStream) standalone = openServerStream(options.transport, legacyHeaders(undefined, version, sessionId), options, warn, clock);
+    await standalone?.ready;
     return init;
   }
 

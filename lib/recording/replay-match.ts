@@ -42,7 +42,7 @@ function leaves(value: unknown, path = '', out = new Set<string>()): Set<string>
 }
 
 /** The recorded request most like the incoming one: same method first, then the most shared params. */
-export function closestRecorded<T extends Candidate>(all: readonly T[], method: string, params: unknown): T | undefined {
+function closestRecorded<T extends Candidate>(all: readonly T[], method: string, params: unknown): T | undefined {
   const mine = leaves(params);
   let best: { r: T; score: number } | undefined;
   for (const r of all) {
