@@ -23,7 +23,7 @@ export type FollowEnd =
   | { kind: 'timeout'; task: ObservedTask }
   | { kind: 'aborted'; task: ObservedTask }
   | { kind: 'needs-input'; task: ObservedTask }
-  | { kind: 'error'; task: ObservedTask; outcome: RequestOutcome };
+  | { kind: 'error'; task: ObservedTask; outcome: RequestOutcome; method?: 'tasks/update' };
 
 /** What a follower saw on the way, for a UI or a log. */
 export type FollowEvent =
@@ -109,16 +109,17 @@ export function followTask(conn: Connection, tasks: TaskApi, initial: ObservedTa
     );
   }
 
-  async function answerInput(t: ObservedTask): Promise<'answered' | 'pending' | 'stop'> {
+  async function answerInput(t: ObservedTask): Promise<'answered' | 'pending' | 'stop' | { refused: RequestOutcome }> {
     const fresh = Object.fromEntries(Object.entries(t.inputRequests ?? {}).filter(([k]) => !answered.has(k)));
     if (!Object.keys(fresh).length || cancelRequested) return 'pending';
     const responses = options.answer ? await options.answer(fresh, t) : undefined;
     if (!responses || !Object.keys(responses).length) return options.onUnanswered === 'stop' ? 'stop' : 'pending';
     const out = await tasks.updateTask(taskId, responses, { signal });
     emit({ type: 'answered', keys: Object.keys(responses), outcome: out });
-    // A lost update is asked again on the next poll; an acknowledged key is never asked twice.
-    if (out.type === 'complete') for (const k of Object.keys(responses)) answered.add(k);
-    return 'answered';
+    // A lost update is asked again on the next poll; an acknowledged key is never asked twice,
+    // nor is one the server refused (the same answers would be refused again on every poll).
+    if (out.type === 'complete' || out.type === 'error' || out.type === 'invalid') for (const k of Object.keys(responses)) answered.add(k);
+    return out.type === 'error' || out.type === 'invalid' ? { refused: out } : 'answered';
   }
 
   async function fillLegacyResult(t: ObservedTask): Promise<ObservedTask> {
@@ -138,6 +139,8 @@ export function followTask(conn: Connection, tasks: TaskApi, initial: ObservedTa
       if (latest.status === 'input_required') {
         const r = await answerInput(latest);
         if (r === 'stop') return { kind: 'needs-input', task: latest };
+        // Without a person to answer again (the CLI), a refused answer ends the follow, shown as it came.
+        if (typeof r === 'object' && options.onUnanswered === 'stop') return { kind: 'error', task: latest, outcome: r.refused, method: 'tasks/update' };
       }
       const now = clock.now();
       const ttlEnd = latest.ttlMs !== null && latest.ttlMs !== undefined ? Date.parse(latest.createdAt) + latest.ttlMs : Infinity;
