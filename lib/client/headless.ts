@@ -6,6 +6,7 @@ import type { Era } from './request-builder';
 import { unanswered, type ServerRequestAnswerer } from './server-requests';
 import { createClientSession, type ClientSession } from './session';
 import { createTrackingTransport } from './tracking';
+import type { Transport } from './transport';
 
 /**
  * The headless entry the CLI and the conformance adapter use: an HTTP transport (with the
@@ -14,7 +15,10 @@ import { createTrackingTransport } from './tracking';
  */
 
 interface HeadlessOptions {
-  url: string;
+  /** The Streamable HTTP endpoint, or… */
+  url?: string;
+  /** …another transport (the CLI's stdio child). */
+  transport?: Transport;
   headers?: Record<string, string>;
   era?: Era | 'auto';
   protocolVersion?: string;
@@ -30,10 +34,11 @@ interface HeadlessOptions {
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
 }
 
-/** A session over Streamable HTTP for scripts. */
+/** A session over Streamable HTTP (or a given transport) for scripts. */
 export function createHeadlessSession(o: HeadlessOptions): ClientSession {
-  const http = createHttpTransport({ url: o.url, headers: o.headers, fetch: o.fetch });
-  const transport = o.onFrame ? createTrackingTransport(http, { sink: o.onFrame }) : http;
+  if (!o.transport && !o.url) throw new Error('createHeadlessSession needs a url or a transport');
+  const base = o.transport ?? createHttpTransport({ url: o.url ?? '', headers: o.headers, fetch: o.fetch });
+  const transport = o.onFrame ? createTrackingTransport(base, { sink: o.onFrame }) : base;
   return createClientSession({
     transport,
     era: o.era ?? 'auto',
