@@ -34,7 +34,9 @@ export async function respondToServer(
 ): Promise<void> {
   let answer: ServerRequestAnswer;
   try {
-    answer = answerer ? await answerer(request.method, request.params) : unanswered(request.method);
+    // 2025-11-25: ping goes both ways, and a client answers it with an empty result.
+    if (request.method === 'ping') answer = { result: {} };
+    else answer = answerer ? await answerer(request.method, request.params) : unanswered(request.method);
   } catch (e) {
     answer = { error: { code: ERROR.internalError, message: (e as Error).message } };
   }
