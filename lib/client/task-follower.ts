@@ -116,9 +116,10 @@ export function followTask(conn: Connection, tasks: TaskApi, initial: ObservedTa
     if (!responses || !Object.keys(responses).length) return options.onUnanswered === 'stop' ? 'stop' : 'pending';
     const out = await tasks.updateTask(taskId, responses, { signal });
     emit({ type: 'answered', keys: Object.keys(responses), outcome: out });
-    // A lost update is asked again on the next poll; an acknowledged key is never asked twice,
-    // nor is one the server refused (the same answers would be refused again on every poll).
-    if (out.type === 'complete' || out.type === 'error' || out.type === 'invalid') for (const k of Object.keys(responses)) answered.add(k);
+    // A lost update is asked again on the next poll; an acknowledged key is never asked twice.
+    // A refused one is asked of `answer` again (a person may correct it); the CLI stops instead
+    // (run), since its stubs would give the same refused answers on every poll.
+    if (out.type === 'complete') for (const k of Object.keys(responses)) answered.add(k);
     return out.type === 'error' || out.type === 'invalid' ? { refused: out } : 'answered';
   }
 
