@@ -73,6 +73,7 @@ export function followTask(conn: Connection, tasks: TaskApi, initial: ObservedTa
   let latest = initial;
   let cancelRequested = false;
   let forcePoll = false;
+  let resultStream: Promise<RequestOutcome> | undefined;
   let wake: (() => void) | undefined;
   const answered = new Set<string>();
   let sub: ListenHandle | undefined;
@@ -125,7 +126,8 @@ export function followTask(conn: Connection, tasks: TaskApi, initial: ObservedTa
 
   async function fillLegacyResult(t: ObservedTask): Promise<ObservedTask> {
     if (conn.era !== 'legacy' || (t.status !== 'completed' && t.status !== 'failed') || t.result || t.error) return t;
-    const out = await tasks.taskResult(taskId, { signal });
+    const early = await resultStream;
+    const out = early && (early.type === 'complete' || early.type === 'error') ? early : await tasks.taskResult(taskId, { signal });
     if (out.type === 'complete') return { ...t, result: out.result };
     if (out.type === 'error') return { ...t, error: out.error };
     return t;
@@ -138,6 +140,9 @@ export function followTask(conn: Connection, tasks: TaskApi, initial: ObservedTa
       if (isTerminalStatus(latest.status)) return { kind: 'terminal', task: await fillLegacyResult(latest) };
       if (signal.aborted) return { kind: 'aborted', task: latest };
       if (latest.status === 'input_required') {
+        // 2025-11-25: the server asks for input as requests on a tasks/result stream (answered
+        // by the connection's onServerRequest); open it once, early, and keep polling meanwhile.
+        if (conn.era === 'legacy') resultStream ??= tasks.taskResult(taskId, { signal });
         const r = await answerInput(latest);
         if (r === 'stop') return { kind: 'needs-input', task: latest };
         // Without a person to answer again (the CLI), a refused answer ends the follow, shown as it came.
