@@ -1,11 +1,11 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, startCliMock, type Started } from '../helpers/processes';
+import { freePort, ROOT, startCliMock, type Started } from '../helpers/processes';
 
 /**
  * The headless client's resources, prompts and completion commands, over HTTP (`--url`) and over
@@ -140,6 +140,24 @@ describe('mcp-loupe resources, read, templates, prompts, get-prompt, complete', 
     expect(run.stderr).toContain('falling back to the 2025-11-25 handshake');
     const prompt = await cli(['get-prompt', 'greet', 'name=Ada', ...SDK1_STDIO]);
     expect(prompt.stdout).toContain('user: Hello Ada');
+  });
+
+  it('follows 2025-11-25 tasks that ask for input (the SDK 1.32.2 interactive task example): elicitation and sampling answered on the tasks/result stream', async () => {
+    const port = await freePort();
+    const example = path.join(ROOT, 'node_modules/@modelcontextprotocol/sdk/dist/esm/examples/server/simpleTaskInteractive.js');
+    const child = spawn(process.execPath, [example], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      await new Promise<void>((resolve) => child.stdout?.on('data', (d: Buffer) => d.toString().includes('Starting server') && resolve()));
+      const url = `http://127.0.0.1:${port}/mcp`;
+      const confirm = await cli(['call', 'confirm_delete', 'filename=a.txt', '--task', '--wait', '--elicit-stub', '{"confirm":true}', '--url', url]);
+      expect(confirm.code, confirm.stderr).toBe(0);
+      expect(confirm.stdout).toContain("Deleted 'a.txt'");
+      const haiku = await cli(['call', 'write_haiku', 'topic=sea', '--task', '--wait', '--sampling-stub', 'waves fold into foam', '--url', url]);
+      expect(haiku.code, haiku.stderr).toBe(0);
+      expect(haiku.stdout).toContain('waves fold into foam');
+    } finally {
+      child.kill();
+    }
   });
 
   it('reports failures with exit 1 (JSON with --json) and usage mistakes with exit 2', async () => {
