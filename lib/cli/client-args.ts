@@ -10,7 +10,7 @@ import { UsageError } from './errors';
 
 /** Common options of every client command. */
 export interface ConnectionFlags {
-  url: string;
+  url?: string;
   header?: string[];
   json?: boolean;
   protocolVersion?: string;
@@ -23,6 +23,18 @@ export interface ConnectionFlags {
   record?: string | boolean;
   revealIds?: boolean;
   listen?: boolean;
+}
+
+/** The stdio server's command line: every word after the first `--` (empty when there is none). */
+export function stdioTarget(argv: readonly string[] = process.argv): string[] {
+  const i = argv.indexOf('--');
+  return i < 0 ? [] : argv.slice(i + 1);
+}
+
+/** A command's own words without the stdio command line commander appended to them. */
+export function ownWords(words: string[], argv: readonly string[] = process.argv): string[] {
+  const tail = stdioTarget(argv);
+  return tail.length && words.slice(-tail.length).join('\0') === tail.join('\0') ? words.slice(0, words.length - tail.length) : words;
 }
 
 /** Parse `Name: value` header flags. */

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { ERROR, EXT } from '../protocol';
 import type { ObservedTask } from '../client/task-api';
-import { toolArguments, type ConnectionFlags } from './client-args';
+import { ownWords, stdioTarget, toolArguments, type ConnectionFlags } from './client-args';
 import { connectionOptions, runClientAction, type ClientContext } from './client-context';
 import { err, formatDiscover, formatFailure, formatTools, out } from './client-output';
 import { describeInput, printToolResult, waitForTask } from './client-results';
@@ -76,7 +76,7 @@ async function call(ctx: ClientContext, name: string, words: string[], flags: Ca
       else {
         out(`Task ${ctx.label(task.taskId)} created: ${task.status}${task.statusMessage ? ` — ${task.statusMessage}` : ''}`);
         const id = flags.revealIds ? task.taskId : '<task-id>';
-        out(`Poll:   mcp-loupe task get ${id} --url ${flags.url}`);
+        out(`Poll:   mcp-loupe task get ${id} ${flags.url ? `--url ${flags.url}` : `-- ${stdioTarget().join(' ')}`}`);
         if (!flags.revealIds) out('The task id can act as a bearer token; it is printed with --json or --reveal-ids.');
       }
       return 0;
@@ -116,5 +116,11 @@ export function registerClientCommands(program: Command): void {
       .option('--wait', 'with --task: follow the task to its end, bounded by --timeout')
       .option('--strict-errors', 'exit 1 when the tool returns isError: true')
       .option('--ttl <ms>', '2025-11-25 only: ask the server to keep the task this long'),
-  ).action((tool: string, words: string[], f: CallFlags) => runClientAction(f, (ctx) => call(ctx, tool, words, f)));
+  ).action((tool: string, words: string[], f: CallFlags) =>
+    runClientAction(f, (ctx) => {
+      // `call -- node server.js` would take the server's command for the tool's name.
+      if (!ownWords([tool, ...words]).length) throw new UsageError('call needs a TOOL name before --');
+      return call(ctx, tool, ownWords(words), f);
+    }),
+  );
 }

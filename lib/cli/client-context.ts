@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
-import { answerWithStubs, capabilitiesForStubs, createHeadlessSession, type InputStubs } from '../client/headless';
+import { answerWithStubs, capabilitiesForStubs, createHeadlessSession, stubAnswerer, type InputStubs } from '../client/headless';
 import type { Frame } from '../client/frames';
 import type { ClientSession } from '../client/session';
 import type { RequestOutcome } from '../client/results';
 import type { InputRequests, InputResponses } from '../protocol';
-import { eraOf, parseHeaders, stubsOf, timeoutOf, type ConnectionFlags } from './client-args';
+import { eraOf, ownWords, parseHeaders, stdioTarget, stubsOf, timeoutOf, type ConnectionFlags } from './client-args';
 import { err, errorOfOutcome, printJson, taskLabel } from './client-output';
-import { CliFailure, exitCodeOf, reportError, type CliError } from './errors';
+import { CliFailure, exitCodeOf, reportError, UsageError, type CliError } from './errors';
+import { createStdioTransport } from './stdio-transport';
 import { parseHttpUrl, trackedFetch } from './network';
 import { checkRecordTarget, writeSessionRecording } from './record-file';
 import { VERSION } from './version';
@@ -19,19 +20,30 @@ import { VERSION } from './version';
 
 /** Add the connection flags to a command. */
 export function connectionOptions(cmd: Command): Command {
-  return cmd
-    .requiredOption('--url <url>', 'the MCP endpoint, e.g. http://127.0.0.1:3001/mcp')
-    .option('--header <header...>', 'extra request header "Name: value" (repeatable), e.g. "Authorization: Bearer …"')
-    .option('--json', 'print JSON instead of text (task ids in full)')
-    .option('--protocol-version <v>', 'protocol version (a 2025-* version selects the initialize handshake)')
-    .option('--era <era>', 'modern (2026-07-28), legacy (2025-11-25) or auto (probe, then fall back)')
-    .option('--timeout <ms>', 'absolute deadline for each request and for --wait', '60000')
-    .option('--elicit-stub <json>', 'answer elicitation requests with this form content (or {"action":"decline"})')
-    .option('--sampling-stub <text|json>', 'answer sampling requests with this text (or a CreateMessageResult)')
-    .option('--roots-stub <json>', 'answer roots/list with these roots, e.g. [{"uri":"file:///work"}]')
-    .option('--reveal-ids', 'show full task ids in human output (they may be bearer tokens)')
-    .option('--listen', 'while waiting on a task, also subscribe to notifications/tasks')
-    .option('--record [file]', 'record the session (appends to an existing recording; without FILE: .loupe/recordings/<time>.loupe.json)');
+  return (
+    cmd
+      .option('--url <url>', 'the MCP endpoint, e.g. http://127.0.0.1:3001/mcp (or a stdio server after --: -- node server.js)')
+      // The words after `--` are the stdio server's command line (stdioTarget), not the command's;
+      // any other extra word is still a usage mistake.
+      .allowExcessArguments(true)
+      .hook('preAction', (_program, action) => {
+        const declared = action.registeredArguments;
+        const own = ownWords(action.args);
+        if (!declared.some((a) => a.variadic) && own.length > declared.length)
+          throw new UsageError(`too many arguments for '${action.name()}': "${own[declared.length]}" (a stdio server's command goes after --)`);
+      })
+      .option('--header <header...>', 'extra request header "Name: value" (repeatable), e.g. "Authorization: Bearer …"')
+      .option('--json', 'print JSON instead of text (task ids in full)')
+      .option('--protocol-version <v>', 'protocol version (a 2025-* version selects the initialize handshake)')
+      .option('--era <era>', 'modern (2026-07-28), legacy (2025-11-25) or auto (probe, then fall back)')
+      .option('--timeout <ms>', 'absolute deadline for each request and for --wait', '60000')
+      .option('--elicit-stub <json>', 'answer elicitation requests with this form content (or {"action":"decline"})')
+      .option('--sampling-stub <text|json>', 'answer sampling requests with this text (or a CreateMessageResult)')
+      .option('--roots-stub <json>', 'answer roots/list with these roots, e.g. [{"uri":"file:///work"}]')
+      .option('--reveal-ids', 'show full task ids in human output (they may be bearer tokens)')
+      .option('--listen', 'while waiting on a task, also subscribe to notifications/tasks')
+      .option('--record [file]', 'record the session (appends to an existing recording; without FILE: .loupe/recordings/<time>.loupe.json)')
+  );
 }
 
 /** A client command's session, flags and stub answerers. */
@@ -75,11 +87,11 @@ export async function runClientAction(flags: ConnectionFlags, action: ClientActi
 }
 
 /** Write the session's --record file; a write that fails is an outcome, not a throw. */
-function recordSession(target: string | true, frames: Frame[], session: ClientSession, url: URL, headers: Record<string, string>) {
+function recordSession(file: string | true, frames: Frame[], session: ClientSession, target: string, headers: Record<string, string>) {
   try {
-    return writeSessionRecording(target, frames, {
-      target: url.toString(),
-      transport: 'http',
+    return writeSessionRecording(file, frames, {
+      target,
+      transport: session.connection.transport.kind === 'stdio' ? 'stdio' : 'http',
       era: session.era ?? 'auto',
       protocolVersion: session.protocolVersion,
       clientInfo: { name: 'mcp-loupe', version: VERSION },
@@ -96,15 +108,21 @@ function clientContext(flags: ConnectionFlags): ClientContext {
   const stubs = stubsOf(flags);
   const timeoutMs = timeoutOf(flags);
   const frames: Frame[] = [];
-  const url = parseHttpUrl(flags.url);
+  const stdio = stdioTarget();
+  if (flags.url !== undefined && stdio.length) throw new UsageError('give --url or a stdio server after --, not both');
+  if (flags.url === undefined && !stdio.length) throw new UsageError('no server: give --url URL, or a stdio server after -- (e.g. -- node server.js)');
+  const [program, ...programArgs] = stdio;
+  const transport = program !== undefined ? createStdioTransport(program, programArgs) : undefined;
+  const target = transport ? transport.target : parseHttpUrl(flags.url ?? '').toString();
   const headers = parseHeaders(flags.header);
+  if (transport && Object.keys(headers).length) throw new UsageError('--header goes with --url (a stdio server gets no HTTP headers)');
   if (typeof flags.record === 'string') checkRecordTarget(flags.record);
   const net = trackedFetch();
   const json = !!flags.json;
   let doc: Record<string, unknown> | undefined;
   let failure: { error: CliError; data: Record<string, unknown> } | undefined;
   const session = createHeadlessSession({
-    url: url.toString(),
+    ...(transport ? { transport } : { url: target }),
     headers,
     era: eraOf(flags),
     protocolVersion: flags.protocolVersion,
@@ -115,6 +133,8 @@ function clientContext(flags: ConnectionFlags): ClientContext {
     timeoutMs: Math.min(timeoutMs, 30_000),
     maxTimeoutMs: timeoutMs,
     onWarning: (w) => err(`warning: ${w}`),
+    // 2025-11-25: the server's own requests on a stream get the same stub answers as MRTR input.
+    onServerRequest: stubAnswerer(stubs),
     fetch: net.fetch,
     ...(flags.record ? { onFrame: (f: Frame) => frames.push(f) } : {}),
   });
@@ -137,10 +157,12 @@ function clientContext(flags: ConnectionFlags): ClientContext {
       doc = value;
     },
     fail,
-    errorOf: (outcome) => errorOfOutcome(outcome, url.toString(), net.lastFailure()),
+    errorOf: (outcome) => errorOfOutcome(outcome, target, net.lastFailure()),
     finish() {
+      session.close();
+      void transport?.close?.();
       if (flags.record) {
-        const saved = recordSession(flags.record, frames, session, url, headers);
+        const saved = recordSession(flags.record, frames, session, target, headers);
         if (!saved.ok) {
           const code = fail({ code: 'failed', message: saved.message }, doc);
           if (!process.exitCode) process.exitCode = code;

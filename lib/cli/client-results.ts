@@ -83,6 +83,8 @@ export async function waitForTask(ctx: ClientContext, task: ObservedTask, form: 
       );
     case 'error': {
       const e = ctx.errorOf(end.outcome);
+      if (end.method === 'tasks/update')
+        return ctx.fail({ ...e, message: `The server refused the answers to task ${name} (tasks/update): ${e.message}. They were not sent again.` }, doc);
       return ctx.fail({ ...e, message: `Failed to follow task ${name}: ${e.message}` }, doc);
     }
     case 'aborted':

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { createHeadlessSession } from '../client/headless';
 import { describeOutcome, type RequestOutcome } from '../client/results';
+import { unanswered, type ServerRequestAnswerer } from '../client/server-requests';
 import type { ClientSession } from '../client/session';
 import type { InputRequests, InputResponses, Tool } from '../protocol';
 import { err, out } from './client-output';
@@ -85,8 +86,18 @@ const callEveryTool: Flow = async (s) => {
   for (const tool of await listed(s)) expectOk(`tools/call ${tool.name}`, await s.callTool(tool.name, sampleArguments(tool)));
 };
 
+/** The same answers for a 2025-11-25 server's own requests on a stream. */
+const agreeableServerAnswers: ServerRequestAnswerer = async (method, params) => {
+  const answer = (await agreeableAnswers({ q: { method, params: params ?? {} } } as InputRequests)).q;
+  return answer ? { result: answer as Record<string, unknown> } : unanswered(method);
+};
+
 const FLOWS: Record<string, Flow> = {
   tools_call: callEveryTool,
+  // 2025-11-25: the handshake, then the tools (a stream to resume; an elicitation to answer on a stream).
+  initialize: callEveryTool,
+  'sse-retry': callEveryTool,
+  'elicitation-sep1034-client-defaults': callEveryTool,
   'http-invalid-tool-headers': callEveryTool,
   'request-metadata': async (s) => {
     expectOk('server/discover', await s.discover());
@@ -154,6 +165,7 @@ async function runConformanceClient(url: string): Promise<number> {
     timeoutMs: 20_000,
     maxTimeoutMs: 25_000,
     onWarning: (w) => err(`warning: ${w}`),
+    onServerRequest: agreeableServerAnswers,
   });
   try {
     await flow(session, contextFromEnv());
@@ -163,6 +175,8 @@ async function runConformanceClient(url: string): Promise<number> {
     if (!(e instanceof StepFailed)) throw e;
     err(`${scenario}: ${e.message}`);
     return 1;
+  } finally {
+    session.close();
   }
 }
 

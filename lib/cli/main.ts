@@ -3,6 +3,7 @@ import { runMockCommand } from './mock-command';
 import { runValidateCommand } from './validate-command';
 import { registerTaskCommands } from './tasks-command';
 import { registerClientCommands } from './client-commands';
+import { registerClientContentCommands } from './client-content-commands';
 import { registerClientTaskCommands } from './client-task-commands';
 import { registerConformanceClient } from './conformance-client';
 import { registerScenarioCommands } from './scenarios-command';
@@ -43,6 +44,7 @@ function buildProgram(): Command {
   registerTaskCommands(program);
   registerScenarioCommands(program);
   registerClientCommands(program);
+  registerClientContentCommands(program);
   registerClientTaskCommands(program);
   registerConformanceClient(program);
   registerRecordingCommands(program);

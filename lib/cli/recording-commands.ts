@@ -90,6 +90,7 @@ interface ReplayFlags {
   allowRemote?: boolean;
   allowedHost?: string[];
   quiet?: boolean;
+  loose?: boolean;
 }
 
 async function runReplay(file: string, flags: ReplayFlags): Promise<void> {
@@ -101,8 +102,9 @@ async function runReplay(file: string, flags: ReplayFlags): Promise<void> {
   const opened = openFileOrExit(file);
   const handler = createReplayServerHandler(opened.recording, {
     allowedHosts: flags.allowedHost,
+    loose: !!flags.loose,
     onServe: (s) => {
-      if (s.match === 'unmatched') process.stderr.write(`replay: no recorded answer left for ${s.method}; answered with an error\n`);
+      if (s.match === 'unmatched') process.stderr.write(`replay: ${s.method} is not in the recording; answered with an error naming it\n`);
       else if (!flags.quiet && s.match === 'sequential')
         process.stderr.write(`replay: ${s.method} params differ from every recording; served the next recorded answer in order\n`);
     },
@@ -144,6 +146,7 @@ export function registerRecordingCommands(program: Command): void {
     .option('--host <h>', 'interface to bind', '127.0.0.1')
     .option('--allow-remote', 'allow binding a non-loopback interface')
     .option('--allowed-host <name...>', 'extra Host names to accept besides loopback')
+    .option('--loose', 'answer a request the recording does not hold with the next recorded answer of its method (default: a JSON-RPC error naming it)')
     .option('--quiet', 'do not log requests served out of order')
     .action((file: string, flags: ReplayFlags) => runReplay(file, flags));
 }

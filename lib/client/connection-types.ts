@@ -3,6 +3,7 @@ import type { Clock } from '../shared/clock';
 import type { Era } from './request-builder';
 import type { RequestOutcome } from './results';
 import type { BusyWait } from './retry-after';
+import type { ServerRequestAnswerer } from './server-requests';
 import type { Transport } from './transport';
 
 /**
@@ -38,6 +39,10 @@ export interface ConnectionOptions {
   busyRetries?: number;
   /** A longer Retry-After is not waited for: the request fails at once (default 60 s). */
   maxRetryAfterMs?: number;
+  /** Answers the server's own requests on a 2025-11-25 stream (elicitation, sampling, roots); without it they get -32601. */
+  onServerRequest?: ServerRequestAnswerer;
+  /** 2025-11-25 HTTP: open the session's standalone GET stream after initialize (headless clients; close() ends it). */
+  serverStream?: boolean;
 }
 
 /** What one request may ask for beyond its method and params. */

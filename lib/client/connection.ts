@@ -1,12 +1,21 @@
 import { ERROR, LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSION, type Implementation, type RequestId } from '../protocol';
 import { createSystemClock, sleep } from '../shared/clock';
 import { runExchange, type ExchangeResult } from './exchange';
-import { buildNotification, buildRequest, withTasksExtension, type Era } from './request-builder';
+import { buildNotification, buildRequest, legacyHeaders, withTasksExtension, type Era } from './request-builder';
 import { classifyResult, classifyRetry, describeOutcome, type RequestOutcome } from './results';
 import type { Connection, ConnectionOptions, RequestOptions } from './connection-types';
 import { retryDelayMs } from './reconnect';
 import { BUSY_RETRIES, busyWait, isBusyStatus, MAX_RETRY_AFTER_MS } from './retry-after';
-import { dualEraLegacyVersion, isLegacyVersion, legacyCapabilities, negotiatedVersion, serverFromDiscover } from './version-negotiation';
+import { openServerStream, respondToServer, type ServerStream } from './server-requests';
+import {
+  authorizationRequired,
+  isLegacyVersion,
+  legacyCapabilities,
+  modernVersionFrom,
+  negotiatedVersion,
+  probeVerdict,
+  serverFromDiscover,
+} from './version-negotiation';
 
 /**
  * The connection-level core of the client: era (modern 2026-07-28, legacy 2025-11-25, or
@@ -18,7 +27,6 @@ import { dualEraLegacyVersion, isLegacyVersion, legacyCapabilities, negotiatedVe
  */
 
 const DEFAULT_CLIENT: Implementation = { name: 'mcp-loupe', version: '0.1.0' };
-const MODERN_ERRORS = new Set<number>([ERROR.headerMismatch, ERROR.missingRequiredClientCapability, ERROR.unsupportedProtocolVersion]);
 
 /** Create the connection core over a transport. */
 export function createConnection(options: ConnectionOptions): Connection {
@@ -34,6 +42,7 @@ export function createConnection(options: ConnectionOptions): Connection {
   let server: Connection['server'];
   let nextId = 1;
   let connecting: Promise<RequestOutcome> | undefined;
+  let standalone: ServerStream | undefined;
   const pending = new Set<{ method: string; safe: boolean }>();
   const closer = new AbortController();
   const closedOutcome: RequestOutcome = { type: 'failure', reason: 'aborted', message: 'disconnected' };
@@ -79,6 +88,13 @@ export function createConnection(options: ConnectionOptions): Connection {
         }
         o.onNotification?.(n);
         options.onNotification?.(n);
+      },
+      // 2025-11-25 HTTP: the server's questions ride the request's stream, which may be resumed.
+      resumable: asEra === 'legacy',
+      onServerRequest: (r) => {
+        if (asEra !== 'legacy')
+          return warn(`the server sent a ${r.method} request on a 2026-07-28 stream (servers ask through input_required there); not answered`);
+        void respondToServer(options.transport, r, options.onServerRequest, legacyHeaders(undefined, version, sessionId), warn);
       },
     });
     return { ex, id, declaredTasks };
@@ -181,31 +197,35 @@ export function createConnection(options: ConnectionOptions): Connection {
     server = { info: r.serverInfo, capabilities: r.capabilities, instructions: r.instructions, supportedVersions: [version] };
     const note = buildNotification('notifications/initialized', undefined, 'legacy', version, sessionId);
     for await (const _ of options.transport.send(note.message, { headers: note.headers, signal })) void _;
+    // 2025-11-25 HTTP: the session's GET stream, where servers send requests not tied to one of ours.
+    if (options.serverStream) standalone = openServerStream(options.transport, legacyHeaders(undefined, version, sessionId), options, warn, clock);
+    await standalone?.ready;
     return init;
+  }
+
+  /** The handshake; an auto client that guessed a 2025-era version falls forward when the server names a modern one. */
+  async function handshake(signal?: AbortSignal): Promise<RequestOutcome> {
+    const init = await initialize(signal);
+    const forward =
+      options.era === 'auto' && init.type === 'error' && init.error.code === ERROR.unsupportedProtocolVersion && modernVersionFrom(init.error.data, supported);
+    if (!forward) return authorizationRequired(init, options.transport.target) ?? init;
+    warn(`initialize was refused with -32022 naming ${forward}; speaking the 2026-07-28 era`);
+    version = forward;
+    return probe(signal);
   }
 
   async function probe(signal?: AbortSignal): Promise<RequestOutcome> {
     const out = await requestAs('server/discover', undefined, { signal }, 'modern');
-    if (out.type === 'complete') {
+    const verdict = probeVerdict(out, supported);
+    if (verdict.era === 'auth') return authorizationRequired(out, options.transport.target) ?? out;
+    if (verdict.era === 'failed') return out;
+    if (verdict.era === 'modern') {
       era = 'modern';
       return out;
     }
-    if (out.type === 'failure') return out;
-    // A -32022 naming only 2025-era versions is a dual-era answer pointing at the handshake.
-    if (out.type === 'error' && out.error.code === ERROR.unsupportedProtocolVersion) {
-      const legacy = dualEraLegacyVersion(out.error.data, supported);
-      if (legacy) {
-        version = legacy;
-        return initialize(signal);
-      }
-    }
-    // A recognised modern error means a modern server: fix and retry, never fall back.
-    if (out.type === 'error' && (MODERN_ERRORS.has(out.error.code) || (out.error.code === ERROR.methodNotFound && out.httpStatus === 404))) {
-      era = 'modern';
-      return out;
-    }
-    warn(`server/discover was not understood (${describeOutcome(out)}); falling back to the 2025-11-25 handshake`);
-    version = LEGACY_VERSION;
+    if (!verdict.version) warn(`server/discover was not understood (${verdict.reason}); falling back to the 2025-11-25 handshake`);
+    server = undefined;
+    version = verdict.version ?? LEGACY_VERSION;
     return initialize(signal);
   }
 
@@ -213,7 +233,9 @@ export function createConnection(options: ConnectionOptions): Connection {
     if (closer.signal.aborted) return Promise.resolve(closedOutcome);
     if (era === 'modern' && !connecting) return Promise.resolve({ type: 'complete', result: {} });
     const signal = withClose(given);
-    connecting ??= (options.era === 'legacy' ? initialize(signal) : probe(signal)).then((o) => {
+    // A 2025-era version is spoken only through initialize: an auto client never stamps it on a modern probe.
+    const start = options.era === 'legacy' || isLegacyVersion(version) ? handshake : probe;
+    connecting ??= start(signal).then((o) => {
       if (!era) connecting = undefined;
       return o;
     });
@@ -241,6 +263,7 @@ export function createConnection(options: ConnectionOptions): Connection {
     async close() {
       if (closer.signal.aborted) return;
       closer.abort(new Error('disconnected'));
+      standalone?.close();
       await options.transport.close?.();
     },
   };

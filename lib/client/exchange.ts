@@ -1,4 +1,4 @@
-import type { JsonRpcNotification, JsonRpcResponse, RequestId } from '../protocol';
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from '../protocol';
 import type { Clock } from '../shared/clock';
 import type { Transport, TransportRequestOptions } from './transport';
 import { isRecord } from '../shared/records';
@@ -20,6 +20,10 @@ interface ExchangeOptions {
   progressToken?: string | number;
   /** Notifications on this request's stream, in order. */
   onNotification?: (n: JsonRpcNotification) => void;
+  /** Requests the server sends on this request's stream (2025-11-25 elicitation, sampling, roots). */
+  onServerRequest?: (r: JsonRpcRequest) => void;
+  /** Resume the stream with Last-Event-ID when it ends early (2025-11-25 HTTP). */
+  resumable?: boolean;
 }
 
 /** How one request went: the HTTP answer, the JSON-RPC response if any, or why it failed. */
@@ -64,7 +68,12 @@ export async function runExchange(
   armIdle();
 
   const out: ExchangeResult = { stream: false };
-  const req: TransportRequestOptions = { headers, signal: ac.signal, ...(o.conversationId ? { conversationId: o.conversationId } : {}) };
+  const req: TransportRequestOptions = {
+    headers,
+    signal: ac.signal,
+    ...(o.conversationId ? { conversationId: o.conversationId } : {}),
+    ...(o.resumable ? { resumable: true } : {}),
+  };
   try {
     for await (const ev of transport.send(message, req)) {
       if (ev.type === 'response') {
@@ -92,6 +101,8 @@ export async function runExchange(
           )
             armIdle();
           o.onNotification?.(n);
+        } else if (typeof m.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number')) {
+          o.onServerRequest?.(m as unknown as JsonRpcRequest);
         } else if (!ev.sse) out.rawBody = ev.raw;
       } else if (ev.type === 'error') {
         out.failure = { reason: ev.cause === 'proxy' ? 'proxy' : 'network', message: ev.message };

@@ -1,9 +1,12 @@
 import { LEGACY_VERSIONS, MODERN_VERSION, type ClientCapabilities, type InputRequests, type InputResponses } from '../protocol';
+import { asRecord } from '../shared/records';
 import type { Frame } from './frames';
 import { createHttpTransport } from './http-transport';
 import type { Era } from './request-builder';
+import { unanswered, type ServerRequestAnswerer } from './server-requests';
 import { createClientSession, type ClientSession } from './session';
 import { createTrackingTransport } from './tracking';
+import type { Transport } from './transport';
 
 /**
  * The headless entry the CLI and the conformance adapter use: an HTTP transport (with the
@@ -12,7 +15,10 @@ import { createTrackingTransport } from './tracking';
  */
 
 interface HeadlessOptions {
-  url: string;
+  /** The Streamable HTTP endpoint, or… */
+  url?: string;
+  /** …another transport (the CLI's stdio child). */
+  transport?: Transport;
   headers?: Record<string, string>;
   era?: Era | 'auto';
   protocolVersion?: string;
@@ -23,13 +29,16 @@ interface HeadlessOptions {
   /** Receives every frame (e.g. for --record). */
   onFrame?: (frame: Frame) => void;
   onWarning?: (text: string) => void;
+  /** Answers the server's requests on a 2025-11-25 stream (see stubAnswerer). */
+  onServerRequest?: ServerRequestAnswerer;
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
 }
 
-/** A session over Streamable HTTP for scripts. */
+/** A session over Streamable HTTP (or a given transport) for scripts. */
 export function createHeadlessSession(o: HeadlessOptions): ClientSession {
-  const http = createHttpTransport({ url: o.url, headers: o.headers, fetch: o.fetch });
-  const transport = o.onFrame ? createTrackingTransport(http, { sink: o.onFrame }) : http;
+  if (!o.transport && !o.url) throw new Error('createHeadlessSession needs a url or a transport');
+  const base = o.transport ?? createHttpTransport({ url: o.url ?? '', headers: o.headers, fetch: o.fetch });
+  const transport = o.onFrame ? createTrackingTransport(base, { sink: o.onFrame }) : base;
   return createClientSession({
     transport,
     era: o.era ?? 'auto',
@@ -41,6 +50,8 @@ export function createHeadlessSession(o: HeadlessOptions): ClientSession {
     timeoutMs: o.timeoutMs,
     maxTimeoutMs: o.maxTimeoutMs,
     onWarning: o.onWarning,
+    onServerRequest: o.onServerRequest,
+    serverStream: true,
   });
 }
 
@@ -63,6 +74,28 @@ export function capabilitiesForStubs(stubs: InputStubs): ClientCapabilities {
   };
 }
 
+/** The `default` of each property of a form's requestedSchema (SEP-1034: a client fills omitted fields with them). */
+function schemaDefaults(params: unknown): Record<string, unknown> {
+  const props = asRecord(asRecord(asRecord(params)?.requestedSchema)?.properties) ?? {};
+  const out: Record<string, unknown> = {};
+  for (const [name, p] of Object.entries(props)) {
+    const d = asRecord(p)?.default;
+    if (d !== undefined) out[name] = d;
+  }
+  return out;
+}
+
+/** A server-request answerer from the stubs: what a stub covers is answered, the rest is refused with -32601. */
+export function stubAnswerer(stubs: InputStubs): ServerRequestAnswerer {
+  return async (method, params) => {
+    const answer = answerWithStubs({ q: { method, params: params ?? {} } } as InputRequests, stubs).q;
+    if (answer) return { result: answer as Record<string, unknown> };
+    // Nobody to ask: an elicitation is dismissed (cancel); the others were never declared without a stub.
+    if (method === 'elicitation/create') return { result: { action: 'cancel' } };
+    return unanswered(method);
+  };
+}
+
 /** Answer each input request a stub covers; keys without a stub are left out. */
 export function answerWithStubs(requests: InputRequests, stubs: InputStubs): InputResponses {
   const out: InputResponses = {};
@@ -72,7 +105,7 @@ export function answerWithStubs(requests: InputRequests, stubs: InputStubs): Inp
       const isUrl = (req.params as { mode?: string }).mode === 'url';
       if (typeof s.action === 'string') out[key] = s;
       // URL mode: accept means consent to open the URL, so it carries no content.
-      else out[key] = isUrl ? { action: 'accept' } : { action: 'accept', content: s };
+      else out[key] = isUrl ? { action: 'accept' } : { action: 'accept', content: { ...schemaDefaults(req.params), ...s } };
     } else if (req.method === 'sampling/createMessage' && stubs.sampling !== undefined) {
       const s = stubs.sampling;
       out[key] = typeof s === 'string' ? { role: 'assistant', content: { type: 'text', text: s }, model: 'mcp-loupe-stub', stopReason: 'endTurn' } : s;

@@ -42,6 +42,66 @@ function answers(message: unknown, id: unknown): boolean {
   return m.id === id && ('result' in m || 'error' in m);
 }
 
+/** The last event id and `retry` a request's stream carried, for resuming it. */
+interface ResumeState {
+  lastEventId?: string;
+  retryMs?: number;
+}
+
+type StreamEnding = { cause: 'answered' } | { cause: 'end' | 'dropped' | 'aborted'; detail?: string };
+
+/** Resumes in a row that bring no new event before the request is given up as dropped. */
+const MAX_IDLE_RESUMES = 3;
+/** The wait before resuming when the server set no `retry`. */
+const DEFAULT_RETRY_MS = 1000;
+
+/** Wait `ms`; false when the signal fired first. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve(false);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Yield one SSE body's events until it ends, fails or carries the response to `requestId`. */
+async function* readStream(
+  body: ReadableStream<Uint8Array>,
+  requestId: unknown,
+  signal: AbortSignal | undefined,
+  resume: ResumeState,
+): AsyncGenerator<TransportEvent, StreamEnding> {
+  try {
+    for await (const item of readSse(body)) {
+      if (item.type === 'comment') {
+        yield { type: 'comment', text: item.text };
+        continue;
+      }
+      const { data, event, id } = item.event;
+      if (id) resume.lastEventId = id;
+      if (item.retry !== undefined) resume.retryMs = item.retry;
+      const parsed = parse(data);
+      const sse = { ...(event ? { event } : {}), ...(id ? { id } : {}), ...(item.retry !== undefined ? { retry: item.retry } : {}) };
+      yield { type: 'message', raw: data, ...parsed, sse };
+      // The response ends the request's stream; nothing more may come for it.
+      if (answers(parsed.message, requestId)) return { cause: 'answered' };
+    }
+    return { cause: 'end' };
+  } catch (e) {
+    if (signal?.aborted) return { cause: 'aborted', detail: abortDetail(signal) };
+    return { cause: 'dropped', detail: (e as Error).message };
+  }
+}
+
+const isEventStream = (r: Response) => (r.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
+
 /** Create a Streamable HTTP transport. */
 export function createHttpTransport(options: HttpTransportOptions): Transport {
   const doFetch = options.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init));
@@ -92,7 +152,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       yield { type: 'close', cause: 'end' };
       return;
     }
-    const stream = (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
+    const stream = isEventStream(response);
     yield { type: 'response', status: response.status, headers: headerRecord(response.headers), stream };
     const requestId = idOf(message);
     if (!stream || !response.body) {
@@ -108,32 +168,88 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       yield { type: 'close', cause: 'end' };
       return;
     }
-    try {
-      for await (const item of readSse(response.body)) {
-        if (item.type === 'comment') {
-          yield { type: 'comment', text: item.text };
-          continue;
-        }
-        const { data, event, id } = item.event;
-        const parsed = parse(data);
-        yield { type: 'message', raw: data, ...parsed, sse: { ...(event ? { event } : {}), ...(id ? { id } : {}) } };
-        // The response ends the request's stream; nothing more may come for it.
-        if (answers(parsed.message, requestId)) {
-          yield { type: 'close', cause: 'end', detail: 'response received' };
-          return;
-        }
+    yield* follow(response.body, requestId, headers, signal, !!req.resumable);
+  }
+
+  /** A GET for an SSE stream (the 2025-11-25 standalone stream, or a resumption with Last-Event-ID). */
+  function get(headers: Record<string, string>, signal: AbortSignal | undefined, lastEventId?: string): Promise<Response> {
+    const h: Record<string, string> = {
+      ...headers,
+      ...(options.headers ?? {}),
+      Accept: 'text/event-stream',
+      ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}),
+    };
+    delete h['Content-Type'];
+    return doFetch(options.url, { method: 'GET', headers: h, signal, cache: 'no-store', redirect: 'manual' });
+  }
+
+  /** Read a stream to its end; 2025-11-25: a stream that ends before its response is resumed with GET + Last-Event-ID. */
+  async function* follow(
+    body: ReadableStream<Uint8Array>,
+    requestId: unknown,
+    headers: Record<string, string>,
+    signal: AbortSignal | undefined,
+    resumable: boolean,
+  ): AsyncGenerator<TransportEvent> {
+    const resume: ResumeState = {};
+    let ending = yield* readStream(body, requestId, signal, resume);
+    for (
+      let idle = 0;
+      resumable && !options.proxy && (ending.cause === 'end' || ending.cause === 'dropped') && resume.lastEventId !== undefined && idle < MAX_IDLE_RESUMES;
+    ) {
+      if (!(await pause(resume.retryMs ?? DEFAULT_RETRY_MS, signal))) {
+        ending = { cause: 'aborted', detail: abortDetail(signal) };
+        break;
       }
-      yield { type: 'close', cause: 'end' };
-    } catch (e) {
-      if (signal?.aborted) yield { type: 'close', cause: 'aborted', detail: abortDetail(signal) };
-      else yield { type: 'close', cause: 'dropped', detail: (e as Error).message };
+      const seen = resume.lastEventId;
+      let again: Response;
+      try {
+        again = await get(headers, signal, seen);
+      } catch (e) {
+        ending = signal?.aborted ? { cause: 'aborted', detail: abortDetail(signal) } : { cause: 'dropped', detail: (e as Error).message };
+        break;
+      }
+      const isStream = isEventStream(again);
+      yield { type: 'response', status: again.status, headers: headerRecord(again.headers), stream: isStream };
+      if (!again.ok || !isStream || !again.body) {
+        await again.body?.cancel().catch(() => {});
+        ending = { cause: 'end', detail: `resuming with Last-Event-ID ${seen} got HTTP ${again.status}` };
+        break;
+      }
+      ending = yield* readStream(again.body, requestId, signal, resume);
+      idle = resume.lastEventId === seen ? idle + 1 : 0;
     }
+    if (ending.cause === 'answered') yield { type: 'close', cause: 'end', detail: 'response received' };
+    else yield { type: 'close', cause: ending.cause, ...(ending.detail ? { detail: ending.detail } : {}) };
+  }
+
+  /** 2025-11-25: the standalone GET stream on which the server sends its own requests and notifications. */
+  async function* openStream(req: TransportRequestOptions = {}): AsyncGenerator<TransportEvent> {
+    const headers = req.headers ?? {};
+    const signal = req.signal ? AbortSignal.any([req.signal, closer.signal]) : closer.signal;
+    let response: Response;
+    try {
+      response = await get(headers, signal);
+    } catch (e) {
+      if (!signal.aborted) yield { type: 'error', message: `Failed to open the stream at ${options.url}: ${(e as Error).message}`, cause: 'network' };
+      yield { type: 'close', cause: signal.aborted ? 'aborted' : 'dropped' };
+      return;
+    }
+    const stream = isEventStream(response);
+    yield { type: 'response', status: response.status, headers: headerRecord(response.headers), stream };
+    if (!response.ok || !stream || !response.body) {
+      await response.body?.cancel().catch(() => {});
+      yield { type: 'close', cause: 'end' };
+      return;
+    }
+    yield* follow(response.body, undefined, headers, signal, true);
   }
 
   return {
     kind: via,
     target: options.url,
     send,
+    ...(options.proxy ? {} : { openStream }),
     close: async () => closer.abort(new Error('the connection was closed')),
   };
 }

@@ -46,7 +46,8 @@ interface BuiltRequest {
   headers: Record<string, string>;
 }
 
-function legacyHeaders(method: string, protocolVersion: string, sessionId?: string): Record<string, string> {
+/** The headers of a 2025-era POST in a session (a request, a notification, or a response to the server). */
+export function legacyHeaders(method: string | undefined, protocolVersion: string, sessionId?: string): Record<string, string> {
   const h: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
   // 2025-06-18+: the version header follows the handshake, it is not part of it.
   if (method !== 'initialize') h[HEADER.protocolVersion] = protocolVersion;

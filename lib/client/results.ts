@@ -31,9 +31,10 @@ export type RequestOutcome =
  * stream ended without a response), `proxy` (Loupe's proxy refused), `unsafe-not-retried`
  * (the connection dropped during a side-effecting request, which was not retried blindly),
  * `local` (the client refused before sending, e.g. a tool dropped for invalid headers), `busy`
- * (the server answered 429/503 until the retries that honoured its Retry-After ran out).
+ * (the server answered 429/503 until the retries that honoured its Retry-After ran out), `auth` (the server wants credentials:
+ * HTTP 401 during the era probe or the handshake).
  */
-type FailureReason = 'timeout' | 'aborted' | 'network' | 'dropped' | 'proxy' | 'unsafe-not-retried' | 'max-rounds' | 'local' | 'busy';
+type FailureReason = 'timeout' | 'aborted' | 'network' | 'dropped' | 'proxy' | 'unsafe-not-retried' | 'max-rounds' | 'local' | 'busy' | 'auth';
 
 interface ClassifyContext {
   method: string;

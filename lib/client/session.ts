@@ -32,7 +32,7 @@ export interface ClientSession extends ToolApi, TaskApi {
   readonly server: Connection['server'];
   connect: Connection['connect'];
   request: Connection['request'];
-  /** Close for good (see Connection.close): every request, poll and listen stops. */
+  /** Close for good (see Connection.close): every request, poll, listen and 2025-11-25 standalone stream stops. */
   close: Connection['close'];
   /** tools/call with the MRTR loop: answer input requests until the call completes. */
   callWithInput(name: string, args: Record<string, unknown>, answer: InputAnswerer, options?: CallWithInputOptions): Promise<CallWithInputOutcome>;

@@ -2,7 +2,8 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 
 /** Reading a `text/event-stream` body into events and comments with eventsource-parser. */
 
-type SseItem = { type: 'event'; event: EventSourceMessage } | { type: 'comment'; text: string };
+/** An event carries the `retry` (ms) the server set since the previous event, when it set one. */
+type SseItem = { type: 'event'; event: EventSourceMessage; retry?: number } | { type: 'comment'; text: string };
 
 /** Largest partial line or event buffered before the stream is treated as broken. */
 const MAX_SSE_BUFFER = 8 * 1024 * 1024;
@@ -15,9 +16,16 @@ const MAX_SSE_BUFFER = 8 * 1024 * 1024;
 export async function* readSse(body: ReadableStream<Uint8Array>, maxBufferSize = MAX_SSE_BUFFER): AsyncGenerator<SseItem> {
   const queue: SseItem[] = [];
   let failure: Error | undefined;
+  let retry: number | undefined;
   const parser = createParser({
     maxBufferSize,
-    onEvent: (event) => queue.push({ type: 'event', event }),
+    onEvent: (event) => {
+      queue.push({ type: 'event', event, ...(retry !== undefined ? { retry } : {}) });
+      retry = undefined;
+    },
+    onRetry: (ms) => {
+      retry = ms;
+    },
     onComment: (text) => queue.push({ type: 'comment', text }),
     onError: (e) => {
       // Unknown fields and bad retry values are ignorable; an oversized buffer is not.

@@ -7,8 +7,8 @@ import { abortDetail, type Transport, type TransportEvent, type TransportRequest
  * A stdio server reached through Loupe's proxy (`/api/proxy/stdio`, see
  * lib/server/proxy-stdio.ts): the first send spawns the command and opens the session's SSE
  * stream; every message is POSTed as one stdin line; stdout messages are demultiplexed to the
- * request they answer by JSON-RPC id (progress by its token; other notifications and server
- * requests go to every open request). Aborting a request sends `notifications/cancelled`, the
+ * request they answer by JSON-RPC id (progress by its token; a server request to the oldest open
+ * request, whose exchange answers it; other notifications to every open request). Aborting a request sends `notifications/cancelled`, the
  * stdio form of cancellation, and no response for it is reported afterwards.
  */
 
@@ -92,6 +92,11 @@ export function createStdioProxyTransport(options: StdioProxyTransportOptions): 
     const ev: TransportEvent = { type: 'message', raw, ...parsed, sse: {} };
     if (isRecord(m) && ('result' in m || 'error' in m) && m.id !== undefined && m.id !== null) {
       for (const p of pending) if (p.id === m.id) p.push(ev);
+      return;
+    }
+    // A server request is answered once: by the oldest open request's exchange.
+    if (isRecord(m) && typeof m.method === 'string' && m.id !== undefined) {
+      pending.values().next().value?.push(ev);
       return;
     }
     const token = isRecord(m) && m.method === 'notifications/progress' ? asRecord(m.params)?.progressToken : undefined;

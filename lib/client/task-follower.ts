@@ -23,7 +23,7 @@ export type FollowEnd =
   | { kind: 'timeout'; task: ObservedTask }
   | { kind: 'aborted'; task: ObservedTask }
   | { kind: 'needs-input'; task: ObservedTask }
-  | { kind: 'error'; task: ObservedTask; outcome: RequestOutcome };
+  | { kind: 'error'; task: ObservedTask; outcome: RequestOutcome; method?: 'tasks/update' };
 
 /** What a follower saw on the way, for a UI or a log. */
 export type FollowEvent =
@@ -80,6 +80,7 @@ export function followTask(conn: Connection, tasks: TaskApi, initial: ObservedTa
   let latest = initial;
   let cancelRequested = false;
   let forcePoll = false;
+  let resultStream: Promise<RequestOutcome> | undefined;
   let wake: (() => void) | undefined;
   const answered = new Set<string>();
   let sub: ListenHandle | undefined;
@@ -116,7 +117,7 @@ export function followTask(conn: Connection, tasks: TaskApi, initial: ObservedTa
     );
   }
 
-  async function answerInput(t: ObservedTask): Promise<'answered' | 'pending' | 'stop'> {
+  async function answerInput(t: ObservedTask): Promise<'answered' | 'pending' | 'stop' | { refused: RequestOutcome }> {
     const fresh = Object.fromEntries(Object.entries(t.inputRequests ?? {}).filter(([k]) => !answered.has(k)));
     if (!Object.keys(fresh).length || cancelRequested) return 'pending';
     const responses = options.answer ? await options.answer(fresh, t) : undefined;
@@ -124,13 +125,16 @@ export function followTask(conn: Connection, tasks: TaskApi, initial: ObservedTa
     const out = await tasks.updateTask(taskId, responses, { signal });
     emit({ type: 'answered', keys: Object.keys(responses), outcome: out });
     // A lost update is asked again on the next poll; an acknowledged key is never asked twice.
+    // A refused one is asked of `answer` again (a person may correct it); the CLI stops instead
+    // (run), since its stubs would give the same refused answers on every poll.
     if (out.type === 'complete') for (const k of Object.keys(responses)) answered.add(k);
-    return 'answered';
+    return out.type === 'error' || out.type === 'invalid' ? { refused: out } : 'answered';
   }
 
   async function fillLegacyResult(t: ObservedTask): Promise<ObservedTask> {
     if (conn.era !== 'legacy' || (t.status !== 'completed' && t.status !== 'failed') || t.result || t.error) return t;
-    const out = await tasks.taskResult(taskId, { signal });
+    const early = await resultStream;
+    const out = early && (early.type === 'complete' || early.type === 'error') ? early : await tasks.taskResult(taskId, { signal });
     if (out.type === 'complete') return { ...t, result: out.result };
     if (out.type === 'error') return { ...t, error: out.error };
     return t;
@@ -143,8 +147,13 @@ export function followTask(conn: Connection, tasks: TaskApi, initial: ObservedTa
       if (isTerminalStatus(latest.status)) return { kind: 'terminal', task: await fillLegacyResult(latest) };
       if (signal.aborted) return { kind: 'aborted', task: latest };
       if (latest.status === 'input_required') {
+        // 2025-11-25: the server asks for input as requests on a tasks/result stream (answered
+        // by the connection's onServerRequest); open it once, early, and keep polling meanwhile.
+        if (conn.era === 'legacy') resultStream ??= tasks.taskResult(taskId, { signal });
         const r = await answerInput(latest);
         if (r === 'stop') return { kind: 'needs-input', task: latest };
+        // Without a person to answer again (the CLI), a refused answer ends the follow, shown as it came.
+        if (typeof r === 'object' && options.onUnanswered === 'stop') return { kind: 'error', task: latest, outcome: r.refused, method: 'tasks/update' };
       }
       const now = clock.now();
       const ttlEnd = latest.ttlMs !== null && latest.ttlMs !== undefined ? Date.parse(latest.createdAt) + latest.ttlMs : Infinity;

@@ -130,6 +130,7 @@ export function createTrackingTransport(inner: Transport, options: TrackingOptio
     target: inner.target,
     connectionId,
     send,
+    ...(inner.openStream ? { openStream: inner.openStream.bind(inner) } : {}),
     close: inner.close?.bind(inner),
     record: (f) => emit({ ...f, at: f.at ?? now(), bytes: f.bytes ?? utf8Bytes(f.raw) }),
   };

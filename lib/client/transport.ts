@@ -25,6 +25,12 @@ export interface TransportRequestOptions {
   signal?: AbortSignal;
   /** Ties frames of one logical operation together (see Frame.conversationId). */
   conversationId?: string;
+  /**
+   * 2025-11-25 HTTP: when the request's SSE stream ends or drops before the response and an
+   * event id was seen, wait the server's `retry` and resume it with GET and `Last-Event-ID`
+   * (the resumed stream reports a second `response`). Transports without streams ignore it.
+   */
+  resumable?: boolean;
 }
 
 type TransportCloseCause = 'end' | 'aborted' | 'dropped';
@@ -33,7 +39,7 @@ type TransportCloseCause = 'end' | 'aborted' | 'dropped';
 export type TransportEvent =
   | { type: 'sent'; url: string; headers: Record<string, string>; raw: string; message: unknown; via: TransportKind }
   | { type: 'response'; status: number; headers: Record<string, string>; stream: boolean }
-  | { type: 'message'; raw: string; message?: unknown; parseError?: string; sse?: { event?: string; id?: string } }
+  | { type: 'message'; raw: string; message?: unknown; parseError?: string; sse?: { event?: string; id?: string; retry?: number } }
   | { type: 'comment'; text: string }
   | { type: 'error'; message: string; cause: 'network' | 'proxy' | 'protocol' }
   | { type: 'close'; cause: TransportCloseCause; detail?: string };
@@ -47,6 +53,11 @@ export interface Transport {
   /** What it talks to (a URL, or a command line for stdio), for display. */
   readonly target: string;
   send(message: unknown, options?: TransportRequestOptions): AsyncIterable<TransportEvent>;
+  /**
+   * 2025-11-25 HTTP: open the standalone GET stream the server sends its own requests and
+   * notifications on (events as for `send`, without `sent`). Absent where there is none.
+   */
+  openStream?(options?: TransportRequestOptions): AsyncIterable<TransportEvent>;
   /** Release anything the transport holds (a child process, pooled connections). */
   close?(): Promise<void>;
 }

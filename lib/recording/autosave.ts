@@ -97,10 +97,13 @@ export function recordingsApiWriter(options: { base?: string; token?: string; fe
 type ServerReplay = { ok: true; id: string; path: string; exchanges: number } | { ok: false; status: number; error: string };
 
 /** Ask the running Loupe to serve a recording as a mock (`POST /api/recordings/replay`, token-gated). */
-export async function startServerReplay(recordingText: string, options: { base?: string; token?: string; fetch?: typeof fetch } = {}): Promise<ServerReplay> {
+export async function startServerReplay(
+  recordingText: string,
+  options: { base?: string; token?: string; fetch?: typeof fetch; loose?: boolean } = {},
+): Promise<ServerReplay> {
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
   try {
-    const res = await doFetch(`${options.base ?? ''}/api/recordings/replay`, {
+    const res = await doFetch(`${options.base ?? ''}/api/recordings/replay${options.loose ? '?loose=1' : ''}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}) },
       body: recordingText,

@@ -1,6 +1,7 @@
 import { frameText, type Frame } from '../client/frames';
 import { ERROR, httpStatusForError } from '../protocol';
 import { groupExchanges, type RecordedExchange } from './exchanges';
+import { pickRecorded, unmatchedError, type Candidate, type MatchKind } from './replay-match';
 import type { Recording } from './schema';
 import { asRecord } from '../shared/records';
 
@@ -10,8 +11,9 @@ import { asRecord } from '../shared/records';
  * `_meta` (protocol version, client info, progress tokens) and the JSON-RPC id; among equal
  * requests the recorded answers are served in order (a task's polls replay its lifecycle) and
  * the last one repeats once they run out (for tasks/get, the newest snapshot the recording saw
- * of that task, which may have come as a notification). A request no recorded one equals takes the next
- * unused answer of its method (sequential fallback). The answer is the recorded status,
+ * of that task, which may have come as a notification). A request no recorded one equals gets
+ * a JSON-RPC error naming it, with the closest recorded request (replay-match.ts); only with
+ * `loose` does it take the next unused answer of its method. The answer is the recorded status,
  * headers and body (JSON, or the SSE frames) with the incoming id and progress token put in.
  * Transport guards (Host, Origin) are the host's job: see lib/server/replay-server.ts.
  */
@@ -30,16 +32,18 @@ export function canonicalParams(value: unknown): string {
   return JSON.stringify(walk(value ?? {}));
 }
 
-interface Recorded {
+/** Handshakes carry who the client is, not a question: any client's handshake matches the recorded one. */
+const HANDSHAKES = new Set(['initialize', 'server/discover']);
+const keyOf = (method: string, params: unknown) => (HANDSHAKES.has(method) ? '{}' : canonicalParams(params));
+
+interface Recorded extends Candidate {
   x: RecordedExchange;
-  key: string;
-  used: boolean;
 }
 
 /** How one request was answered. */
 export interface ReplayServe {
   method: string;
-  match: 'exact' | 'repeat' | 'sequential' | 'unmatched' | 'notification';
+  match: MatchKind | 'notification';
   exchangeId?: string;
 }
 
@@ -47,6 +51,8 @@ export interface ReplayServe {
 export interface ReplayOptions {
   /** Told about every request served (the CLI logs unmatched ones). */
   onServe?: (serve: ReplayServe) => void;
+  /** Answer a request the recording does not hold with the next recorded answer of its method (method order). Default: an error naming it. */
+  loose?: boolean;
 }
 
 /** A recording served as a web fetch handler. */
@@ -149,23 +155,12 @@ function latestSnapshot(frames: readonly Frame[], taskId: unknown): { at: number
 export function createReplay(recording: Recording, options: ReplayOptions = {}): ReplayHandler {
   const all: Recorded[] = groupExchanges(recording.frames)
     .filter((x) => x.method !== undefined && asRecord(x.request.body) !== undefined)
-    .map((x) => ({ x, key: canonicalParams(x.params), used: false }));
+    .map((x) => ({ x, method: x.method!, key: keyOf(x.method!, x.params), exchangeId: x.exchangeId, used: false }));
   const byMethod = new Map<string, Recorded[]>();
   for (const r of all) {
     const list = byMethod.get(r.x.method!);
     if (list) list.push(r);
     else byMethod.set(r.x.method!, [r]);
-  }
-
-  function pick(method: string, key: string): { r?: Recorded; match: ReplayServe['match'] } {
-    const list = byMethod.get(method) ?? [];
-    const same = list.filter((r) => r.key === key);
-    if (same.length) {
-      const next = same.find((r) => !r.used);
-      return next ? { r: next, match: 'exact' } : { r: same[same.length - 1], match: 'repeat' };
-    }
-    const next = list.find((r) => !r.used);
-    return next ? { r: next, match: 'sequential' } : { match: 'unmatched' };
   }
 
   return {
@@ -185,7 +180,7 @@ export function createReplay(recording: Recording, options: ReplayOptions = {}):
       // A client's answer to a server request is accepted; nothing was recorded to send back.
       if (typeof msg.method !== 'string') return new Response(null, { status: 202 });
       const method = msg.method;
-      const { r, match } = pick(method, canonicalParams(msg.params));
+      const { r, match } = pickRecorded(byMethod.get(method) ?? [], keyOf(method, msg.params), !!options.loose);
       const isNotification = !('id' in msg);
       options.onServe?.({ method, match: isNotification && !r ? 'notification' : match, ...(r ? { exchangeId: r.x.exchangeId } : {}) });
       if (isNotification) {
@@ -193,22 +188,8 @@ export function createReplay(recording: Recording, options: ReplayOptions = {}):
         return new Response(null, { status: r?.x.head?.httpStatus ?? 202 });
       }
       if (!r) {
-        const list = byMethod.get(method);
-        if (!list)
-          return rpcError(
-            msg.id,
-            ERROR.methodNotFound,
-            `Method not found in the recording: no ${method} request was recorded (recorded: ${[...byMethod.keys()].join(', ') || 'nothing'})`,
-          );
-        return rpcError(
-          msg.id,
-          ERROR.invalidParams,
-          `No recorded ${method} answer is left for these params: the recording has ${list.length} ${method} request(s), all replayed; expected params such as ${list[0]!.key}`,
-          {
-            expected: list.slice(0, 5).map((x) => JSON.parse(x.key) as unknown),
-            received: JSON.parse(canonicalParams(msg.params)) as unknown,
-          },
-        );
+        const e = unmatchedError(all, method, canonicalParams(msg.params), !!options.loose);
+        return rpcError(msg.id, e.code, e.message, e.data);
       }
       r.used = true;
       if (match === 'repeat' && method === 'tasks/get') {

@@ -12,6 +12,7 @@ import { json, readText } from './respond';
  *   GET /api/recordings/<name>       the recording document
  *   PUT /api/recordings/<name>       save (the browser's autosave); 422 when it is not a recording
  *   POST /api/recordings/replay      body: a recording or HAR → served as a mock at /mcp/replay/<id>
+ *                                    (`?loose=1`: unrecorded requests get the next answer of their method)
  */
 
 /** Handle `/api/recordings[/<name>]`; `rest` is the decoded path after `recordings`. */
@@ -23,7 +24,8 @@ export async function recordingRoutes(req: Request, host: MockHost, rest: string
     if (text === undefined) return json(413, { error: `Recording is larger than ${MAX_RECORDING_BYTES} bytes` });
     const opened = openRecordingText(text, 'the recording');
     if (!opened.ok) return json(422, { error: opened.error });
-    return json(201, replaysOf(host, allowedHosts).register(opened.recording));
+    const loose = ['1', 'true'].includes(new URL(req.url).searchParams.get('loose') ?? '');
+    return json(201, replaysOf(host, allowedHosts).register(opened.recording, { loose }));
   }
   if (rest.length === 0 && req.method === 'GET') return json(200, { recordings: files.list() } satisfies RecordingList);
   if (name !== undefined && req.method === 'GET') {

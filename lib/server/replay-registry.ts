@@ -15,7 +15,8 @@ const MAX_REPLAYS = 5;
 
 /** The replays of one mock host. */
 interface ReplayRegistry {
-  register(recording: Recording): ReplayStarted;
+  /** `loose`: a request the recording does not hold takes the next answer of its method instead of an error. */
+  register(recording: Recording, options?: { loose?: boolean }): ReplayStarted;
   fetch(id: string, request: Request): Promise<Response> | undefined;
   ids(): string[];
 }
@@ -25,11 +26,11 @@ const registries = new WeakMap<MockHost, ReplayRegistry>();
 function createReplayRegistry(allowedHosts?: string[]): ReplayRegistry {
   const replays = new Map<string, ReturnType<typeof createReplayServerHandler>>();
   return {
-    register(recording) {
+    register(recording, options = {}) {
       const id = randomToken(9)
         .toLowerCase()
         .replace(/[^a-z0-9]/g, 'x');
-      const handler = createReplayServerHandler(recording, { allowedHosts });
+      const handler = createReplayServerHandler(recording, { allowedHosts, loose: !!options.loose });
       replays.set(id, handler);
       while (replays.size > MAX_REPLAYS) replays.delete(replays.keys().next().value as string);
       return { id, path: `/mcp/replay/${id}`, exchanges: handler.exchanges };

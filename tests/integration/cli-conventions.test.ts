@@ -97,7 +97,7 @@ describe('mcp-loupe exit codes, messages and --json errors', () => {
       // commander's own parse errors
       [['--bogus'], 2, /unknown option '--bogus'/],
       [['nope'], 2, /unknown command 'nope'/],
-      [['discover'], 2, /required option '--url <url>' not specified/],
+      [['discover'], 2, /no server: give --url URL, or a stdio server after --/],
       [['discover', '--url'], 2, /option '--url <url>' argument missing/],
       [() => ['call', '--url', mock.url], 2, /missing required argument 'tool'/],
       [() => ['discover', 'extra', '--url', mock.url], 2, /too many arguments for 'discover'/],

@@ -135,6 +135,43 @@ describe('mcp-loupe client commands', () => {
     expect((await cli(['task', 'get', body.task.taskId, '--reveal-ids', '--url', demo.url])).stdout).toContain(body.task.taskId);
   });
 
+  it('shows a JSON-RPC error answering tasks/update with its code and message, and does not send the answers again', async () => {
+    const file = path.join(dataDir, 'refused-update.loupe.json');
+    const run = await cli([
+      'call',
+      'generate_report',
+      'size=small',
+      '--task',
+      '--wait',
+      '--elicit-stub',
+      '{"approved":"yes-please"}',
+      '--record',
+      file,
+      '--url',
+      demo.url,
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('The server refused the answers to task');
+    expect(run.stderr).toContain('JSON-RPC error -32602');
+    expect(run.stderr).toContain('"approved" must be a boolean');
+    expect(run.stderr).not.toContain('still input_required');
+    const frames = (JSON.parse(fs.readFileSync(file, 'utf8')) as { frames: { kind: string; method?: string }[] }).frames;
+    expect(frames.filter((f) => f.kind === 'http-request' && f.method === 'tasks/update')).toHaveLength(1);
+    const json = await cli([
+      'call',
+      'generate_report',
+      'size=small',
+      '--task',
+      '--wait',
+      '--elicit-stub',
+      '{"approved":"yes-please"}',
+      '--json',
+      '--url',
+      demo.url,
+    ]);
+    expect(JSON.parse(json.stdout).error).toMatchObject({ code: 'rpc', rpc: { code: -32602 } });
+  });
+
   it('exits 1 with the error of a failed task; isError is a result unless --strict-errors', async () => {
     const failed = await cli(['call', 'protocol_error_job', '--task', '--wait', '--url', conformance.url.replace(/\/mcp$/, '/mcp/conformance')]);
     expect(failed.code).toBe(1);

@@ -106,6 +106,32 @@ describe('mcp-loupe call --record, replay and export', () => {
     expect(JSON.stringify(recording.connection)).not.toContain(BEARER);
   });
 
+  it('answers a call the recording does not hold with an error naming it (the closest recorded call in data); --loose falls back to method order', async () => {
+    const replay = await startReplay(file);
+    try {
+      const strict = await cli(['call', 'echo', 'text=hi', '--json', '--url', replay.url]);
+      expect(strict.code).toBe(1);
+      const doc = JSON.parse(strict.stdout);
+      expect(doc.error.message).toContain('tools/call {"arguments":{"text":"hi"},"name":"echo"} was never recorded');
+      expect(doc.error.rpc).toMatchObject({
+        code: -32602,
+        data: { closest: { method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello recordings' } } } },
+      });
+      expect(doc.result).toBeUndefined();
+      expect(replay.output()).toContain('replay: tools/call is not in the recording');
+    } finally {
+      await replay.stop();
+    }
+    const loose = await startReplay(file, ['--loose']);
+    try {
+      const run = await cli(['call', 'echo', 'text=hi', '--url', loose.url]);
+      expect(run.code).toBe(0);
+      expect(loose.output()).toContain('params differ from every recording');
+    } finally {
+      await loose.stop();
+    }
+  });
+
   it('autosaves under <data dir>/recordings/ when --record names no file', () => {
     expect(autosaved.code).toBe(0);
     const saved = fs.readdirSync(path.join(dir, 'autosave', 'recordings'));

@@ -31,8 +31,18 @@ export function checkResponseError(v: View, report: Report): void {
   const e = v.error;
   if (!e) return;
   checkErrorCode(e.code, 'response.body.error.code', v.modern, report);
-  if (!v.modern) return;
   const data = asRecord(e.data);
+  // lib/recording/replay-match.ts: what was not recorded, and the closest recorded request.
+  const missing = asRecord(data?.notRecorded);
+  if (typeof missing?.method === 'string') {
+    const closest = asRecord(data?.closest);
+    report(
+      'replay-unmatched',
+      `the replay holds no recorded answer for this ${missing.method}${typeof closest?.method === 'string' ? `; the closest recorded request is a ${closest.method} (error.data.closest)` : ''}`,
+      'response.body.error.data.notRecorded',
+    );
+  }
+  if (!v.modern) return;
   if (e.code === ERROR.missingRequiredClientCapability && !asRecord(data?.requiredCapabilities)) {
     report(
       'error-data-invalid',

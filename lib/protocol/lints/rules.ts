@@ -57,6 +57,9 @@ export const LINT_RULES = {
   'error-code-retired': r('error', 'server', 'basic/index#error-codes', 'Retired error code'),
   'error-code-draft': r('warning', 'server', 'basic/index#error-codes', 'Pre-renumber draft error code'),
   'error-data-invalid': r('error', 'server', 'basic/index#error-codes', 'Error data missing or wrong for its code'),
+  // Loupe's replay (a recording served as a mock) says so when it holds no answer: the error is
+  // the replay's, not the recorded server's, so it is flagged to keep the two apart.
+  'replay-unmatched': r('warning', 'server', 'basic/index#error-codes', 'A replay had no recorded answer for this request'),
   // Caching
   'cache-hints-missing': r('error', 'server', 'server/utilities/caching#cacheable-results', 'Cacheable result without ttlMs/cacheScope'),
   'cache-hints-invalid': r('error', 'server', 'server/utilities/caching#cacheable-results', 'Invalid ttlMs or cacheScope'),

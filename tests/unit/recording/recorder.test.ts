@@ -154,10 +154,14 @@ describe('autosave through the control API', () => {
 
   it('serves a posted recording as a mock at /mcp/replay/<id> (the replay button)', async () => {
     const body = JSON.stringify(session.recording);
-    const post = (headers: Record<string, string>) =>
+    const post = (headers: Record<string, string>, query = '') =>
       router.fetch(
         withHost(
-          new Request('http://127.0.0.1:3000/api/recordings/replay', { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body }),
+          new Request(`http://127.0.0.1:3000/api/recordings/replay${query}`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', ...headers },
+            body,
+          }),
         ),
       );
     expect((await post({})).status).toBe(401);
@@ -166,17 +170,21 @@ describe('autosave through the control API', () => {
     const { path, exchanges } = (await created.json()) as { path: string; exchanges: number };
     expect(path).toMatch(/^\/mcp\/replay\/[a-z0-9x_-]+$/);
     expect(exchanges).toBeGreaterThan(10);
-    const call = (url: string) =>
+    const call = (url: string, text = 'hello') =>
       router.fetch(
         withHost(
           new Request(`http://127.0.0.1:3000${url}`, {
             method: 'POST',
             headers: { 'Content-Type': 'application/json' },
-            body: JSON.stringify({ jsonrpc: '2.0', id: 'x', method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' } } }),
+            body: JSON.stringify({ jsonrpc: '2.0', id: 'x', method: 'tools/call', params: { name: 'echo', arguments: { text } } }),
           }),
         ),
       );
     expect(await (await call(path)).json()).toMatchObject({ id: 'x', result: { content: [{ text: 'echo: hello' }] } });
+    // An unrecorded call is an error naming it, unless the replay was started loose (?loose=1).
+    expect(await (await call(path, 'other')).json()).toMatchObject({ id: 'x', error: { code: -32602, data: { closest: { method: 'tools/call' } } } });
+    const loose = (await (await post({ Authorization: 'Bearer test-token' }, '?loose=1')).json()) as { path: string };
+    expect(await (await call(loose.path, 'other')).json()).toMatchObject({ id: 'x', result: { content: [{ text: 'echo: hello' }] } });
     expect((await call('/mcp/replay/nope')).status).toBe(404);
     const bad = await router.fetch(
       withHost(

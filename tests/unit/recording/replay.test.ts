@@ -91,9 +91,9 @@ describe('replay', () => {
     expect(events[2].id).toBe(77);
   });
 
-  it('replays equal requests in recorded order, then the newest state, and falls back to the next answer of the method', async () => {
+  it('replays equal requests in recorded order, then the newest state; with loose, falls back to the next answer of the method', async () => {
     const served: ReplayServe[] = [];
-    const replay = createReplay(session.recording, { onServe: (s) => served.push(s) });
+    const replay = createReplay(session.recording, { onServe: (s) => served.push(s), loose: true });
     const get = () => replay.fetch(post({ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { taskId: session.taskId, _meta: META } })).then((r) => r.json());
     const statuses: string[] = [];
     for (let i = 0; i < 6; i++) statuses.push((await get()).result.status);
@@ -112,6 +112,21 @@ describe('replay', () => {
     expect(served[served.length - 1]).toMatchObject({ method: 'tools/call', match: 'sequential' });
   });
 
+  it('never answers an unrecorded request with an unrelated answer: the error names it and the closest recorded one', async () => {
+    const replay = createReplay(session.recording);
+    const res = await replay.fetch(post({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } }));
+    const body = await res.json();
+    expect(body).toMatchObject({
+      id: 5,
+      error: {
+        code: -32602,
+        message: expect.stringContaining('tools/call {"arguments":{"text":"hi"},"name":"echo"} was never recorded'),
+        data: { notRecorded: { method: 'tools/call' }, closest: { method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' } } } },
+      },
+    });
+    expect(JSON.stringify(body)).not.toContain('echo: hello');
+  });
+
   it('answers what it cannot match with a JSON-RPC error saying what was expected', async () => {
     const replay = createReplay(session.recording);
     const unknown = await replay.fetch(post({ jsonrpc: '2.0', id: 3, method: 'prompts/list', params: {} }));
@@ -126,8 +141,8 @@ describe('replay', () => {
       id: 4,
       error: {
         code: -32602,
-        message: expect.stringContaining('expected params such as {"uri":"ui://test/view.html"}'),
-        data: { expected: [{ uri: 'ui://test/view.html' }], received: { uri: 'ui://other' } },
+        message: expect.stringContaining('resources/read {"uri":"ui://other"} was never recorded'),
+        data: { notRecorded: { params: { uri: 'ui://other' } }, closest: { method: 'resources/read', params: { uri: 'ui://test/view.html' } } },
       },
     });
     expect(await replay.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', body: '{oops' })).then((r) => r.json())).toMatchObject({
