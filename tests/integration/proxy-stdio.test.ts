@@ -181,7 +181,7 @@ describe('stdio through the proxy', () => {
       return fetch(input, init);
     };
     const transport = createStdioProxyTransport({ command: process.execPath, args, endpoint, token: mock.token, fetch: counting });
-    const session = createClientSession({ transport, era: 'auto' });
+    const session = createClientSession({ transport, era: 'auto', capabilities: { elicitation: { form: {} } } });
     const created = await session.callTool('generate_report', { size: 'small' }, { task: true });
     expect(created.type).toBe('task');
     if (created.type !== 'task') return;
