@@ -10,6 +10,7 @@ import { registerRecordingCommands } from './recording-commands';
 import { commandNamed, errorOfThrown, jsonErrorsRequested, reportError, UsageError } from './errors';
 import { VERSION } from './version';
 import { registerOpenCommand } from './open-command';
+import { registerTapCommand } from './tap-command';
 
 /** The `mcp-loupe` command line. Exit codes and the `--json` error document: errors.ts. */
 function buildProgram(): Command {
@@ -47,6 +48,7 @@ function buildProgram(): Command {
   registerConformanceClient(program);
   registerRecordingCommands(program);
   registerOpenCommand(program);
+  registerTapCommand(program);
   return program;
 }
 
