@@ -97,8 +97,10 @@ export function startHttpTap(options: HttpTapOptions): Promise<HttpTap> {
     const upstream = requestFn(target, { method: req.method, headers, agent }, (up) => {
       const relayed = endToEnd(up.rawHeaders);
       res.writeHead(up.statusCode ?? 502, up.statusMessage, relayed);
-      res.flushHeaders();
       const plain = record(relayed);
+      // A stream's head goes out at once (a listen stream may stay silent); any other head leaves
+      // with the first body bytes, in one write.
+      if ((plain['content-type'] ?? '').toLowerCase().startsWith('text/event-stream')) res.flushHeaders();
       seen.response(up.statusCode ?? 502, plain);
       const inflate = decoderFor(plain['content-encoding']);
       const text = new StringDecoder('utf8');

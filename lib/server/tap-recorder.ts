@@ -41,7 +41,12 @@ export interface TapSession {
 
 /** Start a tapped session's bookkeeping. */
 export function createTapSession(options: TapSessionOptions): TapSession {
-  const recorder = createRecorder({ connection: options.connection, ...(options.now ? { now: options.now } : {}) });
+  // Interim flushes skip the lints (they grow with the session); the final file carries them.
+  const recorder = createRecorder({ connection: options.connection, lint: false, ...(options.now ? { now: options.now } : {}) });
+  const linted = (): Recording => {
+    const built = recorder.build();
+    return { ...built, lints: createRecorder({ connection: built.connection, frames: built.frames }).build().lints };
+  };
   const events = new EventEmitter();
   const observer = createTapObserver({
     sink: (frame) => {
@@ -57,10 +62,15 @@ export function createTapSession(options: TapSessionOptions): TapSession {
   const file = options.recordFile ? path.resolve(options.recordFile) : undefined;
   const forDisk = (r: Recording) => (options.keepSecrets ? r : redactRecording(r).recording);
 
+  // A flush blocks the relay while it serializes the whole session, so it takes at most about a
+  // twentieth of the time: the next one waits twenty times as long as the last one took.
+  let notBefore = 0;
   function flush(): void {
-    if (!file || !dirty) return;
+    if (!file || !dirty || performance.now() < notBefore) return;
     dirty = false;
+    const started = performance.now();
     writeAtomic(file, `${serializeRecording(forDisk(recorder.build()))}\n`);
+    notBefore = performance.now() + 20 * (performance.now() - started);
   }
   const timer = file ? setInterval(flush, options.flushMs ?? 1000) : undefined;
   timer?.unref();
@@ -68,11 +78,11 @@ export function createTapSession(options: TapSessionOptions): TapSession {
   return {
     observer,
     events,
-    recording: () => recorder.build(),
+    recording: linted,
     flush,
     finish() {
       if (timer) clearInterval(timer);
-      const built = recorder.build();
+      const built = linted();
       if (file) {
         writeAtomic(file, `${serializeRecording(forDisk(built))}\n`);
         dirty = false;
