@@ -35,6 +35,7 @@ function buildProgram(): Command {
     .option('--manual', 'every timed task step waits for `mcp-loupe tasks advance`')
     .option('--allow-remote', 'allow binding a non-loopback interface')
     .option('--allowed-host <name...>', 'extra Host names to accept besides loopback')
+    .option('--report <file>', "on exit, write the client's report card: JUnit XML for a .xml file, else JSON")
     .action((scenario, opts) => runMockCommand(scenario, opts));
   program
     .command('validate')

@@ -1,6 +1,7 @@
 import { LINT_RULES, type Lint } from '../protocol';
 import { groupExchanges } from './exchanges';
 import type { Recording } from './schema';
+import { xmlText as xml } from '../shared/xml';
 
 /**
  * The report of a tapped (or recorded) session for CI: every lint rule is one test case, under
@@ -75,20 +76,6 @@ export function buildSessionReport(recording: Recording): SessionReport {
     summary: { errors: count('error'), warnings: count('warning'), info: count('info'), failedRules: rules.filter((r) => r.failed).length },
     rules,
   };
-}
-
-/** Text escaped for an XML attribute or element (and stripped of characters XML 1.0 forbids). */
-function xml(text: string): string {
-  return (
-    text
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: these are exactly the characters XML 1.0 cannot carry
-      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/"/g, '&quot;')
-      .replace(/'/g, '&apos;')
-  );
 }
 
 function describe(f: Finding): string {

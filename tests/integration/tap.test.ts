@@ -300,3 +300,33 @@ describe('stdio tap as a process', () => {
     expect(r.stdout).toBe('');
   });
 });
+
+describe('mcp-loupe mock --report', () => {
+  it("writes the client's report card as JUnit XML when the mock stops, the same grades the control API shows", async () => {
+    const file = path.join(dir, 'mock-report.xml');
+    const mock = await startReady(['mock', 'demo', '--port', '0', '--store', 'memory', '--report', file]);
+    const token = /control token: (\S+)/.exec(mock.output())?.[1];
+    const client = new ClientV2({ name: 'graded', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(mock.url)));
+    await client.callTool({ name: 'echo', arguments: { text: 'graded' } });
+    // A task-only tool called without declaring the tasks extension: a failing grade.
+    await expect(client.callTool({ name: 'generate_report', arguments: { size: 'small' } })).rejects.toMatchObject({ code: -32021 });
+    await client.close();
+    const base = mock.url.replace(/\/mcp$/, '');
+    const card = (await (await fetch(`${base}/api/scenarios/demo/report-card`, { headers: { Authorization: `Bearer ${token}` } })).json()) as {
+      grades: { id: string; status: 'pass' | 'fail' | 'not-observed' }[];
+    };
+    expect((await mock.stop()).code).toBe(0);
+    const root = parseXml(fs.readFileSync(file, 'utf8'));
+    const suite = root.children[0]!;
+    expect(suite.attrs.name).toBe('client report card (scenario demo)');
+    const verdicts = suite.children.map((c) => {
+      const inner = c.children[0]?.name;
+      return [c.attrs.name!.split(':')[0], inner === 'failure' ? 'fail' : inner === 'skipped' ? 'not-observed' : 'pass'];
+    });
+    expect(verdicts).toEqual(card.grades.map((g) => [g.id, g.status]));
+    expect(Number(suite.attrs.failures)).toBe(card.grades.filter((g) => g.status === 'fail').length);
+    expect(Number(suite.attrs.skipped)).toBe(card.grades.filter((g) => g.status === 'not-observed').length);
+    expect(verdicts).toContainEqual(['extension-declared', 'fail']);
+  });
+});
