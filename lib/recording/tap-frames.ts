@@ -91,12 +91,13 @@ export function createTapObserver(options: ObserverOptions): TapObserver {
       onComment: (text) => frame('sse-comment', 'in', { streamId: exchangeId, raw: text }),
     });
     return {
-      request(httpMethod, headers, raw) {
+      request(_httpMethod, headers, raw) {
         const parsed = parse(raw);
         const f = rpcFields(parsed.body);
         rpcId = f.id;
         reqMethod = f.method;
-        frame('http-request', 'out', { headers, ...(raw ? { raw } : {}), ...parsed, ...(httpMethod !== 'POST' ? { errorText: `HTTP ${httpMethod}` } : {}) });
+        // The Frame model has no HTTP method: a GET (listen) or DELETE is a request frame without a body.
+        frame('http-request', 'out', { headers, ...(raw ? { raw } : {}), ...parsed });
       },
       response(status, headers) {
         sse = (headers['content-type'] ?? '').toLowerCase().startsWith('text/event-stream');
