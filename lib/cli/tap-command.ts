@@ -43,6 +43,8 @@ async function runTap(command: string[], opts: TapOptions): Promise<void> {
     if (opts.verbose) process.stderr.write(`mcp-loupe tap: ${line}\n`);
   };
   if (opts.record) checkRecordTarget(opts.record);
+  if (command.length && !process.argv.includes('--'))
+    throw new UsageError(`unexpected '${command[0]}': put the stdio server's command after -- (tap -- node server.js)`);
   if (opts.upstream && command.length) throw new UsageError('pass either --upstream URL or a stdio command after --, not both');
   if (!opts.upstream && !command.length) throw new UsageError('nothing to tap: pass --upstream URL (HTTP) or a server command after -- (stdio)');
   const sessionOptions = {

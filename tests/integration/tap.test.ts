@@ -293,11 +293,14 @@ describe('stdio tap as a process', () => {
     ]);
   });
 
-  it('refuses a tap with neither an upstream nor a command', async () => {
+  it('refuses a tap with neither an upstream nor a command, or a command not after --', async () => {
     const r = await runWithInput([CLI, 'tap'], []);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('nothing to tap');
     expect(r.stdout).toBe('');
+    const bare = await runWithInput([CLI, 'tap', 'node', 'server.js'], []);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('after --');
   });
 });
 
