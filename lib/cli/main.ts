@@ -11,6 +11,7 @@ import { registerRecordingCommands } from './recording-commands';
 import { commandNamed, errorOfThrown, jsonErrorsRequested, reportError, UsageError } from './errors';
 import { VERSION } from './version';
 import { registerOpenCommand } from './open-command';
+import { registerTapCommand } from './tap-command';
 
 /** The `mcp-loupe` command line. Exit codes and the `--json` error document: errors.ts. */
 function buildProgram(): Command {
@@ -35,6 +36,7 @@ function buildProgram(): Command {
     .option('--manual', 'every timed task step waits for `mcp-loupe tasks advance`')
     .option('--allow-remote', 'allow binding a non-loopback interface')
     .option('--allowed-host <name...>', 'extra Host names to accept besides loopback')
+    .option('--report <file>', "on exit, write the client's report card: JUnit XML for a .xml file, else JSON")
     .action((scenario, opts) => runMockCommand(scenario, opts));
   program
     .command('validate')
@@ -49,6 +51,7 @@ function buildProgram(): Command {
   registerConformanceClient(program);
   registerRecordingCommands(program);
   registerOpenCommand(program);
+  registerTapCommand(program);
   return program;
 }
 

@@ -11,6 +11,9 @@ import { builtinScenarioIds, getBuiltinScenario } from '../scenario/builtins';
 import type { Scenario } from '../scenario/schema';
 import { UsageError } from './errors';
 import { listenFailure, parsePort } from './network';
+import { writeAtomic } from '../server/recording-files';
+import { reportCardToJUnit } from '../server/report-card-junit';
+import type { MockHost } from '../server/mock-host';
 
 /** `mcp-loupe mock [scenario] [--port N] [--host H] [--stdio] [--data-dir D] [--store K] [--manual]`. */
 
@@ -24,6 +27,21 @@ interface MockCommandOptions {
   manual?: boolean;
   allowRemote?: boolean;
   allowedHost?: string[];
+  report?: string;
+}
+
+/** `--report FILE`: the client's report card when the mock stops, JUnit XML for a .xml file, else JSON. */
+function writeReport(file: string | undefined, mockHost: MockHost, scenarioId: string): void {
+  const engine = file ? mockHost.engine(scenarioId) : undefined;
+  if (!file || !engine) return;
+  const card = engine.reportCard();
+  const target = path.resolve(file);
+  try {
+    writeAtomic(target, target.endsWith('.xml') ? reportCardToJUnit(card, scenarioId) : `${JSON.stringify(card, null, 2)}\n`);
+  } catch (e) {
+    process.stderr.write(`mcp-loupe: could not write the report ${target}: ${(e as Error).message}\n`);
+    process.exitCode = 1;
+  }
 }
 
 /** Load a scenario by built-in id or file path; exits with the validation errors when invalid. */
@@ -82,6 +100,7 @@ export async function runMockCommand(scenarioArg: string | undefined, opts: Mock
     const engine = mockHost.engine(scenario.id)!;
     process.stderr.write(`mcp-loupe: serving scenario "${scenario.id}" on stdio\n`);
     await serveStdio(engine);
+    writeReport(opts.report, mockHost, scenario.id);
     mockHost.close();
     return;
   }
@@ -97,8 +116,9 @@ export async function runMockCommand(scenarioArg: string | undefined, opts: Mock
   process.stdout.write(`READY ${url} (${Math.round(performance.now() - started)} ms)\n`);
   const stop = async () => {
     await server.close();
+    writeReport(opts.report, mockHost, scenario.id);
     mockHost.close();
-    process.exit(0);
+    process.exit(process.exitCode ?? 0);
   };
   process.once('SIGTERM', () => void stop());
   process.once('SIGINT', () => void stop());

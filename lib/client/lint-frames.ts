@@ -14,15 +14,19 @@ interface FrameExchange {
   exchange: Exchange;
 }
 
-/** Era of a request as sent: a legacy version header or a handshake without modern `_meta` means 2025-11-25. */
-function eraOf(body: Record<string, unknown> | undefined, headers: Record<string, string> | undefined): Exchange['era'] {
+/**
+ * Era of a request as sent: a legacy version header or a handshake without modern `_meta` means
+ * 2025-11-25, and so does any request without modern `_meta` on a connection that opened with
+ * `initialize` (stdio has no headers to tell).
+ */
+function eraOf(body: Record<string, unknown> | undefined, headers: Record<string, string> | undefined, initialized = false): Exchange['era'] {
   const version = Object.entries(headers ?? {})
     .find(([k]) => k.toLowerCase() === HEADER.protocolVersion.toLowerCase())?.[1]
     ?.trim();
   if (version && (LEGACY_VERSIONS as readonly string[]).includes(version)) return 'legacy';
   const meta = asRecord(asRecord(body?.params)?._meta);
   if (meta && META.protocolVersion in meta) return 'modern';
-  return body?.method === 'initialize' || (headers && Object.keys(headers).some((k) => k.toLowerCase() === HEADER.sessionId.toLowerCase()))
+  return initialized || body?.method === 'initialize' || (headers && Object.keys(headers).some((k) => k.toLowerCase() === HEADER.sessionId.toLowerCase()))
     ? 'legacy'
     : 'modern';
 }
@@ -37,6 +41,7 @@ export function exchangesFromFrames(frames: readonly Frame[]): FrameExchange[] {
     else groups.set(f.exchangeId, [f]);
   }
   const out: FrameExchange[] = [];
+  const initialized = new Set<string>();
   for (const [exchangeId, group] of groups) {
     const sent = group.find((f) => f.direction === 'out' && (f.kind === 'http-request' || f.kind === 'message'));
     if (!sent) continue;
@@ -52,6 +57,7 @@ export function exchangesFromFrames(frames: readonly Frame[]): FrameExchange[] {
       else if (f.kind === 'sse-frame' || f.body !== undefined) streamed.push(f.body ?? f.raw);
     }
     const http = sent.kind === 'http-request';
+    if (body?.method === 'initialize') initialized.add(sent.connectionId);
     const exchange: Exchange = {
       method: typeof body?.method === 'string' ? body.method : (sent.method ?? ''),
       request: { body: sent.body, ...(sent.headers ? { headers: sent.headers } : {}) },
@@ -65,7 +71,7 @@ export function exchangesFromFrames(frames: readonly Frame[]): FrameExchange[] {
           }
         : {}),
       frames: streamed,
-      era: eraOf(body, sent.headers),
+      era: eraOf(body, sent.headers, initialized.has(sent.connectionId)),
       transport: http ? 'http' : 'stdio',
       at: sent.at,
     };

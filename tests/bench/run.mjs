@@ -1,7 +1,7 @@
 // `npm run bench`: every figure in one run so the ratios hold on a noisy machine.
 // Prints a table and writes bench-results.json at the repository root.
 // `npm run bench -- install cold-start` runs only the named sections: throughput, tasks-get,
-// fanout, proxy, recording, cold-start, install (size and time against the official Inspector,
+// fanout, proxy, tap, recording, cold-start, install (size and time against the official Inspector,
 // then npx mcp-loupe to /healthz and to the inspector's first paint), property.
 import { build as esbuild } from 'esbuild';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -16,6 +16,7 @@ import { listenFanout } from './listen-fanout.mjs';
 import { startApp } from './lib.mjs';
 import { tasksGet } from './tasks-get.mjs';
 import { proxyOverhead } from './proxy-overhead.mjs';
+import { tapOverhead } from './tap-overhead.mjs';
 import { recordingOpen } from './recording-open.mjs';
 import { browserRecording } from './browser-recording.mjs';
 import { runTarget, throughput } from './throughput.mjs';
@@ -25,7 +26,7 @@ const out = path.join(root, '.bench-build');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-bench-'));
 const started = Date.now();
 const say = (m) => process.stdout.write(`[bench] ${m}\n`);
-const SECTIONS = ['throughput', 'tasks-get', 'fanout', 'proxy', 'recording', 'cold-start', 'install', 'property'];
+const SECTIONS = ['throughput', 'tasks-get', 'fanout', 'proxy', 'tap', 'recording', 'cold-start', 'install', 'property'];
 const chosen = process.argv.slice(2);
 for (const name of chosen) if (!SECTIONS.includes(name)) throw new Error(`unknown bench section "${name}" (one of ${SECTIONS.join(', ')})`);
 const want = (name) => chosen.length === 0 || chosen.includes(name);
@@ -52,7 +53,8 @@ await prepare('servers/sdk.ts');
 const build = (entry) => built.get(entry);
 
 execFileSync(process.execPath, [path.join(root, 'scripts/build-cli.mjs')], { cwd: root, stdio: 'inherit' });
-if (!fs.existsSync(path.join(root, 'dist/app/index.html')))
+// The tap section needs the CLI only; every other section may serve the pages.
+if (SECTIONS.some((s) => s !== 'tap' && want(s)) && !fs.existsSync(path.join(root, 'dist/app/index.html')))
   execFileSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], { cwd: root, stdio: 'inherit' });
 
 const results = { startedAt: new Date().toISOString(), machine: { cpus: os.cpus().length, node: process.version } };
@@ -110,6 +112,15 @@ if (want('proxy')) {
   lines.push(
     `proxy (/api/proxy on the npm start app): direct p50 ${results.proxy.directP50} ms, via proxy p50 ${results.proxy.proxyP50} ms, overhead ${results.proxy.overheadP50} ms   (target < 2)`,
   );
+}
+
+if (want('tap')) {
+  say('tap overhead (mcp-loupe tap --record) against a direct call, over HTTP and stdio');
+  results.tap = await tapOverhead({ root, dataDir });
+  for (const [transport, t] of Object.entries(results.tap))
+    lines.push(
+      `tap over ${transport}: direct p50 ${t.directP50} ms / p99 ${t.directP99} ms, through the tap p50 ${t.tapP50} ms / p99 ${t.tapP99} ms; added p50 ${t.addedP50} ms, p99 ${t.addedP99} ms   (target p50 < ${transport === 'http' ? 1 : 0.5})`,
+    );
 }
 
 if (want('recording')) {

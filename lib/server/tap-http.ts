@@ -1,0 +1,175 @@
+import http from 'node:http';
+import https from 'node:https';
+import zlib from 'node:zlib';
+import { StringDecoder } from 'node:string_decoder';
+import { ERROR } from '../protocol';
+import { isAllowedHost } from '../engine/guards';
+import type { TapObserver } from '../recording/tap-frames';
+
+/**
+ * The HTTP tap: a loopback endpoint that relays every request to one upstream MCP server and
+ * every response back, byte for byte and as it arrives (no SSE buffering), with every header
+ * except the hop-by-hop ones. It rewrites nothing: no Loupe headers, no decoding of the relayed
+ * bytes. A copy of each exchange goes to the observer (decompressed there if the upstream
+ * compressed it). Nothing it relays is logged.
+ */
+
+/** Hop-by-hop headers (RFC 9110 §7.6.1) never cross; Host names the upstream instead. */
+const HOP = /^(connection|keep-alive|transfer-encoding|te|trailer|trailers|upgrade|proxy-.*|host)$/i;
+
+/** Raw header pairs minus hop-by-hop ones and any a Connection header lists, names as sent. */
+function endToEnd(raw: readonly string[]): string[] {
+  const listed = new Set<string>();
+  for (let i = 0; i < raw.length; i += 2)
+    if (raw[i]!.toLowerCase() === 'connection') for (const n of raw[i + 1]!.split(',')) listed.add(n.trim().toLowerCase());
+  const out: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (!HOP.test(name) && !listed.has(name.toLowerCase())) out.push(name, raw[i + 1]!);
+  }
+  return out;
+}
+
+/** Lower-case name → value (repeated headers joined) for the observer's frames. */
+function record(pairs: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < pairs.length; i += 2) {
+    const k = pairs[i]!.toLowerCase();
+    out[k] = out[k] === undefined ? pairs[i + 1]! : `${out[k]}, ${pairs[i + 1]!}`;
+  }
+  return out;
+}
+
+/** A decompressor for the observer's copy of an encoded body, or undefined for identity. */
+function decoderFor(encoding: string | undefined): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | undefined {
+  const e = (encoding ?? '').trim().toLowerCase();
+  if (e === 'gzip' || e === 'x-gzip') return zlib.createGunzip();
+  if (e === 'deflate') return zlib.createInflate();
+  if (e === 'br') return zlib.createBrotliDecompress();
+  return undefined;
+}
+
+interface HttpTapOptions {
+  upstream: URL;
+  host: string;
+  port: number;
+  observer: TapObserver;
+  /** Extra Host names accepted besides loopback (DNS-rebinding guard, as for `mock`). */
+  allowedHosts?: readonly string[];
+  /** Diagnostics (never header values or bodies). */
+  log?: (line: string) => void;
+}
+
+interface HttpTap {
+  /** The local endpoint to point the client at. */
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** Where a local request goes: the local `/mcp` is the upstream URL; other paths (OAuth discovery) are on the upstream's origin. */
+function targetOf(upstream: URL, localPath: string): URL {
+  const local = new URL(localPath, 'http://tap.invalid');
+  const target = local.pathname === '/mcp' ? new URL(upstream) : new URL(local.pathname, upstream.origin);
+  for (const [k, v] of local.searchParams) target.searchParams.append(k, v);
+  return target;
+}
+
+function refuse(res: http.ServerResponse, status: number, message: string): void {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: ERROR.internalError, message } });
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+}
+
+/** Start the HTTP tap; resolves once it listens. */
+export function startHttpTap(options: HttpTapOptions): Promise<HttpTap> {
+  const agentOptions = { keepAlive: true };
+  const agent = options.upstream.protocol === 'https:' ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
+  const requestFn = options.upstream.protocol === 'https:' ? https.request : http.request;
+
+  const server = http.createServer((req, res) => {
+    if (!isAllowedHost(req.headers.host ?? null, options.allowedHosts)) return refuse(res, 403, 'Forbidden: the tap only answers loopback Host names');
+    const seen = options.observer.http();
+    const target = targetOf(options.upstream, req.url ?? '/');
+    const headers = endToEnd(req.rawHeaders);
+    headers.push('Host', target.host);
+    const body: Buffer[] = [];
+    let finished = false;
+    const upstream = requestFn(target, { method: req.method, headers, agent }, (up) => {
+      const relayed = endToEnd(up.rawHeaders);
+      res.writeHead(up.statusCode ?? 502, up.statusMessage, relayed);
+      const plain = record(relayed);
+      // A stream's head goes out at once (a listen stream may stay silent); any other head leaves
+      // with the first body bytes, in one write.
+      if ((plain['content-type'] ?? '').toLowerCase().startsWith('text/event-stream')) res.flushHeaders();
+      seen.response(up.statusCode ?? 502, plain);
+      const inflate = decoderFor(plain['content-encoding']);
+      const text = new StringDecoder('utf8');
+      if (inflate) {
+        inflate.on('data', (c: Buffer) => seen.chunk(text.write(c)));
+        inflate.on('error', () => {});
+      }
+      up.on('data', (c: Buffer) => {
+        res.write(c);
+        if (inflate) inflate.write(c);
+        else seen.chunk(text.write(c));
+      });
+      up.on('end', () => {
+        finished = true;
+        res.end();
+        const done = () => {
+          seen.chunk(text.end());
+          seen.end('done');
+        };
+        if (inflate) inflate.end(done);
+        else done();
+      });
+      up.on('error', (e) => {
+        finished = true;
+        seen.end('upstream-failed', e.message);
+        res.destroy(e);
+      });
+    });
+    upstream.on('error', (e) => {
+      if (finished) return;
+      finished = true;
+      options.log?.(`upstream ${target.origin}: ${e.message}`);
+      seen.end('upstream-failed', e.message);
+      if (!res.headersSent) refuse(res, 502, `Bad gateway: the tap could not reach the upstream (${e.message})`);
+      else res.destroy(e);
+    });
+    req.on('data', (c: Buffer) => {
+      body.push(c);
+      upstream.write(c);
+    });
+    req.on('end', () => {
+      seen.request(req.method ?? 'GET', record(headers.slice(0, -2)), Buffer.concat(body).toString('utf8'));
+      upstream.end();
+    });
+    // The client left before the upstream finished (a cancelled request, a closed listen stream).
+    res.on('close', () => {
+      if (finished) return;
+      finished = true;
+      upstream.destroy();
+      seen.end('client-closed');
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : options.port;
+      const shown = options.host.includes(':') ? `[${options.host}]` : options.host;
+      resolve({
+        url: `http://${shown}:${port}/mcp`,
+        port,
+        close: () =>
+          new Promise<void>((r) => {
+            server.closeAllConnections();
+            agent.destroy();
+            server.close(() => r());
+          }),
+      });
+    });
+  });
+}

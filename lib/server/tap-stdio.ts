@@ -1,0 +1,69 @@
+import { spawn } from 'node:child_process';
+import type { TapObserver } from '../recording/tap-frames';
+import { splitLines } from './stdio-lines';
+
+/**
+ * The stdio tap: put in a client's configuration in place of a server's command, it spawns the
+ * server and relays the client's stdin to it and its stdout back, chunk for chunk as the bytes
+ * arrive (so the line framing is the server's own), while the observer gets a copy of each line.
+ * The server's stderr passes through. Signals are forwarded; the tap ends as the server ends.
+ * It writes nothing of its own to stdout.
+ */
+
+interface StdioTapOptions {
+  command: string;
+  args: readonly string[];
+  observer: TapObserver;
+  stdin?: NodeJS.ReadableStream;
+  stdout?: NodeJS.WritableStream;
+  stderr?: NodeJS.WritableStream;
+  /** Diagnostics for stderr (only with --verbose, or on error). */
+  log?: (line: string) => void;
+}
+
+/** How the server ended: its exit code, or the signal that ended it. */
+type StdioTapExit = { code: number; signal?: undefined } | { code?: undefined; signal: NodeJS.Signals };
+
+/** Lines longer than this are relayed but not observed (a frame that big is not a message to show). */
+const MAX_OBSERVED_LINE = 16 * 1024 * 1024;
+
+const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/** Run the server behind the tap; resolves when it has exited and its output is drained. */
+export function runStdioTap(options: StdioTapOptions): Promise<StdioTapExit> {
+  const stdin = options.stdin ?? process.stdin;
+  const stdout = options.stdout ?? process.stdout;
+  const stderr = options.stderr ?? process.stderr;
+  return new Promise((resolve) => {
+    const child = spawn(options.command, [...options.args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const forward = (signal: NodeJS.Signals) => () => {
+      options.log?.(`forwarding ${signal} to the server`);
+      child.kill(signal);
+    };
+    const handlers = FORWARDED.map((s) => [s, forward(s)] as const);
+    for (const [s, h] of handlers) process.on(s, h);
+
+    const tooLong = (who: string) => (bytes: number) => options.log?.(`a ${bytes}-byte line from the ${who} was relayed but not recorded`);
+    splitLines(stdin, MAX_OBSERVED_LINE, (line) => options.observer.fromClient(line), tooLong('client'));
+    splitLines(child.stdout, MAX_OBSERVED_LINE, (line) => options.observer.fromServer(line), tooLong('server'));
+    stdin.on('data', (c: Buffer) => {
+      if (child.stdin.writable) child.stdin.write(c);
+    });
+    // The client closed its end: the server's stdin closes too (how stdio servers learn to quit).
+    stdin.on('end', () => child.stdin.end());
+    child.stdin.on('error', () => {});
+    child.stdout.on('data', (c: Buffer) => stdout.write(c));
+    child.stderr.on('data', (c: Buffer) => stderr.write(c));
+
+    child.on('error', (e) => {
+      for (const [s, h] of handlers) process.off(s, h);
+      stderr.write(`mcp-loupe tap: could not start ${options.command}: ${e.message}\n`);
+      resolve({ code: 127 });
+    });
+    child.on('close', (code, signal) => {
+      for (const [s, h] of handlers) process.off(s, h);
+      if (stdin !== process.stdin) stdin.removeAllListeners('data');
+      resolve(signal ? { signal } : { code: code ?? 1 });
+    });
+  });
+}
