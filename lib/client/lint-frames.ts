@@ -1,6 +1,7 @@
 import { HEADER, LEGACY_VERSIONS, META, lintAll, type Exchange, type Lint, type LintContext } from '../protocol';
 import type { Frame } from './frames';
 import { asRecord } from '../shared/records';
+import { createSchemaValidator } from './schema-validator';
 
 /**
  * Live lints over tracked frames: regroup the frames of each exchange (request, response head,
@@ -80,6 +81,7 @@ export function lintFrames(frames: readonly Frame[], context?: LintContext): Map
   const lints = lintAll(
     grouped.map((g) => g.exchange),
     context,
+    { validateSchema: createSchemaValidator() },
   );
   // lintAll answers one list per exchange, in order.
   return new Map(grouped.map((g, i) => [g.exchangeId, lints[i]!]));
