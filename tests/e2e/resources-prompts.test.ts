@@ -94,7 +94,8 @@ describe('resources, prompts and rich results in the inspector', () => {
     const form = `${panel} [data-testid="prompt-form"][data-prompt="test_prompt_with_arguments"]`;
     expect(await page.textContent(`${form} [data-testid="get-prompt"]`)).toBe('Fill in arg1, arg2');
     await page.fill(`${form} input[name="arg1"]`, 'test');
-    await page.waitForSelector(`${form} [data-arg="arg1"] [data-testid="completions"][data-count="2"]`);
+    // The suggestions are the input's datalist (the browser's own dropdown), present but not laid out.
+    await page.waitForSelector(`${form} [data-arg="arg1"] [data-testid="completions"][data-count="2"]`, { state: 'attached' });
     expect(await page.$$eval(`${form} [data-arg="arg1"] option`, (os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['testValue1', 'test-value']);
     await page.fill(`${form} input[name="arg1"]`, 'testValue1');
     await page.fill(`${form} input[name="arg2"]`, 'second');
