@@ -137,4 +137,23 @@ describe('resources, prompts and rich results in the inspector', () => {
     expect(text).toContain('response.body.result.structuredContent.readings[1].value');
     expect(text).toContain('must be number');
   });
+
+  it('shows the demo’s markdown resource as text and opens its ui:// resource in the app view', async () => {
+    const demo = await env.browser.newContext({ viewport: { width: 1600, height: 1200 } });
+    try {
+      const p = await demo.newPage();
+      await p.goto(`${env.base}/?token=${env.server.token}`);
+      await p.waitForSelector('[data-testid="connection-status"][data-state="connected"]', { timeout: 20_000 });
+      const panel = '[data-testid="resources-panel"]';
+      await p.click(`${panel} [data-resource="notes://index"] [data-testid="read-resource"]`);
+      const md = await p.waitForSelector(`${panel} [data-testid="resource-read"][data-uri="notes://index"] [data-testid="content-markdown"]`);
+      expect((await md.textContent())?.length).toBeGreaterThan(20);
+
+      await p.click(`${panel} [data-resource="ui://notes/timeline.html"] [data-testid="read-resource"]`);
+      await p.click(`${panel} [data-testid="resource-read"][data-uri="ui://notes/timeline.html"] [data-testid="open-app"]`);
+      await p.waitForSelector(`${panel} [data-testid="resource-app-view"] [data-testid="app-view"][data-state="initialized"]`, { timeout: 30_000 });
+    } finally {
+      await demo.close();
+    }
+  });
 });
