@@ -71,6 +71,20 @@ describe('resources', () => {
     expect((await listResources(session.request, 'broken')).outcome).toMatchObject({ type: 'invalid', reason: 'resources/list result has no resources array' });
   });
 
+  it('browses a 2025-11-25 session the same way (after the initialize handshake)', async () => {
+    const engine = createMockEngine({ scenario: getBuiltinScenario('conformance')! });
+    engines.push(engine);
+    const session = createClientSession({ transport: createMemoryTransport(engine), era: 'legacy' });
+    const page = await listResources(session.request);
+    expect(session.protocolVersion).toBe('2025-11-25');
+    expect(page.items.map((r) => r.uri)).toEqual(['test://static-text', 'test://static-binary']);
+    const blob = await readResource(session.request, 'test://static-binary');
+    const item = (blob as { result: { contents: { blob: string; mimeType: string }[] } }).result.contents[0]!;
+    expect(viewerFor(item)).toBe('image');
+    expect(hexDump(decodeBase64(item.blob)!).slice(0, 29)).toBe('0000  89 50 4e 47 0d 0a 1a 0a');
+    expect((await listPrompts(session.request)).items.map((p) => p.name)).toContain('test_prompt_with_arguments');
+  });
+
   it('names template variables of every operator and expands them as RFC 6570 says', () => {
     expect(templateVariables('file:///{+path}{?q,lang}{#frag}/{id}')).toEqual(['path', 'q', 'lang', 'frag', 'id']);
     expect(expandTemplate('file:///{+path}', { path: 'src/a b.ts' })).toBe('file:///src/a%20b.ts');
