@@ -1,5 +1,6 @@
 import { show, type Report, type View } from './model';
 import { asRecord } from '../../shared/records';
+import type { Tool } from '../tools';
 
 /**
  * Tool calls checked against the tool's JSON Schemas: the arguments sent against `inputSchema`
@@ -46,6 +47,33 @@ function check(
   for (const f of out.failures) report(mismatch, `${what}: ${f.message}`, `${at}${pointerToPath(f.pointer)}`);
 }
 
+/** A complete CallToolResult (at `at`) against the tool's outputSchema. */
+function checkOutput(tool: Tool, r: Record<string, unknown>, at: string, validate: SchemaValidator, report: Report): void {
+  if (!tool.outputSchema || r.isError === true) return;
+  if (r.resultType !== undefined && r.resultType !== 'complete') return;
+  if (r.structuredContent === undefined) {
+    report('tool-structured-content-missing', `Tool ${show(tool.name)} declares an outputSchema but its result has no structuredContent`, at);
+    return;
+  }
+  if (!asRecord(r.structuredContent)) {
+    report(
+      'tool-output-schema-mismatch',
+      `structuredContent of ${show(tool.name)} must be an object, got ${show(r.structuredContent)}`,
+      `${at}.structuredContent`,
+    );
+    return;
+  }
+  check(
+    validate,
+    tool.outputSchema,
+    r.structuredContent,
+    `${at}.structuredContent`,
+    `structuredContent of ${show(tool.name)} against its outputSchema`,
+    'tool-output-schema-mismatch',
+    report,
+  );
+}
+
 /** tools/call: arguments against inputSchema, structuredContent against outputSchema (tools known from tools/list). */
 export function checkToolSchemas(v: View, validate: SchemaValidator, report: Report): void {
   if (v.method !== 'tools/call' || typeof v.params.name !== 'string') return;
@@ -64,32 +92,16 @@ export function checkToolSchemas(v: View, validate: SchemaValidator, report: Rep
       report,
     );
   }
+  // A 2025-11-25 CreateTaskResult (`task`) holds no tool result yet.
+  if (v.result && !asRecord(v.result.task)) checkOutput(tool, v.result, 'response.body.result', validate, report);
+}
+
+/** A completed task's result (tasks/get) against the outputSchema of the tool whose call created it. */
+export function checkTaskResultSchema(v: View, toolName: string | undefined, validate: SchemaValidator, report: Report): void {
   const r = v.result;
-  if (!tool.outputSchema || !r || r.isError === true) return;
-  if (r.resultType !== undefined && r.resultType !== 'complete') return;
-  if (r.structuredContent === undefined) {
-    report(
-      'tool-structured-content-missing',
-      `Tool ${show(tool.name)} declares an outputSchema but its result has no structuredContent`,
-      'response.body.result',
-    );
-    return;
-  }
-  if (!asRecord(r.structuredContent)) {
-    report(
-      'tool-output-schema-mismatch',
-      `structuredContent of ${show(tool.name)} must be an object, got ${show(r.structuredContent)}`,
-      'response.body.result.structuredContent',
-    );
-    return;
-  }
-  check(
-    validate,
-    tool.outputSchema,
-    r.structuredContent,
-    'response.body.result.structuredContent',
-    `structuredContent of ${show(tool.name)} against its outputSchema`,
-    'tool-output-schema-mismatch',
-    report,
-  );
+  if (v.method !== 'tasks/get' || !r || r.status !== 'completed' || !toolName) return;
+  const tool = v.ctx.tools?.find((t) => t.name === toolName);
+  const result = asRecord(r.result);
+  // The inlined result is the tool call's complete result, whatever resultType it carries.
+  if (tool && result) checkOutput(tool, { ...result, resultType: undefined }, 'response.body.result.result', validate, report);
 }

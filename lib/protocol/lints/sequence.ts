@@ -4,7 +4,7 @@ import { ServerCapabilitiesSchema } from '../meta';
 import { lintExchange } from './exchange';
 import { show, viewOf, type Exchange, type Lint, type LintContext, type PreviousInputRequired, type Report, type View } from './model';
 import { createReporter } from './rules';
-import { checkToolSchemas, type SchemaValidator } from './schemas';
+import { checkTaskResultSchema, checkToolSchemas, type SchemaValidator } from './schemas';
 import { trackCancelled, trackListenFrames, trackTasks, type TaskSession } from './task-sequence';
 
 /**
@@ -128,7 +128,11 @@ export function createLintSession(base: LintContext = {}, options: LintOptions =
       const ctx: LintContext = continued ? { ...s.ctx, previousInputRequired: continued.prev } : s.ctx;
       const v = viewOf(ex, ctx);
       out.unshift(...lintExchange(ex, ctx));
-      if (options.validateSchema) checkToolSchemas(v, options.validateSchema, report);
+      if (options.validateSchema) {
+        checkToolSchemas(v, options.validateSchema, report);
+        const taskId = v.params.taskId;
+        if (typeof taskId === 'string') checkTaskResultSchema(v, s.tasks.get(taskId)?.tool, options.validateSchema, report);
+      }
       if (v.modern) {
         trackMrtr(s, v, continued);
         trackTasks(s, v, ex.at, report);

@@ -23,6 +23,8 @@ interface TaskTrack {
   outstanding?: string[];
   /** When the task may be gone (createdAt + ttlMs); Infinity for unlimited; unknown when not created in this session. */
   keepUntil?: number;
+  /** The tool whose call created the task: its outputSchema applies to the task's result. */
+  tool?: string;
 }
 
 /** The tasks a session tracks (sequence.ts's session state includes these). */
@@ -50,7 +52,7 @@ export function trackTasks(s: TaskSession, v: View, at: number | undefined, repo
   if (v.method === 'tools/call' && r?.resultType === RESULT_TYPE.task && typeof r.taskId === 'string') {
     const created = typeof r.createdAt === 'string' ? Date.parse(r.createdAt) : NaN;
     const keepUntil = r.ttlMs === null ? Infinity : typeof r.ttlMs === 'number' && Number.isFinite(created) ? created + r.ttlMs : undefined;
-    const t: TaskTrack = { lastAt: at, nudged: false, keepUntil };
+    const t: TaskTrack = { lastAt: at, nudged: false, keepUntil, ...(typeof v.params.name === 'string' ? { tool: v.params.name } : {}) };
     observeSnapshot(t, r, 'response.body.result', report);
     s.tasks.set(r.taskId, t);
     s.taskRequests.set(JSON.stringify(v.id), r.taskId);

@@ -38,6 +38,13 @@ describe('tool schema lints', () => {
     expect(lints.map((l) => l.specRef)).toContain('server/tools#output-schema');
   });
 
+  it('checks a completed task’s result against the outputSchema of the tool whose call created the task', () => {
+    const c = byName('a completed task');
+    const [created, polled] = lintAll(c.exchanges, c.context, { validateSchema: createSchemaValidator() });
+    expect(created).toEqual([]);
+    expect(polled!.map((l) => [l.id, l.path])).toEqual([['tool-output-schema-mismatch', 'response.body.result.result.structuredContent.temperature']]);
+  });
+
   it('knows nothing of a tool it was not told about, and is off without a validator', () => {
     const c = byName('nested arguments');
     expect(lintAll(c.exchanges, {}, { validateSchema: createSchemaValidator() })[0]).toEqual([]);
