@@ -5,12 +5,14 @@ import { RecordingMenu } from '@/components/recording/RecordingMenu';
 import { ConnectionBar } from './ConnectionBar';
 import { InspectorProvider } from './InspectorProvider';
 import type { ConnectionConfig } from '@/lib/state/connection-slice';
-import { StreamsPanel, TasksPanel, ToolsPanel } from './panels';
+import { PromptsPanel, ResourcesPanel, StreamsPanel, TasksPanel, ToolsPanel } from './panels';
 import { useLinkedConnection } from './use-linked-connection';
 import { Workbench, type WorkbenchPanel } from './Workbench';
 
 const PANELS: WorkbenchPanel[] = [
   { id: 'tools', title: 'Tools', content: <ToolsPanel /> },
+  { id: 'resources', title: 'Resources', content: <ResourcesPanel /> },
+  { id: 'prompts', title: 'Prompts', content: <PromptsPanel /> },
   { id: 'tasks', title: 'Tasks', content: <TasksPanel /> },
   { id: 'streams', title: 'Streams', content: <StreamsPanel /> },
 ];

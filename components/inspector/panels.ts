@@ -5,3 +5,5 @@
 export { ToolsPanel } from '@/components/tools/ToolsPanel';
 export { TasksPanel } from '@/components/tasks/TasksPanel';
 export { StreamsPanel } from '@/components/streams/StreamsPanel';
+export { ResourcesPanel } from '@/components/resources/ResourcesPanel';
+export { PromptsPanel } from '@/components/prompts/PromptsPanel';

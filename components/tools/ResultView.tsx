@@ -3,10 +3,11 @@
 import type { JsonRpcErrorObject } from '@/lib/protocol';
 import { asRecord } from '@/lib/shared/records';
 import { keyedByContent } from '@/components/ui/content-keys';
+import { ContentBlock } from '@/components/resources/ContentBlock';
 
 /**
- * A CallToolResult as a person reads it: the content blocks (text in full, other kinds
- * summarised), structuredContent as JSON, and `isError: true` flagged as a tool error that is
+ * A CallToolResult as a person reads it: the content blocks (text in full, images and audio as
+ * media, embedded resources in their viewer, resource links by URI; see ContentBlock), structuredContent as JSON, and `isError: true` flagged as a tool error that is
  * still a result (the call completed; the tool reports a failure), never as a protocol failure.
  */
 
@@ -15,20 +16,6 @@ function blockKey(block: unknown): string {
   const b = asRecord(block) ?? {};
   const shown = typeof b.text === 'string' ? b.text : typeof b.uri === 'string' ? b.uri : '';
   return `${String(b.type)}:${shown}`;
-}
-
-function Block({ block }: { block: unknown }) {
-  const b = asRecord(block) ?? {};
-  if (b.type === 'text' && typeof b.text === 'string') return <p className="whitespace-pre-wrap break-words text-sm">{b.text}</p>;
-  if (b.type === 'image' || b.type === 'audio')
-    return (
-      <p className="text-xs text-muted">
-        [{String(b.type)} {String(b.mimeType ?? '')}, {typeof b.data === 'string' ? `${b.data.length} base64 chars` : 'no data'}]
-      </p>
-    );
-  if (b.type === 'resource_link') return <p className="font-mono text-xs">→ {String(b.uri ?? '')}</p>;
-  if (b.type === 'resource') return <p className="font-mono text-xs">[embedded resource {String(asRecord(b.resource)?.uri ?? '')}]</p>;
-  return <pre className="overflow-x-auto text-xs">{JSON.stringify(block, null, 2)}</pre>;
 }
 
 /** A tool result (complete outcome, or a completed task's `result`). */
@@ -48,7 +35,7 @@ export function ResultView({ result, testId = 'tool-result' }: { result: Record<
         </p>
       ) : null}
       {content ? (
-        keyedByContent(content, blockKey).map(({ key, item }) => <Block key={key} block={item} />)
+        keyedByContent(content, blockKey).map(({ key, item }) => <ContentBlock key={key} block={item} />)
       ) : (
         <p className="text-xs text-danger">The result has no content array.</p>
       )}

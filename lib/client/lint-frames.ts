@@ -1,6 +1,7 @@
 import { HEADER, LEGACY_VERSIONS, META, createLintSession, type Exchange, type Lint, type LintContext } from '../protocol';
 import type { Frame } from './frames';
 import { asRecord } from '../shared/records';
+import { createSchemaValidator } from './schema-validator';
 
 /**
  * Live lints over tracked frames: regroup the frames of each exchange (request, response head,
@@ -82,7 +83,7 @@ export function exchangesFromFrames(frames: readonly Frame[]): FrameExchange[] {
 
 /** Lint a tracked session; the result maps each exchangeId to its lints (empty lists included). */
 export function lintFrames(frames: readonly Frame[], context?: LintContext): Map<string, Lint[]> {
-  const session = createLintSession(context);
+  const session = createLintSession(context, { validateSchema: createSchemaValidator() });
   // Pushed task snapshots and listen acks count from when they arrived, as in the live timeline:
   // each is noticed before the first exchange sent after it is linted.
   const pushed = frames.filter(isPushed).sort((a, b) => a.at - b.at);

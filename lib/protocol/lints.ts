@@ -14,6 +14,7 @@ export type { Exchange, Lint, LintContext } from './lints/model';
 export { LINT_RULES, specUrl, type LintId } from './lints/rules';
 export { secretHint } from './lints/elicitation';
 export { createLintSession, lintAll, type LintSession } from './lints/sequence';
+export type { SchemaFailure, SchemaValidator } from './lints/schemas';
 export { lintExchange } from './lints/exchange';
 
 /** Lint one elicitation/create input request on its own (for the elicitation panel). */

@@ -1,5 +1,6 @@
 import { rpcFields, type Frame } from '../client/frames';
 import { exchangesFromFrames, isPushed } from '../client/lint-frames';
+import { createSchemaValidator } from '../client/schema-validator';
 import { createLintSession, type Lint, type LintSession } from '../protocol';
 import { asRecord } from '../shared/records';
 
@@ -45,11 +46,12 @@ export function createIncrementalLinter(): IncrementalLinter {
   let pendingBytes = 0;
 
   const sessions = new Map<string, LintSession>();
+  const validateSchema = createSchemaValidator();
 
   const sessionOf = (connectionId: string): LintSession => {
     let session = sessions.get(connectionId);
     if (!session) {
-      session = createLintSession();
+      session = createLintSession({}, { validateSchema });
       sessions.set(connectionId, session);
       // An old connection's sequence is of no use to new exchanges.
       if (sessions.size > MAX_CONNECTIONS) sessions.delete(sessions.keys().next().value!);

@@ -5,6 +5,7 @@ import { lintExchange } from './exchange';
 import { show, viewOf, type Exchange, type Lint, type LintContext, type PreviousInputRequired, type Report, type View } from './model';
 import { createReporter } from './rules';
 import { asRecord } from '../../shared/records';
+import { checkTaskResultSchema, checkToolSchemas, type SchemaValidator } from './schemas';
 import { noteListenAck, notePushedTask, trackCancelled, trackListenFrames, trackTasks, type TaskSession } from './task-sequence';
 
 /**
@@ -83,6 +84,11 @@ function trackPages(s: SessionState, v: View, report: Report): void {
   s.pages.set(v.method, { nextCursor: r.nextCursor, cacheScope: r.cacheScope });
 }
 
+/** What a caller adds to the rules: a JSON Schema validator turns on the tool schema checks. */
+interface LintOptions {
+  validateSchema?: SchemaValidator;
+}
+
 /** A session being linted exchange by exchange (what `lintAll` walks), for live use. */
 export interface LintSession {
   /** Lint the next exchange of the session: its own lints and the sequence findings on it. */
@@ -106,7 +112,7 @@ function forgetOldest<K, V>(map: Map<K, V>): void {
  * rules need (at most the last 1,000 tasks and open conversations), so a long session costs
  * constant time and memory per exchange.
  */
-export function createLintSession(base: LintContext = {}): LintSession {
+export function createLintSession(base: LintContext = {}, options: LintOptions = {}): LintSession {
   const { previousInputRequired: _ignored, ...rest } = base;
   const s: SessionState = { ctx: rest, conversations: [], tasks: new Map(), taskRequests: new Map(), pages: new Map() };
   return {
@@ -134,6 +140,11 @@ export function createLintSession(base: LintContext = {}): LintSession {
       const ctx: LintContext = continued ? { ...s.ctx, previousInputRequired: continued.prev } : s.ctx;
       const v = viewOf(ex, ctx);
       out.unshift(...lintExchange(ex, ctx));
+      if (options.validateSchema) {
+        checkToolSchemas(v, options.validateSchema, report);
+        const taskId = v.params.taskId;
+        if (typeof taskId === 'string') checkTaskResultSchema(v, s.tasks.get(taskId)?.tool, options.validateSchema, report);
+      }
       if (v.modern) {
         trackMrtr(s, v, continued);
         trackTasks(s, v, ex.at, report);
@@ -154,7 +165,7 @@ export function createLintSession(base: LintContext = {}): LintSession {
  * Lint a session in order. Returns one list per exchange (same order), holding that exchange's
  * own lints and the sequence findings that surfaced on it.
  */
-export function lintAll(exchanges: Exchange[], base: LintContext = {}): Lint[][] {
-  const session = createLintSession(base);
+export function lintAll(exchanges: Exchange[], base: LintContext = {}, options: LintOptions = {}): Lint[][] {
+  const session = createLintSession(base, options);
   return exchanges.map((ex) => session.lint(ex));
 }

@@ -30,6 +30,8 @@ interface TaskTrack {
   resyncAt?: number;
   /** notifications/tasks snapshots pushed on a listen stream, newest last (a few). */
   pushed?: { at: number; status: unknown; outstanding: string[] }[];
+  /** The tool whose call created the task: its outputSchema applies to the task's result. */
+  tool?: string;
 }
 
 /** Pushed snapshots remembered per task. */
@@ -97,7 +99,7 @@ export function trackTasks(s: TaskSession, v: View, at: number | undefined, repo
   if (v.method === 'tools/call' && r?.resultType === RESULT_TYPE.task && typeof r.taskId === 'string') {
     const created = typeof r.createdAt === 'string' ? Date.parse(r.createdAt) : NaN;
     const keepUntil = r.ttlMs === null ? Infinity : typeof r.ttlMs === 'number' && Number.isFinite(created) ? created + r.ttlMs : undefined;
-    const t: TaskTrack = { lastAt: at, nudged: false, keepUntil, snapAt: at };
+    const t: TaskTrack = { lastAt: at, nudged: false, keepUntil, snapAt: at, ...(typeof v.params.name === 'string' ? { tool: v.params.name } : {}) };
     observeSnapshot(t, r, 'response.body.result', report);
     s.tasks.set(r.taskId, t);
     s.taskRequests.set(JSON.stringify(v.id), r.taskId);

@@ -17,6 +17,7 @@ import {
   type LintId,
 } from '../../../lib/protocol/lints';
 import { fingerprint } from '../../../lib/shared/fingerprint';
+import { createSchemaValidator } from '../../../lib/client/schema-validator';
 
 /**
  * Golden wire fixtures (tests/fixtures/protocol/*.json): each case lists the exact set of lint
@@ -63,7 +64,8 @@ describe('lint fixtures', () => {
             }
           } else {
             for (const e of c.exchanges) ExchangeSchema.parse(e);
-            const lints = lintAll(c.exchanges, ctx);
+            // The tool schema rules need a validator; the inspector brings ajv (lib/client).
+            const lints = lintAll(c.exchanges, ctx, { validateSchema: createSchemaValidator() });
             expect(lints).toHaveLength(c.exchanges.length);
             expect(lints.map(ids), JSON.stringify(lints, null, 1)).toEqual(c.expect);
           }

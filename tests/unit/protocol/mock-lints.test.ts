@@ -7,6 +7,7 @@ import { createMemoryStores } from '../../../lib/store/memory';
 import { createFakeClock } from '../../helpers/fake-clock';
 import { CAPS } from '../../helpers/rpc';
 import { capture, errorOf, resultOf, type CaptureOptions } from './capture';
+import { createSchemaValidator } from '../../../lib/client/schema-validator';
 
 /**
  * The mocks must speak the spec they lint: a representative session against each built-in
@@ -111,7 +112,7 @@ describe('lints on the demo mock', () => {
     const after = await send('tasks/get', { taskId: secondId }, { caps: CAPS.formAndTasks });
     expect(['cancelled', 'working']).toContain(resultOf(after).status);
 
-    const lints = lintAll(log);
+    const lints = lintAll(log, {}, { validateSchema: createSchemaValidator() });
     const errors = errorsOf(lints);
     expect(errors.map((e) => e.id)).toEqual(['error-code-reserved-undefined']);
     expect(errors[0].message).toContain('implementation-defined, reserved range');
@@ -127,7 +128,7 @@ describe('lints on the demo mock', () => {
     await send('tools/call', { name: 'echo', arguments: { text: 'x' } }, { headers: { 'MCP-Protocol-Version': null } });
     await send('tools/call', { name: 'generate_report', arguments: { size: 'small' } });
     await send('tasks/get', { taskId: 'nope' });
-    const lints = lintAll(log);
+    const lints = lintAll(log, {}, { validateSchema: createSchemaValidator() });
     expect(serverSide(lints)).toEqual([]);
     const ids = lints.map((l) => l.filter((x) => x.severity === 'error').map((x) => x.id));
     expect(ids).toEqual([['tasks-removed-method'], [], ['header-mismatch'], ['header-missing'], [], ['task-method-undeclared']]);
@@ -218,7 +219,7 @@ describe('lints on the conformance mock', () => {
     await send('tools/call', { name: 'test_trigger_tool_change', arguments: {} });
     expect((await changes).frames).toHaveLength(2);
 
-    const lints = lintAll(log);
+    const lints = lintAll(log, {}, { validateSchema: createSchemaValidator() });
     expect(errorsOf(lints)).toEqual([]);
     expect(serverSide(lints)).toEqual([]);
   });
