@@ -28,9 +28,14 @@ function Room({ scenarioId }: { scenarioId: string }) {
   return (
     <div className="space-y-4">
       <header className="flex flex-wrap items-center gap-3">
-        <Link href="/scenarios" className="text-sm text-muted hover:text-foreground">
-          ← Scenarios
-        </Link>
+        <nav aria-label="Back" className="flex gap-3 text-sm">
+          <Link href="/" data-testid="back-to-inspector" className="text-muted hover:text-foreground">
+            ← Inspector
+          </Link>
+          <Link href="/scenarios" className="text-muted hover:text-foreground">
+            Scenarios
+          </Link>
+        </nav>
         <h1 className="text-xl font-semibold tracking-tight">
           Control room <code className="ml-1 font-mono text-base">{scenarioId}</code>
         </h1>

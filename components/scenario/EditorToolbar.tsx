@@ -1,6 +1,7 @@
 'use client';
 
 import { useState } from 'react';
+import { ConfirmDialog } from './ConfirmDialog';
 import type { ActionNote } from './use-scenario-source';
 
 const BUTTON = 'rounded-md border border-border px-3 py-1.5 text-sm font-medium hover:bg-surface-muted disabled:cursor-not-allowed disabled:opacity-50';
@@ -15,12 +16,17 @@ interface EditorToolbarProps {
   note: ActionNote;
   onSave: () => void;
   onReset: () => void;
+  onRevert: () => void;
   onDuplicate: (newId: string) => void;
 }
 
-/** Save, reset and duplicate, with the outcome of the last action. */
-export function EditorToolbar({ scenarioId, builtin, dirty, errorCount, note, onSave, onReset, onDuplicate }: EditorToolbarProps) {
+/**
+ * Save, revert, reset and duplicate, with the outcome of the last action. Reset destroys live
+ * state, so it asks first and says what goes; Revert only touches the editor.
+ */
+export function EditorToolbar({ scenarioId, builtin, dirty, errorCount, note, onSave, onReset, onRevert, onDuplicate }: EditorToolbarProps) {
   const [newId, setNewId] = useState(`${scenarioId}-copy`);
+  const [confirming, setConfirming] = useState(false);
   const saveTitle = builtin
     ? 'Built-in scenarios are read-only: duplicate to edit'
     : errorCount
@@ -34,13 +40,40 @@ export function EditorToolbar({ scenarioId, builtin, dirty, errorCount, note, on
         </button>
         <button
           type="button"
+          data-testid="revert-scenario"
+          className={BUTTON}
+          disabled={!dirty}
+          title={dirty ? 'Put the saved file back in the editor; tasks and journal stay' : 'No unsaved edits'}
+          onClick={onRevert}
+        >
+          Revert edits
+        </button>
+        <button
+          type="button"
           data-testid="reset-scenario"
           className={BUTTON}
-          title="Drop tasks, ledger, nonces and journal; restore the initial state"
-          onClick={onReset}
+          title="Drop tasks, ledger, nonces and journal; restore the initial state (asks first)"
+          onClick={() => setConfirming(true)}
         >
-          Reset
+          Reset…
         </button>
+        <ConfirmDialog
+          open={confirming}
+          testId="reset-dialog"
+          title={`Reset ${scenarioId}?`}
+          confirmLabel="Reset state"
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => {
+            setConfirming(false);
+            onReset();
+          }}
+        >
+          <p>
+            This wipes the running mock&apos;s live tasks, its journal, the ledger and nonces, and restores the scenario&apos;s initial state. Clients holding
+            task ids will get errors.
+          </p>
+          <p className="text-muted">It does not touch the file or your unsaved edits: use Revert edits for those.</p>
+        </ConfirmDialog>
         <form
           className="ml-auto flex items-center gap-2"
           onSubmit={(e) => {

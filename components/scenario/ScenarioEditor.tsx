@@ -36,6 +36,7 @@ function EditorPane({ source, actions }: { source: Ready; actions: ReturnType<ty
         note={actions.note}
         onSave={() => void actions.save()}
         onReset={() => void actions.reset()}
+        onRevert={() => void actions.revert()}
         onDuplicate={(newId) =>
           void actions.duplicate(newId).then((id) => {
             if (id) router.push(`/scenarios/${encodeURIComponent(id)}`);

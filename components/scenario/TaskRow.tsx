@@ -15,10 +15,17 @@ const CONTROLS: { action: TaskAction; label: string; title: string }[] = [
   { action: 'expire', label: 'Expire', title: 'Delete the task as if its TTL had run out' },
 ];
 
+/**
+ * Why Advance is off while the task waits for input: the script's input step only moves on when
+ * the client answers (`tasks/input_response`); the engine has no operator answer to give for it.
+ */
+const WAITING_FOR_CLIENT = "Waiting for the client's answer to its input request: the task moves on when the client answers. Complete or Fail end it now.";
+
 /** One live task with its status, status message and the operator's controls. */
 export function TaskRow({ task, pending, onAct }: { task: LiveTask; pending?: string; onAct: (action: TaskAction) => void }) {
   const status = task.expired ? 'expired' : task.status;
   const done = task.expired || isTerminalStatus(task.status);
+  const waiting = !done && task.status === 'input_required';
   return (
     <li
       data-testid="task-row"
@@ -46,8 +53,8 @@ export function TaskRow({ task, pending, onAct }: { task: LiveTask; pending?: st
             key={c.action}
             type="button"
             data-testid={`task-${c.action}`}
-            title={c.title}
-            disabled={done || pending !== undefined}
+            title={waiting && c.action === 'advance' ? WAITING_FOR_CLIENT : c.title}
+            disabled={done || pending !== undefined || (waiting && c.action === 'advance')}
             onClick={() => onAct(c.action)}
             className="rounded border border-border px-2 py-0.5 text-xs hover:bg-surface-muted disabled:cursor-not-allowed disabled:opacity-40"
           >
@@ -55,6 +62,11 @@ export function TaskRow({ task, pending, onAct }: { task: LiveTask; pending?: st
           </button>
         ))}
       </div>
+      {waiting ? (
+        <p data-testid="advance-reason" className="text-xs text-muted">
+          {WAITING_FOR_CLIENT}
+        </p>
+      ) : null}
     </li>
   );
 }

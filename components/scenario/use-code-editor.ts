@@ -90,6 +90,8 @@ export function useCodeEditor(options: CodeEditorOptions) {
           lintGutter(),
           lint,
           theme,
+          // Long lines (descriptions, templates) wrap instead of scrolling sideways.
+          EditorView.lineWrapping,
           EditorState.readOnly.of(readOnly),
           EditorView.editable.of(!readOnly),
           EditorView.contentAttributes.of({ 'aria-label': `${sourceName} (scenario YAML)`, 'data-testid': 'scenario-editor-content' }),

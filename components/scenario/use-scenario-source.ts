@@ -6,8 +6,8 @@ import { useControlRoomContext } from './use-control-room';
 
 /**
  * The scenario's YAML as stored on the server, and the editor's actions on it: save (the server
- * validates again and answers the issues with their lines), reset the running scenario, and
- * duplicate it under a new id.
+ * validates again and answers the issues with their lines), revert unsaved edits, reset the
+ * running scenario, and duplicate it under a new id.
  */
 
 /** The stored YAML: loading, failed to load, or ready (with a revision that grows each time the text is replaced). */
@@ -37,6 +37,17 @@ export function useScenarioSource() {
       cancelled = true;
     };
   }, [client, scenarioId]);
+
+  /** Put the stored file back in the editor, dropping unsaved edits; the running mock is untouched. */
+  async function revert(): Promise<void> {
+    const reply = await client.source(scenarioId);
+    if (!reply.ok) return setNote({ tone: 'error', text: `Could not reload the file: ${reply.error}` });
+    current.current = reply.data.text;
+    setSource((s) => ({ status: 'ready', text: reply.data.text, builtin: reply.data.builtin, revision: s.status === 'ready' ? s.revision + 1 : 1 }));
+    setDirty(false);
+    setServerIssues([]);
+    setNote({ tone: 'ok', text: `Reverted to the saved ${scenarioId}.yaml; tasks and journal kept` });
+  }
 
   /** The editor reports every change here. */
   const edited = useCallback((text: string) => {
@@ -78,5 +89,5 @@ export function useScenarioSource() {
     return reply.data.id;
   }
 
-  return { source, note, serverIssues, dirty, edited, save, reset, duplicate };
+  return { source, note, serverIssues, dirty, edited, save, reset, revert, duplicate };
 }

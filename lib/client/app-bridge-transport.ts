@@ -104,7 +104,14 @@ export function createBridgeTransport(options: BridgeTransportOptions): BridgeTr
     async send(message) {
       if (closed) throw new Error('Failed to send a bridge message: the transport is closed');
       const target = options.target();
-      if (!target) throw new Error('Failed to send a bridge message: the sandbox frame is gone');
+      if (!target) {
+        // The frame was removed (the page moved on, the view unmounted) before the host closed
+        // the bridge: nobody can read this message. Rejecting would surface as an uncaught error,
+        // since ext-apps sends host-context-changed without catching, so it is dropped and logged;
+        // a pending request (ui/resource-teardown) ends at its own timeout.
+        record(message, 'out', 'Not delivered: the sandbox frame is gone');
+        return;
+      }
       record(message, 'out', options.annotate?.(message, 'out'));
       target.postMessage(message, options.origin);
     },

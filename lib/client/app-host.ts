@@ -129,6 +129,8 @@ export function createAppHost(o: AppHostOptions): AppHost {
   };
   bridge.oninitialized = () => {
     initialized = true;
+    // The view finished its handshake as the page left: the bridge is closed, nothing may be sent.
+    if (tornDown) return;
     const info = bridge.getAppVersion();
     o.onInitialized?.({ name: info?.name, version: info?.version });
     bridge.setHostContext(context);
@@ -199,7 +201,9 @@ export function createAppHost(o: AppHostOptions): AppHost {
     updateContext(patch) {
       context = { ...context, ...patch };
       // Before `initialized` nothing may be sent: the change goes out (as a diff) once it arrives.
-      if (initialized) bridge.setHostContext(context);
+      // Nor once teardown began: ext-apps sends this change without catching, and a closed
+      // bridge refuses it ("Not connected"), which would be an uncaught error on the page.
+      if (initialized && !tornDown) bridge.setHostContext(context);
     },
     async teardown() {
       if (tornDown) return tornDown;

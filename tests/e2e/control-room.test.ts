@@ -22,11 +22,16 @@ const lineOf = (text: string, pattern: RegExp): number => {
   return index + 1;
 };
 
-/** Put the editor's cursor at the end of a 1-based line, the way a user would with the keyboard. */
+/**
+ * Put the editor's cursor at the end of a 1-based line, the way a user would with the keyboard:
+ * CodeMirror's "Go to line" (Ctrl-Alt-G). Arrow keys move by visual line, and long lines wrap.
+ */
 async function gotoLineEnd(page: Page, line: number): Promise<void> {
   await page.click('[data-testid="scenario-editor-content"]');
-  await page.keyboard.press('Control+Home');
-  for (let i = 1; i < line; i++) await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Control+Alt+g');
+  const input = await page.waitForSelector('.cm-gotoLine input, .cm-panel input[name="line"]');
+  await input.fill(String(line));
+  await input.press('Enter');
   await page.keyboard.press('End');
 }
 

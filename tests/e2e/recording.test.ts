@@ -125,6 +125,9 @@ describe('recordings in the browser', () => {
     const url = link.replace(/^http:\/\/127\.0\.0\.1:\d+/, `http://127.0.0.1:${second.port}`);
     const context = await browser.newContext({ viewport: { width: 1600, height: 1400 } });
     const page = await context.newPage();
+    // Scrubbing back unmounts the recorded app view: its teardown must not throw on the page.
+    const pageErrors: string[] = [];
+    page.on('pageerror', (e) => pageErrors.push(e.message));
     const mcpCalls: string[] = [];
     page.on('request', (r) => {
       if (new URL(r.url()).pathname.startsWith('/mcp') || new URL(r.url()).pathname.startsWith('/api')) mcpCalls.push(r.url());
@@ -168,6 +171,7 @@ describe('recordings in the browser', () => {
     expect(await page.$('[data-testid="recorded-app"]')).toBeNull();
     await page.click('[data-testid="scrub-end"]');
     await page.waitForSelector('[data-testid="task-card"][data-status="completed"]');
+    expect(pageErrors).toEqual([]);
     await context.close();
   });
 

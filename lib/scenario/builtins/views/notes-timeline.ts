@@ -1,4 +1,4 @@
-import { App } from '@modelcontextprotocol/ext-apps';
+import { App, type McpUiHostCapabilities, type McpUiHostContext } from '@modelcontextprotocol/ext-apps';
 
 /**
  * The view of the demo's `notes_timeline` tool (`ui://notes/timeline.html`), built on the
@@ -8,6 +8,10 @@ import { App } from '@modelcontextprotocol/ext-apps';
  * It draws the notes of the tool result's structuredContent on a timeline, and opening a note
  * calls the app-only `notes_detail` tool back through the host. It also exercises the rest of
  * the bridge a host should support: model context, logging, display mode and open-link.
+ *
+ * Each of those is optional for a host: the view only calls what `ui/initialize` declared in
+ * `hostCapabilities` (and offers fullscreen only when `hostContext.availableDisplayModes` lists
+ * it), so a host without, say, `updateModelContext` never sees a request it must refuse.
  */
 
 interface NoteRef {
@@ -22,6 +26,15 @@ const SVG = 'http://www.w3.org/2000/svg';
 let notes: NoteRef[] = [];
 let selected: string | undefined;
 let displayMode = 'inline';
+
+/** What the host declared; empty until `ui/initialize` answered. */
+const caps = (): McpUiHostCapabilities => app.getHostCapabilities() ?? {};
+
+/** Show the optional controls the host can serve, hide the rest. */
+function showControls(ctx: McpUiHostContext | undefined): void {
+  el('fullscreen').hidden = !ctx?.availableDisplayModes?.includes('fullscreen');
+  el('spec').hidden = !caps().openLinks;
+}
 
 function status(text: string, error = false): void {
   const s = el('status');
@@ -100,6 +113,10 @@ async function openNote(id: string): Promise<void> {
   const detail = el('detail');
   detail.hidden = false;
   detail.textContent = `Loading ${id}…`;
+  if (!caps().serverTools) {
+    detail.textContent = 'This host does not call server tools for apps, so the note cannot be loaded.';
+    return;
+  }
   try {
     const result = await app.callServerTool({ name: 'notes_detail', arguments: { noteId: id } });
     const note = (result.structuredContent as { note?: { title?: string; body?: string } } | undefined)?.note;
@@ -112,12 +129,23 @@ async function openNote(id: string): Promise<void> {
     p.textContent = note?.body ?? text?.text ?? '(no text)';
     if (result.isError) p.className = 'error';
     detail.append(h, p);
-    await app.updateModelContext({ content: [{ type: 'text', text: `The user opened note ${id} on the timeline.` }] });
-    await app.sendLog({ level: 'info', logger: 'notes-timeline', data: `opened ${id}` });
   } catch (error) {
     detail.textContent = `The host refused or failed: ${error instanceof Error ? error.message : String(error)}`;
     detail.className = 'error';
+    return;
   }
+  await tellHost(id);
+}
+
+/** Optional extras after a note opened: each only when the host declared it, and never in the way of the note. */
+async function tellHost(id: string): Promise<void> {
+  const c = caps();
+  if (c.updateModelContext?.text) {
+    await app.updateModelContext({ content: [{ type: 'text', text: `The user opened note ${id} on the timeline.` }] }).catch((error: unknown) => {
+      status(`The host refused the model context: ${error instanceof Error ? error.message : String(error)}`, true);
+    });
+  }
+  if (c.logging) await app.sendLog({ level: 'info', logger: 'notes-timeline', data: `opened ${id}` }).catch(() => undefined);
 }
 
 app.ontoolinputpartial = () => status('Receiving the arguments…');
@@ -139,6 +167,7 @@ app.ontoolcancelled = (p) => status(`Cancelled${p.reason ? `: ${p.reason}` : ''}
 app.onhostcontextchanged = (ctx) => {
   applyTheme(ctx.theme);
   if (ctx.displayMode) displayMode = ctx.displayMode;
+  if (ctx.availableDisplayModes) showControls(ctx);
 };
 app.onteardown = async () => ({});
 
@@ -148,11 +177,14 @@ el('fullscreen').addEventListener('click', async () => {
   displayMode = r.mode;
   el('fullscreen').textContent = displayMode === 'fullscreen' ? 'Exit fullscreen' : 'Fullscreen';
 });
-el('spec').addEventListener('click', () => void app.openLink({ url: 'https://modelcontextprotocol.io/extensions/apps/overview' }));
+el('spec').addEventListener('click', () => {
+  if (caps().openLinks) void app.openLink({ url: 'https://modelcontextprotocol.io/extensions/apps/overview' });
+});
 
 app.connect().then(
   () => {
     applyTheme(app.getHostContext()?.theme);
+    showControls(app.getHostContext());
     if (el('status').textContent === 'Waiting for the host…') status('Connected; waiting for the tool result…');
   },
   (error: unknown) => status(`Could not connect to the host: ${error instanceof Error ? error.message : String(error)}`, true),
