@@ -67,6 +67,20 @@ describe('a 2025-11-25 server asks the inspector', () => {
     expect(await deleteNote('note-1', 'accept')).toContain('Deleted note');
   });
 
+  it('a task that needs input (generate_report): the server asks on tasks/result, the dialog answers, the task completes', async () => {
+    await connectLegacy('proxy', '/mcp');
+    await page.click('[data-tool="generate_report"] [data-testid="select-tool"]');
+    await page.selectOption('[data-testid="tool-call-form"] select[name="size"]', 'small');
+    await page.check('[data-testid="run-as-task"]');
+    await page.click('[data-testid="call-tool"]');
+    const dialog = '[data-testid="server-request"][data-method="elicitation/create"]';
+    await page.waitForSelector(`${dialog} [data-testid="input-requests"]`, { timeout: 15_000 });
+    await page.check(`${dialog} input[name="approved"]`);
+    await page.click(`${dialog} button[data-action="accept"]`);
+    await page.waitForSelector(dialog, { state: 'detached' });
+    await page.waitForSelector('[data-testid="task-card"][data-status="completed"]', { timeout: 15_000 });
+  });
+
   it('over stdio: decline deletes nothing, accept deletes the note', async () => {
     await connectLegacy('stdio', `${process.execPath} ${path.join(ROOT, 'bin/mcp-loupe.mjs')} mock demo --stdio --data-dir ${dataDir}`);
     expect(await deleteNote('note-2', 'decline')).toContain('was not deleted: the user declined');
