@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { objectSchema } from '../../lib/scenario/builtins/schema-helpers';
 import { ROOT } from '../helpers/processes';
+import { controlApi } from '../integration/http-target';
 import { startAppAndBrowser, stopAppAndBrowser, type AppAndBrowser } from './browser';
 
 /**
@@ -79,6 +81,52 @@ describe('a 2025-11-25 server asks the inspector', () => {
     await page.click(`${dialog} button[data-action="accept"]`);
     await page.waitForSelector(dialog, { state: 'detached' });
     await page.waitForSelector('[data-testid="task-card"][data-status="completed"]', { timeout: 15_000 });
+  });
+
+  it('a URL elicitation and a sampling request: the URL is declined, the model reply typed in the dialog reaches the tool', async () => {
+    const saved = await controlApi(env.base!, env.server!.token!, '/api/scenarios/asks/source', 'PUT', {
+      id: 'asks',
+      name: 'Asks by URL and for a model reply',
+      server: { name: 'asks', version: '1.0.0' },
+      tools: [
+        {
+          name: 'ask_twice',
+          inputSchema: objectSchema(),
+          mrtr: {
+            rounds: [
+              {
+                inputRequests: {
+                  link: { method: 'elicitation/create', params: { mode: 'url', message: 'Sign in', url: 'https://example.com/login', elicitationId: 'e1' } },
+                  sample: {
+                    method: 'sampling/createMessage',
+                    params: { messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }], maxTokens: 50 },
+                  },
+                },
+                validate: false,
+              },
+            ],
+          },
+          result: { content: [{ type: 'text', text: 'url={{inputs.link.action}} reply={{inputs.sample.content.text}} by {{inputs.sample.model}}' }] },
+        },
+      ],
+    });
+    expect(saved.status).toBe(200);
+    await connectLegacy('proxy', '/mcp/asks');
+    await page.click('[data-tool="ask_twice"] [data-testid="select-tool"]');
+    await page.click('[data-testid="call-tool"]');
+    const url = '[data-testid="server-request"][data-method="elicitation/create"] [data-testid="url-elicitation"]';
+    await page.waitForSelector(url, { timeout: 10_000 });
+    expect(await page.textContent(`${url} [data-testid="url-domain"]`)).toBe('example.com');
+    await page.click(`${url} button[data-action="decline"]`);
+    const sampling = '[data-testid="server-request"][data-method="sampling/createMessage"] [data-testid="sampling-request"]';
+    await page.waitForSelector(sampling);
+    expect(await page.textContent(`${sampling} [data-testid="sampling-messages"]`)).toContain('Say hi');
+    await page.fill(`${sampling} textarea[name="text"]`, 'Hi from a person');
+    await page.fill(`${sampling} input[name="model"]`, 'human');
+    await page.click(`${sampling} button[data-action="send"]`);
+    const result = '[data-testid="tool-call-form"][data-tool="ask_twice"] [data-testid="tool-result"]';
+    await page.waitForSelector(result, { timeout: 10_000 });
+    expect(await page.textContent(result)).toContain('url=decline reply=Hi from a person by human');
   });
 
   it('over stdio: decline deletes nothing, accept deletes the note', async () => {
