@@ -56,10 +56,18 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
+/** Bodies the inspector POSTed, in order. */
+const posted: string[] = [];
+
 async function connected(): Promise<InspectorStore> {
   const engine = createMockEngine({ scenario });
   const server = await listen((req) => engine.fetch(req), '127.0.0.1', 0);
-  const store = createInspectorStore({ scheduleLint: () => {} });
+  posted.length = 0;
+  const fetch = (input: string, init: RequestInit) => {
+    if (init.method === 'POST') posted.push(String(init.body));
+    return globalThis.fetch(input, init);
+  };
+  const store = createInspectorStore({ scheduleLint: () => {}, fetch });
   cleanups.push(
     () => engine.close(),
     () => server.close(),
@@ -121,8 +129,14 @@ describe('the inspector answers a 2025-11-25 server’s requests', () => {
 
     const again = store.getState().connection.session!.callTool('ask_everything', {});
     await nextAsked(store, sample.seq);
+    // The answers so far were POSTed (the decline among them); the wrapper sees every POST.
+    expect(posted.some((b) => b.includes('"action":"decline"'))).toBe(true);
+    const before = posted.length;
     store.getState().connection.disconnect();
     expect(store.getState().serverRequests.pending).toEqual([]);
     expect((await again).type).not.toBe('complete');
+    // The cancelled answer is not sent: after Disconnect nothing reaches the server.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(posted.slice(before)).toEqual([]);
   });
 });
