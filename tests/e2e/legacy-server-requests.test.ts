@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page, Request as PwRequest } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { objectSchema } from '../../lib/scenario/builtins/schema-helpers';
 import { ROOT } from '../helpers/processes';
@@ -65,7 +65,17 @@ describe('a 2025-11-25 server asks the inspector', () => {
 
   it('through the HTTP proxy: decline deletes nothing, accept deletes the note', async () => {
     await connectLegacy('proxy', '/mcp');
+    // The answers the page hands the proxy, with the headers the proxy is asked to send upstream.
+    const envelopes: { headers: Record<string, string>; body: string }[] = [];
+    const onRequest = (r: PwRequest) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/proxy') envelopes.push(JSON.parse(r.postData() ?? '{}'));
+    };
+    page.on('request', onRequest);
     expect(await deleteNote('note-1', 'decline')).toContain('was not deleted: the user declined');
+    page.off('request', onRequest);
+    const answer = envelopes.find((e) => typeof e.body === 'string' && e.body.includes('"action":"decline"'));
+    const headers = Object.fromEntries(Object.entries(answer?.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+    expect(headers['mcp-session-id']).toMatch(/.+/);
     expect(await deleteNote('note-1', 'accept')).toContain('Deleted note');
   });
 

@@ -56,15 +56,15 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-/** Bodies the inspector POSTed, in order. */
-const posted: string[] = [];
+/** Bodies the inspector POSTed, in order, with their headers. */
+const posted: { body: string; headers: Headers }[] = [];
 
 async function connected(): Promise<InspectorStore> {
   const engine = createMockEngine({ scenario });
   const server = await listen((req) => engine.fetch(req), '127.0.0.1', 0);
   posted.length = 0;
   const fetch = (input: string, init: RequestInit) => {
-    if (init.method === 'POST') posted.push(String(init.body));
+    if (init.method === 'POST') posted.push({ body: String(init.body), headers: new Headers(init.headers) });
     return globalThis.fetch(input, init);
   };
   const store = createInspectorStore({ scheduleLint: () => {}, fetch });
@@ -130,7 +130,10 @@ describe('the inspector answers a 2025-11-25 server’s requests', () => {
     const again = store.getState().connection.session!.callTool('ask_everything', {});
     await nextAsked(store, sample.seq);
     // The answers so far were POSTed (the decline among them); the wrapper sees every POST.
-    expect(posted.some((b) => b.includes('"action":"decline"'))).toBe(true);
+    const declined = posted.find((p) => p.body.includes('"action":"decline"'));
+    // …in the session: the answer carries the Mcp-Session-Id and the protocol version.
+    expect(declined?.headers.get('mcp-session-id')).toMatch(/.+/);
+    expect(declined?.headers.get('mcp-protocol-version')).toBe('2025-11-25');
     const before = posted.length;
     store.getState().connection.disconnect();
     expect(store.getState().serverRequests.pending).toEqual([]);
