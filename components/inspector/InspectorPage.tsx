@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { ServerRequestsDialog } from '@/components/elicitation/ServerRequestsDialog';
 import { RecordingMenu } from '@/components/recording/RecordingMenu';
 import { ConnectionBar } from './ConnectionBar';
 import { InspectorProvider } from './InspectorProvider';
@@ -55,6 +56,7 @@ export function InspectorPage({ autoConnect }: { autoConnect?: Partial<Connectio
         <ConnectionBar />
         {autoConnect ? null : <LinkedConnection />}
         <Workbench panels={PANELS} />
+        <ServerRequestsDialog />
       </main>
     </InspectorProvider>
   );

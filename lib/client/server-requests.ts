@@ -11,7 +11,7 @@ import type { Transport } from './transport';
  */
 
 /** How the client answers one server request: a result, or a JSON-RPC error. */
-type ServerRequestAnswer = { result: Record<string, unknown> } | { error: JsonRpcErrorObject };
+export type ServerRequestAnswer = { result: Record<string, unknown> } | { error: JsonRpcErrorObject };
 
 /** Produces the answer to one server-to-client request (stubs in the CLI, a policy in the conformance adapter). */
 export type ServerRequestAnswerer = (method: string, params: Record<string, unknown> | undefined) => Promise<ServerRequestAnswer>;

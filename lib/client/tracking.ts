@@ -34,6 +34,9 @@ export function createTrackingTransport(inner: Transport, options: TrackingOptio
   const now = options.now ?? (() => Date.now());
   let seq = 0;
   let exchanges = 0;
+  // 2025-11-25: the server's own requests (elicitation/create...) by id, so the client's answer,
+  // sent as its own exchange with no method of its own, is labelled with the method it answers.
+  const serverAsked = new Map<string | number, string>();
 
   const emit = (frame: Omit<Frame, 'seq' | 'connectionId'>) => {
     try {
@@ -45,7 +48,10 @@ export function createTrackingTransport(inner: Transport, options: TrackingOptio
 
   async function* send(message: unknown, req: TransportRequestOptions = {}): AsyncGenerator<TransportEvent> {
     const exchangeId = `${connectionId}:${++exchanges}`;
-    const { method: reqMethod, id: rpcId } = rpcFields(message);
+    const { method: own, id: rpcId } = rpcFields(message);
+    const answered = own === undefined && rpcId !== undefined ? serverAsked.get(rpcId) : undefined;
+    if (answered !== undefined && rpcId !== undefined) serverAsked.delete(rpcId);
+    const reqMethod = own ?? answered;
     const common = {
       exchangeId,
       ...(req.conversationId ? { conversationId: req.conversationId } : {}),
@@ -96,6 +102,8 @@ export function createTrackingTransport(inner: Transport, options: TrackingOptio
             const isResponse =
               !!ev.message && typeof ev.message === 'object' && rpcFields(ev.message).id === rpcId && ('result' in ev.message || 'error' in ev.message);
             if (isResponse) responded = true;
+            const asked = rpcFields(ev.message);
+            if (!isResponse && asked.method && asked.id !== undefined) serverAsked.set(asked.id, asked.method);
             const parsed = ev.message !== undefined ? { body: ev.message } : {};
             if (ev.sse)
               frame('sse-frame', 'in', { streamId: exchangeId, raw: ev.raw, ...parsed, ...(ev.parseError ? { errorText: `not JSON: ${ev.parseError}` } : {}) });

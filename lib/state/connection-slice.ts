@@ -1,4 +1,5 @@
 import { createHttpTransport } from '../client/http-transport';
+import { createInteractiveAnswerer } from '../client/interactive-answerer';
 import { createStdioProxyTransport, splitCommandLine } from '../client/stdio-proxy-transport';
 import { describeOutcome, type RequestOutcome } from '../client/results';
 import { describeBusyWait, type BusyWait } from '../client/retry-after';
@@ -8,6 +9,7 @@ import { createTrackingTransport, type TrackedTransport } from '../client/tracki
 import { EXT, type ClientCapabilities, type Implementation, type Tool } from '../protocol';
 import type { InspectorStoreOptions } from './inspector-store';
 import type { SliceGet, SliceSet } from './slice';
+import type { ServerRequestsSlice } from './server-requests-slice';
 import type { TimelineSlice } from './timeline-slice';
 import { PROXY_PATH } from '../protocol/loupe-api';
 
@@ -116,7 +118,7 @@ export function absoluteUrl(url: string): string {
 /** The connection slice; it feeds the timeline slice's live queue. */
 export function createConnectionSlice(
   set: SliceSet<ConnectionSlice>,
-  get: SliceGet<ConnectionSlice & TimelineSlice>,
+  get: SliceGet<ConnectionSlice & TimelineSlice & ServerRequestsSlice>,
   options: InspectorStoreOptions = {},
 ): ConnectionSlice {
   let generation = 0;
@@ -170,6 +172,8 @@ export function createConnectionSlice(
       capabilities: config.apps === false ? withoutApps(options.capabilities ?? INSPECTOR_CAPABILITIES) : (options.capabilities ?? INSPECTOR_CAPABILITIES),
       onWarning: warn,
       onBusy: onBusy(mine),
+      // 2025-11-25: the server's elicitation and sampling requests wait for the person; Disconnect refuses them.
+      onServerRequest: createInteractiveAnswerer((r, signal) => get().serverRequests.ask(r, signal), ac.signal),
     });
     update({
       config,

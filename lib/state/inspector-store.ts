@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ClientCapabilities } from '../protocol';
 import { createConnectionSlice, type ConnectionSlice } from './connection-slice';
+import { createServerRequestsSlice, type ServerRequestsSlice } from './server-requests-slice';
 import { createStreamsSlice } from './streams-slice';
 import type { StreamsSlice } from './streams-types';
 import { createTaskRunner, type TaskRunner } from './task-runner';
@@ -52,6 +53,10 @@ import type { SpillHandler, TimelineLimits } from './timeline-types';
  * `s.tasks`, `s.streams` (lib/state/tasks-slice.ts, streams-slice.ts): fed with every frame
  * batch here (their `ingestMany`), and by the panels' own calls.
  *
+ * `s.serverRequests` (lib/state/server-requests-slice.ts): a 2025-11-25 server's elicitation and
+ * sampling requests waiting for the person (`pending`, `settle(seq, answer)`); the connection's
+ * answerer fills it, components/elicitation/ServerRequestsDialog.tsx shows it.
+ *
  * `store.taskRunner()` (lib/state/task-runner.ts): the store's task runner, made on first use
  * and owned by the store, so followers and listens outlive a hidden tasks panel.
  *
@@ -61,7 +66,7 @@ import type { SpillHandler, TimelineLimits } from './timeline-types';
  */
 
 /** The inspector state: every slice. */
-export type InspectorState = ConnectionSlice & TimelineSlice & UiSlice & TasksSlice & StreamsSlice;
+export type InspectorState = ConnectionSlice & TimelineSlice & UiSlice & TasksSlice & StreamsSlice & ServerRequestsSlice;
 /** The inspector store, with its task runner. */
 export type InspectorStore = StoreApi<InspectorState> & {
   /** The store's task runner (one per store, created on first use). */
@@ -96,6 +101,7 @@ export function createInspectorStore(options: InspectorStoreOptions = {}): Inspe
     ...createUiSlice(set, get),
     ...createTasksSlice(set, get),
     ...createStreamsSlice(set, get),
+    ...createServerRequestsSlice(set, get),
   }));
   store.getState().timeline.subscribeFrames((frames) => {
     // One store update per batch and slice (a 100,000-frame recording included).
