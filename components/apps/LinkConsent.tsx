@@ -30,7 +30,7 @@ export function LinkConsent({ url, answer }: { url: string; answer(ok: boolean):
           type="button"
           data-testid="open-link-allow"
           onClick={() => answer(true)}
-          className="rounded-md bg-accent px-3 py-1 text-xs font-medium text-white"
+          className="rounded-md bg-accent px-3 py-1 text-xs font-medium text-on-accent"
         >
           Open in a new tab
         </button>

@@ -103,7 +103,7 @@ export function ConnectionBar() {
         <button
           type="submit"
           data-testid="connect-button"
-          className={`rounded-md px-3 py-1.5 text-sm font-medium ${f.connected ? 'border border-border hover:bg-surface-muted' : 'bg-accent text-white hover:opacity-90'}`}
+          className={`rounded-md px-3 py-1.5 text-sm font-medium ${f.connected ? 'border border-border hover:bg-surface-muted' : 'bg-accent text-on-accent hover:opacity-90'}`}
         >
           {f.connected ? 'Disconnect' : 'Connect'}
         </button>
@@ -123,11 +123,7 @@ export function ConnectionBar() {
         />
       ) : null}
       {busy ? (
-        <p
-          role="status"
-          data-testid="connection-busy"
-          className="rounded-md border border-amber-500/40 bg-amber-500/10 p-2 font-mono text-xs text-amber-600 dark:text-amber-400"
-        >
+        <p role="status" data-testid="connection-busy" className="rounded-md border border-amber-500/40 bg-amber-500/10 p-2 font-mono text-xs text-warning">
           {busy}
         </p>
       ) : null}

@@ -60,7 +60,12 @@ export function ResourcesPanel() {
           Refresh resources/list
         </button>
       </div>
-      <div className="overflow-x-auto rounded-lg border border-border">
+      <section
+        className="overflow-x-auto rounded-lg border border-border"
+        aria-label="Resources"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways must take focus so a keyboard user can scroll it (WCAG 2.1.1, axe scrollable-region-focusable)
+        tabIndex={0}
+      >
         <table data-testid="resources-table" className="w-full text-left text-xs">
           <thead className="bg-surface-muted uppercase tracking-wide text-muted">
             <tr>
@@ -75,7 +80,7 @@ export function ResourcesPanel() {
             ))}
           </tbody>
         </table>
-      </div>
+      </section>
       <ListFooter {...resources} onMore={resources.loadMore} />
       <ResourceRead state={state} />
       <h3 className="text-xs font-semibold uppercase tracking-wide text-muted">Templates ({templates.items.length})</h3>

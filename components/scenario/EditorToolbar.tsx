@@ -5,7 +5,7 @@ import { ConfirmDialog } from './ConfirmDialog';
 import type { ActionNote } from './use-scenario-source';
 
 const BUTTON = 'rounded-md border border-border px-3 py-1.5 text-sm font-medium hover:bg-surface-muted disabled:cursor-not-allowed disabled:opacity-50';
-const PRIMARY = 'rounded-md bg-accent px-3 py-1.5 text-sm font-medium text-white hover:opacity-90 disabled:cursor-not-allowed disabled:opacity-50';
+const PRIMARY = 'rounded-md bg-accent px-3 py-1.5 text-sm font-medium text-on-accent hover:opacity-90 disabled:cursor-not-allowed disabled:opacity-50';
 const NOTE_TONE = { ok: 'text-success', error: 'text-danger', busy: 'text-muted' } as const;
 
 interface EditorToolbarProps {

@@ -24,7 +24,13 @@ export function LiveTasksPanel() {
           No tasks yet. A tool call that runs as a task shows up here.
         </EmptyState>
       ) : (
-        <ul data-testid="tasks" className="max-h-[28rem] overflow-y-auto">
+        <ul
+          data-testid="tasks"
+          className="max-h-[28rem] overflow-y-auto"
+          aria-label="Live tasks"
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a list that scrolls must take focus so a keyboard user can scroll it (WCAG 2.1.1, axe scrollable-region-focusable)
+          tabIndex={0}
+        >
           {tasks.map((task) => (
             <TaskRow
               key={task.taskId}

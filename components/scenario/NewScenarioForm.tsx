@@ -38,7 +38,7 @@ export function NewScenarioForm() {
         type="submit"
         data-testid="new-scenario"
         disabled={busy}
-        className="rounded-md bg-accent px-3 py-1.5 text-sm font-medium text-white hover:opacity-90 disabled:opacity-50"
+        className="rounded-md bg-accent px-3 py-1.5 text-sm font-medium text-on-accent hover:opacity-90 disabled:opacity-50"
       >
         Create
       </button>

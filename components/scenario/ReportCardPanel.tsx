@@ -65,7 +65,12 @@ export function ReportCardPanel() {
       {card.status === 'idle' || card.status === 'loading' ? <p className="px-4 py-4 text-sm text-muted">Grading…</p> : null}
       {card.status === 'unavailable' || card.status === 'error' ? <p className="px-4 py-4 text-sm text-muted">{card.message}</p> : null}
       {card.status === 'ready' ? (
-        <ul className="max-h-[28rem] overflow-y-auto">
+        <ul
+          className="max-h-[28rem] overflow-y-auto"
+          aria-label="Grades"
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a list that scrolls must take focus so a keyboard user can scroll it (WCAG 2.1.1, axe scrollable-region-focusable)
+          tabIndex={0}
+        >
           {card.card.grades.map((grade) => (
             <GradeRow key={grade.id} grade={grade} active={key !== '' && key === grade.evidence.join(',')} onShow={highlight} />
           ))}

@@ -52,7 +52,7 @@ const highlight = HighlightStyle.define([
   { tag: [tags.propertyName, tags.definition(tags.propertyName)], color: 'light-dark(#1d4ed8, #93c5fd)' },
   { tag: [tags.string, tags.special(tags.string)], color: 'light-dark(#047857, #6ee7b7)' },
   { tag: [tags.number, tags.bool, tags.null, tags.atom], color: 'light-dark(#b45309, #fcd34d)' },
-  { tag: [tags.comment, tags.lineComment, tags.blockComment], color: 'light-dark(#64748b, #94a3b8)', fontStyle: 'italic' },
+  { tag: [tags.comment, tags.lineComment, tags.blockComment], color: 'light-dark(#5b6a80, #94a3b8)', fontStyle: 'italic' },
   { tag: [tags.meta, tags.typeName, tags.labelName], color: 'light-dark(#7c3aed, #c4b5fd)' },
   { tag: [tags.punctuation, tags.separator, tags.squareBracket, tags.brace], color: 'light-dark(#475569, #cbd5e1)' },
   { tag: tags.invalid, color: 'light-dark(#b91c1c, #f87171)' },
@@ -101,6 +101,8 @@ export function useCodeEditor(options: CodeEditorOptions) {
         ],
       }),
     });
+    // A read-only editor has no focusable content: the scroller takes focus so keys can scroll it.
+    if (readOnly) created.scrollDOM.tabIndex = 0;
     view.current = created;
     return () => {
       created.destroy();

@@ -47,7 +47,12 @@ export function StreamsPanel() {
             listen streams only
           </label>
         </div>
-        <div className="overflow-x-auto rounded-lg border border-border">
+        <section
+          className="overflow-x-auto rounded-lg border border-border"
+          aria-label="Streams"
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways must take focus so a keyboard user can scroll it (WCAG 2.1.1, axe scrollable-region-focusable)
+          tabIndex={0}
+        >
           <table data-testid="streams-table" className="w-full text-left text-sm">
             <thead className="bg-surface-muted text-xs uppercase tracking-wide text-muted">
               <tr>
@@ -72,7 +77,7 @@ export function StreamsPanel() {
               ) : null}
             </tbody>
           </table>
-        </div>
+        </section>
       </div>
     </section>
   );

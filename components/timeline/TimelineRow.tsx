@@ -27,7 +27,7 @@ const KIND_TAG: Record<TimelineEntry['kind'], string> = {
   bridge: 'APP',
 };
 
-const SEVERITY_STYLE = { error: 'bg-danger/15 text-danger', warning: 'bg-amber-500/15 text-amber-600', info: 'bg-accent/10 text-accent' } as const;
+const SEVERITY_STYLE = { error: 'bg-danger/15 text-danger', warning: 'bg-amber-500/15 text-warning', info: 'bg-accent/10 text-accent' } as const;
 /** Width of one lane in pixels, shared by the rows and the time axis so the lanes line up. */
 export const LANE_WIDTH = 10;
 
@@ -123,7 +123,7 @@ export const TimelineRow = memo(function TimelineRow({ entry: e, buffer, glyphs,
       <td className="w-14 shrink-0 truncate text-muted" title={e.rpcId !== undefined ? `JSON-RPC id ${String(e.rpcId)}` : undefined}>
         {shortId(e.rpcId)}
       </td>
-      <td className="w-16 shrink-0 text-amber-600" data-testid={e.taskFp ? 'task-fp' : undefined} title={e.taskFp ? 'task fingerprint' : undefined}>
+      <td className="w-16 shrink-0 text-warning" data-testid={e.taskFp ? 'task-fp' : undefined} title={e.taskFp ? 'task fingerprint' : undefined}>
         {e.taskFp ?? ''}
       </td>
       <td className="w-10 shrink-0">

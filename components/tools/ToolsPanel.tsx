@@ -68,7 +68,12 @@ export function ToolsPanel() {
           Refresh tools/list
         </button>
       </div>
-      <div className="overflow-x-auto rounded-lg border border-border">
+      <section
+        className="overflow-x-auto rounded-lg border border-border"
+        aria-label="Tools"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways must take focus so a keyboard user can scroll it (WCAG 2.1.1, axe scrollable-region-focusable)
+        tabIndex={0}
+      >
         <table data-testid="tools-table" className="w-full text-left text-sm">
           <thead className="bg-surface-muted text-xs uppercase tracking-wide text-muted">
             <tr>
@@ -90,7 +95,7 @@ export function ToolsPanel() {
             ) : null}
           </tbody>
         </table>
-      </div>
+      </section>
       {dropped.length ? (
         <ul className="space-y-1 text-xs text-danger" data-testid="dropped-tools">
           {dropped.map((w) => (

@@ -5,7 +5,7 @@ import type { ButtonHTMLAttributes } from 'react';
 /** The buttons every feature uses: one primary action, the rest quiet, destructive ones in danger. */
 
 const STYLE = {
-  primary: 'bg-accent text-white hover:bg-accent/90 disabled:bg-accent/40',
+  primary: 'bg-accent text-on-accent hover:bg-accent/90 disabled:bg-accent/40',
   quiet: 'border border-border bg-surface hover:bg-surface-muted disabled:opacity-50',
   danger: 'border border-danger/40 text-danger hover:bg-danger/10 disabled:opacity-50',
 } as const;

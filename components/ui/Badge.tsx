@@ -6,7 +6,7 @@ const TONE = {
   neutral: 'bg-surface-muted text-muted',
   accent: 'bg-accent/15 text-accent',
   success: 'bg-success/15 text-success',
-  warning: 'bg-amber-500/15 text-amber-600 dark:text-amber-400',
+  warning: 'bg-amber-500/15 text-warning',
   danger: 'bg-danger/15 text-danger',
 } as const;
 

@@ -71,7 +71,7 @@ function proxyPage(host: string): string {
   const hostJson = JSON.stringify(host).replace(/</g, '\\u003c');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>MCP App sandbox · Loupe</title>
-<style>html,body{margin:0;height:100%;background:transparent}iframe{border:0;width:100%;height:100%;display:block}p{font:13px system-ui;color:#64748b;margin:8px}</style>
+<style>html,body{margin:0;height:100%;background:transparent}iframe{border:0;width:100%;height:100%;display:block}p{font:13px system-ui;color:#5b6a80;margin:8px}</style>
 </head><body><p id="status">Waiting for the app…</p>
 <script>
 (() => {

@@ -1,0 +1,105 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, type Started } from '../helpers/processes';
+import { controlApi } from '../integration/http-target';
+import { startAppAndBrowser, stopAppAndBrowser } from './browser';
+
+/**
+ * Every page of the app server (`npm start`), in headless Chromium with the light and the dark
+ * colour scheme, checked by axe-core: no violation a screen-reader or low-vision user would hit
+ * hard (impact serious or critical). Pages are filled first (a tool called, a recording opened)
+ * so the timeline rows and detail pane are part of what is checked.
+ */
+
+type Scheme = 'light' | 'dark';
+type Prepare = (page: Page) => Promise<void>;
+
+const connected = (page: Page) => page.waitForSelector('[data-testid="connection-status"][data-state="connected"]', { timeout: 30_000 }).then(() => undefined);
+
+/**
+ * Violations of impact serious or critical, one line each: the rule, how many nodes, the first
+ * target, and the distinct failure messages (for contrast, each foreground/background pair).
+ */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => {
+      const why = [...new Set(v.nodes.map((n) => n.failureSummary?.split('\n').slice(1).join(' ').trim() ?? ''))];
+      return `${v.id} (${v.impact}, ${v.nodes.length} nodes) first at ${JSON.stringify(v.nodes[0]?.target)}: ${why.join(' | ')}`;
+    });
+}
+
+describe('accessibility (axe-core) in light and dark', () => {
+  let server: Started;
+  let browser: Browser;
+  let dataDir: string;
+  let base: string;
+  let replayId = '';
+  beforeAll(async () => {
+    ({ server, browser, dataDir, base } = await startAppAndBrowser('loupe-e2e-a11y-'));
+    const recording = JSON.parse(fs.readFileSync(path.join(ROOT, 'tests/fixtures/recordings/v2.json'), 'utf8')) as unknown;
+    const started = await controlApi(base, server.token!, '/api/recordings/replay', 'POST', recording);
+    expect(started.status).toBe(201);
+    replayId = started.json.id as string;
+  });
+  afterAll(() => stopAppAndBrowser({ server, browser, dataDir }));
+
+  const pages: [string, () => string, Prepare][] = [
+    [
+      'inspector home with a tool called and an entry open',
+      () => `/?token=${server.token}`,
+      async (page) => {
+        await connected(page);
+        await page.click('[data-tool="echo"] [data-testid="select-tool"]');
+        const form = '[data-testid="tool-call-form"][data-tool="echo"]';
+        await page.fill(`${form} input[name="text"]`, 'hello');
+        await page.click(`${form} [data-testid="call-tool"]`);
+        await page.waitForSelector(`${form} [data-testid="tool-result"]`, { timeout: 15_000 });
+        await page.click('[data-testid="timeline-row"][data-method="tools/call"][data-kind="message"]');
+        await page.waitForSelector('[data-testid="detail-json"]');
+      },
+    ],
+    ['scenario list', () => '/scenarios', (page) => page.waitForSelector('[data-testid="scenario-item"][data-id="demo"]').then(() => undefined)],
+    [
+      'scenario control room',
+      () => '/scenarios/demo',
+      async (page) => {
+        await page.waitForSelector('[data-testid="builtin-notice"]');
+        await page.waitForSelector('[data-testid="feed-status"][data-state="live"]');
+      },
+    ],
+    [
+      'recording viewer with a file opened',
+      () => '/recording',
+      async (page) => {
+        await page.setInputFiles('[data-testid="recording-file"]', path.join(ROOT, 'tests/fixtures/recordings/v2.json'));
+        await page.waitForSelector('[data-testid="recording-viewer"][data-state="ready"]');
+      },
+    ],
+    ['replay inspected live', () => `/replay/${replayId}`, connected],
+    ['404 page', () => '/no-such-page', (page) => page.waitForSelector('h1').then(() => undefined)],
+  ];
+
+  for (const scheme of ['light', 'dark'] as Scheme[]) {
+    for (const [name, url, prepare] of pages) {
+      it(`${name} (${scheme}) has no serious or critical violations`, async () => {
+        const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1440, height: 1000 } });
+        try {
+          const page = await context.newPage();
+          // The token cookie is set by visiting the home page with it, as a user opening the printed link.
+          await page.goto(`${base}/?token=${server.token}`);
+          await page.goto(`${base}${url()}`);
+          await prepare(page);
+          expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(scheme === 'dark');
+          expect(await seriousViolations(page)).toEqual([]);
+        } finally {
+          await context.close();
+        }
+      });
+    }
+  }
+});
