@@ -12,8 +12,8 @@ import { Workbench, type WorkbenchPanel } from './Workbench';
 
 const PANELS: WorkbenchPanel[] = [
   { id: 'tools', title: 'Tools', content: <ToolsPanel /> },
-  { id: 'resources', title: 'Resources', content: <ResourcesPanel /> },
-  { id: 'prompts', title: 'Prompts', content: <PromptsPanel /> },
+  { id: 'resources', title: 'Resources', content: <ResourcesPanel />, folded: true },
+  { id: 'prompts', title: 'Prompts', content: <PromptsPanel />, folded: true },
   { id: 'tasks', title: 'Tasks', content: <TasksPanel /> },
   { id: 'streams', title: 'Streams', content: <StreamsPanel /> },
 ];

@@ -1,6 +1,6 @@
 'use client';
 
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { DetailPane } from '@/components/detail/DetailPane';
 import { Timeline } from '@/components/timeline/Timeline';
 
@@ -9,6 +9,29 @@ export interface WorkbenchPanel {
   id: string;
   title: string;
   content: ReactNode;
+  /**
+   * Starts folded, and its content mounts only once opened: panels that ask the server for
+   * something on mount (resources, prompts) send nothing the user did not ask for (a replay
+   * of a recording without those requests would answer "not recorded").
+   */
+  folded?: boolean;
+}
+
+function Panel({ panel }: { panel: WorkbenchPanel }) {
+  const [opened, setOpened] = useState(!panel.folded);
+  return (
+    <details
+      open={!panel.folded}
+      onToggle={(e) => {
+        if (e.currentTarget.open) setOpened(true);
+      }}
+      className="rounded-xl border border-border bg-surface p-3"
+      data-panel={panel.id}
+    >
+      <summary className="cursor-pointer text-xs font-semibold uppercase tracking-wide text-muted">{panel.title}</summary>
+      {opened && <div className="mt-2">{panel.content}</div>}
+    </details>
+  );
 }
 
 // Whole class names, so Tailwind sees them.
@@ -33,10 +56,7 @@ export function Workbench({ panels, side = 'normal' }: { panels: WorkbenchPanel[
       </div>
       <aside className="min-h-0 space-y-3 overflow-auto" aria-label="Panels" data-testid="panels">
         {panels.map((p) => (
-          <details key={p.id} open className="rounded-xl border border-border bg-surface p-3" data-panel={p.id}>
-            <summary className="cursor-pointer text-xs font-semibold uppercase tracking-wide text-muted">{p.title}</summary>
-            <div className="mt-2">{p.content}</div>
-          </details>
+          <Panel key={p.id} panel={p} />
         ))}
       </aside>
     </div>

@@ -57,6 +57,7 @@ describe('resources, prompts and rich results in the inspector', () => {
   });
 
   it('lists the resources with their caching hints and reads a text, a PNG blob and a templated JSON resource', async () => {
+    await openPanel(page, 'resources');
     const panel = '[data-testid="resources-panel"]';
     await page.waitForSelector(`${panel} [data-resource="test://static-binary"]`);
     expect(await page.$$eval(`${panel} [data-resource]`, (rows) => rows.map((r) => r.getAttribute('data-resource')))).toEqual([
@@ -89,7 +90,9 @@ describe('resources, prompts and rich results in the inspector', () => {
   });
 
   it('completes a prompt argument, gets the prompt and shows its messages', async () => {
+    await openPanel(page, 'prompts');
     const panel = '[data-testid="prompts-panel"]';
+    await page.waitForSelector(`${panel} [data-prompt="test_prompt_with_arguments"]`);
     await page.click(`${panel} [data-prompt="test_prompt_with_arguments"] [data-testid="select-prompt"]`);
     const form = `${panel} [data-testid="prompt-form"][data-prompt="test_prompt_with_arguments"]`;
     expect(await page.textContent(`${form} [data-testid="get-prompt"]`)).toBe('Fill in arg1, arg2');
@@ -144,7 +147,9 @@ describe('resources, prompts and rich results in the inspector', () => {
       const p = await demo.newPage();
       await p.goto(`${env.base}/?token=${env.server.token}`);
       await p.waitForSelector('[data-testid="connection-status"][data-state="connected"]', { timeout: 20_000 });
+      await openPanel(p, 'resources');
       const panel = '[data-testid="resources-panel"]';
+      await p.waitForSelector(`${panel} [data-resource="notes://index"]`);
       await p.click(`${panel} [data-resource="notes://index"] [data-testid="read-resource"]`);
       const md = await p.waitForSelector(`${panel} [data-testid="resource-read"][data-uri="notes://index"] [data-testid="content-markdown"]`);
       expect((await md.textContent())?.length).toBeGreaterThan(20);
@@ -157,3 +162,10 @@ describe('resources, prompts and rich results in the inspector', () => {
     }
   });
 });
+
+/** Resources and Prompts start folded (they list only once opened): open one, idempotently. */
+async function openPanel(p: Page, id: string) {
+  await p.$eval(`[data-panel="${id}"]`, (d) => {
+    (d as HTMLDetailsElement).open = true;
+  });
+}
