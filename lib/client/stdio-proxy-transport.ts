@@ -1,6 +1,7 @@
 import { ApiErrorSchema, STDIO_PROXY_PATH, StdioStartedSchema, type StdioSpawn } from '../protocol/loupe-api';
-import { asRecord, isRecord } from '../shared/records';
+import { isRecord } from '../shared/records';
 import { readSse } from './sse';
+import { createStdioDemux } from './stdio-demux';
 import { abortDetail, type Transport, type TransportEvent, type TransportRequestOptions } from './transport';
 
 /**
@@ -22,20 +23,6 @@ interface StdioProxyTransportOptions {
   /** The launch token (a browser on Loupe's origin uses its cookie instead). */
   token?: string;
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
-}
-
-interface Pending {
-  push(ev: TransportEvent): void;
-  id?: unknown;
-  progressToken?: unknown;
-}
-
-function parse(raw: string): { message?: unknown; parseError?: string } {
-  try {
-    return { message: JSON.parse(raw) };
-  } catch (e) {
-    return { parseError: (e as Error).message };
-  }
 }
 
 /** Split a command line into words: whitespace separates, quotes and backslashes group. No shell. */
@@ -76,7 +63,7 @@ export function createStdioProxyTransport(options: StdioProxyTransportOptions): 
   const endpoint = options.endpoint ?? STDIO_PROXY_PATH;
   const target = [options.command, ...(options.args ?? [])].join(' ');
   const headers: Record<string, string> = options.token ? { Authorization: `Bearer ${options.token}` } : {};
-  const pending = new Set<Pending>();
+  const demux = createStdioDemux({ sse: true });
   let session: Promise<string> | undefined;
   let streamAbort: AbortController | undefined;
   let ended: string | undefined;
@@ -86,23 +73,6 @@ export function createStdioProxyTransport(options: StdioProxyTransportOptions): 
   const call = (url: string, init: RequestInit) =>
     doFetch(url, { credentials: 'same-origin', cache: 'no-store', ...init, headers: { ...headers, ...(init.headers as Record<string, string>) } });
 
-  function route(raw: string) {
-    const parsed = parse(raw);
-    const m = parsed.message;
-    const ev: TransportEvent = { type: 'message', raw, ...parsed, sse: {} };
-    if (isRecord(m) && ('result' in m || 'error' in m) && m.id !== undefined && m.id !== null) {
-      for (const p of pending) if (p.id === m.id) p.push(ev);
-      return;
-    }
-    // A server request is answered once: by the oldest open request's exchange.
-    if (isRecord(m) && typeof m.method === 'string' && m.id !== undefined) {
-      pending.values().next().value?.push(ev);
-      return;
-    }
-    const token = isRecord(m) && m.method === 'notifications/progress' ? asRecord(m.params)?.progressToken : undefined;
-    for (const p of pending) if (token === undefined || p.progressToken === token) p.push(ev);
-  }
-
   async function pump(body: ReadableStream<Uint8Array>) {
     let reason = 'the stdio stream ended';
     try {
@@ -110,13 +80,13 @@ export function createStdioProxyTransport(options: StdioProxyTransportOptions): 
         if (item.type === 'comment') continue;
         const { event, data } = item.event;
         if (event === 'exit') reason = `the process exited: ${data}`;
-        else if (!event) route(data);
+        else if (!event) demux.route(data);
       }
     } catch (e) {
       reason = `the stdio stream failed: ${(e as Error).message}`;
     }
     ended = reason;
-    for (const p of pending) p.push({ type: 'close', cause: 'dropped', detail: reason });
+    demux.broadcast({ type: 'close', cause: 'dropped', detail: reason });
   }
 
   async function open(): Promise<string> {
@@ -142,14 +112,7 @@ export function createStdioProxyTransport(options: StdioProxyTransportOptions): 
     yield { type: 'sent', url: target, headers: req.headers ?? {}, raw, message, via: 'stdio' };
     const signal = req.signal;
     const id = isRecord(message) && 'method' in message ? message.id : undefined;
-    const queue: TransportEvent[] = [];
-    let wake: (() => void) | undefined;
-    const push = (ev: TransportEvent) => {
-      queue.push(ev);
-      wake?.();
-    };
-    const me: Pending = { id, progressToken: asRecord(asRecord(asRecord(message)?.params)?._meta)?.progressToken, push };
-    let answered = false;
+    const request = demux.request(message);
     let sid = '';
     try {
       session ??= open().catch((e: unknown) => {
@@ -158,16 +121,16 @@ export function createStdioProxyTransport(options: StdioProxyTransportOptions): 
       });
       sid = await session;
       if (ended) throw new Error(ended);
-      if (id !== undefined) pending.add(me);
+      if (id !== undefined) request.listen();
       const res = await call(`${endpoint}/${sid}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: raw, signal });
       if (res.status !== 202) {
-        pending.delete(me);
+        request.leave();
         yield { type: 'error', message: `Proxy refused the message: HTTP ${res.status} ${await res.text().catch(() => '')}`, cause: 'proxy' };
         yield { type: 'close', cause: 'end' };
         return;
       }
     } catch (e) {
-      pending.delete(me);
+      request.leave();
       if (signal?.aborted) yield { type: 'close', cause: 'aborted', detail: abortDetail(signal) };
       else {
         yield { type: 'error', message: (e as Error).message, cause: 'network' };
@@ -181,33 +144,13 @@ export function createStdioProxyTransport(options: StdioProxyTransportOptions): 
       yield { type: 'close', cause: 'end' };
       return;
     }
-    const onAbort = () => wake?.();
-    signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      for (;;) {
-        while (queue.length) {
-          const ev = queue.shift()!;
-          yield ev;
-          if (ev.type === 'close') return;
-          if (ev.type === 'message' && isRecord(ev.message) && ev.message.id === id && ('result' in ev.message || 'error' in ev.message)) {
-            answered = true;
-            yield { type: 'close', cause: 'end', detail: 'response received' };
-            return;
-          }
-        }
-        if (signal?.aborted) {
-          yield { type: 'close', cause: 'aborted', detail: abortDetail(signal) };
-          return;
-        }
-        await new Promise<void>((r) => (wake = r));
-        wake = undefined;
-      }
+      yield* request.events(signal);
     } finally {
-      pending.delete(me);
-      signal?.removeEventListener('abort', onAbort);
+      request.leave();
       // Giving up on a request (abort, timeout, or the consumer stopping) cancels it on stdio;
       // after close the child is being killed, so nothing more is written to it.
-      if (!answered && !ended && !closed) {
+      if (!request.answered && !ended && !closed) {
         const cancel = {
           jsonrpc: '2.0',
           method: 'notifications/cancelled',
@@ -221,7 +164,7 @@ export function createStdioProxyTransport(options: StdioProxyTransportOptions): 
   async function close() {
     closed = true;
     ended ??= 'the stdio session was closed';
-    for (const p of pending) p.push({ type: 'close', cause: 'aborted', detail: ended });
+    demux.broadcast({ type: 'close', cause: 'aborted', detail: ended });
     const sid = session ? await session.catch(() => undefined) : undefined;
     if (sid) await call(`${endpoint}/${sid}`, { method: 'DELETE', keepalive: true }).catch(() => {});
     streamAbort?.abort();

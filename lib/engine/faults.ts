@@ -117,8 +117,8 @@ export function shuffled<T>(items: readonly T[], random: () => number): T[] {
   return out;
 }
 
-/** The label a fault has in the journal. */
-function faultLabel(fault: Fault, index: number): string {
+/** The name a fault has in the journal and the report card: its own, else `kind#n`. */
+export function faultLabel(fault: Fault, index: number): string {
   return fault.name ?? `${fault.action.kind}#${index + 1}`;
 }
 

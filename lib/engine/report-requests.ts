@@ -3,6 +3,7 @@ import { asRecord } from '../shared/records';
 import { isTerminalStatus } from '../shared/task-status';
 import type { Scenario, ToolSpec } from '../scenario/schema';
 import type { Grade, GradeContext } from './report-card';
+import { faultLabel } from './faults';
 import { canonical, plural, seqs, type Exchange } from './report-view';
 
 /** Grades about requests in general: re-listen after a drop, idempotency keys, requestState echo, Retry-After. */
@@ -173,15 +174,11 @@ export function gradeRequestState({ xs }: GradeContext): Grade {
 /** A retry this much earlier than Retry-After asked is still forgiven (the two ends' clocks and timers). */
 const RETRY_AFTER_SLACK_MS = 50;
 
-/** The label a fault has in the journal (faults.ts names faults the same way). */
-const faultLabel = (name: string | undefined, index: number, kind: string) => name ?? `${kind}#${index + 1}`;
-
 /** The Retry-After (ms) the mock sent with this answer: an http-status fault that fired on it. */
 function retryAfterOf(x: Exchange, scenario: Scenario): number | undefined {
   for (const [i, f] of scenario.faults.entries()) {
     const a = f.action;
-    if (a.kind === 'http-status' && a.retryAfter !== undefined && a.status === x.status && x.faults.includes(faultLabel(f.name, i, a.kind)))
-      return a.retryAfter * 1000;
+    if (a.kind === 'http-status' && a.retryAfter !== undefined && a.status === x.status && x.faults.includes(faultLabel(f, i))) return a.retryAfter * 1000;
   }
   return undefined;
 }
