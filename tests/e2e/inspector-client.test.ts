@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { BrowserContext, Page, Request as PwRequest } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoScenario } from '../../lib/scenario/builtins/demo';
-import { ROOT } from '../helpers/processes';
+import { pidsWith, ROOT } from '../helpers/processes';
 import { controlApi } from '../integration/http-target';
 import { startAppAndBrowser, stopAppAndBrowser, type AppAndBrowser } from './browser';
 
@@ -18,22 +18,6 @@ import { startAppAndBrowser, stopAppAndBrowser, type AppAndBrowser } from './bro
  * table; a 503 with Retry-After during connect shows the wait, then the connection or the error
  * with its cause.
  */
-
-/** Pids of live processes whose command line contains `needle`. */
-function pidsWith(needle: string): number[] {
-  const out: number[] = [];
-  for (const d of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const cmd = fs.readFileSync(`/proc/${d}/cmdline`, 'utf8');
-      const state = /^State:\s+(\w)/m.exec(fs.readFileSync(`/proc/${d}/status`, 'utf8'))?.[1];
-      if (cmd.includes(needle) && state !== 'Z') out.push(Number(d));
-    } catch {
-      /* gone meanwhile */
-    }
-  }
-  return out;
-}
 
 const busyScenario = (id: string, match: Record<string, unknown>, retryAfter: number) => ({
   id,

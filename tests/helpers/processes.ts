@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -200,4 +201,20 @@ export async function startSdkServer(
       child.kill('SIGTERM');
     });
   return { url, child, output: () => out, stop };
+}
+
+/** Pids of live (not zombie) processes whose command line contains `needle`, from /proc. */
+export function pidsWith(needle: string): number[] {
+  const out: number[] = [];
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const cmd = fs.readFileSync(`/proc/${d}/cmdline`, 'utf8');
+      const state = /^State:\s+(\w)/m.exec(fs.readFileSync(`/proc/${d}/status`, 'utf8'))?.[1];
+      if (cmd.includes(needle) && state !== 'Z') out.push(Number(d));
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return out;
 }

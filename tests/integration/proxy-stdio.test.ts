@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientSession } from '../../lib/client/session';
 import { createStdioProxyTransport, splitCommandLine } from '../../lib/client/stdio-proxy-transport';
 import { createStdioProxy } from '../../lib/server/proxy-stdio';
-import { ROOT, startCliMock, type Started } from '../helpers/processes';
+import { pidsWith, ROOT, startCliMock, type Started } from '../helpers/processes';
 
 /** stdio servers through the CLI's /api/proxy/stdio: spawn, demux, cancel, gate, caps, kill. */
 
@@ -25,22 +25,6 @@ function loupeArgs(scenario: string): string[] {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-pstdio-'));
   dirs.push(dir);
   return [path.join(ROOT, 'bin/mcp-loupe.mjs'), 'mock', scenario, '--stdio', '--data-dir', dir];
-}
-
-/** Pids of live processes whose command line contains `needle` (the process table, /proc). */
-function pidsWith(needle: string): number[] {
-  const out: number[] = [];
-  for (const d of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const cmd = fs.readFileSync(`/proc/${d}/cmdline`, 'utf8');
-      const state = /^State:\s+(\w)/m.exec(fs.readFileSync(`/proc/${d}/status`, 'utf8'))?.[1];
-      if (cmd.includes(needle) && state !== 'Z') out.push(Number(d));
-    } catch {
-      /* gone meanwhile */
-    }
-  }
-  return out;
 }
 
 async function until(check: () => boolean, ms = 10_000): Promise<void> {
