@@ -17,6 +17,8 @@ import { principalOf } from './principal';
 import { createJournal, type Journal } from './journal';
 import { createFaultInjector } from './faults';
 import { gradeClient, type ReportCard } from './report-card';
+import { createAuthServer } from './auth/server';
+import { redactHeaders } from './auth/http-util';
 
 /** Options of {@link createMockEngine}. Everything but the scenario has a default. */
 export interface MockEngineOptions {
@@ -61,6 +63,8 @@ export interface MockEngine {
   };
   /** Every exchange served over HTTP, bounded; `journal.subscribe` streams changes. */
   journal: Journal;
+  /** The scenario's authorization server and metadata paths (auth/server.ts); absent without an `auth:` block. */
+  handleAuth?: (input: HttpInput) => Promise<HttpOutput>;
   /** Grade the client's behaviour so far from the journal (see report-card.ts). */
   reportCard(): ReportCard;
   on(listener: (event: EngineEvent) => void): () => void;
@@ -100,6 +104,7 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
   const outbound = createOutboundRequests();
   const pipeline = createRequestPipeline(core, tasks, hub, outbound);
 
+  const auth = scenario.auth ? createAuthServer({ spec: scenario.auth, scenarioId: scenario.id, clock, tap: journal }) : undefined;
   const faults = createFaultInjector(scenario.faults, options.seed ?? scenario.seed ?? scenario.id);
   const http = createHttpFront({
     faults,
@@ -111,6 +116,7 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
     clearTimer: (h) => clock.clearTimeout(h),
     pipeline,
     outbound,
+    ...(auth ? { authorize: auth.guard } : {}),
     sessions: createLegacySessions({
       maxSessions: 1_000,
       keepAliveMs: scenario.settings.keepAliveMs,
@@ -119,7 +125,8 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
     }),
     tap: {
       open(start) {
-        const handle = journal.open(start);
+        // Bearer tokens and other credentials never reach the journal in clear.
+        const handle = journal.open({ ...start, requestHeaders: redactHeaders(start.requestHeaders) });
         void principalOf(scenario.id, start.requestHeaders.authorization ?? null).then((p) => handle.annotate({ principal: p }));
         return handle;
       },
@@ -138,6 +145,7 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
     scenario,
     fetch: http.fetch,
     handle: http.handle,
+    ...(auth ? { handleAuth: auth.handle } : {}),
     handleMessage: createMessageFace(pipeline, outbound),
     connect: () => createMessageFace(pipeline, outbound),
     tasks: {
@@ -157,6 +165,7 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
       stores.replay.clear(scenario.id);
       core.state = structuredClone(scenario.state);
       faults.reset();
+      auth?.reset();
       journal.clear();
       core.emit('scenario:reset', { id: scenario.id });
     },

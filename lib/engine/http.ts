@@ -35,6 +35,8 @@ interface HttpFrontOptions {
   sessions?: LegacySessions;
   /** Server-to-client requests awaiting the client's answer (a POSTed response). */
   outbound?: OutboundRequests;
+  /** The scenario's protected resource (auth/resource.ts): a refusal (401/403) stops the message before it is served. */
+  authorize?: (req: HttpInput, body: Record<string, unknown>) => Promise<{ status: number; headers: Record<string, string>; body: unknown } | undefined>;
 }
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
@@ -99,6 +101,11 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
       requestBody: body,
     });
     const record = (status: number, responseBody: unknown) => tap?.respond(status, responseBody);
+    const denied = await opts.authorize?.(req, fields);
+    if (denied) {
+      record(denied.status, denied.body);
+      return json(denied.status, denied.body, denied.headers);
+    }
 
     const asRequest = JsonRpcRequestSchema.safeParse(body);
     if (!asRequest.success) {

@@ -4,6 +4,7 @@ import type { JournalEntry } from './journal';
 import { gradeCancelAck, gradeExtensionDeclared, gradeMcpName, gradePollCadence, gradeStopsAtTerminal } from './report-tasks';
 import { gradeIdempotencyKeys, gradeRelisten, gradeRequestState, gradeRetryAfter } from './report-requests';
 import { taskSightings, toExchanges, type Exchange, type TaskSighting } from './report-view';
+import { gradeAuth } from './auth/grades';
 
 /**
  * The client report card: grades a client's behaviour against MCP 2026-07-28 from the mock's
@@ -83,5 +84,7 @@ export function gradeClient(entries: readonly JournalEntry[], scenario: Scenario
   const now = options.now ?? (Number.isFinite(latest) ? latest : Date.now());
   const xs = toExchanges(entries);
   const ctx: GradeContext = { xs, sightings: taskSightings(xs), scenario, now };
-  return { generatedAt: new Date(now).toISOString(), grades: GRADERS.map((g) => g(ctx)) };
+  // A scenario with an `auth:` block adds the authorization grades (auth/grades.ts), named after the conformance checks.
+  const auth = scenario.auth ? gradeAuth(entries, scenario.auth) : [];
+  return { generatedAt: new Date(now).toISOString(), grades: [...GRADERS.map((g) => g(ctx)), ...auth] };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { JsonObjectSchema, LogSpecSchema, MrtrSpecSchema, ProgressSpecSchema, RpcErrorSpecSchema, ToolResultSpecSchema } from './behavior-schema';
+import { AuthSchema } from './auth-schema';
 import { CatalogShape } from './catalog-schema';
 import { FaultSchema, SeedSchema } from './fault-schema';
 import { TaskSpecSchema } from './task-schema';
@@ -157,6 +158,7 @@ export const ScenarioSchema = z.strictObject({
   state: Json.default({}).describe('Initial per-scenario state for built-in handlers (e.g. notes, workspace files); restored on reset.'),
   seed: SeedSchema.optional(),
   faults: z.array(FaultSchema).default([]).describe('Faults injected on matching requests (JSON-RPC errors, HTTP statuses, delays, stream faults).'),
+  auth: AuthSchema.optional(),
 });
 /** A validated scenario with defaults applied. */
 export type Scenario = z.infer<typeof ScenarioSchema>;

@@ -65,7 +65,8 @@ export interface AppServer {
   close(): Promise<void>;
 }
 
-const OWN = /^\/(?:mcp|api)(?:\/|$)/;
+// The mock's OAuth discovery documents live under /.well-known (RFC 9728, RFC 8414, OpenID Discovery).
+const OWN = /^\/(?:mcp|api|\.well-known\/(?:oauth-protected-resource|oauth-authorization-server|openid-configuration))(?:\/|$)/;
 
 /** The exported pages beside the bundle this code runs from (dist/cli.mjs, dist/app-server.mjs): dist/app. */
 export function defaultPagesDir(): string {

@@ -8,7 +8,7 @@ import { HEALTH_PATH, healthResponse } from './healthz';
 import { replaysOf } from './replay-registry';
 import type { MockHost } from './mock-host';
 import type { MockEngine } from '../engine';
-import type { HttpInput, HttpOutput } from '../engine/http-types';
+import { toHttpInput, toResponse, type HttpInput, type HttpOutput } from '../engine/http-types';
 import { json } from './respond';
 import type { LaunchConnection } from '../protocol/launch-link';
 
@@ -69,10 +69,24 @@ export function createMockRouter(host: MockHost, defaultScenario: string, option
     return host.engine(parts[1] ?? defaultScenario);
   };
 
+  /**
+   * A scenario's authorization side (engine/auth): `/.well-known/<document>` followed by the
+   * resource or issuer path it describes (`/mcp` and the root mean the default scenario), and
+   * `/mcp/<id>/<more>` (its authorization server and custom metadata path).
+   */
+  const authFor = (pathname: string): ((input: HttpInput) => Promise<HttpOutput>) | undefined => {
+    const parts = segments(pathname);
+    if (!parts) return undefined;
+    const [area, name, scoped, id] = parts;
+    if (area === '.well-known' && name !== undefined && (scoped === undefined || scoped === 'mcp')) return host.engine(id ?? defaultScenario)?.handleAuth;
+    if (area === 'mcp' && name !== undefined && name !== 'replay' && parts.length > 2) return host.engine(name)?.handleAuth;
+    return undefined;
+  };
+
   return {
     token,
     engineFor,
-    fastFor: (pathname) => (pathname === PROXY_PATH ? guardedProxy : engineFor(pathname)?.handle),
+    fastFor: (pathname) => (pathname === PROXY_PATH ? guardedProxy : (engineFor(pathname)?.handle ?? authFor(pathname))),
     async fetch(req) {
       const url = new URL(req.url);
       if (url.pathname === HEALTH_PATH) return healthResponse(req, options.allowedHosts) ?? json(405, { error: 'GET /healthz only' });
@@ -97,6 +111,8 @@ export function createMockRouter(host: MockHost, defaultScenario: string, option
         return denied ? json(denied.status, { error: denied.error }) : stdio.handle(req, parts.slice(3));
       }
       if (area === 'api') return control(req, parts.slice(1));
+      const auth = authFor(url.pathname);
+      if (auth) return toResponse(await auth(toHttpInput(req)));
       return json(404, { error: `Not found: ${url.pathname}` });
     },
   };

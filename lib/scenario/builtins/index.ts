@@ -5,6 +5,7 @@ import { demoScenario } from './demo';
 import { droppedListenScenario } from './dropped-listen';
 import { flakyNetworkScenario } from './flaky-network';
 import { legacyServerScenario } from './legacy-server';
+import { oauthScenario } from './oauth';
 import { slowApprovalsScenario } from './slow-approvals';
 
 /** Built-in scenarios by id; each is validated once on first use. */
@@ -16,6 +17,7 @@ const INPUTS: Record<string, ScenarioInput> = {
   'cancel-resistant': cancelResistantScenario,
   'dropped-listen': droppedListenScenario,
   'legacy-server': legacyServerScenario,
+  oauth: oauthScenario,
 };
 
 const cache = new Map<string, Scenario>();

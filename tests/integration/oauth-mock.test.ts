@@ -1,0 +1,154 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCliMock, type Started } from '../helpers/processes';
+
+/**
+ * `mcp-loupe mock oauth` over real HTTP: the official SDK v2 client, with its own OAuth
+ * implementation, discovers the authorization server, registers, authorizes with PKCE and calls
+ * a tool, then steps up for write_note; the report card grades it. A raw-fetch client that skips
+ * PKCE and `resource` gets the failing grades.
+ */
+
+type Grade = { id: string; status: string; evidence: number[] };
+
+/** An in-memory OAuthClientProvider whose "browser" follows the authorize URL and keeps the callback. */
+class HeadlessProvider implements OAuthClientProvider {
+  callback?: URL;
+  authorizeUrls: URL[] = [];
+  private info?: Awaited<ReturnType<OAuthClientProvider['clientInformation']>>;
+  private saved?: Awaited<ReturnType<OAuthClientProvider['tokens']>>;
+  private verifier = '';
+  readonly redirectUrl = 'http://127.0.0.1:7777/callback';
+  get clientMetadata() {
+    return {
+      client_name: 'sdk-v2-test',
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      application_type: 'native',
+    };
+  }
+  clientInformation() {
+    return this.info;
+  }
+  saveClientInformation(info: NonNullable<typeof this.info>) {
+    this.info = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: NonNullable<typeof this.saved>) {
+    this.saved = tokens;
+  }
+  async redirectToAuthorization(url: URL) {
+    this.authorizeUrls.push(url);
+    const res = await fetch(url, { redirect: 'manual' });
+    this.callback = new URL(res.headers.get('location') ?? '');
+  }
+  saveCodeVerifier(v: string) {
+    this.verifier = v;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}
+
+async function reportCard(mock: Started): Promise<Record<string, Grade>> {
+  const res = await fetch(new URL('/api/scenarios/oauth/report-card', mock.url), { headers: { Authorization: `Bearer ${mock.token}` } });
+  const card = (await res.json()) as { grades: Grade[] };
+  return Object.fromEntries(card.grades.map((g) => [g.id, g]));
+}
+
+describe('mcp-loupe mock oauth', () => {
+  let dataDir: string;
+  let mock: Started;
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-oauth-'));
+    mock = await startCliMock(['oauth', '--data-dir', dataDir, '--store', 'memory']);
+  });
+  afterAll(async () => {
+    await mock?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('lets the SDK v2 client authorize, call a tool, step up, and grades it passing', async () => {
+    const provider = new HeadlessProvider();
+    const url = new URL(mock.url);
+    const open = async () => {
+      const client = new Client({ name: 'sdk-oauth', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      const transport = new StreamableHTTPClientTransport(url, { authProvider: provider });
+      return { client, transport };
+    };
+    let { client, transport } = await open();
+    await expect(client.connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
+    await transport.finishAuth(provider.callback!.searchParams);
+    ({ client, transport } = await open());
+    await client.connect(transport);
+    const who = await client.callTool({ name: 'whoami', arguments: {} });
+    expect(who.content).toEqual([{ type: 'text', text: 'Authorized: your token carries notes:read.' }]);
+
+    // write_note answers 403 insufficient_scope: the SDK re-authorizes with the union of scopes.
+    const before = provider.authorizeUrls.length;
+    const stepUp = await client.callTool({ name: 'write_note', arguments: { text: 'from the SDK' } }).catch(async (e: unknown) => {
+      if (!(e instanceof UnauthorizedError)) throw e;
+      await transport.finishAuth(provider.callback!.searchParams);
+      return client.callTool({ name: 'write_note', arguments: { text: 'from the SDK' } });
+    });
+    expect(stepUp.content).toEqual([{ type: 'text', text: 'Saved: from the SDK' }]);
+    const reauth = provider.authorizeUrls.at(-1)!;
+    expect(provider.authorizeUrls.length).toBe(before + 1);
+    expect(reauth.searchParams.get('scope')?.split(' ')).toEqual(expect.arrayContaining(['notes:read', 'notes:write']));
+    await client.close();
+
+    const g = await reportCard(mock);
+    for (const id of [
+      'authorization-server-metadata',
+      'pkce-code-challenge-sent',
+      'pkce-s256-method-used',
+      'pkce-code-verifier-sent',
+      'pkce-verifier-matches-challenge',
+      'resource-parameter-in-authorization',
+      'resource-parameter-in-token',
+      'resource-parameter-consistency',
+      'scope-from-www-authenticate',
+      'scope-step-up-escalation',
+      'sep-2350-scope-union-on-reauth',
+      'sep-2468-client-compare-iss-supported',
+    ])
+      expect(g[id], id).toMatchObject({ status: 'pass' });
+  });
+
+  it('grades a raw client without PKCE or resource as failing', async () => {
+    const origin = new URL(mock.url).origin;
+    const issuer = `${origin}/mcp/oauth/as`;
+    const redirect = 'http://127.0.0.1:7777/callback';
+    const reg = (await (
+      await fetch(`${issuer}/register`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ redirect_uris: [redirect], token_endpoint_auth_method: 'none' }),
+      })
+    ).json()) as { client_id: string };
+    const q = new URLSearchParams({ response_type: 'code', client_id: reg.client_id, redirect_uri: redirect, scope: 'notes:read' });
+    const res = await fetch(`${issuer}/authorize?${q}`, { redirect: 'manual' });
+    // The mock requires PKCE: the refusal comes back to the redirect URI.
+    expect(new URL(res.headers.get('location') ?? '').searchParams.get('error')).toBe('invalid_request');
+    const form = new URLSearchParams({ grant_type: 'authorization_code', code: 'made-up', redirect_uri: redirect, client_id: reg.client_id });
+    expect((await fetch(`${issuer}/token`, { method: 'POST', body: form })).status).toBe(400);
+    const g = await reportCard(mock);
+    for (const id of [
+      'pkce-code-challenge-sent',
+      'pkce-s256-method-used',
+      'pkce-code-verifier-sent',
+      'pkce-verifier-matches-challenge',
+      'resource-parameter-in-authorization',
+      'resource-parameter-in-token',
+      'sep-837-application-type-present',
+    ])
+      expect(g[id], id).toMatchObject({ status: 'fail' });
+  });
+});
