@@ -21,6 +21,7 @@ class HeadlessProvider implements OAuthClientProvider {
   private info?: Awaited<ReturnType<OAuthClientProvider['clientInformation']>>;
   private saved?: Awaited<ReturnType<OAuthClientProvider['tokens']>>;
   private verifier = '';
+  private discovery?: Awaited<ReturnType<NonNullable<OAuthClientProvider['discoveryState']>>>;
   readonly redirectUrl = 'http://127.0.0.1:7777/callback';
   get clientMetadata() {
     return {
@@ -54,6 +55,12 @@ class HeadlessProvider implements OAuthClientProvider {
   }
   codeVerifier() {
     return this.verifier;
+  }
+  saveDiscoveryState(state: NonNullable<typeof this.discovery>) {
+    this.discovery = state;
+  }
+  discoveryState() {
+    return this.discovery;
   }
 }
 
@@ -123,6 +130,10 @@ describe('mcp-loupe mock oauth', () => {
   });
 
   it('grades a raw client without PKCE or resource as failing', async () => {
+    // A fresh journal: only this client's exchanges are graded.
+    expect((await fetch(new URL('/api/scenarios/oauth/reset', mock.url), { method: 'POST', headers: { Authorization: `Bearer ${mock.token}` } })).status).toBe(
+      200,
+    );
     const origin = new URL(mock.url).origin;
     const issuer = `${origin}/mcp/oauth/as`;
     const redirect = 'http://127.0.0.1:7777/callback';
