@@ -62,7 +62,10 @@ const ServerSchema = z
       ),
     metadataIssuer: z.string().optional().describe('An issuer the metadata claims instead of its own (tests issuer validation).'),
     scopesSupported: scopes.optional().describe('scopes_supported in the metadata (add offline_access to offer refresh tokens by scope).'),
-    grantTypes: z.array(z.enum(['authorization_code', 'refresh_token', 'client_credentials'])).default(['authorization_code', 'refresh_token']),
+    grantTypes: z
+      .array(z.enum(['authorization_code', 'refresh_token', 'client_credentials']))
+      .default(['authorization_code', 'refresh_token'])
+      .describe('Grant types the token endpoint accepts (and advertises); default: authorization_code and refresh_token.'),
     tokenEndpointAuthMethods: z
       .array(z.enum(['none', 'client_secret_basic', 'client_secret_post']))
       .default(['none', 'client_secret_basic', 'client_secret_post'])
@@ -81,7 +84,7 @@ const ServerSchema = z
     clients: z.array(ClientSchema).default([]).describe('Pre-registered clients.'),
     consent: z.enum(['auto', 'manual']).default('auto').describe('auto: the authorize endpoint redirects at once; manual: it shows an Approve/Deny page.'),
     requirePkce: z.boolean().default(true).describe('Refuse an authorization request without an S256 code_challenge (invalid_request); default: true.'),
-    accessTokenTtlSeconds: seconds.default(3600),
+    accessTokenTtlSeconds: seconds.default(3600).describe('Lifetime of access tokens (expires_in and the JWT exp), in seconds; default: 3600.'),
     refreshTokens: z
       .enum(['always', 'offline_access', 'never'])
       .default('always')

@@ -80,6 +80,8 @@ describe('scenarioJsonSchema', () => {
         '$defs.ToolResult',
         '$defs.ToolResult.content[]',
         '$defs.ToolResult.structuredContent',
+        // Keyed by tool name.
+        'auth.resource.toolScopes',
         'faults[].action/oneOf/1.body/anyOf/1',
         'prompts[]._meta',
         'prompts[].icons[]',
