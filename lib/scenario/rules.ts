@@ -40,6 +40,12 @@ export function checkScenarioRules(data: unknown, issueAt: IssueAt): RuleFinding
       findings.warnings.push(issueAt(['tools', index, 'ui', 'resourceUri'], `No resource with uri "${ui.resourceUri}" is declared in resources`));
     }
   }
+  // A step-up scope on a tool that does not exist would never be asked for.
+  const toolScopes = isRecord(data.auth) && isRecord(data.auth.resource) ? data.auth.resource.toolScopes : undefined;
+  const toolNames = new Set(tools.map(([, t]) => t.name));
+  if (isRecord(toolScopes))
+    for (const name of Object.keys(toolScopes))
+      if (!toolNames.has(name)) findings.warnings.push(issueAt(['auth', 'resource', 'toolScopes', name], `No tool named "${name}" is declared in tools`));
   return findings;
 }
 
