@@ -104,7 +104,9 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
   const outbound = createOutboundRequests();
   const pipeline = createRequestPipeline(core, tasks, hub, outbound);
 
-  const auth = scenario.auth ? createAuthServer({ spec: scenario.auth, scenarioId: scenario.id, clock, tap: journal }) : undefined;
+  const auth = scenario.auth
+    ? createAuthServer({ spec: scenario.auth, scenarioId: scenario.id, clock, tap: journal, allowedHosts: options.allowedHosts ?? [] })
+    : undefined;
   const faults = createFaultInjector(scenario.faults, options.seed ?? scenario.seed ?? scenario.id);
   const http = createHttpFront({
     faults,

@@ -1,6 +1,7 @@
 import type { AuthSpec } from '../../scenario/auth-schema';
 import type { ExchangeTap } from '../exchange-tap';
-import { headerRecord, type HttpInput, type HttpOutput } from '../http-types';
+import { isAllowedHost } from '../guards';
+import { headerRecord, safeHost, type HttpInput, type HttpOutput } from '../http-types';
 import { randomToken, type Clock } from '../runtime';
 import { authorize, decide } from './authorize';
 import { register } from './clients';
@@ -35,6 +36,8 @@ interface AuthServerOptions {
   clock: Clock;
   tap: ExchangeTap;
   fetch?: typeof fetch;
+  /** The same Host allow-list as the MCP endpoint: a rebound DNS name must not reach the token endpoint either. */
+  allowedHosts: readonly string[];
 }
 
 const MAX_BODY = 64 * 1024;
@@ -102,6 +105,9 @@ export function createAuthServer(options: AuthServerOptions): AuthServer {
 
   return {
     async handle(input) {
+      const host = input.headers.get('host') ?? safeHost(input.url);
+      if (!options.allowedHosts.includes('*') && !isAllowedHost(host, options.allowedHosts))
+        return toOutput(oauthError(403, 'invalid_request', 'Forbidden: Host header is not a loopback name or an allowed host'));
       const url = new URL(input.url);
       const origin = originOf(input.url);
       const route = routeAuthPath(spec, options.scenarioId, url.pathname, origin);

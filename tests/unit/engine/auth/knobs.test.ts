@@ -280,3 +280,12 @@ describe('the journal', () => {
     expect(JSON.stringify(engine.journal.entries())).not.toContain(a.accessToken);
   });
 });
+
+describe('the auth endpoints', () => {
+  it('refuse a Host that is not loopback or allowed, as the MCP endpoint does', async () => {
+    const { engine } = setup({});
+    const res = await authFetch(engine, `http://evil.example/.well-known/oauth-protected-resource/mcp/guarded`);
+    expect(res.status).toBe(403);
+    expect((await authFetch(engine, `${ORIGIN}/.well-known/oauth-protected-resource/mcp/guarded`)).status).toBe(200);
+  });
+});
