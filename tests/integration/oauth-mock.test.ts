@@ -2,6 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import { UnauthorizedError as V1UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCliMock, type Started } from '../helpers/processes';
 
@@ -126,6 +129,25 @@ describe('mcp-loupe mock oauth', () => {
       'sep-2350-scope-union-on-reauth',
       'sep-2468-client-compare-iss-supported',
     ])
+      expect(g[id], id).toMatchObject({ status: 'pass' });
+  });
+
+  it('serves a 2025-11-25 client (SDK 1.32.2 and its OAuth) through the same flow', async () => {
+    expect((await fetch(new URL('/api/scenarios/oauth/reset', mock.url), { method: 'POST', headers: { Authorization: `Bearer ${mock.token}` } })).status).toBe(
+      200,
+    );
+    const provider = new HeadlessProvider();
+    const url = new URL(mock.url);
+    const client = new V1Client({ name: 'sdk-v1-oauth', version: '1.0.0' });
+    const first = new V1Transport(url, { authProvider: provider as never });
+    await expect(client.connect(first)).rejects.toBeInstanceOf(V1UnauthorizedError);
+    await first.finishAuth(provider.callback?.searchParams.get('code') ?? '');
+    await client.connect(new V1Transport(url, { authProvider: provider as never }));
+    const who = await client.callTool({ name: 'whoami', arguments: {} });
+    expect(who.content).toEqual([{ type: 'text', text: 'Authorized: your token carries notes:read.' }]);
+    await client.close();
+    const g = await reportCard(mock);
+    for (const id of ['pkce-s256-method-used', 'pkce-verifier-matches-challenge', 'resource-parameter-in-token'])
       expect(g[id], id).toMatchObject({ status: 'pass' });
   });
 
