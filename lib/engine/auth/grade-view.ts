@@ -100,3 +100,23 @@ export function grade(id: string, title: string, status: Grade['status'], detail
   const seqs = evidence.map((e) => (typeof e === 'number' ? e : e.seq));
   return { id, title, status, detail, evidence: [...new Set(seqs)].sort((a, b) => a - b), specRef };
 }
+
+/** What a rule says in each outcome. */
+interface RuleText {
+  id: string;
+  title: string;
+  spec: string;
+  /** Why nothing could be graded. */
+  none: string;
+  fail: string;
+  pass: string;
+}
+
+/**
+ * The usual verdict: not observed when nothing was `checked`, fail (the `failing` steps as
+ * evidence) when any broke the rule, else pass (every checked step as evidence).
+ */
+export function judge(rule: RuleText, checked: (AuthStep | number)[], failing: (AuthStep | number)[]): Grade {
+  if (!checked.length && !failing.length) return grade(rule.id, rule.title, 'not-observed', rule.none, [], rule.spec);
+  return failing.length ? grade(rule.id, rule.title, 'fail', rule.fail, failing, rule.spec) : grade(rule.id, rule.title, 'pass', rule.pass, checked, rule.spec);
+}

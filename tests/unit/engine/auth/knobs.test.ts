@@ -289,3 +289,22 @@ describe('the auth endpoints', () => {
     expect((await authFetch(engine, `${ORIGIN}/.well-known/oauth-protected-resource/mcp/guarded`)).status).toBe(200);
   });
 });
+
+describe('discovery and registration grades', () => {
+  it('fail a client that looks for metadata at the root of an issuer with a path, or registers without refresh_token', async () => {
+    const { engine } = setup({});
+    expect((await authFetch(engine, `${ORIGIN}/.well-known/oauth-authorization-server`)).status).toBe(404);
+    await authFetch(engine, `${ORIGIN}/.well-known/oauth-authorization-server/mcp/guarded/as`);
+    await registerClient(engine);
+    let g = gradesOf(engine);
+    expect(g['authorization-server-metadata-wrong-path']?.status).toBe('fail');
+    expect(g['sep-2207-client-metadata-grant-types']?.status).toBe('fail');
+
+    const good = setup({}).engine;
+    await authFetch(good, `${ORIGIN}/.well-known/oauth-authorization-server/mcp/guarded/as`);
+    await registerClient(good, 1, { grant_types: ['authorization_code', 'refresh_token'] });
+    g = gradesOf(good);
+    expect(g['authorization-server-metadata-wrong-path']?.status).toBe('pass');
+    expect(g['sep-2207-client-metadata-grant-types']?.status).toBe('pass');
+  });
+});
