@@ -110,6 +110,7 @@ export async function token(
     if (f.resource !== undefined && f.resource !== grant.resource) return done(oauthError(400, 'invalid_target', 'resource differs from the original grant'));
     return ok({ scope: asked?.join(' ') ?? grant.scope, audience: grant.resource, refresh: true });
   }
-  if (!client.secret) return done(oauthError(400, 'unauthorized_client', 'client_credentials needs a confidential client'));
+  if (!client.secret || !client.grantTypes.includes('client_credentials'))
+    return done(oauthError(400, 'unauthorized_client', 'client_credentials needs a confidential client registered for that grant'));
   return ok({ scope: f.scope ?? '', audience: f.resource ?? defaultAudience, refresh: false });
 }
