@@ -170,3 +170,13 @@ describe('/healthz and /api/session', () => {
     expect((await get('/api/scenarios')).status).toBe(401);
   });
 });
+
+describe('OAuth discovery of a scenario with auth:', () => {
+  it('serves /.well-known metadata from the mock, not the page gate', async () => {
+    const prm = await get('/.well-known/oauth-protected-resource/mcp/oauth');
+    expect(prm.status).toBe(200);
+    expect(JSON.parse(prm.text)).toMatchObject({ resource: `${app.url}/mcp/oauth`, authorization_servers: [`${app.url}/mcp/oauth/as`] });
+    const meta = await get('/.well-known/oauth-authorization-server/mcp/oauth/as');
+    expect(JSON.parse(meta.text)).toMatchObject({ issuer: `${app.url}/mcp/oauth/as`, token_endpoint: `${app.url}/mcp/oauth/as/token` });
+  });
+});
