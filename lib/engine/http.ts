@@ -64,6 +64,8 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
       return json(403, errorResponse(null, { code: ERROR.invalidRequest, message: 'Forbidden: Origin is not allowed' }));
     }
     if (req.method !== 'POST') {
+      const refused = await opts.authorize?.(req, {});
+      if (refused) return json(refused.status, refused.body, refused.headers);
       const forSession = opts.sessions?.handle(req);
       if (forSession) return forSession;
       return json(405, errorResponse(null, { code: ERROR.invalidRequest, message: `Method Not Allowed: ${req.method}; this endpoint accepts POST only` }), {

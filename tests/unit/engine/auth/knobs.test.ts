@@ -308,3 +308,14 @@ describe('discovery and registration grades', () => {
     expect(g['sep-2207-client-metadata-grant-types']?.status).toBe('pass');
   });
 });
+
+describe('the resource guards every method', () => {
+  it('answers a GET or DELETE on the endpoint without a token 401, before the session rules', async () => {
+    const { engine } = setup({});
+    for (const method of ['GET', 'DELETE']) {
+      const res = await engine.fetch(new Request(`${ORIGIN}/mcp/guarded`, { method, headers: { Host: '127.0.0.1', 'Mcp-Session-Id': 'some-session' } }));
+      expect(res.status).toBe(401);
+      expect(challengeOf(res.headers.get('www-authenticate')).resource_metadata).toBe(`${ORIGIN}/.well-known/oauth-protected-resource/mcp/guarded`);
+    }
+  });
+});
