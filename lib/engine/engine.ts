@@ -127,8 +127,8 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
     }),
     tap: {
       open(start) {
-        // Bearer tokens and other credentials never reach the journal in clear.
-        const handle = journal.open({ ...start, requestHeaders: redactHeaders(start.requestHeaders) });
+        // Bearer tokens never reach the journal in clear (the server redacts its own cookie).
+        const handle = journal.open({ ...start, requestHeaders: redactHeaders(start.requestHeaders, ['authorization']) });
         void principalOf(scenario.id, start.requestHeaders.authorization ?? null).then((p) => handle.annotate({ principal: p }));
         return handle;
       },

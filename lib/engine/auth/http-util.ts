@@ -75,10 +75,10 @@ export function redactParams(params: Record<string, unknown>): Record<string, un
   return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, SECRET_PARAMS.has(k) && typeof v === 'string' ? redacted(v) : v]));
 }
 
-/** Request headers for the journal: credentials reduced to their scheme and a hash. */
-export function redactHeaders(headers: Record<string, string>): Record<string, string> {
+/** Request headers for the journal: credentials (the named headers) reduced to their scheme and a hash. */
+export function redactHeaders(headers: Record<string, string>, names: readonly string[] = ['authorization', 'cookie', 'dpop']): Record<string, string> {
   const out = { ...headers };
-  for (const name of ['authorization', 'cookie', 'dpop']) {
+  for (const name of names) {
     const v = out[name];
     if (v === undefined) continue;
     const [scheme = '', ...rest] = v.split(' ');
