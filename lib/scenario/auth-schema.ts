@@ -45,6 +45,12 @@ const ResourceSchema = z
       .record(z.string(), scopes)
       .default({})
       .describe('Extra scopes per tool (step-up): tools/call of the tool without them answers 403 insufficient_scope naming only the missing ones.'),
+    scopeImplies: z
+      .record(z.string(), scopes)
+      .default({})
+      .describe(
+        'Scope hierarchy: a broad scope and the narrower ones it grants, e.g. { notes:admin: [notes:read, notes:write] } (servers must honour hierarchies).',
+      ),
     alwaysInsufficient: z
       .string()
       .optional()

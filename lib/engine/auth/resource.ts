@@ -50,6 +50,7 @@ export async function guardRequest(ctx: AuthContext, url: string, authorization:
     return invalid('the token was issued by an authorization server this resource no longer trusts');
   if (claims.audience !== resource) return invalid(`the token is for ${claims.audience}, not this resource (${resource})`);
   const granted = new Set(claims.scope.split(' ').filter(Boolean));
+  for (const broad of [...granted]) for (const narrow of spec.resource.scopeImplies[broad] ?? []) granted.add(narrow);
   const insufficient = (scope: string) =>
     refuse(
       403,

@@ -80,7 +80,8 @@ describe('scenarioJsonSchema', () => {
         '$defs.ToolResult',
         '$defs.ToolResult.content[]',
         '$defs.ToolResult.structuredContent',
-        // Keyed by tool name.
+        // Keyed by scope and by tool name.
+        'auth.resource.scopeImplies',
         'auth.resource.toolScopes',
         'faults[].action/oneOf/1.body/anyOf/1',
         'prompts[]._meta',

@@ -319,3 +319,14 @@ describe('the resource guards every method', () => {
     }
   });
 });
+
+describe('scope hierarchy', () => {
+  it('lets a broad scope stand for the narrower ones it implies', async () => {
+    const { engine } = setup({ resource: { toolScopes: { ping: ['notes:write'] }, scopeImplies: { 'notes:admin': ['notes:write'] } } });
+    const client = await registerClient(engine);
+    const narrow = await authorizeAndExchange(engine, client, 'notes:read');
+    expect((await call(engine, 'tools/call', { name: 'ping', arguments: {} }, narrow.accessToken)).status).toBe(403);
+    const broad = await authorizeAndExchange(engine, client, 'notes:admin');
+    expect((await call(engine, 'tools/call', { name: 'ping', arguments: {} }, broad.accessToken)).status).toBe(200);
+  });
+});
