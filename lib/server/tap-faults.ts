@@ -34,10 +34,13 @@ function requestOf(body: string): { method: string; tool?: string } | undefined 
 /** Create a tap's fault switchboard. */
 export function createTapFaults(initial: TapFaultEntry[] = [], seed: number | string = 0): TapFaults {
   let entries = initial;
-  let injector = createFaultInjector(
-    entries.filter((e) => e.enabled).map((e) => e.fault),
-    seed,
-  );
+  // A fault is marked by its switch's id unless it has a name of its own.
+  const injectorFor = (list: TapFaultEntry[]) =>
+    createFaultInjector(
+      list.filter((e) => e.enabled).map((e) => ({ ...e.fault, name: e.fault.name ?? e.id })),
+      seed,
+    );
+  let injector = injectorFor(entries);
   const listeners: ((entries: TapFaultEntry[]) => void)[] = [];
   return {
     active: () => entries.some((e) => e.enabled),
@@ -48,10 +51,7 @@ export function createTapFaults(initial: TapFaultEntry[] = [], seed: number | st
     entries: () => entries,
     set(next) {
       entries = next;
-      injector = createFaultInjector(
-        entries.filter((e) => e.enabled).map((e) => e.fault),
-        seed,
-      );
+      injector = injectorFor(entries);
       for (const l of listeners) l(entries);
     },
     onChange: (listener) => void listeners.push(listener),

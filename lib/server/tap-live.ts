@@ -147,7 +147,8 @@ export function startLiveFeed(options: LiveFeedOptions): LiveFeed {
     pushing = true;
     try {
       while (queue.length && loupe && tapId) {
-        const batch = queue.slice(0, MAX_FRAMES_PER_PUSH).filter((f) => f.seq > sentSeq);
+        const taken = Math.min(queue.length, MAX_FRAMES_PER_PUSH);
+        const batch = queue.slice(0, taken).filter((f) => f.seq > sentSeq);
         const res = await call(`/api/taps/${encodeURIComponent(tapId)}/frames`, { method: 'POST', body: JSON.stringify({ frames: batch }) });
         await res.body?.cancel();
         if (!res.ok) {
@@ -155,7 +156,8 @@ export function startLiveFeed(options: LiveFeedOptions): LiveFeed {
           lost(`frames answered HTTP ${res.status}`);
           break;
         }
-        queue = queue.slice(MAX_FRAMES_PER_PUSH);
+        // Frames observed while the push was in flight were appended after the ones it took.
+        queue = queue.slice(taken);
         sentSeq = Math.max(sentSeq, ...batch.map((f) => f.seq));
       }
     } catch (e) {
