@@ -15,7 +15,9 @@ export type TapFaultEntry = z.infer<typeof TapFaultEntrySchema>;
 /** The whole switchboard of a tap (`PUT /api/taps/<id>/faults`). */
 export const TapFaultListSchema = z.object({ faults: z.array(TapFaultEntrySchema).max(100) });
 
-const FaultsFileSchema = z.union([z.array(FaultSchema), z.strictObject({ seed: SeedSchema.optional(), faults: z.array(FaultSchema) })]);
+// Picked by shape, so an error names the field inside the list rather than "no union member".
+const FaultListSchema = z.array(FaultSchema);
+const FaultsDocumentSchema = z.strictObject({ seed: SeedSchema.optional(), faults: FaultListSchema });
 
 /** Entries for faults (switched on), ids from their names or positions. */
 function toTapFaultEntries(faults: readonly Fault[]): TapFaultEntry[] {
@@ -30,7 +32,7 @@ export function parseFaultsFile(text: string): { ok: true; entries: TapFaultEntr
   } catch (e) {
     return { ok: false, error: (e as Error).message };
   }
-  const parsed = FaultsFileSchema.safeParse(data);
+  const parsed = Array.isArray(data) ? FaultListSchema.safeParse(data) : FaultsDocumentSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return { ok: false, error: `${issue?.path.join('.') || '(top)'}: ${issue?.message ?? 'invalid'}` };
