@@ -96,6 +96,8 @@ export function useLiveTap(id: string) {
 
   const setFaults = useCallback(
     async (next: TapFaultEntry[]) => {
+      // Shown at once; Loupe's echo (`tap:faults`) confirms it, or the error says it did not take.
+      setFaultsState(next);
       const res = await fetch(`/api/taps/${encodeURIComponent(id)}/faults`, {
         method: 'PUT',
         headers: { 'content-type': 'application/json' },

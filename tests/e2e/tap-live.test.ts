@@ -60,7 +60,7 @@ beforeAll(async () => {
   let out = '';
   tap.stderr!.on('data', (d) => (out += d));
   tapUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`tap did not start:\n${out}`)), 15_000);
+    const timer = setTimeout(() => reject(new Error(`tap did not start (exit ${String(tap.exitCode)}):\n${out}`)), 30_000);
     tap.stdout!.on('data', (d) => {
       out += d;
       const m = /READY (http:\/\/\S+)/.exec(out);
