@@ -134,7 +134,7 @@ async function runTap(command: string[], opts: TapOptions): Promise<void> {
     process.stdout.on('error', () => {});
     const live = await goLive(opts, session, faults, session.recording().connection.target, 'stdio', seed, verbose);
     verbose(`starting ${cmd}`);
-    const exit = await runStdioTap({ command: cmd, args, observer: session.observer, log: verbose });
+    const exit = await runStdioTap({ command: cmd, args, observer: session.observer, log: verbose, faults });
     verbose(exit.signal ? `server ended by ${exit.signal}` : `server exited with code ${exit.code}`);
     await live?.stop();
     finishSession(session, verbose);

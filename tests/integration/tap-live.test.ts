@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createParser } from 'eventsource-parser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Frame } from '../../lib/client/frames';
@@ -224,4 +226,43 @@ describe('the official Inspector CLI through a stdio tap', () => {
       await app.close();
     }
   }, 150_000);
+});
+
+describe('faults from a file on a stdio tap', () => {
+  it('answers the first tools/call with the JSON-RPC error of the file, lets the second through, and marks the fault in the recording', async () => {
+    const dir = tempDir();
+    const faultsFile = path.join(dir, 'faults.yaml');
+    fs.writeFileSync(
+      faultsFile,
+      'faults:\n  - name: first-call-fails\n    match: { method: tools/call, nth: 1 }\n    action: { kind: rpc-error, code: -32603, message: injected }\n',
+    );
+    const record = path.join(dir, 'rec.json');
+    const server = path.join(ROOT, 'tests/fixtures/servers/sdk1-stdio-server.mjs');
+    const client = new Sdk1Client({ name: 'stdio-faults', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, 'tap', '--no-live', '--faults', faultsFile, '--record', record, '--', process.execPath, server],
+        stderr: 'ignore',
+      }),
+    );
+    const first = await client.callTool({ name: 'word_count', arguments: { text: 'a b' } }).then(
+      () => 'ok',
+      (e: Error) => e.message,
+    );
+    const second = await client.callTool({ name: 'word_count', arguments: { text: 'a b' } });
+    await client.close();
+    expect(first).toContain('injected');
+    expect(second.content).toEqual([{ type: 'text', text: '2 words' }]);
+    await expect.poll(() => fs.existsSync(record), { timeout: 15_000 }).toBe(true);
+    const opened = parseRecording(fs.readFileSync(record, 'utf8'));
+    const frames = opened.ok ? opened.recording.frames : [];
+    const mark = frames.find((f) => f.kind === 'error' && f.errorText === 'fault injected: first-call-fails');
+    expect(mark?.method).toBe('tools/call');
+    expect(
+      frames
+        .filter((f) => f.method === 'tools/call' && f.direction === 'in' && f.kind === 'message')
+        .map((f) => (f.body as { error?: { message: string } }).error?.message),
+    ).toEqual(['injected', undefined]);
+  });
 });

@@ -3,6 +3,8 @@ import { parseFaultsFile } from '../../../lib/scenario/tap-faults';
 import { createTapFaults } from '../../../lib/server/tap-faults';
 import { createStreamDamage, faultReply } from '../../../lib/server/tap-http-faults';
 import { createTapRegistry } from '../../../lib/server/tap-registry';
+import { createStdioFaultRelay } from '../../../lib/server/tap-stdio-faults';
+import { createTapObserver } from '../../../lib/recording/tap-frames';
 
 /** The tap's faults: the file format, matching through the switches, and what each does to an SSE stream. */
 
@@ -97,5 +99,33 @@ describe('tap registry', () => {
     expect(got.frames.at(-1)?.seq).toBe(19);
     expect(seen).toEqual(['frames', 'end']);
     expect(taps.push('tap-unknown', [])).toBe(false);
+  });
+});
+
+describe('stdio faults', () => {
+  it('switch to lines at a boundary: garbage before the request goes on, notifications twice until the response, then raw again', async () => {
+    const faults = createTapFaults([
+      { id: 'noisy', enabled: true, fault: { match: { method: 'tools/call' }, action: { kind: 'garbage', afterEvents: 0 } } },
+      { id: 'twice', enabled: true, fault: { match: { method: 'tools/call' }, action: { kind: 'duplicate' } } },
+    ]);
+    const marks: string[] = [];
+    const observed: string[] = [];
+    const toServer: string[] = [];
+    let toClient = '';
+    const observer = { ...createTapObserver({ sink: () => {} }), fault: (t: string) => marks.push(t), fromServer: (l: string) => observed.push(l) };
+    const relay = createStdioFaultRelay(faults, observer, { toServer: (b) => toServer.push(String(b)), toClient: (b) => (toClient += String(b)) });
+    const request = `${call('x')}\n`;
+    relay.fromClient(Buffer.from(request.slice(0, 10)));
+    relay.fromClient(Buffer.from(request.slice(10)));
+    await expect.poll(() => toServer.join('')).toBe(request);
+    expect(marks).toEqual(['noisy, twice']);
+    const progress = '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}\n';
+    const answer = '{"jsonrpc":"2.0","id":1,"result":{}}\n';
+    relay.fromServer(Buffer.from(progress + answer));
+    expect(toClient).toBe(`{"jsonrpc":"2.0","id":\n${progress}${progress}${answer}`);
+    expect(observed).toEqual(['{"jsonrpc":"2.0","id":', progress.trim()]);
+    faults.set([]);
+    relay.fromServer(Buffer.from('{"partial":'));
+    expect(toClient.endsWith('{"partial":')).toBe(true);
   });
 });
