@@ -71,6 +71,7 @@ async function goLive(
   const dataDir = path.resolve(opts.dataDir ?? process.env.LOUPE_DATA_DIR ?? '.loupe');
   let started: Awaited<ReturnType<typeof startAppServer>> | undefined;
   if (opts.open && !findLoupe(dataDir)) {
+    fs.mkdirSync(dataDir, { recursive: true });
     started = await startAppServer({ port: 0, dataDir, store: 'memory' });
     process.stderr.write(`mcp-loupe tap: Loupe is running: ${started.url}/?token=${started.token}\n`);
   }

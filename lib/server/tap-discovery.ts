@@ -29,8 +29,9 @@ function alive(pid: number): boolean {
 export function advertiseLoupe(dataDir: string, advert: { url: string; token: string }): () => void {
   const file = path.join(dataDir, FILE);
   const mine = JSON.stringify({ ...advert, pid: process.pid });
+  // A Loupe on memory stores never creates its data directory; it is findable only if one exists.
+  if (!fs.existsSync(dataDir)) return () => {};
   try {
-    fs.mkdirSync(dataDir, { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, mine, { mode: 0o600 });
     fs.renameSync(tmp, file);
