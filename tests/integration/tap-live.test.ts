@@ -266,3 +266,41 @@ describe('faults from a file on a stdio tap', () => {
     ).toEqual(['injected', undefined]);
   });
 });
+
+describe('tap --open', () => {
+  it('starts a Loupe when none runs on the data directory, and the tap is live in it', async () => {
+    const dataDir = path.join(tempDir(), 'fresh');
+    const child = spawn(
+      process.execPath,
+      [CLI, 'tap', '--open', '--data-dir', dataDir, '--', process.execPath, path.join(ROOT, 'tests/fixtures/servers/sdk1-stdio-server.mjs')],
+      {
+        cwd: ROOT,
+        env: { ...process.env, CI: '1' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
+    children.push(child);
+    let err = '';
+    let out = '';
+    child.stderr!.on('data', (d) => (err += d));
+    child.stdout!.on('data', (d) => (out += d));
+    await expect.poll(() => /Loupe is running: (http:\S+)\/\?token=(\S+)/.test(err), { timeout: 20_000 }).toBe(true);
+    const [, url, token] = /Loupe is running: (http:\S+)\/\?token=(\S+)/.exec(err)!;
+    child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })}\n`);
+    const list = async () => {
+      const res = await fetch(`${url}/api/taps`, { headers: { authorization: `Bearer ${token}` } });
+      return ((await res.json()) as { taps: { frames: number; transport: string }[] }).taps;
+    };
+    await expect.poll(async () => (await list())[0]?.frames ?? 0, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    expect((await list())[0]?.transport).toBe('stdio');
+    // With CI set no browser is opened; the tap says so on stderr, never on stdout.
+    expect(err).toContain('not opening a browser');
+    expect(
+      out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as unknown),
+    ).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }]);
+    child.stdin!.end();
+  });
+});
