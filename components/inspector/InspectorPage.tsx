@@ -3,6 +3,7 @@
 import Link from 'next/link';
 import { ServerRequestsDialog } from '@/components/elicitation/ServerRequestsDialog';
 import { RecordingMenu } from '@/components/recording/RecordingMenu';
+import { TapList } from '@/components/tap/TapList';
 import { ConnectionBar } from './ConnectionBar';
 import { InspectorProvider } from './InspectorProvider';
 import type { ConnectionConfig } from '@/lib/state/connection-slice';
@@ -45,6 +46,7 @@ export function InspectorPage({ autoConnect }: { autoConnect?: Partial<Connectio
           </h1>
           <RecordingMenu />
           <nav className="ml-auto flex gap-4 text-sm">
+            <TapList />
             <Link href="/scenarios/demo" className="text-accent hover:underline">
               Demo mock control room →
             </Link>

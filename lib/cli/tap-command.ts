@@ -1,8 +1,16 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Command } from 'commander';
 import { describeConnection } from '../recording/connection';
+import { parseFaultsFile, type TapFaultEntry } from '../scenario/tap-faults';
+import { startAppServer } from '../server/app-server';
+import { createTapFaults, type TapFaults } from '../server/tap-faults';
+import { findLoupe } from '../server/tap-discovery';
+import { startLiveFeed } from '../server/tap-live';
 import { createTapSession, type TapSession } from '../server/tap-recorder';
 import { startHttpTap } from '../server/tap-http';
 import { runStdioTap } from '../server/tap-stdio';
+import { openBrowser } from './browser';
 import { checkRecordTarget } from './record-file';
 import { UsageError } from './errors';
 import { listenFailure, parseHttpUrl, parsePort } from './network';
@@ -25,6 +33,71 @@ interface TapOptions {
   report?: string;
   redact: boolean;
   verbose?: boolean;
+  dataDir?: string;
+  faults?: string;
+  seed?: string;
+  live: boolean;
+  open?: boolean;
+}
+
+/** `--faults FILE`: the faults to start with (switched on), or a usage error naming the field. */
+function loadFaults(file: string | undefined): { entries: TapFaultEntry[]; seed?: number | string } {
+  if (!file) return { entries: [] };
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read --faults ${file}: ${(e as Error).message}`);
+  }
+  const parsed = parseFaultsFile(text);
+  if (!parsed.ok) throw new UsageError(`--faults ${file}: ${parsed.error}`);
+  return { entries: parsed.entries, ...(parsed.seed !== undefined ? { seed: parsed.seed } : {}) };
+}
+
+/**
+ * The live view: feed the session to the Loupe running on the data directory (or, with --open,
+ * to one this process starts when none runs, and open the tap's page).
+ */
+async function goLive(
+  opts: TapOptions,
+  session: TapSession,
+  faults: TapFaults,
+  target: string,
+  transport: 'http' | 'stdio',
+  seed: number | string | undefined,
+  log: (line: string) => void,
+) {
+  if (!opts.live) return undefined;
+  const dataDir = path.resolve(opts.dataDir ?? process.env.LOUPE_DATA_DIR ?? '.loupe');
+  let started: Awaited<ReturnType<typeof startAppServer>> | undefined;
+  if (opts.open && !findLoupe(dataDir)) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    started = await startAppServer({ port: 0, dataDir, store: 'memory' });
+    process.stderr.write(`mcp-loupe tap: Loupe is running: ${started.url}/?token=${started.token}\n`);
+  }
+  const feed = startLiveFeed({
+    dataDir,
+    session,
+    target,
+    transport,
+    faults,
+    ...(seed !== undefined ? { seed } : {}),
+    log,
+    ...(opts.open
+      ? {
+          onLive: (page: string) => {
+            const loupe = findLoupe(dataDir);
+            openBrowser(loupe ? `${page}?token=${loupe.token}` : page, (line) => process.stderr.write(`mcp-loupe tap: ${line}\n`));
+          },
+        }
+      : {}),
+  });
+  return {
+    async stop() {
+      await feed.stop();
+      await started?.close();
+    },
+  };
 }
 
 function finishSession(session: TapSession, log: (line: string) => void): void {
@@ -47,6 +120,9 @@ async function runTap(command: string[], opts: TapOptions): Promise<void> {
     throw new UsageError(`unexpected '${command[0]}': put the stdio server's command after -- (tap -- node server.js)`);
   if (opts.upstream && command.length) throw new UsageError('pass either --upstream URL or a stdio command after --, not both');
   if (!opts.upstream && !command.length) throw new UsageError('nothing to tap: pass --upstream URL (HTTP) or a server command after -- (stdio)');
+  const fileFaults = loadFaults(opts.faults);
+  const seed = opts.seed ?? fileFaults.seed;
+  const faults = createTapFaults(fileFaults.entries, seed ?? 0);
   const sessionOptions = {
     ...(opts.record ? { recordFile: opts.record } : {}),
     ...(opts.report ? { reportFile: opts.report } : {}),
@@ -57,9 +133,11 @@ async function runTap(command: string[], opts: TapOptions): Promise<void> {
     const [cmd, ...args] = command as [string, ...string[]];
     const session = createTapSession({ ...sessionOptions, connection: describeConnection({ target: command.join(' '), transport: 'stdio' }) });
     process.stdout.on('error', () => {});
+    const live = await goLive(opts, session, faults, session.recording().connection.target, 'stdio', seed, verbose);
     verbose(`starting ${cmd}`);
-    const exit = await runStdioTap({ command: cmd, args, observer: session.observer, log: verbose });
+    const exit = await runStdioTap({ command: cmd, args, observer: session.observer, log: verbose, faults });
     verbose(exit.signal ? `server ended by ${exit.signal}` : `server exited with code ${exit.code}`);
+    await live?.stop();
     finishSession(session, verbose);
     if (exit.signal) {
       // Die of the same signal, as the server did, so the client sees what it would without the tap.
@@ -75,15 +153,18 @@ async function runTap(command: string[], opts: TapOptions): Promise<void> {
   if ((host === '0.0.0.0' || host === '::') && !opts.allowRemote)
     throw new UsageError(`Refusing to bind ${host}: that exposes the tap to the network. Pass --allow-remote if you mean it.`);
   const session = createTapSession({ ...sessionOptions, connection: describeConnection({ target: upstream.toString(), transport: 'http' }) });
-  const tap = await startHttpTap({ upstream, host, port, observer: session.observer, allowedHosts: opts.allowedHost ?? [], log: verbose }).catch(
+  const tap = await startHttpTap({ upstream, host, port, observer: session.observer, allowedHosts: opts.allowedHost ?? [], log: verbose, faults }).catch(
     (e: unknown) => {
       throw listenFailure(e, host, port);
     },
   );
-  process.stdout.write(`mcp-loupe tap: ${tap.url} → ${upstream.origin}${upstream.pathname}\n`);
+  const say = (line: string) => process.stdout.write(`mcp-loupe tap: ${line}\n`);
+  const live = await goLive(opts, session, faults, session.recording().connection.target, 'http', seed, say);
+  say(`${tap.url} → ${upstream.origin}${upstream.pathname}`);
   process.stdout.write(`READY ${tap.url}\n`);
   const stop = async () => {
     await tap.close();
+    await live?.stop();
     finishSession(session, (line) => process.stdout.write(`mcp-loupe tap: ${line}\n`));
     process.exit(process.exitCode ?? 0);
   };
@@ -106,5 +187,10 @@ export function registerTapCommand(program: Command): void {
     .option('--report <file>', 'when the tap ends, write the lint report: JUnit XML for a .xml file, else JSON')
     .option('--no-redact', 'keep secrets (Authorization, cookies, tokens, task ids) in the recording')
     .option('--verbose', 'say what the tap does, on stderr')
+    .option('--data-dir <d>', 'the data directory of the Loupe to show the tap in (default .loupe or $LOUPE_DATA_DIR)')
+    .option('--faults <file>', 'faults to inject (YAML or JSON: a list of scenario faults, or { seed, faults }); switch them in the UI too')
+    .option('--seed <s>', 'seed of the fault probabilities and latency distributions')
+    .option('--no-live', 'do not show the tap in a running Loupe')
+    .option('--open', 'start Loupe if none runs on the data directory, and open the tap in the browser')
     .action((command: string[], opts: TapOptions) => runTap(command, opts));
 }

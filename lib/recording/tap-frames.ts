@@ -19,7 +19,12 @@ interface TapHttpExchange {
   chunk(text: string): void;
   /** The exchange ended: the body completed, the upstream failed, or the client went away. */
   end(how: 'done' | 'upstream-failed' | 'client-closed', detail?: string): void;
+  /** The tap injected a fault into this exchange (a mark on the timeline). */
+  fault(text: string): void;
 }
+
+/** The text of a fault mark: an `error` frame whose errorText starts with this. */
+export const FAULT_MARK = 'fault injected: ';
 
 /** What the taps report to. */
 export interface TapObserver {
@@ -29,6 +34,8 @@ export interface TapObserver {
   fromClient(line: string): void;
   /** A line the server wrote to its stdout. */
   fromServer(line: string): void;
+  /** The tap injected a fault on the stdio connection (marked on the newest exchange). */
+  fault(text: string): void;
 }
 
 interface ObserverOptions {
@@ -111,6 +118,9 @@ export function createTapObserver(options: ObserverOptions): TapObserver {
         if (sse) parser.feed(text);
         else jsonText += text;
       },
+      fault(text) {
+        frame('error', 'in', { errorText: `${FAULT_MARK}${text}` });
+      },
       end(how, detail) {
         if (ended) return;
         ended = true;
@@ -171,5 +181,10 @@ export function createTapObserver(options: ObserverOptions): TapObserver {
     emit({ kind: 'message', direction: 'in', ...fields(home.exchangeId, home.rpcId, home.method, m), raw: line, ...parsed });
   }
 
-  return { connectionId, http, fromClient, fromServer };
+  function fault(text: string): void {
+    const home = newest ?? { exchangeId: nextExchange() };
+    emit({ kind: 'error', direction: 'in', ...fields(home.exchangeId, home.rpcId, home.method, undefined), errorText: `${FAULT_MARK}${text}` });
+  }
+
+  return { connectionId, http, fromClient, fromServer, fault };
 }

@@ -18,6 +18,7 @@ import { withPageGate, type NodeListener } from './page-gate';
 import { sandboxProxyResponse } from './sandbox-proxy';
 import type { PinnedScenario } from './scenario-files';
 import { createStaticPages } from './static-pages';
+import { advertiseLoupe } from './tap-discovery';
 
 /**
  * The app server: the whole product on one node:http server. `/mcp/**`, `/api/**` and `/healthz`
@@ -116,13 +117,17 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 3000);
   const host = options.host ?? '127.0.0.1';
+  const url = `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;
+  // `mcp-loupe tap` finds this Loupe through the data directory and pushes its session here.
+  const unadvertise = advertiseLoupe(options.dataDir, { url: host === '0.0.0.0' || host === '::' ? `http://127.0.0.1:${port}` : url, token });
   return {
-    url: `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`,
+    url,
     port,
     token,
     server,
     close: () =>
       new Promise<void>((resolve) => {
+        unadvertise();
         server.closeAllConnections();
         server.close(() => {
           mockHost.close();

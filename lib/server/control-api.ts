@@ -20,6 +20,8 @@ import type { MockHost } from './mock-host';
 import { recordingRoutes } from './recording-routes';
 import { isScenarioId, MAX_SCENARIO_BYTES, type FileRefusal } from './scenario-files';
 import { json, readText } from './respond';
+import { createTapRegistry } from './tap-registry';
+import { tapRoutes } from './tap-routes';
 
 /**
  * The control API under `/api/`, behind {@link checkControlAccess}:
@@ -40,6 +42,7 @@ import { json, readText } from './respond';
  *   GET    /api/scenarios/<id>/tasks[/<taskId>]    live tasks
  *   POST   /api/scenarios/<id>/tasks/<taskId>/<advance|complete|fail|cancel|expire|require-input>
  *   GET|PUT /api/recordings[/<name>], POST /api/recordings/replay   recordings (see recording-routes.ts)
+ *   /api/taps/...                           live taps: registration, frames, fault switches (see tap-routes.ts)
  */
 
 interface ControlApiOptions {
@@ -80,6 +83,7 @@ type WithReportCard = MockEngine & { reportCard?: () => unknown };
 
 /** Create the control API handler for a host. */
 export function createControlApi(host: MockHost, options: ControlApiOptions): ControlApi {
+  const taps = createTapRegistry();
   async function scenarioRoutes(req: Request, id: string, rest: string[]): Promise<Response> {
     const route = rest[0] ?? '';
     if (route === 'source' && rest.length === 1) {
@@ -175,6 +179,7 @@ export function createControlApi(host: MockHost, options: ControlApiOptions): Co
     // Header values live here, behind the token, never in the page URL that names the connection.
     if (parts[0] === 'launch' && parts.length === 1 && req.method === 'GET') return json(200, { connection: options.launch ?? null } satisfies Launch);
     if (parts[0] === 'recordings') return recordingRoutes(req, host, parts.slice(1), options.allowedHosts);
+    if (parts[0] === 'taps') return tapRoutes(req, taps, parts.slice(1), options.keepAliveMs);
     if (parts[0] !== 'scenarios') return json(404, { error: `No control route /api/${parts.join('/')}` });
     if (parts.length === 1 && req.method === 'GET') return json(200, { scenarios: host.scenarios.list() } satisfies ScenarioList);
     if (parts.length === 2 && parts[1] === 'validate' && req.method === 'POST') {

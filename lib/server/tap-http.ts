@@ -4,7 +4,10 @@ import zlib from 'node:zlib';
 import { StringDecoder } from 'node:string_decoder';
 import { ERROR } from '../protocol';
 import { isAllowedHost } from '../engine/guards';
-import type { TapObserver } from '../recording/tap-frames';
+import type { FaultPlan, ReplyFault } from '../engine/faults';
+import { FAULT_MARK, type TapObserver } from '../recording/tap-frames';
+import type { TapFaults } from './tap-faults';
+import { createStreamDamage, faultReply, writeReply } from './tap-http-faults';
 
 /**
  * The HTTP tap: a loopback endpoint that relays every request to one upstream MCP server and
@@ -58,6 +61,8 @@ interface HttpTapOptions {
   allowedHosts?: readonly string[];
   /** Diagnostics (never header values or bodies). */
   log?: (line: string) => void;
+  /** Faults switched on for this tap (none: a pure relay). */
+  faults?: TapFaults;
 }
 
 interface HttpTap {
@@ -86,44 +91,72 @@ export function startHttpTap(options: HttpTapOptions): Promise<HttpTap> {
   const agent = options.upstream.protocol === 'https:' ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
   const requestFn = options.upstream.protocol === 'https:' ? https.request : http.request;
 
-  const server = http.createServer((req, res) => {
-    if (!isAllowedHost(req.headers.host ?? null, options.allowedHosts)) return refuse(res, 403, 'Forbidden: the tap only answers loopback Host names');
+  /**
+   * Relay one request. Without faults the body streams to the upstream as it arrives; with
+   * faults switched on it was read whole first (`buffered`) so the plan could see its method.
+   */
+  function relay(req: http.IncomingMessage, res: http.ServerResponse, buffered?: Buffer, plan?: FaultPlan): void {
     const seen = options.observer.http();
     const target = targetOf(options.upstream, req.url ?? '/');
     const headers = endToEnd(req.rawHeaders);
     headers.push('Host', target.host);
     const body: Buffer[] = [];
     let finished = false;
+    const observeRequest = (raw: Buffer) => seen.request(req.method ?? 'GET', record(headers.slice(0, -2)), raw.toString('utf8'));
+    if (buffered) {
+      observeRequest(buffered);
+      if (plan) seen.fault(plan.names.join(', '));
+    }
     const upstream = requestFn(target, { method: req.method, headers, agent }, (up) => {
       const relayed = endToEnd(up.rawHeaders);
       res.writeHead(up.statusCode ?? 502, up.statusMessage, relayed);
       const plain = record(relayed);
+      const sse = (plain['content-type'] ?? '').toLowerCase().startsWith('text/event-stream');
       // A stream's head goes out at once (a listen stream may stay silent); any other head leaves
       // with the first body bytes, in one write.
-      if ((plain['content-type'] ?? '').toLowerCase().startsWith('text/event-stream')) res.flushHeaders();
+      if (sse) res.flushHeaders();
       seen.response(up.statusCode ?? 502, plain);
       const inflate = decoderFor(plain['content-encoding']);
+      // Stream faults rewrite SSE text, so they skip a compressed stream (it is relayed as is).
+      const damage = sse && !inflate && plan?.stream.length ? createStreamDamage(plan.stream) : undefined;
       const text = new StringDecoder('utf8');
       if (inflate) {
         inflate.on('data', (c: Buffer) => seen.chunk(text.write(c)));
         inflate.on('error', () => {});
       }
       up.on('data', (c: Buffer) => {
+        if (damage) {
+          const out = damage.write(text.write(c));
+          if (out) {
+            res.write(out);
+            seen.chunk(out);
+          }
+          if (damage.state === 'cut' && !finished) {
+            finished = true;
+            seen.end('upstream-failed', `${FAULT_MARK}the stream was cut`);
+            up.destroy();
+            res.destroy();
+          }
+          return;
+        }
         res.write(c);
         if (inflate) inflate.write(c);
         else seen.chunk(text.write(c));
       });
       up.on('end', () => {
+        // A stalled stream stays open and silent until the client gives up.
+        if (finished || damage?.state === 'stalled') return;
         finished = true;
         res.end();
         const done = () => {
-          seen.chunk(text.end());
+          if (!damage) seen.chunk(text.end());
           seen.end('done');
         };
         if (inflate) inflate.end(done);
         else done();
       });
       up.on('error', (e) => {
+        if (finished) return;
         finished = true;
         seen.end('upstream-failed', e.message);
         res.destroy(e);
@@ -137,20 +170,61 @@ export function startHttpTap(options: HttpTapOptions): Promise<HttpTap> {
       if (!res.headersSent) refuse(res, 502, `Bad gateway: the tap could not reach the upstream (${e.message})`);
       else res.destroy(e);
     });
-    req.on('data', (c: Buffer) => {
-      body.push(c);
-      upstream.write(c);
-    });
-    req.on('end', () => {
-      seen.request(req.method ?? 'GET', record(headers.slice(0, -2)), Buffer.concat(body).toString('utf8'));
-      upstream.end();
-    });
+    if (buffered) upstream.end(buffered);
+    else {
+      req.on('data', (c: Buffer) => {
+        body.push(c);
+        upstream.write(c);
+      });
+      req.on('end', () => {
+        observeRequest(Buffer.concat(body));
+        upstream.end();
+      });
+    }
     // The client left before the upstream finished (a cancelled request, a closed listen stream).
     res.on('close', () => {
       if (finished) return;
       finished = true;
       upstream.destroy();
       seen.end('client-closed');
+    });
+  }
+
+  /** A fault answers in the server's place: the upstream never sees the request. */
+  function answer(req: http.IncomingMessage, res: http.ServerResponse, buffered: Buffer, plan: FaultPlan & { reply: ReplyFault }): void {
+    const seen = options.observer.http();
+    const raw = buffered.toString('utf8');
+    seen.request(req.method ?? 'GET', record(endToEnd(req.rawHeaders)), raw);
+    seen.fault(plan.names.join(', '));
+    let rpcId: unknown;
+    try {
+      rpcId = (JSON.parse(raw) as { id?: unknown }).id;
+    } catch {
+      rpcId = undefined;
+    }
+    const reply = faultReply(plan.reply, rpcId);
+    writeReply(res, reply);
+    seen.response(reply.status, reply.headers);
+    seen.chunk(reply.body);
+    seen.end('done');
+  }
+
+  const server = http.createServer((req, res) => {
+    if (!isAllowedHost(req.headers.host ?? null, options.allowedHosts)) return refuse(res, 403, 'Forbidden: the tap only answers loopback Host names');
+    const faults = options.faults;
+    if (!faults?.active()) return relay(req, res);
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const buffered = Buffer.concat(chunks);
+      const plan = faults.plan(buffered.toString('utf8'));
+      const go = () => {
+        if (res.destroyed) return;
+        if (plan?.reply) answer(req, res, buffered, { ...plan, reply: plan.reply });
+        else relay(req, res, buffered, plan);
+      };
+      if (plan?.delayMs) setTimeout(go, plan.delayMs);
+      else go();
     });
   });
   server.keepAliveTimeout = 5_000;

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import type { ConnectionMeta } from '../recording/schema';
+import type { TapFrame as Frame } from '../recording/tap-api';
 import { serializeRecording, type Recording } from '../recording/schema';
 import { createRecorder } from '../recording/recorder';
 import { redactRecording } from '../recording/redact';
@@ -33,6 +34,8 @@ export interface TapSession {
   readonly events: EventEmitter;
   /** The session so far, unredacted. */
   recording(): Recording;
+  /** The frames so far (what a live view that attaches late is sent first). */
+  frames(): readonly Frame[];
   /** Write the recording now (if there is a file and anything changed). */
   flush(): void;
   /** Stop flushing and write the recording and the report one last time. */
@@ -79,6 +82,7 @@ export function createTapSession(options: TapSessionOptions): TapSession {
     observer,
     events,
     recording: linted,
+    frames: () => recorder.frames(),
     flush,
     finish() {
       if (timer) clearInterval(timer);

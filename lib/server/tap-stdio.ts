@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { TapObserver } from '../recording/tap-frames';
+import type { TapFaults } from './tap-faults';
+import { createStdioFaultRelay } from './tap-stdio-faults';
 import { splitLines } from './stdio-lines';
 
 /**
@@ -19,6 +21,8 @@ interface StdioTapOptions {
   stderr?: NodeJS.WritableStream;
   /** Diagnostics for stderr (only with --verbose, or on error). */
   log?: (line: string) => void;
+  /** Faults switched on for this tap (none: a pure relay). */
+  faults?: TapFaults;
 }
 
 /** How the server ended: its exit code, or the signal that ended it. */
@@ -46,13 +50,18 @@ export function runStdioTap(options: StdioTapOptions): Promise<StdioTapExit> {
     const tooLong = (who: string) => (bytes: number) => options.log?.(`a ${bytes}-byte line from the ${who} was relayed but not recorded`);
     splitLines(stdin, MAX_OBSERVED_LINE, (line) => options.observer.fromClient(line), tooLong('client'));
     splitLines(child.stdout, MAX_OBSERVED_LINE, (line) => options.observer.fromServer(line), tooLong('server'));
-    stdin.on('data', (c: Buffer) => {
+    const toServer = (c: Buffer | string) => {
       if (child.stdin.writable) child.stdin.write(c);
-    });
+    };
+    const toClient = (c: Buffer | string) => stdout.write(c);
+    const relay = options.faults
+      ? createStdioFaultRelay(options.faults, options.observer, { toServer, toClient })
+      : { fromClient: toServer, fromServer: toClient };
+    stdin.on('data', (c: Buffer) => relay.fromClient(c));
     // The client closed its end: the server's stdin closes too (how stdio servers learn to quit).
     stdin.on('end', () => child.stdin.end());
     child.stdin.on('error', () => {});
-    child.stdout.on('data', (c: Buffer) => stdout.write(c));
+    child.stdout.on('data', (c: Buffer) => relay.fromServer(c));
     child.stderr.on('data', (c: Buffer) => stderr.write(c));
 
     child.on('error', (e) => {

@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * How a tap finds the running Loupe: the app server writes where it listens and its launch token
+ * to a file in its data directory, readable by the owner only (the token already grants that
+ * user's browser everything; the file gives it to that user's own processes); a tap started with
+ * the same data directory reads it. A file whose process is gone is ignored.
+ */
+
+const FILE = 'loupe-server.json';
+
+const AdvertSchema = z.object({ url: z.string().url(), token: z.string().min(1), pid: z.number().int() });
+/** Where a running Loupe listens and how to authenticate to it. */
+export type LoupeAdvert = z.infer<typeof AdvertSchema>;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: the process exists but belongs to someone else.
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Write this process's advert; returns the function that removes it (only if it is still ours). */
+export function advertiseLoupe(dataDir: string, advert: { url: string; token: string }): () => void {
+  const file = path.join(dataDir, FILE);
+  const mine = JSON.stringify({ ...advert, pid: process.pid });
+  // A Loupe on memory stores never creates its data directory; it is findable only if one exists.
+  if (!fs.existsSync(dataDir)) return () => {};
+  try {
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, mine, { mode: 0o600 });
+    fs.renameSync(tmp, file);
+  } catch {
+    // A read-only data directory only means taps cannot find this Loupe.
+    return () => {};
+  }
+  return () => {
+    try {
+      if (fs.readFileSync(file, 'utf8') === mine) fs.unlinkSync(file);
+    } catch {
+      /* already gone */
+    }
+  };
+}
+
+/** The Loupe advertised in a data directory, if its process still runs. */
+export function findLoupe(dataDir: string): LoupeAdvert | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(dataDir, FILE), 'utf8');
+  } catch {
+    return undefined;
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const parsed = AdvertSchema.safeParse(data);
+  return parsed.success && alive(parsed.data.pid) ? parsed.data : undefined;
+}

@@ -1,0 +1,123 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, startSdkServer } from '../helpers/processes';
+import { startAppAndBrowser, stopAppAndBrowser, type AppAndBrowser } from './browser';
+
+/**
+ * Journey: a real client (the SDK v2 client, with a retry-on-503 fetch as real clients have)
+ * talks to a real server (the SDK v2 server) through `mcp-loupe tap`; the tap appears in the
+ * running Loupe, its frames arrive live on the tap's page, a 503 switched on from the page makes
+ * the client retry (each refusal marked on the timeline), and switched off lets calls through.
+ * Needs `npm run build`.
+ */
+
+const CLI = path.join(ROOT, 'bin', 'mcp-loupe.mjs');
+
+let env: Partial<AppAndBrowser> = {};
+let sdk: Awaited<ReturnType<typeof startSdkServer>>;
+let tap: ChildProcess;
+let tapUrl: string;
+let context: BrowserContext;
+let page: Page;
+/** Requests the client's fetch sent again after a 503. */
+let retries = 0;
+
+/** A fetch that does what well-behaved clients do with a 503: wait Retry-After, try again (twice at most). */
+const retryingFetch: typeof fetch = async (input, init) => {
+  for (let attempt = 0; ; attempt++) {
+    const res = await fetch(input, init);
+    if (res.status !== 503 || attempt >= 2) return res;
+    retries += 1;
+    await res.body?.cancel();
+    await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? '1') * 1000));
+  }
+};
+
+async function call(text: string): Promise<string> {
+  const client = new Client({ name: 'tapped-client', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  try {
+    await client.connect(new StreamableHTTPClientTransport(new URL(tapUrl), { fetch: retryingFetch }));
+    const result = await client.callTool({ name: 'word_count', arguments: { text } });
+    return `count ${String((result.structuredContent as { count: number }).count)}`;
+  } catch (e) {
+    return (e as Error).message;
+  } finally {
+    await client.close().catch(() => {});
+  }
+}
+
+const frames = async () => Number(await page.getAttribute('[data-testid="tap-info"]', 'data-frames'));
+
+beforeAll(async () => {
+  [env, sdk] = await Promise.all([startAppAndBrowser('loupe-e2e-tap-'), startSdkServer()]);
+  tap = spawn(process.execPath, [CLI, 'tap', '--upstream', sdk.url, '--port', '0', '--data-dir', env.dataDir!], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  tap.stderr!.on('data', (d) => (out += d));
+  tapUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`tap did not start (exit ${String(tap.exitCode)}):\n${out}`)), 30_000);
+    tap.stdout!.on('data', (d) => {
+      out += d;
+      const m = /READY (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+  });
+  context = await env.browser!.newContext({ viewport: { width: 1600, height: 1400 } });
+  page = await context.newPage();
+});
+afterAll(async () => {
+  await context?.close();
+  if (tap && tap.exitCode === null) {
+    const ended = new Promise((r) => tap.once('exit', r));
+    tap.kill('SIGTERM');
+    await ended;
+  }
+  await sdk?.stop();
+  await stopAppAndBrowser(env);
+});
+
+describe('a tap, live in the browser', () => {
+  it('is listed on the home page and opens as a live session', async () => {
+    await page.goto(`${env.base}/?token=${env.server!.token}`);
+    await page.click('[data-testid="live-taps"] summary', { timeout: 20_000 });
+    await page.click('[data-testid="live-tap-link"]');
+    await page.waitForURL(/\/tap\/tap-/);
+    await page.waitForSelector('[data-testid="tap-info"][data-state="live"]', { timeout: 15_000 });
+    expect(await page.textContent('[data-testid="tap-info"]')).toContain(sdk.url);
+    // Observing only: no tool forms that would send on the tapped connection.
+    expect(await page.$('[data-testid="tool-call-form"]')).toBeNull();
+  });
+
+  it('shows the client’s frames as they pass', async () => {
+    const before = await frames();
+    expect(await call('one two two three')).toBe('count 4');
+    await page.waitForSelector('[data-testid="timeline-row"][data-method="tools/call"][data-direction="in"]', { timeout: 15_000 });
+    expect(await frames()).toBeGreaterThan(before);
+    const seen = await frames();
+    expect(await call('a b')).toBe('count 2');
+    await expect.poll(frames, { timeout: 10_000 }).toBeGreaterThan(seen);
+  });
+
+  it('a 503 switched on from the page makes the client retry, each refusal marked; switched off, calls pass', async () => {
+    await page.check('[data-fault="http-503"] [data-testid="fault-switch"]');
+    // The switch reaches the tap over its control stream; the first call after it is refused.
+    await expect.poll(() => call('x y z'), { timeout: 20_000, interval: 200 }).toMatch(/503/);
+    expect(retries).toBeGreaterThanOrEqual(2);
+    await page.waitForSelector('[data-testid="timeline-row"][data-kind="error"]', { timeout: 10_000 });
+    const statuses = await page.$$eval('[data-testid="timeline-row"] [data-testid="row-status"]', (cells) => cells.map((c) => c.textContent));
+    expect(statuses.filter((s) => s === 'HTTP 503').length).toBeGreaterThanOrEqual(3);
+    await page.click('[data-testid="timeline-row"][data-kind="error"]');
+    await expect.poll(async () => (await page.textContent('main')) ?? '', { timeout: 5000 }).toContain('fault injected: http-503');
+
+    await page.uncheck('[data-fault="http-503"] [data-testid="fault-switch"]');
+    await expect.poll(() => call('back to normal'), { timeout: 20_000, interval: 200 }).toBe('count 3');
+  });
+});
