@@ -143,7 +143,7 @@ export function createMockHost(options: MockHostOptions): MockHost {
     close() {
       for (const id of [...engines.keys()]) retire(id);
       listeners.clear();
-      stores.close();
+      void stores.close();
     },
   };
 }
