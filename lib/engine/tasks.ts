@@ -49,12 +49,16 @@ export function needsTasksExtension(ctx: RequestContext): Outcome | undefined {
 export function createTaskManager(core: EngineCore): TaskManager {
   const timers = new Map<string, unknown>();
   const listeners = new Set<(rec: TaskRecord) => void>();
+  // The revision each task was last announced at: a write of ours comes back from a shared store's feed, and is not news twice.
+  const announced = new Map<string, number>();
   const maxRun = () => core.scenario.settings.maxTaskRunMs;
 
   const specOf = (rec: TaskRecord): TaskSpec | undefined => core.tool(rec.toolName)?.task;
   const expired = (rec: TaskRecord, now: number) => rec.ttlMs !== null && now >= rec.createdAt + rec.ttlMs;
 
   function changed(rec: TaskRecord) {
+    if ((announced.get(rec.taskId) ?? -1) >= rec.revision) return;
+    announced.set(rec.taskId, rec.revision);
     for (const l of listeners) l(rec);
     core.emit('task:changed', rec);
     schedule(rec);
@@ -68,6 +72,8 @@ export function createTaskManager(core: EngineCore): TaskManager {
     if (!spec) return;
     const due = nextDue(rec, spec, maxRun(), core.clock.now());
     if (due === undefined || !Number.isFinite(due)) return;
+    // Every instance that saw the task keeps a timer for its next step: whichever fires first writes
+    // it (the others' writes find nothing left to do), so the task runs on when its creator dies.
     const delay = Math.max(0, due - core.clock.now());
     timers.set(
       rec.taskId,
@@ -124,6 +130,16 @@ export function createTaskManager(core: EngineCore): TaskManager {
     });
   }
 
+  // Another instance wrote a task (a shared store only): announce it here and keep its timer.
+  const unwatch = core.stores.watchTasks?.((taskId) => {
+    core.stores.tasks.get(taskId).then(
+      (rec) => {
+        if (rec?.scenarioId === core.scenario.id) changed(rec);
+      },
+      () => {},
+    );
+  });
+
   function snapshot(rec: TaskRecord): Record<string, unknown> {
     const s: Record<string, unknown> = {
       taskId: rec.taskId,
@@ -171,6 +187,7 @@ export function createTaskManager(core: EngineCore): TaskManager {
       settle(rec, spec, now, maxRun());
       if (rec.statusMessage === undefined) delete rec.statusMessage;
       await core.stores.tasks.create(rec);
+      announced.set(rec.taskId, rec.revision);
       core.emit('task:created', rec);
       schedule(rec);
       return rec;
@@ -224,6 +241,7 @@ export function createTaskManager(core: EngineCore): TaskManager {
       return () => listeners.delete(listener);
     },
     close() {
+      unwatch?.();
       for (const t of timers.values()) core.clock.clearTimeout(t);
       timers.clear();
       listeners.clear();

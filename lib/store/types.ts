@@ -135,6 +135,11 @@ export interface Stores {
   tasks: TaskStore;
   ledger: MutationLedger;
   replay: ReplayStore;
+  /**
+   * Only where other processes share the stores (PostgreSQL): call `listener` with the id of every
+   * task any of them writes, this one included, so listen streams on every instance hear it.
+   */
+  watchTasks?(listener: (taskId: string) => void): () => void;
   close(): Promise<void>;
 }
 

@@ -333,7 +333,8 @@ export function describeStoreContract(name: string, open: OpenStores): void {
         for (let i = 0; i < 1000; i += 1) expect(await replay.consume('s', `n${i}`, 10_000, 1)).toBe('ok');
         expect(await replay.consume('s', 'one-more', 10_000, 1)).toBe('full');
         expect(await replay.size(1)).toBe(1000);
-      });
+        // A thousand round trips to a network database on a busy machine.
+      }, 90_000);
 
       it('accepts a nonce once when many consumes of it race', async () => {
         const { replay } = await openStores();
