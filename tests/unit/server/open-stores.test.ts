@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startAppServer } from '../../../lib/server/app-server';
 import { createMockHost } from '../../../lib/server/mock-host';
-import { type OpenedStores, openStores, parseStoreKind } from '../../../lib/server/open-stores';
+import { type OpenedStores, openMockStores, openStores, parseMockStoreKind, parseStoreKind } from '../../../lib/server/open-stores';
 import type { SqliteDriverName } from '../../../lib/store/sqlite/drivers';
 import { CAPS, callTool } from '../../helpers/rpc';
 import { makeTask } from '../store/store-contract';
@@ -123,6 +123,23 @@ describe('parseStoreKind', () => {
     expect(parseStoreKind(undefined, 'LOUPE_STORE')).toBe('auto');
     expect(parseStoreKind('', 'LOUPE_STORE')).toBe('auto');
     expect(() => parseStoreKind('disk', 'LOUPE_STORE')).toThrow('LOUPE_STORE must be memory or sqlite (or auto, the default), got "disk"');
+  });
+});
+
+describe("the mock command's --store", () => {
+  it('takes a postgres:// or postgresql:// URL besides the kinds, and says so when the value is neither', () => {
+    expect(parseMockStoreKind('postgres://u@db.internal/loupe', '--store')).toEqual({ postgres: 'postgres://u@db.internal/loupe' });
+    expect(parseMockStoreKind('postgresql://db/loupe', '--store')).toEqual({ postgres: 'postgresql://db/loupe' });
+    expect(parseMockStoreKind('memory', '--store')).toBe('memory');
+    expect(() => parseMockStoreKind('mysql://db', '--store')).toThrow(
+      '--store must be memory, sqlite or a postgres:// URL (or auto, the default), got "mysql://db"',
+    );
+  });
+
+  it('fails to open an unreachable database in one sentence naming it, password hidden', async () => {
+    await expect(openMockStores({ kind: { postgres: 'postgres://me:hunter2@127.0.0.1:1/loupe' }, dataDir: tmpdir(), warn: () => {} })).rejects.toThrow(
+      /^Failed to open the PostgreSQL store at postgres:\/\/me:\*\*\*@127\.0\.0\.1:1\/loupe: /,
+    );
   });
 });
 
