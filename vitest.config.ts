@@ -11,7 +11,7 @@ export default defineConfig({
   test: {
     setupFiles: ['tests/node20-polyfills.ts'],
     // Generates the bundled app views the built-in scenarios import (a no-op when up to date).
-    globalSetup: ['tests/build-apps.global.ts'],
+    globalSetup: ['tests/build-apps.global.ts', 'tests/postgres.global.ts'],
     projects: [
       {
         extends: true,

@@ -52,6 +52,7 @@ export const allow = {
  */
 export const nodeOnly = [
   { path: 'lib/store/sqlite/**', reason: 'better-sqlite3, node:sqlite and node:fs: the durable stores of the CLI and the app server' },
+  { path: 'lib/store/postgres/**', reason: 'pg (loaded with node:module on first use): the stores a fleet of mock instances shares' },
   {
     path: 'lib/scenario/files.ts',
     reason: 'reads scenario files and resolves ui:// HTML paths with node:fs and node:path; the loader itself stays browser-safe for the editor',
@@ -89,6 +90,13 @@ export const packageRules = [
     rooms,
     packages: ['better-sqlite3', 'better-sqlite3/*'],
     except: ['lib/store/sqlite/**'],
+  },
+  {
+    id: 'pg in lib/store/postgres only',
+    why: 'an optional dependency loaded on first use: everything else reaches PostgreSQL through the store interfaces',
+    rooms,
+    packages: ['pg', 'pg/*'],
+    except: ['lib/store/postgres/**'],
   },
   {
     id: 'msw in lib/adapters only',

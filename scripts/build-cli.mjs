@@ -30,7 +30,8 @@ await build({
   ...common,
   // app-server: startAppServer for scripts/dev.mjs (npm run dev), without the CLI; npm start runs the CLI itself.
   entryPoints: { cli: 'lib/cli/main.ts', 'app-server': 'lib/server/app-server.ts' },
-  external: ['better-sqlite3'],
+  // pg too: an optional dependency loaded on first use of --store postgres://… (lib/store/postgres/driver.ts).
+  external: ['better-sqlite3', 'pg'],
   // `mcp-loupe --version` and the clientInfo it sends: the version being built (lib/cli/version.ts).
   define: { __LOUPE_VERSION__: JSON.stringify(version) },
   // Bundled CommonJS dependencies call require(); give the ESM bundle one.

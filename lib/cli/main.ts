@@ -30,7 +30,7 @@ function buildProgram(): Command {
     .option('--data-dir <d>', 'where tasks, the ledger and nonces are kept (default .loupe or $LOUPE_DATA_DIR)')
     .option(
       '--store <kind>',
-      'memory: keep tasks in memory only, never touch the disk; sqlite: the SQLite file or fail (default: SQLite, else memory with a warning; or $LOUPE_STORE)',
+      'memory: keep tasks in memory only, never touch the disk; sqlite: the SQLite file or fail; postgres://…: a PostgreSQL database shared by a fleet of mock instances (default: SQLite, else memory with a warning; or $LOUPE_STORE)',
     )
     .option('--seed <s>', 'seed for probabilistic faults')
     .option('--manual', 'every timed task step waits for `mcp-loupe tasks advance`')

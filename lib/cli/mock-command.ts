@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createMockHost } from '../server/mock-host';
-import { parseStoreKind, type StoreKind } from '../server/open-stores';
+import { openMockStores, parseMockStoreKind, type MockStoreKind } from '../server/open-stores';
 import { listen } from '../adapters/node-http';
 import { serveStdio } from '../adapters/stdio';
 import { createMockRouter } from '../server/mock-router';
@@ -79,18 +79,21 @@ export async function runMockCommand(scenarioArg: string | undefined, opts: Mock
   if ((host === '0.0.0.0' || host === '::') && !opts.allowRemote)
     throw new UsageError(`Refusing to bind ${host}: that exposes the mock to the network. Pass --allow-remote if you mean it.`);
   const dataDir = path.resolve(opts.dataDir ?? process.env.LOUPE_DATA_DIR ?? '.loupe');
-  let store: StoreKind;
+  let store: MockStoreKind;
   try {
-    store = opts.store === undefined ? parseStoreKind(process.env.LOUPE_STORE, 'LOUPE_STORE') : parseStoreKind(opts.store, '--store');
+    store = opts.store === undefined ? parseMockStoreKind(process.env.LOUPE_STORE, 'LOUPE_STORE') : parseMockStoreKind(opts.store, '--store');
   } catch (error) {
     process.stderr.write(`mcp-loupe: ${(error as Error).message}\n`);
     process.exit(2);
   }
   // A store that cannot open (--store sqlite without a driver, an unwritable data directory)
   // reaches main's handler: one line on stderr, exit code 1.
+  const warn = (m: string) => process.stderr.write(`mcp-loupe: ${m}\n`);
+  const opened = await openMockStores({ kind: store, dataDir, warn });
   const mockHost = createMockHost({
     dataDir,
-    store,
+    stores: opened.stores,
+    storeBackend: opened.backend,
     resolve: (id) => (id === scenario.id ? scenario : undefined),
     transform: opts.manual ? manualSteps : undefined,
     seed: opts.seed,

@@ -57,9 +57,9 @@ export interface MockEngine {
   /** A message face of its own, for one more connection (its own 2025-11-25 session). */
   connect(): (message: unknown, send: (message: unknown) => void) => Promise<void>;
   tasks: {
-    list(): TaskRecord[];
-    get(taskId: string): TaskRecord | undefined;
-    control(taskId: string, action: ControlAction): TaskRecord | undefined;
+    list(): Promise<TaskRecord[]>;
+    get(taskId: string): Promise<TaskRecord | undefined>;
+    control(taskId: string, action: ControlAction): Promise<TaskRecord | undefined>;
   };
   /** Every exchange served over HTTP, bounded; `journal.subscribe` streams changes. */
   journal: Journal;
@@ -69,7 +69,7 @@ export interface MockEngine {
   reportCard(): ReportCard;
   on(listener: (event: EngineEvent) => void): () => void;
   /** Restore the scenario's initial state and drop its tasks, ledger and nonces. */
-  reset(): void;
+  reset(): Promise<void>;
   close(): void;
 }
 
@@ -161,10 +161,8 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    reset() {
-      stores.tasks.clear(scenario.id);
-      stores.ledger.clear(scenario.id);
-      stores.replay.clear(scenario.id);
+    async reset() {
+      await Promise.all([stores.tasks.clear(scenario.id), stores.ledger.clear(scenario.id), stores.replay.clear(scenario.id)]);
       core.state = structuredClone(scenario.state);
       faults.reset();
       auth?.reset();

@@ -62,7 +62,7 @@ export function createTaskInputAsker(tasks: TaskManager): (ctx: RequestContext, 
       const open = Object.fromEntries(Object.entries((rec.inputRequests ?? {}) as InputRequests).filter(([k]) => rec.inputResponses[k] === undefined));
       const answers = await askAll(ctx, open, { [META.relatedTask]: { taskId: rec.taskId } });
       if (isOutcome(answers)) return answers;
-      const updated = tasks.update(ctx, { taskId: rec.taskId, inputResponses: answers });
+      const updated = await tasks.update(ctx, { taskId: rec.taskId, inputResponses: answers });
       return 'error' in updated ? updated : undefined;
     } finally {
       asking.delete(rec.taskId);

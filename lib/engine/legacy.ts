@@ -88,10 +88,10 @@ export function createLegacyDispatch(core: EngineCore, tasks: TaskManager): (ctx
       const refused = ctx.session?.initialized ? refusedTaskInput(tool, ctx.caps) : undefined;
       if (refused) return strip(refused);
       const args = (ctx.params.arguments ?? {}) as Record<string, unknown>;
-      const rec = tasks.create(ctx, tool, args, {});
+      const rec = await tasks.create(ctx, tool, args, {});
       const ttl = (taskParam as { ttl?: unknown }).ttl;
-      if (typeof ttl === 'number' && Number.isInteger(ttl) && ttl >= 0) core.stores.tasks.update(rec.taskId, (r) => ({ ...r, ttlMs: ttl }));
-      return ok({ task: legacyTask(tasks.read(rec.taskId, ctx.principal) ?? rec) });
+      if (typeof ttl === 'number' && Number.isInteger(ttl) && ttl >= 0) await core.stores.tasks.update(rec.taskId, (r) => ({ ...r, ttlMs: ttl }));
+      return ok({ task: legacyTask((await tasks.read(rec.taskId, ctx.principal)) ?? rec) });
     }
     if (tool?.task?.mode === 'required') return fail(ERROR.methodNotFound, `Tool ${tool.name} requires a task-augmented call (params.task)`);
     return strip(await answerInputRounds(ctx, async (params) => runRoute(callTool, { ...ctx, params })));
@@ -99,7 +99,7 @@ export function createLegacyDispatch(core: EngineCore, tasks: TaskManager): (ctx
 
   async function taskResult(ctx: RequestContext, taskId: string): Promise<Outcome> {
     for (;;) {
-      const rec = tasks.read(taskId, ctx.principal);
+      const rec = await tasks.read(taskId, ctx.principal);
       if (!rec) return fail(ERROR.invalidParams, NOT_FOUND);
       const related = { [META.relatedTask]: { taskId } };
       if (rec.status === 'completed')
@@ -141,7 +141,7 @@ export function createLegacyDispatch(core: EngineCore, tasks: TaskManager): (ctx
   }
 
   /** A task of this principal, settled to now, looked up by whatever `taskId` holds. */
-  const taskOf = (ctx: RequestContext) => (typeof ctx.params.taskId === 'string' ? tasks.read(ctx.params.taskId, ctx.principal) : undefined);
+  const taskOf = async (ctx: RequestContext) => (typeof ctx.params.taskId === 'string' ? tasks.read(ctx.params.taskId, ctx.principal) : undefined);
   const empty = unchecked(() => ok({}));
 
   const routes: Record<string, Route> = {
@@ -164,24 +164,22 @@ export function createLegacyDispatch(core: EngineCore, tasks: TaskManager): (ctx
     'prompts/list': unchecked((ctx) => strip(listPrompts(core, ctx))),
     'prompts/get': unchecked(async (ctx) => strip(await answerInputRounds(ctx, async (params) => runRoute(prompt, { ...ctx, params })))),
     'completion/complete': route(CompleteParamsSchema, (_ctx, p) => strip(complete(core, p))),
-    'tasks/get': unchecked((ctx) => {
-      const rec = taskOf(ctx);
+    'tasks/get': unchecked(async (ctx) => {
+      const rec = await taskOf(ctx);
       return rec ? ok(legacyTask(rec)) : fail(ERROR.invalidParams, NOT_FOUND);
     }),
     'tasks/result': route(LegacyTaskResultParamsSchema, (ctx, p) => taskResult(ctx, p.taskId)),
-    'tasks/list': unchecked(({ params, principal }) => {
+    'tasks/list': unchecked(async ({ params, principal }) => {
       if (params.cursor !== undefined) return fail(ERROR.invalidParams, 'Invalid params: unknown cursor');
-      const list = core.stores.tasks
-        .list({ principal, scenarioId: core.scenario.id })
-        .map((r) => tasks.read(r.taskId, principal))
-        .filter((r): r is TaskRecord => !!r);
+      const stored = await core.stores.tasks.list({ principal, scenarioId: core.scenario.id });
+      const list = (await Promise.all(stored.map((r) => tasks.read(r.taskId, principal)))).filter((r): r is TaskRecord => !!r);
       return ok({ tasks: list.map(legacyTask) });
     }),
-    'tasks/cancel': unchecked((ctx) => {
-      const rec = taskOf(ctx);
+    'tasks/cancel': unchecked(async (ctx) => {
+      const rec = await taskOf(ctx);
       if (!rec) return fail(ERROR.invalidParams, NOT_FOUND);
       if (isTerminal(rec)) return fail(ERROR.invalidParams, `Cannot cancel task: already ${rec.status}`);
-      const after = tasks.control(rec.taskId, { kind: 'cancel' });
+      const after = await tasks.control(rec.taskId, { kind: 'cancel' });
       return ok(legacyTask(after ?? rec));
     }),
   };

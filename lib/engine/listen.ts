@@ -74,7 +74,7 @@ export function createListenHub(core: EngineCore, tasks: TaskManager): ListenHub
       subs.add(sub);
       core.emit('listen:opened', { id: ctx.id, filter: agreed });
       for (const id of agreed.taskIds ?? []) {
-        const rec = tasks.read(id, ctx.principal);
+        const rec = await tasks.read(id, ctx.principal);
         if (rec) ctx.notify('notifications/tasks', { _meta: tag(sub), ...tasks.snapshot(rec) });
       }
       const why = await ended;

@@ -18,15 +18,15 @@ export const NOT_FOUND = 'Failed to retrieve task: Task not found';
 /** The engine's tasks: the tasks/* methods, creation from tools/call, and the control room's actions. */
 export interface TaskManager {
   /** Create and persist a task for a tools/call (before the reply that names it). */
-  create(ctx: RequestContext, tool: ToolSpec, args: Record<string, unknown>, inputs: Record<string, unknown>): TaskRecord;
+  create(ctx: RequestContext, tool: ToolSpec, args: Record<string, unknown>, inputs: Record<string, unknown>): Promise<TaskRecord>;
   /** tasks/get, tasks/update and tasks/cancel, after {@link needsTasksExtension} and with their params parsed. */
-  get(ctx: RequestContext, params: GetTaskParams): Outcome;
-  update(ctx: RequestContext, params: UpdateTaskParams): Outcome;
-  cancel(ctx: RequestContext, params: CancelTaskParams): Outcome;
+  get(ctx: RequestContext, params: GetTaskParams): Promise<Outcome>;
+  update(ctx: RequestContext, params: UpdateTaskParams): Promise<Outcome>;
+  cancel(ctx: RequestContext, params: CancelTaskParams): Promise<Outcome>;
   /** Read a task for a principal, settled to now; undefined when unknown, foreign or expired. */
-  read(taskId: string, principal: string | undefined): TaskRecord | undefined;
+  read(taskId: string, principal: string | undefined): Promise<TaskRecord | undefined>;
   snapshot(rec: TaskRecord): Record<string, unknown>;
-  control(taskId: string, action: ControlAction): TaskRecord | undefined;
+  control(taskId: string, action: ControlAction): Promise<TaskRecord | undefined>;
   onChange(listener: (rec: TaskRecord) => void): () => void;
   close(): void;
 }
@@ -49,12 +49,16 @@ export function needsTasksExtension(ctx: RequestContext): Outcome | undefined {
 export function createTaskManager(core: EngineCore): TaskManager {
   const timers = new Map<string, unknown>();
   const listeners = new Set<(rec: TaskRecord) => void>();
+  // The revision each task was last announced at: a write of ours comes back from a shared store's feed, and is not news twice.
+  const announced = new Map<string, number>();
   const maxRun = () => core.scenario.settings.maxTaskRunMs;
 
   const specOf = (rec: TaskRecord): TaskSpec | undefined => core.tool(rec.toolName)?.task;
   const expired = (rec: TaskRecord, now: number) => rec.ttlMs !== null && now >= rec.createdAt + rec.ttlMs;
 
   function changed(rec: TaskRecord) {
+    if ((announced.get(rec.taskId) ?? -1) >= rec.revision) return;
+    announced.set(rec.taskId, rec.revision);
     for (const l of listeners) l(rec);
     core.emit('task:changed', rec);
     schedule(rec);
@@ -68,21 +72,26 @@ export function createTaskManager(core: EngineCore): TaskManager {
     if (!spec) return;
     const due = nextDue(rec, spec, maxRun(), core.clock.now());
     if (due === undefined || !Number.isFinite(due)) return;
+    // Every instance that saw the task keeps a timer for its next step: whichever fires first writes
+    // it (the others' writes find nothing left to do), so the task runs on when its creator dies.
     const delay = Math.max(0, due - core.clock.now());
     timers.set(
       rec.taskId,
       core.clock.setTimeout(() => {
         timers.delete(rec.taskId);
-        mutate(rec.taskId, (r, spec2, now) => settle(r, spec2, now, maxRun()));
+        // A failing store (closed at shutdown, a lost connection) must not crash the process from a timer.
+        mutate(rec.taskId, (r, spec2, now) => settle(r, spec2, now, maxRun())).catch((error: unknown) =>
+          core.emit('store:error', { taskId: rec.taskId, message: String(error) }),
+        );
       }, delay + 1),
     );
   }
 
   /** Transactional change; emits when the stored revision moved. */
-  function mutate(taskId: string, fn: (rec: TaskRecord, spec: TaskSpec, now: number) => TaskRecord | undefined): TaskRecord | undefined {
+  async function mutate(taskId: string, fn: (rec: TaskRecord, spec: TaskSpec, now: number) => TaskRecord | undefined): Promise<TaskRecord | undefined> {
     let before = -1;
     const now = core.clock.now();
-    const after = core.stores.tasks.update(taskId, (cur) => {
+    const after = await core.stores.tasks.update(taskId, (cur) => {
       before = cur.revision;
       const spec = specOf(cur);
       if (!spec) return undefined;
@@ -95,12 +104,12 @@ export function createTaskManager(core: EngineCore): TaskManager {
     return after;
   }
 
-  function read(taskId: string, principal: string | undefined, onRead?: (r: TaskRecord) => void): TaskRecord | undefined {
+  async function read(taskId: string, principal: string | undefined, onRead?: (r: TaskRecord) => void): Promise<TaskRecord | undefined> {
     const now = core.clock.now();
-    const raw = core.stores.tasks.get(taskId);
+    const raw = await core.stores.tasks.get(taskId);
     if (!raw || (principal !== undefined && raw.principal !== principal)) return undefined;
     if (expired(raw, now)) {
-      core.stores.tasks.delete(taskId);
+      await core.stores.tasks.delete(taskId);
       return undefined;
     }
     // Most polls change nothing: settle a copy first and only open a write transaction when the
@@ -121,6 +130,16 @@ export function createTaskManager(core: EngineCore): TaskManager {
     });
   }
 
+  // Another instance wrote a task (a shared store only): announce it here and keep its timer.
+  const unwatch = core.stores.watchTasks?.((taskId) => {
+    core.stores.tasks.get(taskId).then(
+      (rec) => {
+        if (rec?.scenarioId === core.scenario.id) changed(rec);
+      },
+      () => {},
+    );
+  });
+
   function snapshot(rec: TaskRecord): Record<string, unknown> {
     const s: Record<string, unknown> = {
       taskId: rec.taskId,
@@ -139,7 +158,7 @@ export function createTaskManager(core: EngineCore): TaskManager {
   }
 
   return {
-    create(ctx, tool, args, inputs) {
+    async create(ctx, tool, args, inputs) {
       const spec = tool.task!;
       const now = core.clock.now();
       const settings = core.scenario.settings;
@@ -167,24 +186,25 @@ export function createTaskManager(core: EngineCore): TaskManager {
       if (rec.statusMessage !== undefined) rec.statusMessage = statusText(rec, rec.statusMessage);
       settle(rec, spec, now, maxRun());
       if (rec.statusMessage === undefined) delete rec.statusMessage;
-      core.stores.tasks.create(rec);
+      await core.stores.tasks.create(rec);
+      announced.set(rec.taskId, rec.revision);
       core.emit('task:created', rec);
       schedule(rec);
       return rec;
     },
-    get(ctx, { taskId }) {
-      const rec = read(taskId, ctx.principal, (r) => {
+    async get(ctx, { taskId }) {
+      const rec = await read(taskId, ctx.principal, (r) => {
         if (r.cancelRequestedAt !== undefined) r.pollsSinceCancel++;
       });
       if (!rec) return fail(ERROR.invalidParams, NOT_FOUND);
       return ok({ resultType: 'complete', ...snapshot(rec) });
     },
-    update(ctx, { taskId, inputResponses: responses }) {
-      const rec = read(taskId, ctx.principal);
+    async update(ctx, { taskId, inputResponses: responses }) {
+      const rec = await read(taskId, ctx.principal);
       if (!rec) return fail(ERROR.invalidParams, NOT_FOUND);
       const problem = checkTaskResponses(rec, responses);
       if (problem) return fail(ERROR.invalidParams, `Invalid params: ${problem}`);
-      mutate(taskId, (r, spec, now) => {
+      await mutate(taskId, (r, spec, now) => {
         if (isTerminal(r)) return undefined;
         const pending = (r.inputRequests ?? {}) as Record<string, unknown>;
         for (const [k, v] of Object.entries(responses)) if (k in pending) r.inputResponses[k] = v;
@@ -192,10 +212,10 @@ export function createTaskManager(core: EngineCore): TaskManager {
       });
       return ok({ resultType: 'complete' });
     },
-    cancel(ctx, { taskId }) {
-      const rec = read(taskId, ctx.principal);
+    async cancel(ctx, { taskId }) {
+      const rec = await read(taskId, ctx.principal);
       if (!rec) return fail(ERROR.invalidParams, NOT_FOUND);
-      mutate(taskId, (r, spec, now) => {
+      await mutate(taskId, (r, spec, now) => {
         if (isTerminal(r) || r.cancelRequestedAt !== undefined) return undefined;
         r.cancelRequestedAt = now;
         r.pollsSinceCancel = 0;
@@ -205,11 +225,11 @@ export function createTaskManager(core: EngineCore): TaskManager {
     },
     read: (taskId, principal) => read(taskId, principal),
     snapshot,
-    control(taskId, action) {
+    async control(taskId, action) {
       if (action.kind === 'expire') {
-        const rec = core.stores.tasks.get(taskId);
+        const rec = await core.stores.tasks.get(taskId);
         if (!rec) return undefined;
-        core.stores.tasks.delete(taskId);
+        await core.stores.tasks.delete(taskId);
         const gone = { ...rec, status: 'failed' as const, error: { code: ERROR.invalidParams, message: 'Task has expired' } };
         core.emit('task:expired', gone);
         return gone;
@@ -221,6 +241,7 @@ export function createTaskManager(core: EngineCore): TaskManager {
       return () => listeners.delete(listener);
     },
     close() {
+      unwatch?.();
       for (const t of timers.values()) core.clock.clearTimeout(t);
       timers.clear();
       listeners.clear();

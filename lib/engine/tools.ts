@@ -153,7 +153,7 @@ async function callTool(core: EngineCore, ctx: RequestContext, tasks: TaskManage
   if (tool.task && wantsTask) {
     const refused = refusedTaskInput(tool, ctx.caps);
     if (refused) return refused;
-    const rec = tasks.create(ctx, tool, args, inputs);
+    const rec = await tasks.create(ctx, tool, args, inputs);
     const snap = tasks.snapshot(rec);
     if (isTerminal(rec) && tool.task.steps.length === 1) return ok({ resultType: 'complete', ...(rec.result as Record<string, unknown>) });
     const { inputRequests: _i, result: _r, error: _e, ...handle } = snap;

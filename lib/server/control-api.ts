@@ -124,18 +124,18 @@ export function createControlApi(host: MockHost, options: ControlApiOptions): Co
         name: s.name,
         description: s.description,
         tools: s.tools.map((t) => t.name),
-        ledgerExecutions: host.stores.ledger.executions(s.id),
+        ledgerExecutions: await host.stores.ledger.executions(s.id),
       } satisfies ScenarioInfo);
     }
     if (route === 'reset' && req.method === 'POST') {
-      engine.reset();
+      await engine.reset();
       return json(200, { reset: engine.scenario.id } satisfies Reset);
     }
     if (route === 'journal' && req.method === 'GET') {
       const since = Number(new URL(req.url).searchParams.get('since') ?? 0);
       return json(200, { entries: engine.journal.entries(Number.isFinite(since) ? since : 0).map(publicEntry) });
     }
-    if (route === 'snapshot' && req.method === 'GET') return json(200, snapshotOf(engine));
+    if (route === 'snapshot' && req.method === 'GET') return json(200, await snapshotOf(engine));
     if (route === 'events' && req.method === 'GET') return scenarioEventStream(host, id, req.signal, { keepAliveMs: options.keepAliveMs });
     if (route === 'report-card' && req.method === 'GET') {
       if (typeof engine.reportCard !== 'function') return json(501, { error: 'The report card is not available in this build' });
@@ -148,9 +148,9 @@ export function createControlApi(host: MockHost, options: ControlApiOptions): Co
   async function taskRoutes(req: Request, engine: MockEngine, rest: string[]): Promise<Response> {
     const noRoute = () => json(404, { error: `No control route ${req.method} /api/scenarios/${engine.scenario.id}/tasks/${rest.join('/')}` });
     const [taskId, actionName] = rest;
-    if (taskId === undefined) return req.method === 'GET' ? json(200, { tasks: engine.tasks.list() }) : noRoute();
+    if (taskId === undefined) return req.method === 'GET' ? json(200, { tasks: await engine.tasks.list() }) : noRoute();
     if (rest.length === 1 && req.method === 'GET') {
-      const t = engine.tasks.get(taskId);
+      const t = await engine.tasks.get(taskId);
       return t ? json(200, { task: t }) : json(404, { error: 'Unknown task' });
     }
     const action = TaskActionSchema.safeParse(actionName);
@@ -164,7 +164,7 @@ export function createControlApi(host: MockHost, options: ControlApiOptions): Co
         ...(body.error ? { error: body.error } : {}),
         ...(body.inputRequests ? { inputRequests: body.inputRequests } : {}),
       } as ControlAction;
-      const rec = engine.tasks.control(taskId, act);
+      const rec = await engine.tasks.control(taskId, act);
       return rec ? json(200, { task: rec }) : json(404, { error: 'Unknown task' });
     }
     return noRoute();

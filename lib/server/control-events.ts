@@ -30,8 +30,9 @@ export function publicEntry(entry: JournalEntry): JournalEntry {
 }
 
 /** Journal and tasks of an engine, as the first event of a stream and the JSON of the snapshot route. */
-export function snapshotOf(engine: MockEngine): { scenarioId: string; entries: JournalEntry[]; tasks: unknown[] } {
-  return { scenarioId: engine.scenario.id, entries: engine.journal.entries(0).map(publicEntry), tasks: engine.tasks.list() };
+export async function snapshotOf(engine: MockEngine): Promise<{ scenarioId: string; entries: JournalEntry[]; tasks: unknown[] }> {
+  const entries = engine.journal.entries(0).map(publicEntry);
+  return { scenarioId: engine.scenario.id, entries, tasks: await engine.tasks.list() };
 }
 
 const FORWARDED = /^(journal:(entry|frame|end|clear)|task:[a-z-]+|scenario:(reset|replaced|deleted))$/;
@@ -44,15 +45,27 @@ export function scenarioEventStream(host: MockHost, id: string, signal: AbortSig
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
       let closed = false;
+      // While a snapshot is being read from the store, events wait here so none lands before the snapshot that replaces the view.
+      let held: string[] | undefined;
       const write = (text: string) => {
         if (closed) return;
+        if (held) return void held.push(text);
         if ((controller.desiredSize ?? 0) < -maxQueued) return void finish();
         controller.enqueue(encoder.encode(text));
       };
       const send = (type: string, data: unknown) => write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
       const snapshot = () => {
         const engine = host.engine(id);
-        if (engine) send('scenario:snapshot', snapshotOf(engine));
+        if (!engine || held) return;
+        held = [];
+        void snapshotOf(engine)
+          .then((snap) => {
+            const waiting = held ?? [];
+            held = undefined;
+            send('scenario:snapshot', snap);
+            for (const text of waiting) write(text);
+          })
+          .catch(() => finish());
       };
       const off = host.on((event: HostEvent) => {
         if (event.scenarioId !== id || !FORWARDED.test(event.type)) return;

@@ -32,6 +32,8 @@ interface MockHostOptions {
   transform?: (s: Scenario) => Scenario;
   /** Open stores to use instead of opening them by `store`. */
   stores?: Stores;
+  /** What `stores` are kept in (default `external`); memory keeps the secret in memory too. */
+  storeBackend?: StoreBackend;
   /** `--store`: default `auto` (SQLite, else memory with a warning). */
   store?: StoreKind;
   /** Where the one-time fallback warning goes (default: stderr). */
@@ -76,7 +78,7 @@ function loadSecret(dataDir: string): string {
 /** Create the mock host of a data directory. */
 export function createMockHost(options: MockHostOptions): MockHost {
   const opened = options.stores
-    ? { stores: options.stores, backend: 'external' as const }
+    ? { stores: options.stores, backend: options.storeBackend ?? ('external' as const) }
     : openStores({ kind: options.store, dataDir: options.dataDir, warn: options.warn ?? ((m) => process.stderr.write(`mcp-loupe: ${m}\n`)) });
   const { stores } = opened;
   // With memory stores nothing outlives the process, so neither does the secret: memory never writes the data directory.
@@ -143,7 +145,7 @@ export function createMockHost(options: MockHostOptions): MockHost {
     close() {
       for (const id of [...engines.keys()]) retire(id);
       listeners.clear();
-      stores.close();
+      void stores.close();
     },
   };
 }

@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { createMemoryStores } from '../store/memory';
+import { isPostgresUrl } from '../store/postgres/driver';
+import { openPostgresStores } from '../store/postgres/postgres-stores';
 import { loadSqliteDriver, type SqliteDriverName } from '../store/sqlite/drivers';
 import { openSqliteStores, STORE_FILE_NAME } from '../store/sqlite/sqlite-stores';
 import type { StoreOptions, Stores } from '../store/types';
@@ -20,7 +22,10 @@ export type StoreKind = 'auto' | 'sqlite' | 'memory';
 const STORE_KINDS: readonly StoreKind[] = ['auto', 'sqlite', 'memory'];
 
 /** What the stores ended up on. */
-export type StoreBackend = SqliteDriverName | 'memory';
+export type StoreBackend = SqliteDriverName | 'memory' | 'postgres';
+
+/** `mcp-loupe mock --store`: a {@link StoreKind}, or a PostgreSQL database a fleet of instances shares. */
+export type MockStoreKind = StoreKind | { postgres: string };
 
 /** Stores and what backs them. */
 export interface OpenedStores {
@@ -58,6 +63,22 @@ export function parseStoreKind(value: string | undefined, source: string): Store
   const kind = STORE_KINDS.find((k) => k === value);
   if (kind === undefined) throw new Error(`${source} must be memory or sqlite (or auto, the default), got "${value}"`);
   return kind;
+}
+
+/** Parse the mock's `--store` or `LOUPE_STORE`: a `postgres://` (or `postgresql://`) URL, or what {@link parseStoreKind} takes. */
+export function parseMockStoreKind(value: string | undefined, source: string): MockStoreKind {
+  if (value !== undefined && isPostgresUrl(value)) return { postgres: value };
+  try {
+    return parseStoreKind(value, source);
+  } catch {
+    throw new Error(`${source} must be memory, sqlite or a postgres:// URL (or auto, the default), got "${value}"`);
+  }
+}
+
+/** Open the mock's stores: PostgreSQL (connects and migrates, so async), or as {@link openStores}. */
+export async function openMockStores({ kind = 'auto', ...rest }: Omit<OpenStoresOptions, 'kind'> & { kind?: MockStoreKind }): Promise<OpenedStores> {
+  if (typeof kind === 'object') return { stores: await openPostgresStores(kind.postgres, rest.options), backend: 'postgres' };
+  return openStores({ kind, ...rest });
 }
 
 /**

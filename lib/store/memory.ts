@@ -7,7 +7,7 @@
 import {
   assertTaskRecord,
   decodeLedgerValue,
-  encodeLedgerValue,
+  executeForLedger,
   matchesTaskFilter,
   normalizeListLimit,
   resolveStoreOptions,
@@ -35,18 +35,18 @@ function createMemoryTaskStore(guard: OpenGuard): Owned<TaskStore> {
   const tasks = new Map<string, TaskRecord>();
 
   const store: TaskStore = {
-    create(record) {
+    async create(record) {
       guard('create task');
       assertTaskRecord(record, 'create task');
       if (tasks.has(record.taskId)) throw new Error(`Failed to create task: id ${record.taskId} already exists`);
       tasks.set(record.taskId, structuredClone(record));
     },
-    get(taskId) {
+    async get(taskId) {
       guard('get task');
       const record = tasks.get(taskId);
       return record === undefined ? undefined : structuredClone(record);
     },
-    update(taskId, mutate) {
+    async update(taskId, mutate) {
       guard('update task');
       const current = tasks.get(taskId);
       if (current === undefined) return undefined;
@@ -59,17 +59,17 @@ function createMemoryTaskStore(guard: OpenGuard): Owned<TaskStore> {
       tasks.set(taskId, stored);
       return structuredClone(stored);
     },
-    list(filter: TaskListFilter = {}) {
+    async list(filter: TaskListFilter = {}) {
       guard('list tasks');
       const limit = normalizeListLimit(filter.limit);
       const matching = [...tasks.values()].filter((record) => matchesTaskFilter(record, filter)).sort((a, b) => a.createdAt - b.createdAt);
       return matching.slice(0, limit).map((record) => structuredClone(record));
     },
-    delete(taskId) {
+    async delete(taskId) {
       guard('delete task');
       return tasks.delete(taskId);
     },
-    purgeExpired(now) {
+    async purgeExpired(now) {
       guard('purge tasks');
       let purged = 0;
       for (const [taskId, record] of tasks) {
@@ -81,7 +81,7 @@ function createMemoryTaskStore(guard: OpenGuard): Owned<TaskStore> {
       }
       return purged;
     },
-    clear(scenarioId) {
+    async clear(scenarioId) {
       guard('clear tasks');
       let cleared = 0;
       for (const [taskId, record] of tasks) {
@@ -92,7 +92,7 @@ function createMemoryTaskStore(guard: OpenGuard): Owned<TaskStore> {
       }
       return cleared;
     },
-    count() {
+    async count() {
       guard('count tasks');
       return tasks.size;
     },
@@ -112,7 +112,7 @@ function createMemoryLedger(guard: OpenGuard): Owned<MutationLedger> {
   const running = new Set<string>();
 
   const store: MutationLedger = {
-    runOnce<T>(scope: string, key: string, execute: () => T, now: number): LedgerOutcome<T> {
+    async runOnce<T>(scope: string, key: string, execute: () => T, now: number): Promise<LedgerOutcome<T>> {
       guard('run mutation');
       const id = pairKey(scope, key);
       const existing = entries.get(id);
@@ -124,21 +124,21 @@ function createMemoryLedger(guard: OpenGuard): Owned<MutationLedger> {
       let valueJson: string | null;
       try {
         // Nothing is recorded when execute throws, so a retry may execute again.
-        valueJson = encodeLedgerValue(execute());
+        valueJson = executeForLedger(key, execute);
       } finally {
         running.delete(id);
       }
       entries.set(id, { scope, valueJson, executedAt: now });
       return { value: decodeLedgerValue(valueJson) as T, executed: true, executedAt: now };
     },
-    executions(scope) {
+    async executions(scope) {
       guard('count mutations');
       if (scope === undefined) return entries.size;
       let count = 0;
       for (const entry of entries.values()) if (entry.scope === scope) count += 1;
       return count;
     },
-    clear(scope) {
+    async clear(scope) {
       guard('clear mutations');
       let cleared = 0;
       for (const [id, entry] of entries) {
@@ -167,7 +167,7 @@ function createMemoryReplayStore(maxEntries: number, guard: OpenGuard): Owned<Re
 
   const store: ReplayStore = {
     maxEntries,
-    consume(scope, nonce, expiresAt, now): ReplayVerdict {
+    async consume(scope, nonce, expiresAt, now): Promise<ReplayVerdict> {
       guard('consume nonce');
       // Purging first bounds the map by maxEntries unexpired entries at all times.
       purge(now);
@@ -177,18 +177,18 @@ function createMemoryReplayStore(maxEntries: number, guard: OpenGuard): Owned<Re
       entries.set(id, { scope, expiresAt });
       return 'ok';
     },
-    has(scope, nonce, now) {
+    async has(scope, nonce, now) {
       guard('look up nonce');
       const entry = entries.get(pairKey(scope, nonce));
       return entry !== undefined && entry.expiresAt > now;
     },
-    size(now) {
+    async size(now) {
       guard('count nonces');
       let size = 0;
       for (const entry of entries.values()) if (entry.expiresAt > now) size += 1;
       return size;
     },
-    clear(scope) {
+    async clear(scope) {
       guard('clear nonces');
       let cleared = 0;
       for (const [id, entry] of entries) {
@@ -220,7 +220,7 @@ export function createMemoryStores(options?: StoreOptions): Stores {
     tasks: tasks.store,
     ledger: ledger.store,
     replay: replay.store,
-    close() {
+    async close() {
       closed = true;
       tasks.reset();
       ledger.reset();

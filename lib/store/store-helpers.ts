@@ -75,7 +75,7 @@ export function matchesTaskFilter(record: TaskRecord, filter: TaskListFilter): b
  * call and every retry receive exactly the same receipt, in memory as on disk. `undefined`
  * (a mutation with no receipt) is encoded as null.
  */
-export function encodeLedgerValue(value: unknown): string | null {
+function encodeLedgerValue(value: unknown): string | null {
   if (value === undefined) return null;
   let json: string | undefined;
   try {
@@ -87,6 +87,19 @@ export function encodeLedgerValue(value: unknown): string | null {
   }
   if (json === undefined) throw new Error('Failed to record mutation: value is not JSON-serialisable');
   return json;
+}
+
+/**
+ * Run a ledger execution and encode its value. The execution must be one synchronous step: a
+ * backend holds its claim on the key (a transaction, a row lock) only while it runs, so a promise
+ * would finish after the claim was released.
+ */
+export function executeForLedger(key: string, execute: () => unknown): string | null {
+  const value = execute();
+  if (typeof (value as { then?: unknown } | null)?.then === 'function') {
+    throw new Error(`Failed to record mutation ${key}: execute returned a promise; it must return the receipt itself`);
+  }
+  return encodeLedgerValue(value);
 }
 
 /** Inverse of {@link encodeLedgerValue}. */

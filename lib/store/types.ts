@@ -1,8 +1,10 @@
 import type { TaskStatusName } from '../shared/task-status';
 /**
- * Durable stores used by the mock engine. Every method is synchronous: the in-memory
- * implementation and better-sqlite3 both are, and synchronous read-modify-write is what
- * makes "one execution per idempotency key" and "persist before reply" trivially atomic.
+ * Durable stores used by the mock engine. Every method returns a promise so that a network
+ * database (PostgreSQL, shared by a fleet of mock instances) fits behind the same interface as
+ * memory and SQLite. Atomicity no longer comes from running synchronously: `update` is a
+ * transaction (or a conditional write on the revision) in every backend, and `runOnce` claims
+ * its key in the store before executing, so two instances can never both execute one key.
  */
 
 /** Task lifecycle status of the 2026-07-28 tasks extension (legacy uses the same names). */
@@ -67,22 +69,24 @@ export interface TaskListFilter {
 /** Durable task storage. */
 export interface TaskStore {
   /** Insert a new task; throws if the id exists. Durable when it returns. */
-  create(record: TaskRecord): void;
+  create(record: TaskRecord): Promise<void>;
   /** Read a task by id, whoever owns it (the engine checks the principal). */
-  get(taskId: string): TaskRecord | undefined;
+  get(taskId: string): Promise<TaskRecord | undefined>;
   /**
    * Transactional read-modify-write. `mutate` receives a copy of the current record and returns
    * the new record, or undefined to leave it unchanged. Returns the stored record after the call,
    * or undefined when the task does not exist. `revision` is incremented by the store on change.
+   * `mutate` is synchronous and pure: a backend may call it more than once when another writer
+   * changed the record in between (optimistic concurrency on the revision).
    */
-  update(taskId: string, mutate: (current: TaskRecord) => TaskRecord | undefined): TaskRecord | undefined;
-  list(filter?: TaskListFilter): TaskRecord[];
-  delete(taskId: string): boolean;
+  update(taskId: string, mutate: (current: TaskRecord) => TaskRecord | undefined): Promise<TaskRecord | undefined>;
+  list(filter?: TaskListFilter): Promise<TaskRecord[]>;
+  delete(taskId: string): Promise<boolean>;
   /** Delete tasks whose createdAt + ttlMs is before `now`; returns how many. */
-  purgeExpired(now: number): number;
+  purgeExpired(now: number): Promise<number>;
   /** Delete every task of a scenario (scenario reset), or all tasks. */
-  clear(scenarioId?: string): number;
-  count(): number;
+  clear(scenarioId?: string): Promise<number>;
+  count(): Promise<number>;
 }
 
 /** Outcome of {@link MutationLedger.runOnce}. */
@@ -99,12 +103,14 @@ export interface LedgerOutcome<T> {
 export interface MutationLedger {
   /**
    * Run `execute` at most once per (scope, key) for the lifetime of the store and return its
-   * JSON-serialisable value; later calls return the stored value without executing.
+   * JSON-serialisable value; later calls return the stored value without executing. A concurrent
+   * call for the same key (in this process or another sharing the store) waits for the first
+   * to finish and gets its value.
    */
-  runOnce<T>(scope: string, key: string, execute: () => T, now: number): LedgerOutcome<T>;
+  runOnce<T>(scope: string, key: string, execute: () => T, now: number): Promise<LedgerOutcome<T>>;
   /** Number of executions recorded, optionally for one scope. */
-  executions(scope?: string): number;
-  clear(scope?: string): number;
+  executions(scope?: string): Promise<number>;
+  clear(scope?: string): Promise<number>;
 }
 
 /** Result of consuming a one-time nonce. */
@@ -116,12 +122,12 @@ export interface ReplayStore {
    * Mark `nonce` used until `expiresAt`. 'replayed' when it was already used, 'full' when the store
    * holds `maxEntries` unexpired entries (expired ones are purged first).
    */
-  consume(scope: string, nonce: string, expiresAt: number, now: number): ReplayVerdict;
-  has(scope: string, nonce: string, now: number): boolean;
+  consume(scope: string, nonce: string, expiresAt: number, now: number): Promise<ReplayVerdict>;
+  has(scope: string, nonce: string, now: number): Promise<boolean>;
   /** Unexpired entries. */
-  size(now: number): number;
+  size(now: number): Promise<number>;
   readonly maxEntries: number;
-  clear(scope?: string): number;
+  clear(scope?: string): Promise<number>;
 }
 
 /** The three stores, opened together over one backing file or memory. */
@@ -129,7 +135,12 @@ export interface Stores {
   tasks: TaskStore;
   ledger: MutationLedger;
   replay: ReplayStore;
-  close(): void;
+  /**
+   * Only where other processes share the stores (PostgreSQL): call `listener` with the id of every
+   * task any of them writes, this one included, so listen streams on every instance hear it.
+   */
+  watchTasks?(listener: (taskId: string) => void): () => void;
+  close(): Promise<void>;
 }
 
 /** Options common to every store implementation. */

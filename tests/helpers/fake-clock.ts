@@ -8,6 +8,11 @@ import type { Clock } from '../../lib/engine';
 export interface FakeClock extends Clock {
   /** Move time forward by `ms`, firing every timer that falls due. */
   advance(ms: number): void;
+  /**
+   * Like `advance`, but lets each fired timer's async work (a store write, then the next timer
+   * it schedules) finish before looking for the next due timer.
+   */
+  advanceAsync(ms: number): Promise<void>;
   /** Jump to an absolute time (never backwards). */
   set(ms: number): void;
   /** Timers still pending. */
@@ -20,17 +25,27 @@ export function createFakeClock(start = Date.UTC(2026, 6, 28, 12, 0, 0)): FakeCl
   let seq = 0;
   const timers = new Map<number, { due: number; fn: () => void }>();
 
+  /** Fire the earliest timer due by `target`; false when none is. */
+  function fireNext(target: number): boolean {
+    let nextId: number | undefined;
+    let nextDue = Infinity;
+    for (const [id, t] of timers) if (t.due <= target && t.due < nextDue) [nextId, nextDue] = [id, t.due];
+    if (nextId === undefined) return false;
+    const timer = timers.get(nextId)!;
+    timers.delete(nextId);
+    now = Math.max(now, timer.due);
+    timer.fn();
+    return true;
+  }
+
   function runUntil(target: number) {
-    for (let guard = 0; guard < 100_000; guard++) {
-      let nextId: number | undefined;
-      let nextDue = Infinity;
-      for (const [id, t] of timers) if (t.due <= target && t.due < nextDue) [nextId, nextDue] = [id, t.due];
-      if (nextId === undefined) break;
-      const timer = timers.get(nextId)!;
-      timers.delete(nextId);
-      now = Math.max(now, timer.due);
-      timer.fn();
-    }
+    for (let guard = 0; guard < 100_000 && fireNext(target); guard++);
+    now = Math.max(now, target);
+  }
+
+  async function runUntilAsync(target: number) {
+    await flushAsync();
+    for (let guard = 0; guard < 100_000 && fireNext(target); guard++) await flushAsync();
     now = Math.max(now, target);
   }
 
@@ -45,6 +60,7 @@ export function createFakeClock(start = Date.UTC(2026, 6, 28, 12, 0, 0)): FakeCl
       timers.delete(handle as number);
     },
     advance: (ms) => runUntil(now + ms),
+    advanceAsync: (ms) => runUntilAsync(now + ms),
     set: (ms) => runUntil(ms),
     pending: () => timers.size,
   };

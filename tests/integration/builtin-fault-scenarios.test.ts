@@ -119,7 +119,7 @@ describe('built-in fault scenarios', () => {
       // The finance sign-off is manual: an hour later it still waits.
       clock.advance(3_600_000);
       expect(await get()).toMatchObject({ status: 'working', statusMessage: 'Waiting for finance sign-off' });
-      engine.tasks.control(taskId, { kind: 'advance' });
+      await engine.tasks.control(taskId, { kind: 'advance' });
       const done = await get();
       expect(done.status).toBe('completed');
       expect(done.result.content[0].text).toBe('Purchase of a laptop approved and charged to engineering.');

@@ -142,7 +142,7 @@ describe('with a working better-sqlite3', () => {
   it('rejects an unknown --store value', async () => {
     const r = await runCli(process.execPath, path.join(ROOT, 'dist', 'cli.mjs'), ['mock', '--store', 'disk', '--port', '0']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--store must be memory or sqlite/);
+    expect(r.stderr).toMatch(/--store must be memory, sqlite or a postgres:\/\/ URL/);
   });
 });
 

@@ -49,8 +49,8 @@ export const charge: Handler = async (core, ctx, _tool, args): Promise<Outcome> 
     idempotencyKey: idempotencyKey ?? null,
     chargedAt: new Date(now).toISOString(),
   });
-  // One synchronous, transactional call: the check and the execution cannot interleave with another request.
-  const outcome = core.stores.ledger.runOnce(scope, key, execute, now);
+  // The ledger claims the key before executing: no other request, here or on another instance sharing the store, can execute it too.
+  const outcome = await core.stores.ledger.runOnce(scope, key, execute, now);
   const receipt = outcome.value;
   if (!isReceipt(receipt)) return fail(ERROR.internalError, `Failed to charge: the ledger holds no receipt for key "${String(idempotencyKey)}"`);
   if (!outcome.executed && (receipt.account !== account || receipt.amountCents !== amountCents)) {

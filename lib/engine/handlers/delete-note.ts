@@ -44,7 +44,7 @@ const replayRefused = () => fail(ERROR.invalidParams, 'Invalid requestState: req
  * Spend the nonce: the scenario's own bound is checked first because a SQLite store is shared by
  * every scenario of the process and may be configured with a larger bound.
  */
-function consumeNonce(core: EngineCore, payload: StatePayload, now: number): Outcome | undefined {
+async function consumeNonce(core: EngineCore, payload: StatePayload, now: number): Promise<Outcome | undefined> {
   const scope = core.scenario.id;
   const limit = Math.min(core.scenario.settings.replayStoreMaxEntries, core.stores.replay.maxEntries);
   const full = () =>
@@ -55,8 +55,9 @@ function consumeNonce(core: EngineCore, payload: StatePayload, now: number): Out
         maxEntries: limit,
       },
     );
-  if (core.stores.replay.size(now) >= core.scenario.settings.replayStoreMaxEntries) return full();
-  const verdict = core.stores.replay.consume(scope, payload.n!, payload.e, now);
+  if ((await core.stores.replay.size(now)) >= core.scenario.settings.replayStoreMaxEntries) return full();
+  // consume() is the atomic check-and-spend (one transaction, or INSERT … ON CONFLICT): of two racing requests only one gets 'ok'.
+  const verdict = await core.stores.replay.consume(scope, payload.n!, payload.e, now);
   if (verdict === 'replayed') return replayRefused();
   if (verdict === 'full') return full();
   return undefined;
@@ -102,8 +103,8 @@ export const deleteNote: Handler = async (core, ctx, _tool, args): Promise<Outco
   const payload = verified.payload;
   if (typeof payload.n !== 'string' || payload.x?.noteId !== noteId)
     return fail(ERROR.invalidParams, 'Invalid requestState: it was not issued by delete_note for this note');
-  // Everything below is synchronous up to the delete: no await between the nonce check and its use.
-  if (core.stores.replay.has(core.scenario.id, payload.n, now)) return replayRefused();
+  // An early refusal only; the nonce is spent atomically by consumeNonce, and nothing awaits between that and the delete.
+  if (await core.stores.replay.has(core.scenario.id, payload.n, now)) return replayRefused();
 
   const note = notesOf(core).find((n) => n.id === noteId);
   const request = confirmRequest(note?.title ?? noteId);
@@ -132,7 +133,7 @@ export const deleteNote: Handler = async (core, ctx, _tool, args): Promise<Outco
       },
     );
   }
-  const refusal = consumeNonce(core, payload, now);
+  const refusal = await consumeNonce(core, payload, now);
   if (refusal) return refusal;
   if (action === 'decline' || content?.confirm !== true) {
     return toolResult(`Note "${noteId}" was not deleted: the user declined.`, { deleted: false, noteId, reason: 'declined' });

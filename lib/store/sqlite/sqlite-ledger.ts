@@ -4,7 +4,7 @@
  * process or another one sharing the file, can never both find the key absent and both execute.
  */
 import type { SqliteDatabase } from './connection';
-import { decodeLedgerValue, encodeLedgerValue } from '../store-helpers';
+import { decodeLedgerValue, executeForLedger } from '../store-helpers';
 import type { LedgerOutcome, MutationLedger } from '../types';
 
 interface MutationRow {
@@ -36,7 +36,7 @@ export function createSqliteLedger(db: SqliteDatabase): MutationLedger {
     let valueJson: string | null;
     try {
       // If execute throws, the transaction rolls back and nothing is recorded: a retry may run.
-      valueJson = encodeLedgerValue(execute());
+      valueJson = executeForLedger(key, execute);
     } finally {
       running.delete(id);
     }
@@ -45,13 +45,13 @@ export function createSqliteLedger(db: SqliteDatabase): MutationLedger {
   });
 
   return {
-    runOnce<T>(scope: string, key: string, execute: () => T, now: number): LedgerOutcome<T> {
+    async runOnce<T>(scope: string, key: string, execute: () => T, now: number): Promise<LedgerOutcome<T>> {
       return runOnceTransaction.immediate(scope, key, execute, now) as LedgerOutcome<T>;
     },
-    executions(scope) {
+    async executions(scope) {
       return (scope === undefined ? countAll.get() : countScope.get(scope)) as number;
     },
-    clear(scope) {
+    async clear(scope) {
       return (scope === undefined ? deleteAll.run() : deleteScope.run(scope)).changes;
     },
   };

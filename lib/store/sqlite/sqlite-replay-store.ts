@@ -27,17 +27,17 @@ export function createSqliteReplayStore(db: SqliteDatabase, maxEntries: number):
 
   return {
     maxEntries,
-    consume(scope, nonce, expiresAt, now) {
+    async consume(scope, nonce, expiresAt, now) {
       return consumeTransaction.immediate(scope, nonce, expiresAt, now);
     },
-    has(scope, nonce, now) {
+    async has(scope, nonce, now) {
       const entryExpiresAt = selectEntry.get(scope, nonce);
       return entryExpiresAt !== undefined && entryExpiresAt > now;
     },
-    size(now) {
+    async size(now) {
       return countUnexpired.get(now) as number;
     },
-    clear(scope) {
+    async clear(scope) {
       return (scope === undefined ? deleteAll.run() : deleteScope.run(scope)).changes;
     },
   };

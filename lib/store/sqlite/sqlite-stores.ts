@@ -56,7 +56,7 @@ export function openSqliteStores(dataDir: string, options?: SqliteStoreOptions):
       tasks: createSqliteTaskStore(db),
       ledger: createSqliteLedger(db),
       replay: createSqliteReplayStore(db, replayMaxEntries),
-      close() {
+      async close() {
         // Closing the last connection also checkpoints the WAL back into the main file.
         if (db.open) db.close();
       },

@@ -114,7 +114,7 @@ export function createSqliteTaskStore(db: SqliteDatabase): TaskStore {
   });
 
   return {
-    create(record) {
+    async create(record) {
       assertTaskRecord(record, 'create task');
       try {
         insertTask.run(toRow(record));
@@ -125,11 +125,11 @@ export function createSqliteTaskStore(db: SqliteDatabase): TaskStore {
         throw error;
       }
     },
-    get: read,
-    update(taskId, mutate) {
+    get: async (taskId) => read(taskId),
+    async update(taskId, mutate) {
       return updateTransaction.immediate(taskId, mutate);
     },
-    list(filter: TaskListFilter = {}) {
+    async list(filter: TaskListFilter = {}) {
       const limit = normalizeListLimit(filter.limit);
       const rows = listStatement(filter).all({
         ...(filter.principal !== undefined && { principal: filter.principal }),
@@ -139,16 +139,16 @@ export function createSqliteTaskStore(db: SqliteDatabase): TaskStore {
       });
       return rows.map((row) => fromJson(row.json, row.task_id));
     },
-    delete(taskId) {
+    async delete(taskId) {
       return deleteTask.run(taskId).changes > 0;
     },
-    purgeExpired(now) {
+    async purgeExpired(now) {
       return deleteExpired.run(now).changes;
     },
-    clear(scenarioId) {
+    async clear(scenarioId) {
       return (scenarioId === undefined ? deleteAll.run() : deleteScenario.run(scenarioId)).changes;
     },
-    count() {
+    async count() {
       return countAll.get() as number;
     },
   };

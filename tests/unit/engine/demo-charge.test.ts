@@ -38,7 +38,7 @@ const charge = (engine: MockEngine, args: Record<string, unknown>, o: RpcOptions
 async function concurrentBurst(engine: MockEngine, stores: Stores) {
   const calls = Array.from({ length: 1000 }, (_, i) => ({ id: `call-${i}`, key: `key-${i % 100}` }));
   const replies = await Promise.all(calls.map((c) => charge(engine, { account: 'acct-7', amountCents: 1200, idempotencyKey: c.key }, { id: c.id })));
-  expect(stores.ledger.executions('demo')).toBe(100);
+  expect(await stores.ledger.executions('demo')).toBe(100);
   const byKey = new Map<string, unknown[]>();
   replies.forEach((r, i) => {
     expect(r.status).toBe(200);
@@ -65,7 +65,7 @@ describe('charge', () => {
     const args = { account: 'acct-7', amountCents: 1200, idempotencyKey: 'checkout-7' };
     const a = await charge(engine, args, { id: 41 });
     const b = await charge(engine, args, { id: 42 });
-    expect(stores.ledger.executions('demo')).toBe(1);
+    expect(await stores.ledger.executions('demo')).toBe(1);
     expect(a.body.result.structuredContent.replayed).toBe(false);
     expect(b.body.result.structuredContent.replayed).toBe(true);
     expect(b.body.result.structuredContent.receipt).toEqual(a.body.result.structuredContent.receipt);
@@ -100,13 +100,13 @@ describe('charge', () => {
       const r = await charge(engine, args);
       expect(r.body.error).toMatchObject({ code: -32602, message: expect.stringContaining('was already used for a different charge') });
     }
-    expect(stores.ledger.executions('demo')).toBe(1);
+    expect(await stores.ledger.executions('demo')).toBe(1);
   });
 
   it('executes every call without a key and warns that a retry charges again', async () => {
     const { engine, stores } = setup();
     const replies = await Promise.all([1, 2, 3].map(() => charge(engine, { account: 'acct-7', amountCents: 500 })));
-    expect(stores.ledger.executions('demo')).toBe(3);
+    expect(await stores.ledger.executions('demo')).toBe(3);
     expect(new Set(replies.map((r) => r.body.result.structuredContent.receipt.receiptId)).size).toBe(3);
     for (const r of replies) {
       expect(r.body.result.structuredContent.replayed).toBe(false);
@@ -121,7 +121,7 @@ describe('charge', () => {
     const alice = await charge(engine, args, { headers: { Authorization: 'Bearer alice' } });
     const bob = await charge(engine, args, { headers: { Authorization: 'Bearer bob' } });
     const aliceAgain = await charge(engine, args, { headers: { Authorization: 'Bearer alice' } });
-    expect(stores.ledger.executions('demo')).toBe(2);
+    expect(await stores.ledger.executions('demo')).toBe(2);
     expect(bob.body.result.structuredContent.receipt.receiptId).not.toBe(alice.body.result.structuredContent.receipt.receiptId);
     expect(aliceAgain.body.result.structuredContent.receipt).toEqual(alice.body.result.structuredContent.receipt);
   });
@@ -137,7 +137,7 @@ describe('charge', () => {
     const second = setup(sqlite(dir).stores);
     const b = await charge(second.engine, args, { id: 'after-restart' });
     expect(b.body.result.structuredContent).toEqual({ receipt: a.body.result.structuredContent.receipt, replayed: true });
-    expect(second.stores.ledger.executions('demo')).toBe(1);
+    expect(await second.stores.ledger.executions('demo')).toBe(1);
   });
 
   it.each([
@@ -153,14 +153,14 @@ describe('charge', () => {
     const { engine, stores } = setup();
     const r = await charge(engine, args);
     expect(r.body.error.code).toBe(-32602);
-    expect(stores.ledger.executions()).toBe(0);
+    expect(await stores.ledger.executions()).toBe(0);
   });
 
   it('reset drops the ledger', async () => {
     const { engine, stores } = setup();
     await charge(engine, { account: 'acct-7', amountCents: 1, idempotencyKey: 'x' });
-    engine.reset();
-    expect(stores.ledger.executions('demo')).toBe(0);
+    await engine.reset();
+    expect(await stores.ledger.executions('demo')).toBe(0);
     expect((await charge(engine, { account: 'acct-7', amountCents: 1, idempotencyKey: 'x' })).body.result.structuredContent.replayed).toBe(false);
   });
 });

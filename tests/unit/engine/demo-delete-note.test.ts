@@ -157,7 +157,7 @@ describe("delete_note follows seed 000's accept/decline/cancel table", () => {
     // Server action
     expect((await noteIds(engine)).includes('note-2')).toBe(!deletes);
     // Nonce
-    expect(stores.replay.size(clock.now())).toBe(consumed ? 1 : 0);
+    expect(await stores.replay.size(clock.now())).toBe(consumed ? 1 : 0);
     // Retry later with the same requestState
     clock.advance(60_000);
     const again = await answer(engine, 'note-2', state, ACCEPT);
@@ -175,7 +175,7 @@ describe("delete_note follows seed 000's accept/decline/cancel table", () => {
       const r = await answer(engine, 'note-1', state, bad);
       expect(r.body.error.code).toBe(-32602);
     }
-    expect(stores.replay.size(clock.now())).toBe(0);
+    expect(await stores.replay.size(clock.now())).toBe(0);
     expect((await answer(engine, 'note-1', state, ACCEPT)).body.result.structuredContent.deleted).toBe(true);
   });
 
@@ -185,7 +185,7 @@ describe("delete_note follows seed 000's accept/decline/cancel table", () => {
     const r = await answer(engine, 'note-1', state, { action: 'accept', content: { confirm: false } });
     expect(r.body.result.structuredContent).toEqual({ deleted: false, noteId: 'note-1', reason: 'declined' });
     expect(await noteIds(engine)).toContain('note-1');
-    expect(stores.replay.size(clock.now())).toBe(1);
+    expect(await stores.replay.size(clock.now())).toBe(1);
     expect((await answer(engine, 'note-1', state, ACCEPT)).body.error.code).toBe(-32602);
   });
 
@@ -283,7 +283,7 @@ describe('delete_note replay store bound (-32023)', () => {
       const replies = await Promise.all(Array.from({ length: 100 }, () => declineRound(engine)));
       for (const r of replies) expect(r.body.result.structuredContent.reason).toBe('declined');
     }
-    expect(stores.replay.size(clock.now())).toBe(1000);
+    expect(await stores.replay.size(clock.now())).toBe(1000);
     const { state } = await ask(engine, 'note-1');
     const full = await answer(engine, 'note-1', state, ACCEPT);
     expect(full.status).toBe(200);
@@ -295,12 +295,12 @@ describe('delete_note replay store bound (-32023)', () => {
     expect(full.body.error.message).toContain('retry after');
     expect(await noteIds(engine)).toContain('note-1');
     // A full store still keeps the state usable: the nonce was not spent.
-    expect(stores.replay.has('demo', JSON.parse(Buffer.from(state.split('.')[0], 'base64url').toString()).n, clock.now())).toBe(false);
+    expect(await stores.replay.has('demo', JSON.parse(Buffer.from(state.split('.')[0], 'base64url').toString()).n, clock.now())).toBe(false);
     // After the spent nonces expire the store accepts again.
     clock.advance(300_000);
     const { state: fresh } = await ask(engine, 'note-1');
     expect((await answer(engine, 'note-1', fresh, ACCEPT)).body.result.structuredContent.deleted).toBe(true);
-    expect(stores.replay.size(clock.now())).toBe(1);
+    expect(await stores.replay.size(clock.now())).toBe(1);
   });
 
   it("enforces the scenario's replayStoreMaxEntries even when the shared store allows more", async () => {
@@ -308,7 +308,7 @@ describe('delete_note replay store bound (-32023)', () => {
     for (let i = 0; i < 3; i++) expect((await declineRound(engine)).body.result.structuredContent.reason).toBe('declined');
     const refused = await declineRound(engine);
     expect(refused.body.error).toMatchObject({ code: -32023, message: expect.stringContaining('max 3 entries') });
-    expect(stores.replay.size(clock.now())).toBe(3);
+    expect(await stores.replay.size(clock.now())).toBe(3);
     clock.advance(300_001);
     expect((await declineRound(engine)).body.result.structuredContent.reason).toBe('declined');
   });

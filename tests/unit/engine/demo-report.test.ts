@@ -142,9 +142,9 @@ describe('generate_report', () => {
     engine.on((e) => {
       if (e.type === 'task:changed') changes.push((e.data as { status: string }).status);
     });
-    clock.advance(1_600);
+    await clock.advanceAsync(1_600);
     expect(changes).toContain('input_required');
-    expect(engine.tasks.get(task.taskId)?.status).toBe('input_required');
+    expect((await engine.tasks.get(task.taskId))?.status).toBe('input_required');
   });
 
   it('pushes every progress message on its own timers (what listen streams see)', async () => {
@@ -155,7 +155,7 @@ describe('generate_report', () => {
       if (e.type === 'task:changed') messages.push(String((e.data as { statusMessage?: string }).statusMessage));
     });
     await update(engine, taskId, { action: 'accept', content: { approved: true } });
-    clock.advance(1_600);
+    await clock.advanceAsync(1_600);
     expect(messages).toEqual(['Writing section 1 of 3', 'Writing section 2 of 3', 'Writing section 3 of 3', 'Report ready']);
   });
 

@@ -110,7 +110,7 @@ describe('demo scenario', () => {
       },
     );
     expect((await callTool(engine, 'search_notes', {})).body.result.structuredContent.count).toBe(4);
-    engine.reset();
+    await engine.reset();
     expect((await callTool(engine, 'search_notes', {})).body.result.structuredContent.count).toBe(5);
   });
 

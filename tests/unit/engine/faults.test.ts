@@ -189,7 +189,7 @@ describe('faults in the engine', () => {
     expect((await rpc(engine, 'tools/list')).status).toBe(200);
     const faulted = engine.journal.entries().filter((e) => e.fault);
     expect(faulted.map((e) => [e.method, e.fault])).toEqual([['tools/call', 'first-call-fails']]);
-    engine.reset();
+    await engine.reset();
     expect((await callTool(engine, 'echo')).body.error?.message).toBe('Injected failure');
     engine.close();
   });

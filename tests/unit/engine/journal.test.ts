@@ -177,7 +177,7 @@ describe('journal entries', () => {
     const seen: string[] = [];
     engine.on((e) => seen.push(e.type));
     await callTool(engine, 'echo', { text: 'a' });
-    engine.reset();
+    await engine.reset();
     expect(engine.journal.size).toBe(0);
     expect(seen).toEqual(expect.arrayContaining(['journal:entry', 'journal:end', 'journal:clear', 'scenario:reset']));
   });

@@ -75,8 +75,8 @@ describe('examples/', () => {
     const engine = serve('task-script.yaml', clock);
     const release = (await callTool(engine, 'publish_release', {}, { caps: CAPS.tasks })).body.result.taskId as string;
     clock.advance(300_000);
-    expect(engine.tasks.get(release)).toMatchObject({ status: 'working', statusMessage: 'Waiting for the release manager' });
-    expect(engine.tasks.control(release, { kind: 'advance' })?.status).toBe('completed');
+    expect(await engine.tasks.get(release)).toMatchObject({ status: 'working', statusMessage: 'Waiting for the release manager' });
+    expect((await engine.tasks.control(release, { kind: 'advance' }))?.status).toBe('completed');
 
     const migration = (await callTool(engine, 'migrate_database', {}, { caps: CAPS.tasks })).body.result.taskId as string;
     await rpc(engine, 'tasks/cancel', { taskId: migration }, { caps: CAPS.tasks });

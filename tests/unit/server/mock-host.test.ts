@@ -60,7 +60,7 @@ describe('mock host', () => {
     const taskId = started.body.result.taskId as string;
     host.saveScenario('reports', copy.replace('Drafting outline', 'Outlining'));
     const engine = host.engine('reports')!;
-    expect(engine.tasks.list().map((t) => t.taskId)).toEqual([taskId]);
+    expect((await engine.tasks.list()).map((t) => t.taskId)).toEqual([taskId]);
     const polled = await rpc(engine, 'tasks/get', { taskId }, { caps: CAPS.formAndTasks });
     expect(polled.body.result.status).toBe('working');
   });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startAppServer } from '../../../lib/server/app-server';
 import { createMockHost } from '../../../lib/server/mock-host';
-import { type OpenedStores, openStores, parseStoreKind } from '../../../lib/server/open-stores';
+import { type OpenedStores, openMockStores, openStores, parseMockStoreKind, parseStoreKind } from '../../../lib/server/open-stores';
 import type { SqliteDriverName } from '../../../lib/store/sqlite/drivers';
 import { CAPS, callTool } from '../../helpers/rpc';
 import { makeTask } from '../store/store-contract';
@@ -55,29 +55,29 @@ function open(kind: Parameters<typeof openStores>[0]['kind'], dataDir = join(dir
 }
 
 describe('openStores', () => {
-  it('auto uses better-sqlite3 when it loads, silently', () => {
+  it('auto uses better-sqlite3 when it loads, silently', async () => {
     expect(open('auto').backend).toBe('better-sqlite3');
     expect(existsSync(join(dir, 'data', 'loupe.sqlite3'))).toBe(true);
     expect(warnings).toEqual([]);
   });
 
-  it('auto falls back to node:sqlite, durably and silently, when better-sqlite3 does not load', () => {
+  it('auto falls back to node:sqlite, durably and silently, when better-sqlite3 does not load', async () => {
     broken.add('better-sqlite3');
     const first = open('auto');
     expect(first.backend).toBe('node:sqlite');
     const task = makeTask();
-    first.stores.tasks.create(task);
-    first.stores.close();
-    expect(open('auto').stores.tasks.get(task.taskId)).toEqual(task);
+    await first.stores.tasks.create(task);
+    await first.stores.close();
+    expect(await open('auto').stores.tasks.get(task.taskId)).toEqual(task);
     expect(warnings).toEqual([]);
   });
 
-  it('auto falls back to memory when neither driver loads, and warns once with the reasons and the fix', () => {
+  it('auto falls back to memory when neither driver loads, and warns once with the reasons and the fix', async () => {
     broken.add('better-sqlite3').add('node:sqlite');
     const { stores, backend } = open('auto');
     expect(backend).toBe('memory');
-    stores.tasks.create(makeTask());
-    expect(stores.tasks.count()).toBe(1);
+    await stores.tasks.create(makeTask());
+    expect(await stores.tasks.count()).toBe(1);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/^SQLite is unavailable, so tasks.*will not survive a restart\./);
     expect(warnings[0]).toMatch(/better-sqlite3 is broken in this test; node:sqlite is broken in this test\./);
@@ -86,7 +86,7 @@ describe('openStores', () => {
     expect(existsSync(join(dir, 'data'))).toBe(false);
   });
 
-  it('when better-sqlite3 is not installed at all, the fix is to install it, not to rebuild it', () => {
+  it('when better-sqlite3 is not installed at all, the fix is to install it, not to rebuild it', async () => {
     absent.add('better-sqlite3');
     broken.add('node:sqlite');
     expect(open('auto').backend).toBe('memory');
@@ -97,19 +97,19 @@ describe('openStores', () => {
     expect(() => open('sqlite')).toThrow(/npm install better-sqlite3/);
   });
 
-  it('sqlite fails with the reasons and the fix when neither driver loads, without warning', () => {
+  it('sqlite fails with the reasons and the fix when neither driver loads, without warning', async () => {
     broken.add('better-sqlite3').add('node:sqlite');
     expect(() => open('sqlite')).toThrow(/^Failed to open the SQLite store at .*loupe\.sqlite3: better-sqlite3 is broken.*\n.*npm rebuild better-sqlite3/);
     expect(warnings).toEqual([]);
   });
 
-  it('memory never touches the disk, even when SQLite would work', () => {
+  it('memory never touches the disk, even when SQLite would work', async () => {
     expect(open('memory').backend).toBe('memory');
     expect(existsSync(join(dir, 'data'))).toBe(false);
     expect(warnings).toEqual([]);
   });
 
-  it('throws a file error instead of falling back to memory', () => {
+  it('throws a file error instead of falling back to memory', async () => {
     writeFileSync(join(dir, 'file'), '');
     expect(() => open('auto', join(dir, 'file', 'data'))).toThrow(/^Failed to open store at .*ENOTDIR/);
     expect(warnings).toEqual([]);
@@ -117,12 +117,29 @@ describe('openStores', () => {
 });
 
 describe('parseStoreKind', () => {
-  it('reads memory, sqlite and auto, treats unset as auto, and names the source of a bad value', () => {
+  it('reads memory, sqlite and auto, treats unset as auto, and names the source of a bad value', async () => {
     expect(parseStoreKind('memory', '--store')).toBe('memory');
     expect(parseStoreKind('sqlite', '--store')).toBe('sqlite');
     expect(parseStoreKind(undefined, 'LOUPE_STORE')).toBe('auto');
     expect(parseStoreKind('', 'LOUPE_STORE')).toBe('auto');
     expect(() => parseStoreKind('disk', 'LOUPE_STORE')).toThrow('LOUPE_STORE must be memory or sqlite (or auto, the default), got "disk"');
+  });
+});
+
+describe("the mock command's --store", () => {
+  it('takes a postgres:// or postgresql:// URL besides the kinds, and says so when the value is neither', () => {
+    expect(parseMockStoreKind('postgres://u@db.internal/loupe', '--store')).toEqual({ postgres: 'postgres://u@db.internal/loupe' });
+    expect(parseMockStoreKind('postgresql://db/loupe', '--store')).toEqual({ postgres: 'postgresql://db/loupe' });
+    expect(parseMockStoreKind('memory', '--store')).toBe('memory');
+    expect(() => parseMockStoreKind('mysql://db', '--store')).toThrow(
+      '--store must be memory, sqlite or a postgres:// URL (or auto, the default), got "mysql://db"',
+    );
+  });
+
+  it('fails to open an unreachable database in one sentence naming it, password hidden', async () => {
+    await expect(openMockStores({ kind: { postgres: 'postgres://me:hunter2@127.0.0.1:1/loupe' }, dataDir: tmpdir(), warn: () => {} })).rejects.toThrow(
+      /^Failed to open the PostgreSQL store at postgres:\/\/me:\*\*\*@127\.0\.0\.1:1\/loupe: /,
+    );
   });
 });
 
@@ -134,14 +151,14 @@ describe('mock host stores', () => {
       expect(host.storeBackend).toBe('memory');
       const reply = await callTool(host.engine('demo')!, 'generate_report', { size: 'small' }, { caps: CAPS.formAndTasks });
       expect(reply.body.result.taskId).toEqual(expect.any(String));
-      expect(host.stores.tasks.count()).toBe(1);
+      expect(await host.stores.tasks.count()).toBe(1);
       expect(existsSync(dataDir)).toBe(false);
     } finally {
       host.close();
     }
   });
 
-  it('sends the one fallback warning to the warn option', () => {
+  it('sends the one fallback warning to the warn option', async () => {
     broken.add('better-sqlite3').add('node:sqlite');
     const host = createMockHost({ dataDir: join(dir, 'data'), warn });
     host.engine('demo');

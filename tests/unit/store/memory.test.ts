@@ -5,16 +5,16 @@ import { describeStoreContract, makeTask } from './store-contract';
 describeStoreContract('memory', (options) => createMemoryStores(options));
 
 describe('createMemoryStores', () => {
-  it('keeps separate instances independent', () => {
+  it('keeps separate instances independent', async () => {
     const one = createMemoryStores();
     const two = createMemoryStores();
-    one.tasks.create(makeTask());
-    one.ledger.runOnce('s', 'k', () => 1, 1);
-    expect(two.tasks.count()).toBe(0);
-    expect(two.ledger.executions()).toBe(0);
+    await one.tasks.create(makeTask());
+    await one.ledger.runOnce('s', 'k', () => 1, 1);
+    expect(await two.tasks.count()).toBe(0);
+    expect(await two.ledger.executions()).toBe(0);
   });
 
-  it('exposes only the interface methods', () => {
+  it('exposes only the interface methods', async () => {
     const stores = createMemoryStores();
     expect(Object.keys(stores.tasks).sort()).toEqual(['clear', 'count', 'create', 'delete', 'get', 'list', 'purgeExpired', 'update']);
     expect(Object.keys(stores.ledger).sort()).toEqual(['clear', 'executions', 'runOnce']);

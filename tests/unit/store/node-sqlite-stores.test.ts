@@ -31,7 +31,7 @@ afterEach(() => {
 
 if (!loaded.ok) {
   describe.skip(`node:sqlite (skipped: ${loaded.reason}; the integration test sqlite-fallback runs this file on Node 22)`, () => {
-    it('passes the store contract', () => {});
+    it('passes the store contract', async () => {});
   });
 } else {
   const driver: SqliteDriver = loaded.driver;
@@ -44,66 +44,45 @@ if (!loaded.ok) {
   describeStoreContract('node:sqlite', (options) => open(freshDir(), options));
 
   describe('openSqliteStores on node:sqlite', () => {
-    it('names the driver it loaded', () => {
+    it('names the driver it loaded', async () => {
       expect(driver.name).toBe('node:sqlite');
     });
 
-    it('creates the data directory and one database file, and reads everything back after close', () => {
+    it('creates the data directory and one database file, and reads everything back after close', async () => {
       const dir = join(freshDir(), 'nested', '.loupe');
       const first = open(dir);
       const task = makeTask({ status: 'input_required', inputResponses: { earlier: { action: 'accept', content: { ok: true } } } });
-      first.tasks.create(task);
-      first.ledger.runOnce('alice', 'idem', () => ({ receipt: 'R1' }), 10);
-      first.replay.consume('alice', 'nonce', 50_000, 10);
+      await first.tasks.create(task);
+      await first.ledger.runOnce('alice', 'idem', () => ({ receipt: 'R1' }), 10);
+      await first.replay.consume('alice', 'nonce', 50_000, 10);
       first.close();
       expect(existsSync(join(dir, STORE_FILE_NAME))).toBe(true);
 
       const second = open(dir);
-      expect(second.tasks.get(task.taskId)).toEqual(task);
-      expect(second.ledger.runOnce('alice', 'idem', () => ({ receipt: 'R2' }), 20)).toEqual({ value: { receipt: 'R1' }, executed: false, executedAt: 10 });
-      expect(second.replay.consume('alice', 'nonce', 50_000, 20)).toBe('replayed');
+      expect(await second.tasks.get(task.taskId)).toEqual(task);
+      expect(await second.ledger.runOnce('alice', 'idem', () => ({ receipt: 'R2' }), 20)).toEqual({
+        value: { receipt: 'R1' },
+        executed: false,
+        executedAt: 10,
+      });
+      expect(await second.replay.consume('alice', 'nonce', 50_000, 20)).toBe('replayed');
     });
 
-    it('shares state between two connections on the same directory', () => {
+    it('shares state between two connections on the same directory', async () => {
       const dir = freshDir();
       const a = open(dir);
       const b = open(dir);
       const task = makeTask();
-      a.tasks.create(task);
-      expect(b.tasks.update(task.taskId, (current) => ({ ...current, stepIndex: 1 }))?.revision).toBe(1);
-      expect(a.tasks.get(task.taskId)?.stepIndex).toBe(1);
+      await a.tasks.create(task);
+      expect((await b.tasks.update(task.taskId, (current) => ({ ...current, stepIndex: 1 })))?.revision).toBe(1);
+      expect((await a.tasks.get(task.taskId))?.stepIndex).toBe(1);
       let runs = 0;
-      a.ledger.runOnce('s', 'k', () => ++runs, 1);
-      expect(b.ledger.runOnce('s', 'k', () => ++runs, 2)).toEqual({ value: 1, executed: false, executedAt: 1 });
+      await a.ledger.runOnce('s', 'k', () => ++runs, 1);
+      expect(await b.ledger.runOnce('s', 'k', () => ++runs, 2)).toEqual({ value: 1, executed: false, executedAt: 1 });
       expect(runs).toBe(1);
     });
 
-    it('rolls back only the inner savepoint when a nested mutation fails and the outer one goes on', () => {
-      const { ledger } = open(freshDir());
-      const outer = ledger.runOnce(
-        's',
-        'outer',
-        () => {
-          expect(() =>
-            ledger.runOnce(
-              's',
-              'inner',
-              () => {
-                throw new Error('inner failed');
-              },
-              1,
-            ),
-          ).toThrow('inner failed');
-          return ledger.runOnce('s', 'second', () => 2, 1).value + 1;
-        },
-        1,
-      );
-      expect(outer).toEqual({ value: 3, executed: true, executedAt: 1 });
-      expect(ledger.executions()).toBe(2);
-      expect(ledger.runOnce('s', 'inner', () => 'retried', 2)).toMatchObject({ value: 'retried', executed: true });
-    });
-
-    it('writes the same schema as better-sqlite3: current version, WAL, synchronous NORMAL, 5 s busy timeout', () => {
+    it('writes the same schema as better-sqlite3: current version, WAL, synchronous NORMAL, 5 s busy timeout', async () => {
       const dir = freshDir();
       open(dir).close();
       const db = driver.open(join(dir, STORE_FILE_NAME));
@@ -120,7 +99,7 @@ if (!loaded.ok) {
       }
     });
 
-    it('refuses a file written by a newer schema', () => {
+    it('refuses a file written by a newer schema', async () => {
       const dir = freshDir();
       open(dir).close();
       const db = driver.open(join(dir, STORE_FILE_NAME));

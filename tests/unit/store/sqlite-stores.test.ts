@@ -31,13 +31,13 @@ afterEach(() => {
 describeStoreContract('sqlite', (options) => open(freshDir(), options));
 
 describe('openSqliteStores', () => {
-  it('creates the data directory recursively and one database file in it', () => {
+  it('creates the data directory recursively and one database file in it', async () => {
     const dir = join(freshDir(), 'nested', '.loupe');
     open(dir).tasks.create(makeTask());
     expect(existsSync(join(dir, STORE_FILE_NAME))).toBe(true);
   });
 
-  it('reads everything back intact from a new instance after close', () => {
+  it('reads everything back intact from a new instance after close', async () => {
     const dir = freshDir();
     const first = open(dir);
     const waiting = makeTask({
@@ -54,42 +54,42 @@ describe('openSqliteStores', () => {
       data: { mrtr: { rounds: [1, 2] } },
     });
     const done = makeTask({ status: 'completed', result: { content: [{ type: 'text', text: 'booked ✓' }] } });
-    first.tasks.create(waiting);
-    first.tasks.create(done);
-    const updated = first.tasks.update(done.taskId, (current) => ({ ...current, statusMessage: 'finished' }));
-    first.ledger.runOnce('alice', 'idem', () => ({ receipt: 'R1' }), 10);
-    first.replay.consume('alice', 'nonce', 50_000, 10);
+    await first.tasks.create(waiting);
+    await first.tasks.create(done);
+    const updated = await first.tasks.update(done.taskId, (current) => ({ ...current, statusMessage: 'finished' }));
+    await first.ledger.runOnce('alice', 'idem', () => ({ receipt: 'R1' }), 10);
+    await first.replay.consume('alice', 'nonce', 50_000, 10);
     first.close();
 
     const second = open(dir);
-    expect(second.tasks.get(waiting.taskId)).toEqual(waiting);
-    expect(second.tasks.get(done.taskId)).toEqual(updated);
-    expect(second.tasks.list({ activeOnly: true }).map((task) => task.taskId)).toEqual([waiting.taskId]);
-    expect(second.ledger.runOnce('alice', 'idem', () => ({ receipt: 'R2' }), 20)).toEqual({
+    expect(await second.tasks.get(waiting.taskId)).toEqual(waiting);
+    expect(await second.tasks.get(done.taskId)).toEqual(updated);
+    expect((await second.tasks.list({ activeOnly: true })).map((task) => task.taskId)).toEqual([waiting.taskId]);
+    expect(await second.ledger.runOnce('alice', 'idem', () => ({ receipt: 'R2' }), 20)).toEqual({
       value: { receipt: 'R1' },
       executed: false,
       executedAt: 10,
     });
-    expect(second.replay.consume('alice', 'nonce', 50_000, 20)).toBe('replayed');
+    expect(await second.replay.consume('alice', 'nonce', 50_000, 20)).toBe('replayed');
   });
 
-  it('shares state between two instances open on the same directory', () => {
+  it('shares state between two instances open on the same directory', async () => {
     const dir = freshDir();
     const a = open(dir);
     const b = open(dir);
     const task = makeTask();
-    a.tasks.create(task);
-    expect(b.tasks.update(task.taskId, (current) => ({ ...current, stepIndex: 1 }))?.revision).toBe(1);
-    expect(a.tasks.get(task.taskId)?.stepIndex).toBe(1);
+    await a.tasks.create(task);
+    expect((await b.tasks.update(task.taskId, (current) => ({ ...current, stepIndex: 1 })))?.revision).toBe(1);
+    expect((await a.tasks.get(task.taskId))?.stepIndex).toBe(1);
     let runs = 0;
-    a.ledger.runOnce('s', 'k', () => ++runs, 1);
-    expect(b.ledger.runOnce('s', 'k', () => ++runs, 2)).toEqual({ value: 1, executed: false, executedAt: 1 });
+    await a.ledger.runOnce('s', 'k', () => ++runs, 1);
+    expect(await b.ledger.runOnce('s', 'k', () => ++runs, 2)).toEqual({ value: 1, executed: false, executedAt: 1 });
     expect(runs).toBe(1);
-    expect(a.replay.consume('s', 'n', 100, 1)).toBe('ok');
-    expect(b.replay.consume('s', 'n', 100, 1)).toBe('replayed');
+    expect(await a.replay.consume('s', 'n', 100, 1)).toBe('ok');
+    expect(await b.replay.consume('s', 'n', 100, 1)).toBe('replayed');
   });
 
-  it('writes the current schema version in WAL mode and reopens without migrating again', () => {
+  it('writes the current schema version in WAL mode and reopens without migrating again', async () => {
     const dir = freshDir();
     open(dir).close();
     open(dir).close();
@@ -106,7 +106,7 @@ describe('openSqliteStores', () => {
     }
   });
 
-  it('refuses a file written by a newer schema', () => {
+  it('refuses a file written by a newer schema', async () => {
     const dir = freshDir();
     open(dir).close();
     const db = new Database(join(dir, STORE_FILE_NAME));
@@ -115,14 +115,14 @@ describe('openSqliteStores', () => {
     expect(() => open(dir)).toThrow(/^Failed to open store: schema version \d+ is newer/);
   });
 
-  it('fails with a clear message when the directory cannot be created', () => {
+  it('fails with a clear message when the directory cannot be created', async () => {
     const dir = freshDir();
     open(dir).close();
     // The database file is in the way of a directory that would have to be created under it.
     expect(() => openSqliteStores(join(dir, STORE_FILE_NAME, 'sub'))).toThrow(/^Failed to open store at .*ENOTDIR/);
   });
 
-  it('configures WAL, synchronous NORMAL and a 5 s busy timeout on each connection', () => {
+  it('configures WAL, synchronous NORMAL and a 5 s busy timeout on each connection', async () => {
     const db = new Database(join(freshDir(), 'probe.sqlite3'));
     try {
       configureConnection(db);
