@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
+import { AdoptApiKey } from '@/components/ui/AdoptApiKey';
 import './globals.css';
 
 /** Title, description, referrer policy and icon of every page. */
@@ -15,7 +16,10 @@ export const metadata: Metadata = {
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
-      <body className="min-h-screen bg-background font-sans text-foreground antialiased">{children}</body>
+      <body className="min-h-screen bg-background font-sans text-foreground antialiased">
+        <AdoptApiKey />
+        {children}
+      </body>
     </html>
   );
 }
