@@ -20,7 +20,7 @@ function storage(): Storage | undefined {
 }
 
 /** Move a key from the address bar's fragment into storage, leaving any other fragment parameters. */
-export function adoptApiKey(): void {
+function adoptApiKey(): void {
   if (typeof location === 'undefined' || typeof history === 'undefined' || !location.hash) return;
   // Split by hand: re-encoding the other parameters (a share link's `rec=`) could change them.
   const parts = location.hash.slice(1).split('&');
@@ -31,6 +31,13 @@ export function adoptApiKey(): void {
   const rest = parts.filter((p) => p !== mine).join('&');
   history.replaceState(history.state, '', `${location.pathname}${location.search}${rest ? `#${rest}` : ''}`);
 }
+
+/**
+ * {@link adoptApiKey} as a classic inline script for the pages' <head>: it runs while the page is
+ * parsed, before any other script, so the key is stored even if the person (or a test) moves on
+ * before the page hydrates, and the address bar never shows it to anything that runs later.
+ */
+export const ADOPT_API_KEY_SCRIPT = `(function(){try{var h=location.hash;if(!h)return;var p=h.slice(1).split('&');var m=null;for(var i=0;i<p.length;i++)if(p[i].indexOf('${FRAGMENT_PARAM}=')===0)m=p[i];if(!m)return;var k=m.slice(${FRAGMENT_PARAM.length + 1});if(/^[\\w-]+$/.test(k))localStorage.setItem('${STORAGE_ITEM}',k);var r=p.filter(function(x){return x!==m}).join('&');history.replaceState(history.state,'',location.pathname+location.search+(r?'#'+r:''))}catch(e){}})()`;
 
 /** This session's request key, or `1` where there is none (the CLI, which sends the token itself). */
 export function apiKey(): string {

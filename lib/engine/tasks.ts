@@ -45,6 +45,9 @@ export function needsTasksExtension(ctx: RequestContext): Outcome | undefined {
   );
 }
 
+/** How long a task timer waits before trying a step again after its store failed to write. */
+const STORE_RETRY_MS = 2_000;
+
 /** The task manager of one engine; its timers run on the engine's clock. */
 export function createTaskManager(core: EngineCore): TaskManager {
   const timers = new Map<string, unknown>();
@@ -71,11 +74,25 @@ export function createTaskManager(core: EngineCore): TaskManager {
     const delay = Math.max(0, due - core.clock.now());
     timers.set(
       rec.taskId,
-      core.clock.setTimeout(() => {
-        timers.delete(rec.taskId);
-        mutate(rec.taskId, (r, spec2, now) => settle(r, spec2, now, maxRun()));
-      }, delay + 1),
+      core.clock.setTimeout(() => advanceDue(rec.taskId), delay + 1),
     );
+  }
+
+  /** Run a task's due step from its timer. */
+  function advanceDue(taskId: string) {
+    timers.delete(taskId);
+    try {
+      mutate(taskId, (r, spec2, now) => settle(r, spec2, now, maxRun()));
+    } catch (e) {
+      // A store that cannot write (a full disk, an I/O error) fails this step, never the process:
+      // the task stays as stored, a poll meanwhile gets the error, and the step is tried again.
+      core.emit('task:store-error', { taskId, error: e instanceof Error ? e.message : String(e) });
+      if (!timers.has(taskId))
+        timers.set(
+          taskId,
+          core.clock.setTimeout(() => advanceDue(taskId), STORE_RETRY_MS),
+        );
+    }
   }
 
   /** Transactional change; emits when the stored revision moved. */
