@@ -35,6 +35,8 @@ interface MockHostOptions {
   stores?: Stores;
   /** `--store`: default `auto` (SQLite, else memory with a warning). */
   store?: StoreKind;
+  /** HS256 key of the bearer JWTs whose `sub` names the caller (default: `LOUPE_JWT_KEY`; none: a token is its own principal). */
+  principalKey?: string;
   /** Where the one-time fallback warning goes (default: stderr). */
   warn?: (message: string) => void;
 }
@@ -129,6 +131,7 @@ export function createMockHost(options: MockHostOptions): MockHost {
   const { stores } = opened;
   // With memory stores nothing outlives the process, so neither does the secret: memory never writes the data directory.
   const secret = opened.backend === 'memory' ? randomToken(32) : loadSecret(options.dataDir);
+  const principalKey = options.principalKey ?? (process.env.LOUPE_JWT_KEY || undefined);
   const scenarios = createScenarioFiles(options.dataDir, options.pinned);
   const pinned = new Map(options.pinned?.map((p) => [p.scenario.id, p.scenario]));
   const engines = new Map<string, { engine: MockEngine; off: () => void }>();
@@ -162,7 +165,7 @@ export function createMockHost(options: MockHostOptions): MockHost {
       let scenario = resolve(id);
       if (!scenario) return undefined;
       if (options.transform) scenario = options.transform(scenario);
-      const engine = createMockEngine({ scenario, stores, secret, allowedHosts: options.allowedHosts, seed: options.seed });
+      const engine = createMockEngine({ scenario, stores, secret, allowedHosts: options.allowedHosts, seed: options.seed, principalKey });
       const off = engine.on((event) => emit({ ...event, scenarioId: id }));
       engines.set(id, { engine, off });
       return engine;

@@ -41,12 +41,39 @@ function askAgain(request: InputRequestSpec, requestState: string): Outcome {
 const replayRefused = () => fail(ERROR.invalidParams, 'Invalid requestState: requestState already used (replay refused)');
 
 /**
+ * One caller may hold at most a tenth of the replay store: the store is shared, and without a
+ * quota one principal declining in a loop would fill it and block everyone's confirmations until
+ * its entries expire. Counted per engine (a fleet sharing one database gives each instance its own
+ * count, so a caller may hold up to a tenth per instance).
+ */
+const QUOTA_SHARE = 10;
+const spentBy = new WeakMap<EngineCore, Map<string, number[]>>();
+
+/** The unexpired nonces `principal` spent in this engine (expiry times), pruned. */
+function spentNonces(core: EngineCore, principal: string, now: number): number[] {
+  const byPrincipal = spentBy.get(core) ?? new Map<string, number[]>();
+  spentBy.set(core, byPrincipal);
+  const live = (byPrincipal.get(principal) ?? []).filter((e) => e > now);
+  if (live.length) byPrincipal.set(principal, live);
+  else byPrincipal.delete(principal);
+  return live;
+}
+
+/**
  * Spend the nonce: the scenario's own bound is checked first because a SQLite store is shared by
  * every scenario of the process and may be configured with a larger bound.
  */
-function consumeNonce(core: EngineCore, payload: StatePayload, now: number): Outcome | undefined {
+function consumeNonce(core: EngineCore, payload: StatePayload, principal: string, now: number): Outcome | undefined {
   const scope = core.scenario.id;
   const limit = Math.min(core.scenario.settings.replayStoreMaxEntries, core.stores.replay.maxEntries);
+  const quota = Math.max(1, Math.floor(limit / QUOTA_SHARE));
+  const spent = spentNonces(core, principal, now);
+  if (spent.length >= quota)
+    return fail(
+      REPLAY_STORE_FULL,
+      `Too many confirmations spent by this caller: ${quota} (a tenth of the replay store's ${limit}) are still unexpired; retry after the oldest expire (${core.scenario.settings.requestStateTtlSeconds} s after they were issued)`,
+      { maxEntries: limit, perPrincipal: quota },
+    );
   const full = () =>
     fail(
       REPLAY_STORE_FULL,
@@ -59,6 +86,8 @@ function consumeNonce(core: EngineCore, payload: StatePayload, now: number): Out
   const verdict = core.stores.replay.consume(scope, payload.n!, payload.e, now);
   if (verdict === 'replayed') return replayRefused();
   if (verdict === 'full') return full();
+  spent.push(payload.e);
+  spentBy.get(core)?.set(principal, spent);
   return undefined;
 }
 
@@ -132,7 +161,7 @@ export const deleteNote: Handler = async (core, ctx, _tool, args): Promise<Outco
       },
     );
   }
-  const refusal = consumeNonce(core, payload, now);
+  const refusal = consumeNonce(core, payload, ctx.principal, now);
   if (refusal) return refusal;
   if (action === 'decline' || content?.confirm !== true) {
     return toolResult(`Note "${noteId}" was not deleted: the user declined.`, { deleted: false, noteId, reason: 'declined' });
