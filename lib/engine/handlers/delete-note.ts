@@ -50,9 +50,12 @@ const QUOTA_SHARE = 10;
 const spentBy = new WeakMap<EngineCore, Map<string, number[]>>();
 
 /** The unexpired nonces `principal` spent in this engine (expiry times), pruned. */
-function spentNonces(core: EngineCore, principal: string, now: number): number[] {
+function spentNonces(core: EngineCore, principal: string, now: number, limit: number): number[] {
   const byPrincipal = spentBy.get(core) ?? new Map<string, number[]>();
   spentBy.set(core, byPrincipal);
+  // Callers who never come back: sweep them once there are more than the store could hold.
+  if (byPrincipal.size > limit)
+    for (const [p, expiries] of byPrincipal) if (expiries.every((e) => e <= now)) byPrincipal.delete(p);
   const live = (byPrincipal.get(principal) ?? []).filter((e) => e > now);
   if (live.length) byPrincipal.set(principal, live);
   else byPrincipal.delete(principal);
@@ -67,7 +70,7 @@ function consumeNonce(core: EngineCore, payload: StatePayload, principal: string
   const scope = core.scenario.id;
   const limit = Math.min(core.scenario.settings.replayStoreMaxEntries, core.stores.replay.maxEntries);
   const quota = Math.max(1, Math.floor(limit / QUOTA_SHARE));
-  const spent = spentNonces(core, principal, now);
+  const spent = spentNonces(core, principal, now, limit);
   if (spent.length >= quota)
     return fail(
       REPLAY_STORE_FULL,
