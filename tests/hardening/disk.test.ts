@@ -118,7 +118,28 @@ function fill(dir: string): string {
   return file;
 }
 
-describe.skipIf(!canMount)('a full disk (tmpfs)', () => {
+describe.skipIf(!canMount)('a full disk at the first start (tmpfs)', () => {
+  it('a first start on a full disk fails clearly and leaves no empty secret; the next start works', () => {
+    const small = tmp();
+    expect(mountTmpfs(small, '256k')).toBe(true);
+    try {
+      const dataDir = path.join(small, 'data');
+      fs.mkdirSync(dataDir, { mode: 0o700 });
+      const filler = fill(small);
+      expect(() => start(dataDir)).toThrow(/Failed to (open store at|write) .*(full|ENOSPC|no space)/i);
+      const secret = path.join(dataDir, 'secret');
+      expect(fs.existsSync(secret) ? fs.readFileSync(secret, 'utf8').length : 'none').not.toBe(0);
+      fs.rmSync(filler);
+      start(dataDir);
+      start(dataDir);
+      expect(fs.readFileSync(secret, 'utf8').length).toBeGreaterThanOrEqual(32);
+    } finally {
+      execFileSync('umount', [small]);
+    }
+  });
+});
+
+describe.skipIf(!canMount)('a full disk under a running mock (tmpfs)', () => {
   let mock: Started;
   let disk: string;
   beforeAll(async () => {

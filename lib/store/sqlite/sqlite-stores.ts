@@ -69,6 +69,8 @@ export function openSqliteStores(dataDir: string, options?: SqliteStoreOptions):
     };
   } catch (error) {
     db.close();
-    throw error;
+    if ((error as Error).message.startsWith('Failed to open')) throw error;
+    // A full disk or an I/O error while setting the file up: say which file, not just SQLite's words.
+    throw new Error(`Failed to open store at ${file}: ${(error as Error).message}`, { cause: error });
   }
 }
