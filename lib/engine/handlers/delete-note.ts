@@ -41,7 +41,7 @@ function askAgain(request: InputRequestSpec, requestState: string): Outcome {
 const replayRefused = () => fail(ERROR.invalidParams, 'Invalid requestState: requestState already used (replay refused)');
 
 /**
- * One caller may hold at most a tenth of the replay store: the store is shared, and without a
+ * One caller may hold at most a tenth of the replay store (at least 10 entries): the store is shared, and without a
  * quota one principal declining in a loop would fill it and block everyone's confirmations until
  * its entries expire. Counted per engine (a fleet sharing one database gives each instance its own
  * count, so a caller may hold up to a tenth per instance).
@@ -54,8 +54,7 @@ function spentNonces(core: EngineCore, principal: string, now: number, limit: nu
   const byPrincipal = spentBy.get(core) ?? new Map<string, number[]>();
   spentBy.set(core, byPrincipal);
   // Callers who never come back: sweep them once there are more than the store could hold.
-  if (byPrincipal.size > limit)
-    for (const [p, expiries] of byPrincipal) if (expiries.every((e) => e <= now)) byPrincipal.delete(p);
+  if (byPrincipal.size > limit) for (const [p, expiries] of byPrincipal) if (expiries.every((e) => e <= now)) byPrincipal.delete(p);
   const live = (byPrincipal.get(principal) ?? []).filter((e) => e > now);
   if (live.length) byPrincipal.set(principal, live);
   else byPrincipal.delete(principal);
@@ -69,12 +68,13 @@ function spentNonces(core: EngineCore, principal: string, now: number, limit: nu
 function consumeNonce(core: EngineCore, payload: StatePayload, principal: string, now: number): Outcome | undefined {
   const scope = core.scenario.id;
   const limit = Math.min(core.scenario.settings.replayStoreMaxEntries, core.stores.replay.maxEntries);
-  const quota = Math.max(1, Math.floor(limit / QUOTA_SHARE));
+  // A tenth, but never fewer than 10: a store that small is a test bench, not a shared service.
+  const quota = Math.max(Math.ceil(limit / QUOTA_SHARE), Math.min(limit, 10));
   const spent = spentNonces(core, principal, now, limit);
   if (spent.length >= quota)
     return fail(
       REPLAY_STORE_FULL,
-      `Too many confirmations spent by this caller: ${quota} (a tenth of the replay store's ${limit}) are still unexpired; retry after the oldest expire (${core.scenario.settings.requestStateTtlSeconds} s after they were issued)`,
+      `Too many confirmations spent by this caller: ${quota} (its share of the replay store's ${limit}) are still unexpired; retry after the oldest expire (${core.scenario.settings.requestStateTtlSeconds} s after they were issued)`,
       { maxEntries: limit, perPrincipal: quota },
     );
   const full = () =>
