@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
+import { ADOPT_API_KEY_SCRIPT } from '@/lib/client/api-key';
 import './globals.css';
 
 /** Title, description, referrer policy and icon of every page. */
@@ -15,6 +16,10 @@ export const metadata: Metadata = {
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
+      <head>
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant of ours, no outside input: it must run before hydration */}
+        <script dangerouslySetInnerHTML={{ __html: ADOPT_API_KEY_SCRIPT }} />
+      </head>
       <body className="min-h-screen bg-background font-sans text-foreground antialiased">{children}</body>
     </html>
   );

@@ -23,6 +23,7 @@ const app = await startAppServer({
   dataDir: process.env.LOUPE_DATA_DIR ?? path.resolve('.loupe'),
   store: process.env.LOUPE_STORE,
   token: process.env.LOUPE_TOKEN || undefined,
+  reusableLink: !!process.env.LOUPE_TOKEN,
   allowedHosts: (process.env.LOUPE_ALLOWED_HOSTS ?? '').split(','),
   // Pages wait until Next is prepared; Loupe's own routes answer at once.
   pages: (req, res) =>

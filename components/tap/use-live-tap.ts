@@ -1,6 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { apiKey, loupeApiHeaders } from '@/lib/client/api-key';
 import type { Frame } from '@/lib/client/frames';
 import { createRecorder, type Recorder } from '@/lib/recording/recorder';
 import { TapEndEventSchema, TapFaultsEventSchema, TapFramesEventSchema, TapSnapshotEventSchema, type TapInfo } from '@/lib/recording/tap-api';
@@ -47,7 +48,7 @@ export function useLiveTap(id: string) {
   const recorder = useRef<Recorder>(undefined);
 
   useEffect(() => {
-    const source = new EventSource(`/api/taps/${encodeURIComponent(id)}/events`);
+    const source = new EventSource(`/api/taps/${encodeURIComponent(id)}/events?key=${encodeURIComponent(apiKey())}`);
     const ingest = (batch: readonly Frame[]) => {
       // A reconnect replays the snapshot: keep only frames not seen yet.
       const fresh = batch.filter((f) => f.seq > lastSeq.current);
@@ -100,7 +101,7 @@ export function useLiveTap(id: string) {
       setFaultsState(next);
       const res = await fetch(`/api/taps/${encodeURIComponent(id)}/faults`, {
         method: 'PUT',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...loupeApiHeaders() },
         body: JSON.stringify({ faults: next }),
         credentials: 'same-origin',
       }).catch((e: unknown) => ({ ok: false, status: 0, statusText: (e as Error).message }) as const);

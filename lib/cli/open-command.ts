@@ -117,6 +117,7 @@ async function runOpenCommand(command: string[], flags: OpenFlags): Promise<void
       dataDir: plan.dataDir,
       store: plan.store,
       token: process.env.LOUPE_TOKEN || undefined,
+      reusableLink: !!process.env.LOUPE_TOKEN,
       allowedHosts: plan.allowedHosts,
       pagesDir,
       scenarios: pinned,

@@ -3,6 +3,7 @@ import { createInterface } from 'node:readline';
 import type { Transport, TransportEvent, TransportRequestOptions } from '../client/transport';
 import { createStdioDemux } from '../client/stdio-demux';
 import { isRecord } from '../shared/records';
+import { childEnv } from '../server/child-env';
 
 /**
  * A stdio server spawned directly by the headless client (`mcp-loupe call … -- node server.js`):
@@ -22,7 +23,7 @@ export function createStdioTransport(command: string, args: string[]): Transport
 
   function start(): ChildProcess {
     if (child) return child;
-    const c = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+    const c = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'], env: childEnv() });
     child = c;
     createInterface({ input: c.stdout! }).on('line', demux.route);
     const end = (why: string) => {

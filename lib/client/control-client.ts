@@ -19,6 +19,7 @@ import {
   type TaskControlBody,
 } from '../protocol/loupe-api';
 import { LAUNCH_PATH, LaunchSchema } from '../protocol/launch-link';
+import { apiKey, loupeApiHeaders } from './api-key';
 
 /**
  * A client for Loupe's control API (`/api/scenarios/...`), shared by the control room page and
@@ -49,9 +50,11 @@ export function createControlClient(options: ControlClientOptions = {}) {
   async function call<T>(url: string, init: RequestInit, read: (res: Response) => Promise<unknown>, schema: z.ZodType<T>): Promise<ControlReply<T>> {
     const headers = new Headers(init.headers);
     if (options.token) headers.set('Authorization', `Bearer ${options.token}`);
+    for (const [k, v] of Object.entries(loupeApiHeaders())) headers.set(k, v);
     let res: Response;
     try {
-      res = await doFetch(`${base}${url}`, { ...init, headers, cache: 'no-store', credentials: 'same-origin' });
+      // Loupe's API never redirects: a redirect here could only lead the call somewhere else.
+      res = await doFetch(`${base}${url}`, { ...init, headers, cache: 'no-store', credentials: 'same-origin', redirect: 'error' });
     } catch (e) {
       return { ok: false, status: 0, error: `Cannot reach Loupe: ${(e as Error).message}`, issues: [] };
     }
@@ -95,8 +98,8 @@ export function createControlClient(options: ControlClientOptions = {}) {
     tasks: (id: string) => getJson(path(id, 'tasks'), TaskListSchema),
     task: (id: string, taskId: string, action: TaskAction, body: TaskControlBody = {}) =>
       postJson(path(id, 'tasks', encodeURIComponent(taskId), action), body, TaskReplySchema),
-    /** URL of the scenario's event stream (EventSource; same-origin in the browser). */
-    eventsUrl: (id: string) => `${base}${path(id, 'events')}`,
+    /** URL of the scenario's event stream (EventSource cannot send headers, so the request key rides in the query). */
+    eventsUrl: (id: string) => `${base}${path(id, 'events')}?key=${encodeURIComponent(apiKey())}`,
   };
 }
 

@@ -1,5 +1,6 @@
 import { ApiErrorSchema, STDIO_PROXY_PATH, StdioStartedSchema, type StdioSpawn } from '../protocol/loupe-api';
 import { isRecord } from '../shared/records';
+import { loupeApiHeaders } from './api-key';
 import { readSse } from './sse';
 import { createStdioDemux } from './stdio-demux';
 import { abortDetail, type Transport, type TransportEvent, type TransportRequestOptions } from './transport';
@@ -62,7 +63,7 @@ export function createStdioProxyTransport(options: StdioProxyTransportOptions): 
   const doFetch = options.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init));
   const endpoint = options.endpoint ?? STDIO_PROXY_PATH;
   const target = [options.command, ...(options.args ?? [])].join(' ');
-  const headers: Record<string, string> = options.token ? { Authorization: `Bearer ${options.token}` } : {};
+  const headers: Record<string, string> = { ...loupeApiHeaders(), ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}) };
   const demux = createStdioDemux({ sse: true });
   let session: Promise<string> | undefined;
   let streamAbort: AbortController | undefined;
@@ -71,7 +72,13 @@ export function createStdioProxyTransport(options: StdioProxyTransportOptions): 
   let closed = false;
 
   const call = (url: string, init: RequestInit) =>
-    doFetch(url, { credentials: 'same-origin', cache: 'no-store', ...init, headers: { ...headers, ...(init.headers as Record<string, string>) } });
+    doFetch(url, {
+      credentials: 'same-origin',
+      cache: 'no-store',
+      redirect: 'error',
+      ...init,
+      headers: { ...headers, ...(init.headers as Record<string, string>) },
+    });
 
   async function pump(body: ReadableStream<Uint8Array>) {
     let reason = 'the stdio stream ended';

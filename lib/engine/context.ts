@@ -3,6 +3,7 @@ import type { ClientCapabilities, JsonRpcErrorObject, RequestId } from '../proto
 import type { Scenario, ToolSpec } from '../scenario/schema';
 import type { Stores } from '../store/types';
 import type { Clock, IdSource } from './runtime';
+import type { PrincipalResolver } from './principal';
 import type { StateCodec } from './request-state';
 import type { ClientAnswer, LegacySession } from './legacy-session';
 
@@ -44,6 +45,8 @@ export interface EngineCore {
   clock: Clock;
   ids: IdSource;
   codec: StateCodec;
+  /** The principal of an HTTP request's `Authorization` header (principal.ts). */
+  principalOf: PrincipalResolver;
   /** Per-scenario mutable state for handlers (notes, files, counters). Reset restores the scenario's `state`. */
   state: Record<string, unknown>;
   tool(name: string): ToolSpec | undefined;

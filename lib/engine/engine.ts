@@ -13,7 +13,7 @@ import { createStateCodec } from './request-state';
 import { createRandomIds, createServerClock, randomToken, type Clock, type IdSource } from './runtime';
 import type { ControlAction } from './task-control';
 import { createTaskManager } from './tasks';
-import { principalOf } from './principal';
+import { createPrincipalResolver } from './principal';
 import { createJournal, type Journal } from './journal';
 import { createFaultInjector } from './faults';
 import { gradeClient, type ReportCard } from './report-card';
@@ -37,6 +37,8 @@ export interface MockEngineOptions {
   seed?: number | string;
   /** Journal capacity (approximate characters across entries). */
   journalBytes?: number;
+  /** HS256 key of the JWTs whose `sub` names the caller; without it a token is its own principal (principal.ts). */
+  principalKey?: string | Uint8Array;
 }
 
 /** Engine events, for the control room and tests. */
@@ -91,6 +93,7 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
     clock,
     ids: options.ids ?? createRandomIds(),
     codec: createStateCodec(options.secret ?? randomToken(32)),
+    principalOf: createPrincipalResolver(scenario.id, options.principalKey),
     state: structuredClone(scenario.state),
     tool: (name) => toolMap.get(name),
     broadcast: (kind, method) => hub.broadcast(kind, method),
@@ -129,7 +132,7 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
       open(start) {
         // Bearer tokens never reach the journal in clear (the server redacts its own cookie).
         const handle = journal.open({ ...start, requestHeaders: redactHeaders(start.requestHeaders, ['authorization']) });
-        void principalOf(scenario.id, start.requestHeaders.authorization ?? null).then((p) => handle.annotate({ principal: p }));
+        void core.principalOf(start.requestHeaders.authorization ?? null).then((p) => handle.annotate({ principal: p }));
         return handle;
       },
     },

@@ -5,7 +5,6 @@ import { createModernDispatch } from './dispatch';
 import type { HeaderBag } from './http-types';
 import { createLegacyDispatch } from './legacy';
 import type { ListenHub } from './listen';
-import { principalOf } from './principal';
 import { eraOf, legacyHeaderMismatch } from './era';
 import type { LegacySession, OutboundRequests } from './legacy-session';
 import type { TaskManager } from './tasks';
@@ -50,7 +49,7 @@ export function createRequestPipeline(core: EngineCore, tasks: TaskManager, hub:
 
   /** HTTP callers are told apart by their bearer token; a stdio peer is the one local user. */
   const principal = (origin: RequestOrigin) =>
-    origin.transport === 'http' ? principalOf(scenarioId, origin.headers?.get('authorization') ?? null) : `${scenarioId}:${origin.transport}`;
+    origin.transport === 'http' ? core.principalOf(origin.headers?.get('authorization') ?? null) : `${scenarioId}:${origin.transport}`;
 
   async function answer(req: JsonRpcRequest, origin: RequestOrigin): Promise<Outcome> {
     const who = await principal(origin);

@@ -1,22 +1,63 @@
 import { digest } from './request-state';
 
 /**
- * Who is calling: the bearer token's `sub` claim when it is a JWT, else a digest of the token,
- * else anonymous; always scoped by endpoint so two scenarios never share tasks.
- * The JWT is not verified: the mock has no issuer, and the subject only partitions data.
+ * Who is calling: anonymous without a bearer token, else the token itself (its digest). A JWT's
+ * `sub` names the caller only when the JWT is HS256-signed with the key the engine was given
+ * (`principalKey`): an unverified claim would let anyone write `{"alg":"none","sub":"alice"}`
+ * and act on alice's tasks given their ids. A JWT that does not verify is just a token, so its
+ * principal is its own digest and it reaches nobody else's data. Always scoped by endpoint so two
+ * scenarios never share tasks.
  */
-export async function principalOf(endpoint: string, authorization: string | null): Promise<string> {
-  const token = authorization ? /^Bearer\s+(\S+)$/i.exec(authorization.trim())?.[1] : undefined;
-  if (!token) return `${endpoint}:anonymous`;
-  const parts = token.split('.');
-  const payload = parts[1];
-  if (parts.length === 3 && payload !== undefined) {
-    try {
-      const json = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/')));
-      if (json && typeof json.sub === 'string' && json.sub) return `${endpoint}:sub:${json.sub}`;
-    } catch {
-      /* not a JWT: fall through to the digest */
-    }
+
+/** Resolves the principal of a request's `Authorization` header. */
+export type PrincipalResolver = (authorization: string | null) => Promise<string>;
+
+const decoder = new TextDecoder();
+
+function fromBase64url(part: string): Uint8Array | undefined {
+  if (!/^[A-Za-z0-9_-]*$/.test(part)) return undefined;
+  try {
+    return Uint8Array.from(atob(part.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+  } catch {
+    return undefined;
   }
-  return `${endpoint}:token:${(await digest(token)).slice(0, 22)}`;
+}
+
+function jsonPart(part: string): Record<string, unknown> | undefined {
+  const bytes = fromBase64url(part);
+  if (!bytes) return undefined;
+  try {
+    const value: unknown = JSON.parse(decoder.decode(bytes));
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Create the resolver of one endpoint; `jwtKey` is the HS256 key whose tokens name their subject. */
+export function createPrincipalResolver(endpoint: string, jwtKey?: string | Uint8Array): PrincipalResolver {
+  const raw = typeof jwtKey === 'string' ? new TextEncoder().encode(jwtKey) : jwtKey;
+  const key = raw?.length ? crypto.subtle.importKey('raw', raw as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']) : undefined;
+
+  /** The verified subject of an HS256 JWT, or undefined. */
+  async function verifiedSubject(token: string): Promise<string | undefined> {
+    if (!key) return undefined;
+    const [h, p, s, extra] = token.split('.');
+    if (h === undefined || p === undefined || s === undefined || extra !== undefined) return undefined;
+    // Only the algorithm the key is for: never `none`, never one the token picks.
+    if (jsonPart(h)?.alg !== 'HS256') return undefined;
+    const mac = fromBase64url(s);
+    if (!mac?.length) return undefined;
+    const valid = await crypto.subtle.verify('HMAC', await key, mac as BufferSource, new TextEncoder().encode(`${h}.${p}`));
+    const sub = valid ? jsonPart(p)?.sub : undefined;
+    return typeof sub === 'string' && sub ? sub : undefined;
+  }
+
+  return async (authorization) => {
+    const token = authorization ? /^Bearer\s+(\S+)$/i.exec(authorization.trim())?.[1] : undefined;
+    if (!token) return `${endpoint}:anonymous`;
+    const sub = await verifiedSubject(token);
+    if (sub !== undefined) return `${endpoint}:sub:${sub}`;
+    return `${endpoint}:token:${(await digest(token)).slice(0, 22)}`;
+  };
 }

@@ -45,6 +45,9 @@ export function needsTasksExtension(ctx: RequestContext): Outcome | undefined {
   );
 }
 
+/** How long a task timer waits before trying a step again after its store failed to write. */
+const STORE_RETRY_MS = 2_000;
+
 /** The task manager of one engine; its timers run on the engine's clock. */
 export function createTaskManager(core: EngineCore): TaskManager {
   const timers = new Map<string, unknown>();
@@ -77,14 +80,27 @@ export function createTaskManager(core: EngineCore): TaskManager {
     const delay = Math.max(0, due - core.clock.now());
     timers.set(
       rec.taskId,
-      core.clock.setTimeout(() => {
-        timers.delete(rec.taskId);
-        // A failing store (closed at shutdown, a lost connection) must not crash the process from a timer.
-        mutate(rec.taskId, (r, spec2, now) => settle(r, spec2, now, maxRun())).catch((error: unknown) =>
-          core.emit('store:error', { taskId: rec.taskId, message: String(error) }),
-        );
-      }, delay + 1),
+      core.clock.setTimeout(() => advanceDue(rec.taskId), delay + 1),
     );
+  }
+
+  // Set by close(): a step failing after it (its store closed) is not retried.
+  let closed = false;
+
+  /** Run a task's due step from its timer. */
+  function advanceDue(taskId: string) {
+    timers.delete(taskId);
+    // A store that cannot write (a full disk, an I/O error, a lost connection, a store closed at
+    // shutdown) fails this step, never the process: the task stays as stored, a poll meanwhile gets
+    // the error, and the step is tried again.
+    mutate(taskId, (r, spec2, now) => settle(r, spec2, now, maxRun())).catch((e: unknown) => {
+      core.emit('task:store-error', { taskId, error: e instanceof Error ? e.message : String(e) });
+      if (!closed && !timers.has(taskId))
+        timers.set(
+          taskId,
+          core.clock.setTimeout(() => advanceDue(taskId), STORE_RETRY_MS),
+        );
+    });
   }
 
   /** Transactional change; emits when the stored revision moved. */
@@ -241,6 +257,7 @@ export function createTaskManager(core: EngineCore): TaskManager {
       return () => listeners.delete(listener);
     },
     close() {
+      closed = true;
       unwatch?.();
       for (const t of timers.values()) core.clock.clearTimeout(t);
       timers.clear();

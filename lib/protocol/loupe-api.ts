@@ -21,6 +21,11 @@ export const STDIO_PROXY_PATH = '/api/proxy/stdio';
 export const SANDBOX_PROXY_PATH = '/sandbox/proxy.html';
 /** Header a proxy refusal carries, so it is not mistaken for the upstream's own status. */
 export const PROXY_ERROR_HEADER = 'x-loupe-proxy-error';
+/**
+ * Header every call of Loupe's pages to its API carries: the session's request key (see
+ * lib/server/launch-access.ts). A form, a navigation or a followed redirect cannot add it.
+ */
+export const LOUPE_REQUEST_HEADER = 'X-Loupe-Request';
 /** Header of a scenario's source: `true` for a read-only built-in. */
 export const BUILTIN_HEADER = 'X-Loupe-Builtin';
 

@@ -2,6 +2,7 @@ import type { Recorder } from './recorder';
 import { serializeRecording } from './schema';
 import { asRecord } from '../shared/records';
 import { ReplayStartedSchema } from '../protocol/loupe-api';
+import { loupeApiHeaders } from '../client/api-key';
 
 /**
  * Autosave of the current session: after each change (debounced) the recording is written
@@ -85,9 +86,10 @@ export function recordingsApiWriter(options: { base?: string; token?: string; fe
   return async (name, text) => {
     const res = await doFetch(`${options.base ?? ''}/api/recordings/${encodeURIComponent(name)}`, {
       method: 'PUT',
-      headers: { 'Content-Type': 'application/json', ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}) },
+      headers: { 'Content-Type': 'application/json', ...loupeApiHeaders(), ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}) },
       body: text,
       credentials: 'same-origin',
+      redirect: 'error',
     });
     if (!res.ok) throw new Error(`Failed to save recording ${name}: HTTP ${res.status} ${await res.text().catch(() => '')}`);
   };
@@ -105,9 +107,10 @@ export async function startServerReplay(
   try {
     const res = await doFetch(`${options.base ?? ''}/api/recordings/replay${options.loose ? '?loose=1' : ''}`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}) },
+      headers: { 'Content-Type': 'application/json', ...loupeApiHeaders(), ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}) },
       body: recordingText,
       credentials: 'same-origin',
+      redirect: 'error',
     });
     const body: unknown = await res.json().catch(() => ({}));
     const started = ReplayStartedSchema.safeParse(body);

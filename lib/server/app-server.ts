@@ -8,6 +8,7 @@ import type { LaunchConnection } from '../protocol/launch-link';
 import { SANDBOX_PROXY_PATH } from '../protocol/loupe-api';
 import { HEALTH_PATH } from './healthz';
 import { allowedHostNames } from './launch';
+import { createLaunchAccess } from './launch-access';
 import { createMockHost } from './mock-host';
 import { createMockRouter } from './mock-router';
 import { parseStoreKind } from './open-stores';
@@ -40,6 +41,11 @@ interface AppServerOptions {
   store?: string;
   /** This launch's access token (default: a random one, returned). */
   token?: string;
+  /**
+   * Let the `?token=` link be used more than once (default: once). Only for a token the user
+   * chose (LOUPE_TOKEN), which is their standing credential rather than a printed link.
+   */
+  reusableLink?: boolean;
   /** Host names accepted besides loopback (LOUPE_ALLOWED_HOSTS). */
   allowedHosts?: readonly string[];
   /** The exported pages (default: `app/` beside this module's bundle, i.e. dist/app). */
@@ -85,13 +91,21 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     store: parseStoreKind(options.store, 'LOUPE_STORE (--store)'),
     pinned: options.scenarios,
   });
-  const router = createMockRouter(mockHost, options.defaultScenario ?? 'demo', { token, allowedHosts, launch: options.launch });
+  const access = createLaunchAccess(token, { reusableLink: options.reusableLink });
+  const router = createMockRouter(mockHost, options.defaultScenario ?? 'demo', { access, allowedHosts, launch: options.launch });
   const api = toNodeHandler(router.fetch, (pathname) => router.fastFor(pathname));
-  const gate = { token, allowedHosts };
+  const gate = { access, allowedHosts };
   const sandbox = withPageGate((req, res) => {
     void writeWebResponse(sandboxProxyResponse(toWebRequest(req, res), allowedHosts), res).catch(() => res.destroy());
   }, gate);
-  const gatedPages = withPageGate(pages, gate);
+  const pagesBehindGate = withPageGate(pages, gate);
+  // Loupe's pages hold a session: no other page may frame them (clickjacking). Only the sandbox
+  // page is framed, by the inspector alone (its frame-ancestors, sandbox-proxy.ts).
+  const gatedPages: NodeListener = (req, res) => {
+    res.setHeader('Content-Security-Policy', "frame-ancestors 'none'");
+    res.setHeader('X-Frame-Options', 'DENY');
+    pagesBehindGate(req, res);
+  };
 
   const server = http.createServer((req, res) => {
     const pathname = (req.url ?? '/').split('?')[0] ?? '/';

@@ -15,6 +15,7 @@ import {
 } from '../protocol/loupe-api';
 import type { Launch, LaunchConnection } from '../protocol/launch-link';
 import { checkControlAccess } from './control-auth';
+import type { LaunchAccess } from './launch-access';
 import { publicEntry, scenarioEventStream, snapshotOf } from './control-events';
 import type { MockHost } from './mock-host';
 import { recordingRoutes } from './recording-routes';
@@ -46,7 +47,7 @@ import { tapRoutes } from './tap-routes';
  */
 
 interface ControlApiOptions {
-  token: string;
+  access: LaunchAccess;
   allowedHosts?: string[];
   keepAliveMs?: number;
   /** What `GET /api/launch` answers (`mcp-loupe --url`, `mcp-loupe -- command`). */
@@ -171,7 +172,7 @@ export function createControlApi(host: MockHost, options: ControlApiOptions): Co
   }
 
   return async (req, parts) => {
-    const denied = checkControlAccess(req, options.token, options.allowedHosts);
+    const denied = checkControlAccess(req, options.access, options.allowedHosts);
     // Pages are static files now, so they ask here whether to show controls or the token hint.
     if (parts[0] === 'session' && parts.length === 1 && req.method === 'GET' && denied?.status !== 403)
       return json(200, { authenticated: !denied } satisfies Session);

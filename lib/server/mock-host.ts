@@ -5,6 +5,7 @@ import { randomToken } from '../engine/runtime';
 import { getBuiltinScenario } from '../scenario/builtins';
 import type { Scenario } from '../scenario/schema';
 import type { Stores } from '../store/types';
+import { STORE_FILE_NAME } from '../store/sqlite/sqlite-stores';
 import { openStores, type StoreBackend, type StoreKind } from './open-stores';
 import { createScenarioFiles, isScenarioId, type PinnedScenario, type SaveOutcome, type ScenarioFiles } from './scenario-files';
 
@@ -36,6 +37,8 @@ interface MockHostOptions {
   storeBackend?: StoreBackend;
   /** `--store`: default `auto` (SQLite, else memory with a warning). */
   store?: StoreKind;
+  /** HS256 key of the bearer JWTs whose `sub` names the caller (default: `LOUPE_JWT_KEY`; none: a token is its own principal). */
+  principalKey?: string;
   /** Where the one-time fallback warning goes (default: stderr). */
   warn?: (message: string) => void;
 }
@@ -58,20 +61,56 @@ export interface MockHost {
   close(): void;
 }
 
-/** Read or create the per-data-directory HMAC secret (mode 0600). */
-function loadSecret(dataDir: string): string {
-  const file = path.join(dataDir, 'secret');
+/** The secret's file in a data directory. */
+const secretFile = (dataDir: string) => path.join(dataDir, 'secret');
+/** randomToken(32) is 43 characters; anything much shorter was cut off by a failed write. */
+const MIN_SECRET_CHARS = 32;
+
+/** The data directory's secret, or undefined when it is missing, empty or cut short. */
+function readSecret(dataDir: string): string | undefined {
   try {
-    return fs.readFileSync(file, 'utf8').trim();
+    const secret = fs.readFileSync(secretFile(dataDir), 'utf8').trim();
+    return secret.length >= MIN_SECRET_CHARS ? secret : undefined;
   } catch {
-    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    const secret = randomToken(32);
+    return undefined;
+  }
+}
+
+/**
+ * Read or create the per-data-directory HMAC secret (mode 0600). A new one is written to a
+ * temporary file, synced, then linked into place, so a full disk leaves no secret rather than an
+ * empty one, and of two processes starting at once the second reads the first's. A secret cut
+ * short is replaced: it signs only short-lived requestState, so nothing durable is lost.
+ */
+function loadSecret(dataDir: string): string {
+  const existing = readSecret(dataDir);
+  if (existing) return existing;
+  const file = secretFile(dataDir);
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const secret = randomToken(32);
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    const fd = fs.openSync(tmp, 'w', 0o600);
     try {
-      fs.writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
-      return secret;
-    } catch {
-      return fs.readFileSync(file, 'utf8').trim();
+      fs.writeFileSync(fd, secret);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
     }
+    try {
+      fs.linkSync(tmp, file);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      // Another process won the race, or a broken secret is in the way: use or replace it.
+      const theirs = readSecret(dataDir);
+      if (theirs) return theirs;
+      fs.renameSync(tmp, file);
+    }
+    return secret;
+  } catch (e) {
+    throw new Error(`Failed to write ${file}: ${(e as Error).message}`, { cause: e });
+  } finally {
+    fs.rmSync(tmp, { force: true });
   }
 }
 
@@ -79,10 +118,22 @@ function loadSecret(dataDir: string): string {
 export function createMockHost(options: MockHostOptions): MockHost {
   const opened = options.stores
     ? { stores: options.stores, backend: options.storeBackend ?? ('external' as const) }
-    : openStores({ kind: options.store, dataDir: options.dataDir, warn: options.warn ?? ((m) => process.stderr.write(`mcp-loupe: ${m}\n`)) });
+    : openStores({
+        kind: options.store,
+        dataDir: options.dataDir,
+        warn: options.warn ?? ((m) => process.stderr.write(`mcp-loupe: ${m}\n`)),
+        // The secret is written right after the first store: with it present, a store must be there too.
+        expected: readSecret(options.dataDir)
+          ? {
+              because: `${secretFile(options.dataDir)} exists, so this data directory held a store before`,
+              startOver: `move both ${path.join(options.dataDir, STORE_FILE_NAME)} and ${secretFile(options.dataDir)} aside (your scenarios and recordings stay)`,
+            }
+          : undefined,
+      });
   const { stores } = opened;
   // With memory stores nothing outlives the process, so neither does the secret: memory never writes the data directory.
   const secret = opened.backend === 'memory' ? randomToken(32) : loadSecret(options.dataDir);
+  const principalKey = options.principalKey ?? (process.env.LOUPE_JWT_KEY || undefined);
   const scenarios = createScenarioFiles(options.dataDir, options.pinned);
   const pinned = new Map(options.pinned?.map((p) => [p.scenario.id, p.scenario]));
   const engines = new Map<string, { engine: MockEngine; off: () => void }>();
@@ -116,7 +167,7 @@ export function createMockHost(options: MockHostOptions): MockHost {
       let scenario = resolve(id);
       if (!scenario) return undefined;
       if (options.transform) scenario = options.transform(scenario);
-      const engine = createMockEngine({ scenario, stores, secret, allowedHosts: options.allowedHosts, seed: options.seed });
+      const engine = createMockEngine({ scenario, stores, secret, allowedHosts: options.allowedHosts, seed: options.seed, principalKey });
       const off = engine.on((event) => emit({ ...event, scenarioId: id }));
       engines.set(id, { engine, off });
       return engine;

@@ -2,6 +2,7 @@ import { randomToken } from '../engine/runtime';
 import { PROXY_PATH } from '../protocol/loupe-api';
 import { createControlApi } from './control-api';
 import { checkControlAccess } from './control-auth';
+import { createLaunchAccess, type LaunchAccess } from './launch-access';
 import { createProxy } from './proxy';
 import { createStdioProxy } from './proxy-stdio';
 import { HEALTH_PATH, healthResponse } from './healthz';
@@ -34,6 +35,8 @@ export interface MockRouter {
 
 interface MockRouterOptions {
   token?: string;
+  /** The launch's browser sessions (the app server's page gate hands them out); default: none, token only. */
+  access?: LaunchAccess;
   allowedHosts?: string[];
   /** Keep-alive comment interval of the control API's event streams. */
   keepAliveMs?: number;
@@ -52,11 +55,12 @@ function segments(pathname: string): string[] | undefined {
 
 /** Create the router over a host; `/mcp` serves `defaultScenario`. */
 export function createMockRouter(host: MockHost, defaultScenario: string, options: MockRouterOptions = {}): MockRouter {
-  const token = options.token ?? randomToken(24);
-  const control = createControlApi(host, { token, allowedHosts: options.allowedHosts, keepAliveMs: options.keepAliveMs, launch: options.launch });
+  const access = options.access ?? createLaunchAccess(options.token ?? randomToken(24));
+  const { token } = access;
+  const control = createControlApi(host, { access, allowedHosts: options.allowedHosts, keepAliveMs: options.keepAliveMs, launch: options.launch });
   const proxy = createProxy();
   const guardedProxy = async (input: HttpInput): Promise<HttpOutput> => {
-    const denied = checkControlAccess(input, token, options.allowedHosts);
+    const denied = checkControlAccess(input, access, options.allowedHosts);
     return denied
       ? { status: denied.status, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }, body: JSON.stringify({ error: denied.error }) }
       : proxy.handle(input);
@@ -103,11 +107,11 @@ export function createMockRouter(host: MockHost, defaultScenario: string, option
         return replayed ?? json(404, { jsonrpc: '2.0', id: null, error: { code: -32601, message: `Unknown replay: ${sub}` } });
       }
       if (area === 'api' && name === 'proxy' && parts.length === 2) {
-        const denied = checkControlAccess(req, token, options.allowedHosts);
+        const denied = checkControlAccess(req, access, options.allowedHosts);
         return denied ? json(denied.status, { error: denied.error }) : proxy.fetch(req);
       }
       if (area === 'api' && name === 'proxy' && sub === 'stdio') {
-        const denied = checkControlAccess(req, token, options.allowedHosts);
+        const denied = checkControlAccess(req, access, options.allowedHosts);
         return denied ? json(denied.status, { error: denied.error }) : stdio.handle(req, parts.slice(3));
       }
       if (area === 'api') return control(req, parts.slice(1));

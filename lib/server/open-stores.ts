@@ -4,6 +4,7 @@ import { isPostgresUrl } from '../store/postgres/driver';
 import { openPostgresStores } from '../store/postgres/postgres-stores';
 import { loadSqliteDriver, type SqliteDriverName } from '../store/sqlite/drivers';
 import { openSqliteStores, STORE_FILE_NAME } from '../store/sqlite/sqlite-stores';
+import type { ExpectedStore } from '../store/sqlite/store-file';
 import type { StoreOptions, Stores } from '../store/types';
 
 /**
@@ -41,6 +42,8 @@ interface OpenStoresOptions {
   /** Told once, in plain words, when `auto` falls back to memory. */
   warn: (message: string) => void;
   options?: StoreOptions;
+  /** Set when the data directory held a store before (see store-file.ts). */
+  expected?: ExpectedStore;
 }
 
 /** How to fix the install: rebuild a package whose binding did not build, install one that is absent. */
@@ -85,13 +88,13 @@ export async function openMockStores({ kind = 'auto', ...rest }: Omit<OpenStores
  * Open the stores of a process. `sqlite` and `auto` try better-sqlite3, then node:sqlite; an
  * error opening the file itself (permissions, a newer schema) is thrown, never papered over.
  */
-export function openStores({ kind = 'auto', dataDir, warn, options }: OpenStoresOptions): OpenedStores {
+export function openStores({ kind = 'auto', dataDir, warn, options, expected }: OpenStoresOptions): OpenedStores {
   if (kind === 'memory') return { stores: createMemoryStores(options), backend: 'memory' };
   const reasons: string[] = [];
   let missing = false;
   for (const name of ['better-sqlite3', 'node:sqlite'] as const) {
     const loaded = loadSqliteDriver(name);
-    if (loaded.ok) return { stores: openSqliteStores(dataDir, { ...options, driver: loaded.driver }), backend: name };
+    if (loaded.ok) return { stores: openSqliteStores(dataDir, { ...options, driver: loaded.driver, expected }), backend: name };
     reasons.push(loaded.reason);
     if (name === 'better-sqlite3') missing = loaded.missing === true;
   }

@@ -1,20 +1,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isAllowedHost } from '../engine/guards';
-import { sameToken } from './control-auth';
-import { TOKEN_COOKIE } from './launch';
+import { KEY_FRAGMENT, presentedSession, sessionCookie, type LaunchAccess } from './launch-access';
 import { writeWebResponse } from './node-response';
 
 /**
  * The gate in front of the pages (the static export, Next's dev server, the sandbox page): the
- * Host check against DNS rebinding on every request, and the one-time exchange of the launch
- * token in `?token=` for an HttpOnly cookie. `/mcp` and `/api` do their own checks in the engine
- * and the mock router.
+ * Host check against DNS rebinding on every request, and the exchange of the launch token in
+ * `?token=` for a browser session (launch-access.ts): an HttpOnly cookie, and the session's
+ * request key in the fragment of the redirect, which the page moves to its own storage
+ * (lib/client/api-key.ts). A generated link works once. `/mcp` and `/api` do their own checks
+ * in the engine and the mock router.
  */
 
 /** What the gate compares a request with. */
 interface PageGateOptions {
-  /** This launch's access token. */
-  token: string;
+  /** This launch's token and sessions. */
+  access: LaunchAccess;
   /** Host names accepted besides loopback (already normalized, see launch.ts). */
   allowedHosts?: readonly string[];
 }
@@ -50,21 +51,35 @@ function pageGate(request: GateRequest, options: PageGateOptions): Response | un
   const url = new URL(request.url, 'http://loupe.invalid');
   const presented = url.searchParams.get('token');
   if (presented === null) return undefined;
-  if (!sameToken(presented, options.token)) {
+  const exchanged = options.access.exchange(presented);
+  url.searchParams.delete('token');
+  const location = `/${url.pathname.replace(/^\/+/, '')}${url.search}`;
+  if (!exchanged.ok && exchanged.reason === 'used' && options.access.known(presentedSession(request.headers.get('cookie'))))
+    // This browser already holds a session: the link only brings it back to the page.
+    return new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } });
+  if (!exchanged.ok && exchanged.reason === 'used') {
+    return errorPage(
+      410,
+      'Link already used',
+      'This sign-in link works once and has been used. Open Loupe in the browser where you first opened the link, or restart it (<code>npm start</code> or <code>mcp-loupe open</code>) for a new link.',
+    );
+  }
+  if (!exchanged.ok) {
     return errorPage(
       401,
       'Invalid token',
       'This access token does not match the running Loupe. Open the URL that <code>npm start</code> printed in your terminal; every launch has a new token.',
     );
   }
-  url.searchParams.delete('token');
   // A relative Location, so the Host header never chooses where the browser goes; one leading
   // slash, so it cannot read as a protocol-relative URL (`//elsewhere`).
   return new Response(null, {
     status: 303,
     headers: {
-      Location: `/${url.pathname.replace(/^\/+/, '')}${url.search}`,
-      'Set-Cookie': `${TOKEN_COOKIE}=${encodeURIComponent(presented)}; Path=/; HttpOnly; SameSite=Strict`,
+      // The fragment never reaches a server, this one's logs included; the page takes it out at once.
+      Location: `${location}#${KEY_FRAGMENT}=${exchanged.key}`,
+      // Loupe speaks plain http (TLS, when any, ends in front of it), so no Secure and no `__Host-`.
+      'Set-Cookie': sessionCookie(exchanged.session, false),
       'Cache-Control': 'no-store',
       'Referrer-Policy': 'no-referrer',
     },

@@ -16,8 +16,11 @@ const HOP_BY_HOP = [
   'upgrade',
 ];
 const NOT_FORWARDED = new Set([...HOP_BY_HOP, 'host', 'content-length', 'expect']);
-// fetch already decoded the body; a Set-Cookie would land on Loupe's own origin.
-const NOT_RELAYED = new Set([...HOP_BY_HOP, 'content-length', 'content-encoding', 'set-cookie']);
+// fetch already decoded the body; a Set-Cookie would land on Loupe's own origin, and a
+// Clear-Site-Data would wipe it (the session cookie and the page's request key).
+const NOT_RELAYED = new Set([...HOP_BY_HOP, 'content-length', 'content-encoding', 'set-cookie', 'clear-site-data']);
+/** Loupe's own headers (`x-loupe-proxy-error`) mean something only when Loupe sets them. */
+const OWN_PREFIX = 'x-loupe-';
 
 /** Names listed in a Connection header are hop-by-hop too. */
 function connectionListed(value: string | null | undefined): Set<string> {
@@ -42,7 +45,7 @@ export function relayedHeaders(upstream: Headers): Record<string, string> {
   const out: Record<string, string> = {};
   const dropped = connectionListed(upstream.get('connection'));
   upstream.forEach((v, k) => {
-    if (!NOT_RELAYED.has(k) && !dropped.has(k)) out[k] = v;
+    if (!NOT_RELAYED.has(k) && !dropped.has(k) && !k.startsWith(OWN_PREFIX)) out[k] = v;
   });
   out['cache-control'] = 'no-store';
   return out;

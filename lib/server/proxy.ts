@@ -13,7 +13,8 @@ import { checkTarget } from './proxy-target';
  * Guard rails: only http(s) targets that are not Loupe's own control routes (proxy-target.ts);
  * hop-by-hop headers stripped both ways (proxy-headers.ts); envelope and response sizes capped;
  * the upstream must answer within a time limit and a stream lives at most `maxStreamMs`
- * (proxy-relay.ts); redirects are not followed. A refusal carries `x-loupe-proxy-error` so a
+ * (proxy-relay.ts); a redirect is refused (502 `redirect`), neither followed nor relayed, so an
+ * inspected server can never send the browser anywhere, Loupe's own API included. A refusal carries `x-loupe-proxy-error` so a
  * client never mistakes it for the upstream's own status.
  */
 
@@ -101,6 +102,20 @@ export function createProxy(options: ProxyOptions = {}): Proxy {
         502,
         'unreachable',
         `Failed to reach ${target.origin}: ${(e as Error).cause instanceof Error ? ((e as Error).cause as Error).message : (e as Error).message}`,
+      );
+    }
+    if (res.status >= 300 && res.status < 400 && res.status !== 304) {
+      // Relayed, the browser would follow it with Loupe's cookie, to Loupe's own API if the
+      // upstream says so; followed here, the upstream could steer the proxy anywhere. Refused.
+      clearTimeout(deadline);
+      req.signal.removeEventListener('abort', onClientGone);
+      upstream.abort(new Error('redirect refused'));
+      await res.body?.cancel().catch(() => {});
+      const location = res.headers.get('location');
+      return refuse(
+        502,
+        'redirect',
+        `${target.origin} answered ${res.status} redirecting to ${location === null ? '(no Location)' : JSON.stringify(location.slice(0, 500))}: Loupe does not follow redirects from an inspected server; connect to the final URL instead`,
       );
     }
     const out = relayedHeaders(res.headers);

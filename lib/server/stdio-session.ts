@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { StdioExit, StdioLog, StdioSpawn } from '../protocol/loupe-api';
+import { childEnv } from './child-env';
 import { splitLines } from './stdio-lines';
 
 /**
@@ -35,7 +36,7 @@ export async function spawnStdioSession(
   limits: StdioSessionLimits,
 ): Promise<{ ok: true; session: StdioSession } | { ok: false; error: Error }> {
   const { maxLineBytes: maxLine, maxBuffered } = limits;
-  const child = spawn(cmd.command, cmd.args, { shell: false, cwd: cmd.cwd, env: { ...process.env, ...cmd.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(cmd.command, cmd.args, { shell: false, cwd: cmd.cwd, env: childEnv(cmd.env), stdio: ['pipe', 'pipe', 'pipe'] });
   const s: StdioSession = { child, frames: [], exited: false, lastUsed: Date.now() };
   const emit = (frame: string) => {
     if (s.sink) return s.sink(frame);

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { TapObserver } from '../recording/tap-frames';
+import { childEnv } from './child-env';
 import type { TapFaults } from './tap-faults';
 import { createStdioFaultRelay } from './tap-stdio-faults';
 import { splitLines } from './stdio-lines';
@@ -39,7 +40,7 @@ export function runStdioTap(options: StdioTapOptions): Promise<StdioTapExit> {
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
   return new Promise((resolve) => {
-    const child = spawn(options.command, [...options.args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(options.command, [...options.args], { stdio: ['pipe', 'pipe', 'pipe'], env: childEnv() });
     const forward = (signal: NodeJS.Signals) => () => {
       options.log?.(`forwarding ${signal} to the server`);
       child.kill(signal);

@@ -28,8 +28,11 @@ describe('home page', () => {
     const base = `http://127.0.0.1:${server.port}`;
     await page.goto(`${base}/?token=${server.token}`);
     expect(new URL(page.url()).searchParams.get('token')).toBeNull();
-    const cookie = (await context.cookies()).find((c) => c.name === 'loupe_token');
-    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+    const cookie = (await context.cookies()).find((c) => c.name === 'loupe_session');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' });
+    expect(cookie?.value).not.toBe(server.token);
+    // The request key left the address bar for this origin's storage.
+    await page.waitForFunction(() => !location.hash.includes('loupe-key') && !!localStorage.getItem('loupe-api-key'));
     expect(await page.content()).not.toContain(server.token!);
     await context.close();
   });

@@ -115,11 +115,12 @@ describe('control API gate', () => {
     }
   });
 
-  it('accepts the token as a bearer, an X-Loupe-Token header or the loupe_token cookie', async () => {
+  it('accepts the token as a bearer or an X-Loupe-Token header, never as a cookie', async () => {
     expect((await api('/api/scenarios')).status).toBe(200);
     const header = await fetch(`${base}/api/scenarios`, { headers: { 'X-Loupe-Token': TOKEN } });
     expect(header.status).toBe(200);
-    expect((await api('/api/scenarios', { token: null, cookie: `other=1; loupe_token=${TOKEN}` })).status).toBe(200);
+    // A cookie is a browser session the page gate hands out, never the token (tests/hardening/cookie-and-token.test.ts).
+    expect((await api('/api/scenarios', { token: null, cookie: `other=1; loupe_token=${TOKEN}` })).status).toBe(401);
   });
 
   it('refuses a foreign Origin with 403 even with the token, including another localhost port', async () => {

@@ -47,8 +47,9 @@ describe('npx mcp-loupe', () => {
     expect(await health.json()).toEqual({ status: 'ok' });
     const exchange = await fetch(started.url, { redirect: 'manual' });
     expect(exchange.status).toBe(303);
-    expect(exchange.headers.get('location')).toBe('/');
-    expect(exchange.headers.get('set-cookie')).toMatch(new RegExp(`^loupe_token=${started.token}; Path=/; HttpOnly; SameSite=Strict`));
+    expect(exchange.headers.get('location')).toMatch(/^\/#loupe-key=[\w-]+$/);
+    expect(exchange.headers.get('set-cookie')).toMatch(/^loupe_session=[\w-]+; Path=\/; HttpOnly; SameSite=Strict$/);
+    expect(exchange.headers.get('set-cookie')).not.toContain(started.token);
     const home = await fetch(`${base}/`);
     expect(home.status).toBe(200);
     expect(home.headers.get('content-type')).toBe('text/html; charset=utf-8');

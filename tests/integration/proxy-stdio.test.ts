@@ -119,8 +119,8 @@ describe('stdio through the proxy', () => {
   it('refuses without the token (401) and from a foreign Origin (403)', async () => {
     expect((await spawnRaw(IDLE, { 'Content-Type': 'application/json' })).status).toBe(401);
     expect((await spawnRaw(IDLE, { ...auth(), Origin: 'http://evil.example' })).status).toBe(403);
-    // A cookie-authenticated POST without Origin is refused too (the ambient credential rule).
-    expect((await spawnRaw(IDLE, { Cookie: `loupe_token=${mock.token}`, 'Content-Type': 'application/json' })).status).toBe(403);
+    // The launch token in a cookie is no credential: only a session the page gate handed out is.
+    expect((await spawnRaw(IDLE, { Cookie: `loupe_token=${mock.token}`, 'Content-Type': 'application/json' })).status).toBe(401);
   });
 
   it('refuses a 9th live session, and DELETE kills the child (exit frame, pid gone)', async () => {

@@ -41,12 +41,42 @@ function askAgain(request: InputRequestSpec, requestState: string): Outcome {
 const replayRefused = () => fail(ERROR.invalidParams, 'Invalid requestState: requestState already used (replay refused)');
 
 /**
+ * One caller may hold at most a tenth of the replay store (at least 10 entries): the store is shared, and without a
+ * quota one principal declining in a loop would fill it and block everyone's confirmations until
+ * its entries expire. Counted per engine (a fleet sharing one database gives each instance its own
+ * count, so a caller may hold up to a tenth per instance).
+ */
+const QUOTA_SHARE = 10;
+const spentBy = new WeakMap<EngineCore, Map<string, number[]>>();
+
+/** The unexpired nonces `principal` spent in this engine (expiry times), pruned. */
+function spentNonces(core: EngineCore, principal: string, now: number, limit: number): number[] {
+  const byPrincipal = spentBy.get(core) ?? new Map<string, number[]>();
+  spentBy.set(core, byPrincipal);
+  // Callers who never come back: sweep them once there are more than the store could hold.
+  if (byPrincipal.size > limit) for (const [p, expiries] of byPrincipal) if (expiries.every((e) => e <= now)) byPrincipal.delete(p);
+  const live = (byPrincipal.get(principal) ?? []).filter((e) => e > now);
+  if (live.length) byPrincipal.set(principal, live);
+  else byPrincipal.delete(principal);
+  return live;
+}
+
+/**
  * Spend the nonce: the scenario's own bound is checked first because a SQLite store is shared by
  * every scenario of the process and may be configured with a larger bound.
  */
-async function consumeNonce(core: EngineCore, payload: StatePayload, now: number): Promise<Outcome | undefined> {
+async function consumeNonce(core: EngineCore, payload: StatePayload, principal: string, now: number): Promise<Outcome | undefined> {
   const scope = core.scenario.id;
   const limit = Math.min(core.scenario.settings.replayStoreMaxEntries, core.stores.replay.maxEntries);
+  // A tenth, but never fewer than 10: a store that small is a test bench, not a shared service.
+  const quota = Math.max(Math.ceil(limit / QUOTA_SHARE), Math.min(limit, 10));
+  const spent = spentNonces(core, principal, now, limit);
+  if (spent.length >= quota)
+    return fail(
+      REPLAY_STORE_FULL,
+      `Too many confirmations spent by this caller: ${quota} (its share of the replay store's ${limit}) are still unexpired; retry after the oldest expire (${core.scenario.settings.requestStateTtlSeconds} s after they were issued)`,
+      { maxEntries: limit, perPrincipal: quota },
+    );
   const full = () =>
     fail(
       REPLAY_STORE_FULL,
@@ -60,6 +90,8 @@ async function consumeNonce(core: EngineCore, payload: StatePayload, now: number
   const verdict = await core.stores.replay.consume(scope, payload.n!, payload.e, now);
   if (verdict === 'replayed') return replayRefused();
   if (verdict === 'full') return full();
+  spent.push(payload.e);
+  spentBy.get(core)?.set(principal, spent);
   return undefined;
 }
 
@@ -133,7 +165,7 @@ export const deleteNote: Handler = async (core, ctx, _tool, args): Promise<Outco
       },
     );
   }
-  const refusal = await consumeNonce(core, payload, now);
+  const refusal = await consumeNonce(core, payload, ctx.principal, now);
   if (refusal) return refusal;
   if (action === 'decline' || content?.confirm !== true) {
     return toolResult(`Note "${noteId}" was not deleted: the user declined.`, { deleted: false, noteId, reason: 'declined' });

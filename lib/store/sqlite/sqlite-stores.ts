@@ -11,6 +11,7 @@ import type { StoreOptions, Stores } from '../types';
 import type { SqliteDatabase } from './connection';
 import { loadSqliteDriver, type SqliteDriver } from './drivers';
 import { configureConnection, migrateSchema } from './schema';
+import { checkStoreIntegrity, prepareStoreFile, type ExpectedStore } from './store-file';
 import { createSqliteLedger } from './sqlite-ledger';
 import { createSqliteReplayStore } from './sqlite-replay-store';
 import { createSqliteTaskStore } from './sqlite-task-store';
@@ -22,6 +23,8 @@ export const STORE_FILE_NAME = 'loupe.sqlite3';
 interface SqliteStoreOptions extends StoreOptions {
   /** Default: better-sqlite3, failing when its native binding does not load. */
   driver?: SqliteDriver;
+  /** Set when the directory held a store before: a missing or truncated file is then refused. */
+  expected?: ExpectedStore;
 }
 
 function betterSqlite3(): SqliteDriver {
@@ -45,11 +48,14 @@ export function openSqliteStores(dataDir: string, options?: SqliteStoreOptions):
     // Owner-only: tasks hold tool arguments and elicited inputs. The mode applies only to
     // directories this call creates.
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    prepareStoreFile(file, options?.expected);
     db = driver.open(file);
   } catch (error) {
+    if ((error as Error).message.startsWith('Failed to open the store')) throw error;
     throw new Error(`Failed to open store at ${file}: ${(error as Error).message}`, { cause: error });
   }
   try {
+    checkStoreIntegrity(db, file, options?.expected?.startOver ?? `mv ${file} ${file}.damaged`);
     configureConnection(db);
     migrateSchema(db);
     return {
@@ -63,6 +69,8 @@ export function openSqliteStores(dataDir: string, options?: SqliteStoreOptions):
     };
   } catch (error) {
     db.close();
-    throw error;
+    if ((error as Error).message.startsWith('Failed to open')) throw error;
+    // A full disk or an I/O error while setting the file up: say which file, not just SQLite's words.
+    throw new Error(`Failed to open store at ${file}: ${(error as Error).message}`, { cause: error });
   }
 }

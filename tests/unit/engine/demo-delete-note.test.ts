@@ -271,16 +271,18 @@ describe('delete_note requestState integrity', () => {
 });
 
 describe('delete_note replay store bound (-32023)', () => {
-  async function declineRound(engine: MockEngine, noteId = 'note-4') {
-    const { state } = await ask(engine, noteId);
-    return answer(engine, noteId, state, DECLINE);
+  /** One confirmation declined by `caller` (each caller may hold a tenth of the store). */
+  async function declineRound(engine: MockEngine, noteId = 'note-4', caller = 'caller-0') {
+    const o = { headers: { Authorization: `Bearer ${caller}` } };
+    const { state } = await ask(engine, noteId, o);
+    return answer(engine, noteId, state, DECLINE, o);
   }
 
   it('holds 1,000 spent nonces by default; the 1,001st answers -32023 until entries expire', async () => {
     const { engine, stores, clock } = setup();
     expect(stores.replay.maxEntries).toBe(1000);
     for (let batch = 0; batch < 10; batch++) {
-      const replies = await Promise.all(Array.from({ length: 100 }, () => declineRound(engine)));
+      const replies = await Promise.all(Array.from({ length: 100 }, () => declineRound(engine, 'note-4', `caller-${batch}`)));
       for (const r of replies) expect(r.body.result.structuredContent.reason).toBe('declined');
     }
     expect(await stores.replay.size(clock.now())).toBe(1000);
@@ -303,10 +305,28 @@ describe('delete_note replay store bound (-32023)', () => {
     expect(await stores.replay.size(clock.now())).toBe(1);
   });
 
+  it("gives one caller a tenth of the store: filling its share never blocks another caller's confirmation", async () => {
+    const { engine, stores, clock } = setup();
+    const replies = await Promise.all(Array.from({ length: 100 }, () => declineRound(engine, 'note-4', 'mallory')));
+    for (const r of replies) expect(r.body.result.structuredContent.reason).toBe('declined');
+    const refused = await declineRound(engine, 'note-4', 'mallory');
+    expect(refused.body.error).toMatchObject({
+      code: -32023,
+      message: expect.stringContaining('Too many confirmations spent by this caller: 100'),
+      data: { maxEntries: 1000, perPrincipal: 100 },
+    });
+    expect(stores.replay.size(clock.now())).toBe(100);
+    const alice = { headers: { Authorization: 'Bearer alice' } };
+    const { state } = await ask(engine, 'note-1', alice);
+    expect((await answer(engine, 'note-1', state, ACCEPT, alice)).body.result.structuredContent.deleted).toBe(true);
+    clock.advance(300_001);
+    expect((await declineRound(engine, 'note-4', 'mallory')).body.result.structuredContent.reason).toBe('declined');
+  });
+
   it("enforces the scenario's replayStoreMaxEntries even when the shared store allows more", async () => {
     const { engine, stores, clock } = setup({ scenario: demo({ replayStoreMaxEntries: 3 }), replayMaxEntries: 1000 });
-    for (let i = 0; i < 3; i++) expect((await declineRound(engine)).body.result.structuredContent.reason).toBe('declined');
-    const refused = await declineRound(engine);
+    for (let i = 0; i < 3; i++) expect((await declineRound(engine, 'note-4', `caller-${i}`)).body.result.structuredContent.reason).toBe('declined');
+    const refused = await declineRound(engine, 'note-4', 'caller-3');
     expect(refused.body.error).toMatchObject({ code: -32023, message: expect.stringContaining('max 3 entries') });
     expect(await stores.replay.size(clock.now())).toBe(3);
     clock.advance(300_001);
@@ -315,8 +335,8 @@ describe('delete_note replay store bound (-32023)', () => {
 
   it("answers -32023 when the store's own bound is reached", async () => {
     const { engine } = setup({ replayMaxEntries: 2 });
-    await declineRound(engine);
-    await declineRound(engine);
+    await declineRound(engine, 'note-4', 'caller-1');
+    await declineRound(engine, 'note-4', 'caller-2');
     const { state } = await ask(engine, 'note-1');
     expect((await answer(engine, 'note-1', state, ACCEPT)).body.error).toMatchObject({ code: -32023, message: expect.stringContaining('max 2 entries') });
     // cancel never touches the store, so it still answers while the store is full
@@ -363,8 +383,9 @@ describe('delete_note on the SQLite store', () => {
   it('applies the small scenario bound on the shared file', async () => {
     const { engine } = setup({ scenario: demo({ replayStoreMaxEntries: 2 }), stores: openSqliteStores(sqliteDir()) });
     for (let i = 0; i < 2; i++) {
-      const { state } = await ask(engine, 'note-4');
-      expect((await answer(engine, 'note-4', state, DECLINE)).body.result.structuredContent.reason).toBe('declined');
+      const o = { headers: { Authorization: `Bearer caller-${i}` } };
+      const { state } = await ask(engine, 'note-4', o);
+      expect((await answer(engine, 'note-4', state, DECLINE, o)).body.result.structuredContent.reason).toBe('declined');
     }
     const { state } = await ask(engine, 'note-4');
     expect((await answer(engine, 'note-4', state, DECLINE)).body.error.code).toBe(-32023);

@@ -6,6 +6,7 @@ import type { LaunchConnection } from '../../../lib/protocol/launch-link';
 import { loadScenarioFile } from '../../../lib/scenario/files';
 import { startAppServer, type AppServer } from '../../../lib/server/app-server';
 import { raw } from '../../hardening/raw-http';
+import { openLink } from '../../hardening/session';
 import { rpc } from '../../helpers/rpc';
 
 /**
@@ -40,6 +41,7 @@ beforeAll(async () => {
     port: 0,
     dataDir: path.join(tmp, 'data'),
     token: 'tok',
+    reusableLink: true,
     pagesDir: path.join(tmp, 'pages'),
     scenarios: [{ scenario: parsed.scenario, file }],
     launch: LAUNCH,
@@ -55,13 +57,15 @@ describe('the launch connection', () => {
   it('keeps the connection in the page URL through the token exchange, the token dropped', async () => {
     const r = await get('/?token=tok&transport=proxy&url=http%3A%2F%2Fupstream.test%2Fmcp&era=auto&header=X-Test');
     expect(r.status).toBe(303);
-    expect(r.headers.location).toBe('/?transport=proxy&url=http%3A%2F%2Fupstream.test%2Fmcp&era=auto&header=X-Test');
+    expect(r.headers.location).toMatch(/^\/\?transport=proxy&url=http%3A%2F%2Fupstream\.test%2Fmcp&era=auto&header=X-Test#loupe-key=[\w-]+$/);
   });
 
   it('answers the header values only to the cookie holder, on this origin', async () => {
     expect((await get('/api/launch')).status).toBe(401);
-    expect((await get('/api/launch', { Cookie: 'loupe_token=tok', Origin: 'http://evil.test' })).status).toBe(403);
-    const r = await get('/api/launch', { Cookie: 'loupe_token=tok' });
+    const { cookie, key } = await openLink(app.port, 'tok');
+    expect((await get('/api/launch', { Cookie: cookie, 'X-Loupe-Request': key, Origin: 'http://evil.test' })).status).toBe(403);
+    expect((await get('/api/launch', { Cookie: cookie })).status).toBe(401);
+    const r = await get('/api/launch', { Cookie: cookie, 'X-Loupe-Request': key });
     expect(r.status).toBe(200);
     expect(r.headers['cache-control']).toBe('no-store');
     expect(JSON.parse(r.text)).toEqual({ connection: LAUNCH });
@@ -86,7 +90,8 @@ describe('a scenario file from the command line', () => {
   });
 
   it('is listed with its file beside the built-ins, and read-only', async () => {
-    const auth = { Cookie: 'loupe_token=tok' };
+    const { cookie, key } = await openLink(app.port, 'tok');
+    const auth = { Cookie: cookie, 'X-Loupe-Request': key };
     const list = JSON.parse((await get('/api/scenarios', auth)).text) as { scenarios: { id: string; file?: string; builtin: boolean }[] };
     expect(list.scenarios.find((s) => s.id === 'my-notes')).toEqual({
       id: 'my-notes',

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppServer, type AppServer } from '../../../lib/server/app-server';
 import { createStaticPages } from '../../../lib/server/static-pages';
 import { raw } from '../../hardening/raw-http';
+import { openLink } from '../../hardening/session';
 
 /**
  * The app server over a small fake export: the pages' files with their content types and cache
@@ -43,7 +44,7 @@ beforeAll(async () => {
     fs.writeFileSync(path.join(pagesDir, file), text);
   }
   fs.writeFileSync(path.join(tmp, 'secret.txt'), SECRET);
-  app = await startAppServer({ port: 0, dataDir: path.join(tmp, 'data'), token: 'tok', pagesDir });
+  app = await startAppServer({ port: 0, dataDir: path.join(tmp, 'data'), token: 'tok', pagesDir, reusableLink: true });
   host = `127.0.0.1:${app.port}`;
 });
 afterAll(async () => {
@@ -138,11 +139,11 @@ describe('the page gate in front of every page and file', () => {
   it('swaps the launch token for an HttpOnly cookie and sends the browser to the clean URL', async () => {
     const r = await get('/scenarios/demo?token=tok&tab=1');
     expect(r.status).toBe(303);
-    expect(r.headers.location).toBe('/scenarios/demo?tab=1');
-    expect(r.headers['set-cookie']).toEqual(['loupe_token=tok; Path=/; HttpOnly; SameSite=Strict']);
+    expect(r.headers.location).toMatch(/^\/scenarios\/demo\?tab=1#loupe-key=[\w-]+$/);
+    expect(r.headers['set-cookie']).toEqual([expect.stringMatching(/^loupe_session=[\w-]+; Path=\/; HttpOnly; SameSite=Strict$/)]);
     expect((await get('/?token=nope')).status).toBe(401);
     // A path that reads as another host once resolved still redirects on this one.
-    expect((await get('/.//evil.example/?token=tok')).headers.location).toBe('/evil.example/');
+    expect((await get('/.//evil.example/?token=tok')).headers.location).toMatch(/^\/evil\.example\/#loupe-key=/);
   });
 
   it('serves the sandbox page on the other loopback name with its CSP', async () => {
@@ -164,9 +165,11 @@ describe('/healthz and /api/session', () => {
 
   it('tells a page whether it holds the launch token', async () => {
     expect(JSON.parse((await get('/api/session')).text)).toEqual({ authenticated: false });
-    expect(JSON.parse((await get('/api/session', { Cookie: 'loupe_token=tok' })).text)).toEqual({ authenticated: true });
+    const { cookie, key } = await openLink(app.port, 'tok');
+    expect(JSON.parse((await get('/api/session', { Cookie: cookie, 'X-Loupe-Request': key })).text)).toEqual({ authenticated: true });
+    expect(JSON.parse((await get('/api/session', { Cookie: cookie })).text)).toEqual({ authenticated: false });
     expect(JSON.parse((await get('/api/session', { Authorization: 'Bearer nope' })).text)).toEqual({ authenticated: false });
-    expect((await get('/api/session', { Origin: 'http://evil.example.com', Cookie: 'loupe_token=tok' })).status).toBe(403);
+    expect((await get('/api/session', { Origin: 'http://evil.example.com', Cookie: cookie, 'X-Loupe-Request': key })).status).toBe(403);
     expect((await get('/api/scenarios')).status).toBe(401);
   });
 });
