@@ -20,6 +20,7 @@ import type { MockHost } from './mock-host';
 import { recordingRoutes } from './recording-routes';
 import { isScenarioId, MAX_SCENARIO_BYTES, type FileRefusal } from './scenario-files';
 import { json, readText } from './respond';
+import { parseJson } from '../shared/json';
 
 /**
  * The control API under `/api/`, behind {@link checkControlAccess}:
@@ -68,11 +69,9 @@ const refusal = (r: FileRefusal) => json(REFUSAL_STATUS[r.reason], { error: r.me
 async function readJson(req: Request): Promise<unknown> {
   const text = await readText(req, 64 * 1024);
   if (text === undefined) return undefined;
-  try {
-    return text ? (JSON.parse(text) as unknown) : {};
-  } catch {
-    return undefined;
-  }
+  if (!text) return {};
+  const parsed = parseJson(text);
+  return parsed.ok ? parsed.value : undefined;
 }
 
 /** The report card when the engine has one (it is computed from the journal on demand). */

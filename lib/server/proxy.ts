@@ -3,6 +3,7 @@ import { PROXY_ERROR_HEADER, ProxyEnvelopeSchema, type ApiError } from '../proto
 import { forwardedHeaders, relayedHeaders } from './proxy-headers';
 import { relayStream } from './proxy-relay';
 import { checkTarget } from './proxy-target';
+import { parseJson } from '../shared/json';
 
 /**
  * Loupe's server-side proxy (`POST /api/proxy`, token-gated by the router): the inspector in
@@ -60,13 +61,9 @@ export function createProxy(options: ProxyOptions = {}): Proxy {
     if (req.method !== 'POST') return refuse(405, 'method', 'The proxy accepts POST with a JSON envelope { url, method, headers, body }');
     const raw = await req.readBody(maxRequest);
     if (raw === undefined) return refuse(413, 'too-large', `The envelope exceeds ${maxRequest} bytes`);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch {
-      return refuse(400, 'envelope', 'The body must be a JSON envelope { url, method, headers, body }');
-    }
-    const env = ProxyEnvelopeSchema.safeParse(parsed);
+    const parsed = parseJson(raw);
+    if (!parsed.ok) return refuse(400, 'envelope', 'The body must be a JSON envelope { url, method, headers, body }');
+    const env = ProxyEnvelopeSchema.safeParse(parsed.value);
     if (!env.success)
       return refuse(400, 'envelope', `Invalid envelope: ${env.error.issues.map((i) => `${i.path.join('.') || 'envelope'} ${i.message}`).join('; ')}`);
     const checked = checkTarget(env.data.url, req);
