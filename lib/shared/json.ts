@@ -14,10 +14,10 @@
  */
 
 /** Deepest nesting accepted by {@link parseJson}; MCP messages stay far below it. */
-export const MAX_JSON_DEPTH = 512;
+const MAX_JSON_DEPTH = 512;
 
 /** The parsed value, or why the text was refused (a parse error or the nesting cap). */
-export type JsonParse = { ok: true; value: unknown } | { ok: false; message: string };
+type JsonParse = { ok: true; value: unknown } | { ok: false; message: string };
 
 const plainToPrimitive = function (this: object, hint: string) {
   return hint === 'number' ? Number.NaN : '[object Object]';

@@ -67,9 +67,11 @@ async function fuzzTarget(target: Target, families: Record<string, fc.Arbitrary<
   const started = performance.now();
   try {
     let seed = SEED;
-    for (const family of Object.values(families)) {
+    for (const [name, family] of Object.entries(families)) {
       const arb = fc.constantFrom(...creds).chain((c) => requestArb(target.port, family, c, LIMIT));
+      const from = Math.round(performance.now());
       await fire(target, fc.sample(arb, { numRuns: RUNS, seed: seed++ }), tally);
+      console.log(`[fuzz] ${target.name} ${name}: ${from}..${Math.round(performance.now())} ms`);
     }
   } finally {
     await healthy.stop();
@@ -87,7 +89,7 @@ async function fuzzTarget(target: Target, families: Record<string, fc.Arbitrary<
       `[fuzz] ${target.name}: ${tally.sent} requests in ${Math.round((performance.now() - started) / 1000)} s (seed ${SEED}, ${RUNS} per family × ${Object.keys(families).length} families)`,
       `  statuses ${statuses}; 5xx ${tally.fiveXx.length}, hangs ${tally.hangs.length}, resets ${tally.resets.length}, exits ${target.exits()}`,
       `  idle listens ${LISTENS}: ${[...listens.statuses].map(([s, n]) => `${s}×${n}`).join(' ')}, ${stillOpen} still open at the end`,
-      `  healthy tools/call: ${healthy.latencies.length} calls, p50 ${percentile(healthy.latencies, 50)} ms, p99 ${percentile(healthy.latencies, 99)} ms, max ${percentile(healthy.latencies, 100)} ms, ${healthy.failures.length} failed`,
+      `  healthy tools/call: ${healthy.latencies.length} calls, p50 ${percentile(healthy.latencies, 50)} ms, p99 ${percentile(healthy.latencies, 99)} ms, max ${percentile(healthy.latencies, 100)} ms, ${healthy.failures.length} failed, ${healthy.retried()} retried after a keep-alive close`,
       `  RSS ${rssBefore} MB → ${rssAfter} MB`,
     ].join('\n'),
   );
