@@ -13,8 +13,8 @@ import { parseJson } from '../shared/json';
  *
  * Guard rails: only http(s) targets that are not Loupe's own control routes (proxy-target.ts);
  * hop-by-hop headers stripped both ways (proxy-headers.ts); envelope and response sizes capped;
- * the upstream must answer within a time limit and a stream lives at most `maxStreamMs`
- * (proxy-relay.ts); redirects are not followed. A refusal carries `x-loupe-proxy-error` so a
+ * the upstream must answer within a time limit and a stream lives at most `maxStreamMs` and
+ * `maxStreamBytes` (proxy-relay.ts, which tells the client where and why it cut); redirects are not followed. A refusal carries `x-loupe-proxy-error` so a
  * client never mistakes it for the upstream's own status.
  */
 
@@ -27,6 +27,8 @@ interface ProxyOptions {
   timeoutMs?: number;
   /** Longest an SSE stream is relayed before it is closed (default 30 min). */
   maxStreamMs?: number;
+  /** Most bytes of one SSE stream relayed before it is cut with a notice (default 64 MiB). */
+  maxStreamBytes?: number;
   fetch?: typeof fetch;
 }
 
@@ -55,6 +57,7 @@ export function createProxy(options: ProxyOptions = {}): Proxy {
   const maxResponse = options.maxResponseBytes ?? 16 * 1024 * 1024;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const maxStreamMs = options.maxStreamMs ?? 30 * 60_000;
+  const maxStreamBytes = options.maxStreamBytes ?? 64 * 1024 * 1024;
   const doFetch = options.fetch ?? fetch;
 
   async function handle(req: HttpInput): Promise<HttpOutput> {
@@ -118,7 +121,7 @@ export function createProxy(options: ProxyOptions = {}): Proxy {
     }
     // A stream: the head arrived in time; from now on only its lifetime is capped.
     clearTimeout(deadline);
-    return { status: res.status, headers: out, stream: relayStream(res.body!, upstream, maxStreamMs) };
+    return { status: res.status, headers: out, stream: relayStream(res.body!, upstream, { maxStreamMs, maxStreamBytes }) };
   }
 
   return { handle, fetch: async (req) => toResponse(await handle(toHttpInput(req))) };
