@@ -82,6 +82,23 @@ describe.each(['mock', 'app'] as const)('%s', (which) => {
     await stillServes(t);
   });
 
+  it('answers a method named like an Object property as unknown, not as a header mismatch', async () => {
+    const t = target();
+    for (const method of ['constructor', 'toString', '__proto__']) {
+      const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+      const r = await answer(
+        t,
+        post(t.port, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { name: 'echo', _meta: meta } }), [
+          ['MCP-Protocol-Version', '2026-07-28'],
+          ['Mcp-Method', method],
+          ['Mcp-Name', 'echo'],
+        ]),
+      );
+      expect(r.body, method).toContain('"code":-32601');
+    }
+    await stillServes(t);
+  });
+
   it('refuses a body nested 10,000 levels deep with a parse error', async () => {
     const t = target();
     const r = await answer(t, post(t.port, deepBody(10_000, '{"a":')));
