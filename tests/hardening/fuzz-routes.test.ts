@@ -113,7 +113,9 @@ describe('fuzzing every route', () => {
   let mock: Target;
   let app: Target;
   beforeAll(async () => {
-    [mock, app] = await Promise.all([startMockTarget(), startAppTarget()]);
+    // Both settle before any failure is thrown, so afterAll stops the one that did start.
+    const started = await Promise.allSettled([startMockTarget().then((t) => (mock = t)), startAppTarget().then((t) => (app = t))]);
+    for (const s of started) if (s.status === 'rejected') throw s.reason;
   });
   afterAll(async () => {
     await Promise.all([mock?.stop(), app?.stop()]);
