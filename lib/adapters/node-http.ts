@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { toNodeHandler, type FastPath, type FetchHandler } from '../server/node-handler';
+import { refuseTunnels, toNodeHandler, type FastPath, type FetchHandler } from '../server/node-handler';
 
 /**
  * node:http wiring: a server on a host and port serving a fetch handler, with an optional fast
@@ -15,6 +15,7 @@ export function listen(
 ): Promise<{ server: http.Server; port: number; close: () => Promise<void> }> {
   const server = http.createServer(toNodeHandler(handler, fast));
   server.keepAliveTimeout = 5_000;
+  refuseTunnels(server);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

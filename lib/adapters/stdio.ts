@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import type { MockEngine } from '../engine';
+import { parseJson } from '../shared/json';
 
 /**
  * stdio transport: newline-delimited JSON-RPC on stdin/stdout; logs go to stderr only.
@@ -12,14 +13,12 @@ export function serveStdio(engine: MockEngine, input: NodeJS.ReadableStream = pr
   rl.on('line', (line) => {
     const text = line.trim();
     if (!text) return;
-    let message: unknown;
-    try {
-      message = JSON.parse(text);
-    } catch (e) {
-      send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: `Parse error: ${(e as Error).message}` } });
+    const message = parseJson(text);
+    if (!message.ok) {
+      send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: `Parse error: ${message.message}` } });
       return;
     }
-    void face(message, send);
+    void face(message.value, send);
   });
   return new Promise((resolve) => rl.on('close', () => resolve()));
 }

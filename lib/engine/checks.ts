@@ -59,7 +59,7 @@ export function checkHeaders(headers: HeaderBag, method: string, params: Record<
   if (rawMethod.trim() !== method)
     return fail(ERROR.headerMismatch, `Header mismatch: ${HEADER.method} header "${rawMethod.trim()}" does not match body method "${method}"`);
 
-  if (NAME_SOURCE[method]) {
+  if (Object.hasOwn(NAME_SOURCE, method)) {
     const expected = expectedNameValue(method, params);
     const raw = headers.get(HEADER.name);
     if (raw === null) {

@@ -65,7 +65,7 @@ export function legacyHeaderMismatch(req: JsonRpcRequest, headers: HeaderBag | u
   const mismatch = (what: string) => ({ ...fail(ERROR.headerMismatch, `Header mismatch: ${what}`), httpStatus: 400 });
   if (method !== undefined && method !== req.method) return mismatch(`${HEADER.method} header "${method}" does not match body method "${req.method}"`);
   const name = headers?.get(HEADER.name);
-  if (name === null || name === undefined || !NAME_SOURCE[req.method]) return undefined;
+  if (name === null || name === undefined || !Object.hasOwn(NAME_SOURCE, req.method)) return undefined;
   const decoded = decodeHeaderValue(name);
   const expected = expectedNameValue(req.method, req.params);
   if (!decoded.ok || decoded.value !== expected)

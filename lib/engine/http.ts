@@ -1,4 +1,5 @@
 import { ERROR, HEADER, httpStatusForError, errorResponse, JsonRpcRequestSchema, JsonRpcNotificationSchema, type JsonRpcRequest } from '../protocol';
+import { parseJson } from '../shared/json';
 import { asRecord } from '../shared/records';
 import { isAllowedHost, isAllowedOrigin } from './guards';
 import { SSE_HEADERS, createSseChannel } from './sse';
@@ -87,14 +88,13 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
         Connection: 'close',
       });
     }
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch (e) {
-      const err = errorResponse(null, { code: ERROR.parseError, message: `Parse error: ${(e as Error).message}` });
+    const parsed = parseJson(text);
+    if (!parsed.ok) {
+      const err = errorResponse(null, { code: ERROR.parseError, message: `Parse error: ${parsed.message}` });
       opts.tap?.open({ requestHeaders: headerRecord(headers), requestBody: text }).respond(400, err);
       return json(400, err);
     }
+    const body = parsed.value;
     const fields = asRecord(body) ?? {};
     const tap = opts.tap?.open({
       method: typeof fields.method === 'string' ? fields.method : undefined,

@@ -146,7 +146,8 @@ async function callTool(core: EngineCore, ctx: RequestContext, tasks: TaskManage
     inputs = m.inputs;
   }
   if (tool.handler) {
-    const handler = HANDLERS[tool.handler];
+    // A scenario file names the handler: `constructor` must not find Object's.
+    const handler = Object.hasOwn(HANDLERS, tool.handler) ? HANDLERS[tool.handler] : undefined;
     if (!handler) return fail(ERROR.internalError, `Failed to call ${name}: unknown handler "${tool.handler}"`);
     return handler(core, ctx, tool, args);
   }

@@ -55,7 +55,8 @@ export function decodeHeaderValue(raw: string): DecodedHeader {
 
 /** Body value that `Mcp-Name` must mirror for a method, or undefined when the method has none. */
 export function expectedNameValue(method: string, params: Record<string, unknown> | undefined): string | undefined {
-  const field = NAME_SOURCE[method];
+  // The method comes from the body: `constructor` must not find Object's.
+  const field = Object.hasOwn(NAME_SOURCE, method) ? NAME_SOURCE[method] : undefined;
   if (!field) return undefined;
   const v = params?.[field];
   return typeof v === 'string' ? v : undefined;

@@ -5,6 +5,7 @@ import { importHar, type HarImportStats } from './har-import';
 import { looksLikeHar } from './har-schema';
 import { createRecorder } from './recorder';
 import { openRecording, type Recording } from './schema';
+import { parseJson } from '../shared/json';
 
 /**
  * One entry point for whatever a user opens (file picker, drag and drop, the CLI): a Loupe
@@ -40,12 +41,8 @@ function openDocument(doc: unknown): OpenedFile {
 
 /** Open file text (`name` only improves the error message). */
 export function openRecordingText(text: string, name = 'the file'): OpenedFile {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (e) {
-    return { ok: false, error: `Cannot open ${name}: it is not JSON (${(e as Error).message})` };
-  }
-  const opened = openDocument(doc);
+  const doc = parseJson(text);
+  if (!doc.ok) return { ok: false, error: `Cannot open ${name}: it is not JSON (${doc.message})` };
+  const opened = openDocument(doc.value);
   return opened.ok ? opened : { ok: false, error: `Cannot open ${name}: ${opened.error}` };
 }

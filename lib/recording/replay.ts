@@ -4,6 +4,7 @@ import { groupExchanges, type RecordedExchange } from './exchanges';
 import { pickRecorded, unmatchedError, type Candidate, type MatchKind } from './replay-match';
 import type { Recording } from './schema';
 import { asRecord } from '../shared/records';
+import { parseJson } from '../shared/json';
 
 /**
  * A recording served as a mock: a web fetch handler that answers each JSON-RPC request with
@@ -169,12 +170,9 @@ export function createReplay(recording: Recording, options: ReplayOptions = {}):
       for (const r of all) r.used = false;
     },
     async fetch(request) {
-      let body: unknown;
-      try {
-        body = JSON.parse(await request.text());
-      } catch (e) {
-        return rpcError(null, ERROR.parseError, `Parse error: ${(e as Error).message}`);
-      }
+      const parsed = parseJson(await request.text());
+      if (!parsed.ok) return rpcError(null, ERROR.parseError, `Parse error: ${parsed.message}`);
+      const body = parsed.value;
       const msg = asRecord(body);
       if (!msg) return rpcError(null, ERROR.invalidRequest, 'Invalid Request: expected one JSON-RPC message (batches are not supported)');
       // A client's answer to a server request is accepted; nothing was recorded to send back.

@@ -12,7 +12,7 @@ import { createLaunchAccess } from './launch-access';
 import { createMockHost } from './mock-host';
 import { createMockRouter } from './mock-router';
 import { parseStoreKind } from './open-stores';
-import { toNodeHandler } from './node-handler';
+import { refuseTunnels, toNodeHandler } from './node-handler';
 import { toWebRequest } from './node-request';
 import { writeWebResponse } from './node-response';
 import { withPageGate, type NodeListener } from './page-gate';
@@ -96,6 +96,8 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const api = toNodeHandler(router.fetch, (pathname) => router.fastFor(pathname));
   const gate = { access, allowedHosts };
   const sandbox = withPageGate((req, res) => {
+    // A web Request cannot carry TRACE or TRACK (its constructor throws), and the page is GET only.
+    if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain' }).end('GET only');
     void writeWebResponse(sandboxProxyResponse(toWebRequest(req, res), allowedHosts), res).catch(() => res.destroy());
   }, gate);
   const pagesBehindGate = withPageGate(pages, gate);
@@ -109,11 +111,19 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
 
   const server = http.createServer((req, res) => {
     const pathname = (req.url ?? '/').split('?')[0] ?? '/';
-    if (OWN.test(pathname) || pathname === HEALTH_PATH) api(req, res);
-    else if (pathname === SANDBOX_PROXY_PATH) sandbox(req, res);
-    else gatedPages(req, res);
+    // The error boundary of the pages and the sandbox (the API has its own in node-handler.ts):
+    // a throw here would otherwise end the process.
+    try {
+      if (OWN.test(pathname) || pathname === HEALTH_PATH) api(req, res);
+      else if (pathname === SANDBOX_PROXY_PATH) sandbox(req, res);
+      else gatedPages(req, res);
+    } catch {
+      if (res.headersSent) res.destroy();
+      else res.writeHead(500, { 'Content-Type': 'text/plain' }).end('Internal error');
+    }
   });
   server.keepAliveTimeout = 5_000;
+  refuseTunnels(server);
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (options.upgrade && isAllowedHost(req.headers.host ?? null, allowedHosts)) options.upgrade(req, socket, head);
     else socket.destroy();

@@ -23,6 +23,7 @@ import { isScenarioId, MAX_SCENARIO_BYTES, type FileRefusal } from './scenario-f
 import { json, readText } from './respond';
 import { createTapRegistry } from './tap-registry';
 import { tapRoutes } from './tap-routes';
+import { parseJson } from '../shared/json';
 
 /**
  * The control API under `/api/`, behind {@link checkControlAccess}:
@@ -72,11 +73,9 @@ const refusal = (r: FileRefusal) => json(REFUSAL_STATUS[r.reason], { error: r.me
 async function readJson(req: Request): Promise<unknown> {
   const text = await readText(req, 64 * 1024);
   if (text === undefined) return undefined;
-  try {
-    return text ? (JSON.parse(text) as unknown) : {};
-  } catch {
-    return undefined;
-  }
+  if (!text) return {};
+  const parsed = parseJson(text);
+  return parsed.ok ? parsed.value : undefined;
 }
 
 /** The report card when the engine has one (it is computed from the journal on demand). */

@@ -1,12 +1,15 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { HttpInput, HttpOutput } from '../engine/http-types';
-import { canBuffer, toBufferedRequest, toNodeHttpInput, toWebRequest } from './node-request';
+import { canBuffer, requestUrl, toBufferedRequest, toNodeHttpInput, toWebRequest } from './node-request';
 import { writeHttpOutput, writeWebResponse } from './node-response';
 
 /**
  * A web fetch handler as a node:http request listener: the request becomes a `Request` whose
  * signal aborts when the client goes away, and the `Response` body is piped with back-pressure.
  * Paths with a fast path (the MCP endpoints, the proxy) skip web Request/Response objects.
+ * This is the error boundary of every route: whatever a handler throws becomes a JSON-RPC
+ * error answer on this request, never an exception that reaches the process.
  */
 
 /** A web fetch handler (the mock router's `fetch`, an engine's). */
@@ -15,7 +18,16 @@ export type FetchHandler = (request: Request) => Promise<Response>;
 /** Where a request can skip web Request/Response objects: a function for its path, or undefined. */
 export type FastPath = (pathname: string) => ((input: HttpInput) => Promise<HttpOutput>) | undefined;
 
-const internalError = (e: unknown) => JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message: `Internal error: ${(e as Error).message}` } });
+const rpcError = (code: number, message: string) => JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } });
+
+/** The last resort: an answer if none has started, else the connection is cut. */
+function answerFailure(res: ServerResponse, e: unknown): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(500, { 'content-type': 'application/json' }).end(rpcError(-32603, `Internal error: ${e instanceof Error ? e.message : 'unknown'}`));
+}
 
 /** Serve a request through an engine's transport-neutral face (no web stream bridges). */
 async function serveFast(handle: (input: HttpInput) => Promise<HttpOutput>, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -26,36 +38,43 @@ async function serveFast(handle: (input: HttpInput) => Promise<HttpOutput>, req:
 /** A node:http request listener serving a fetch handler (with an optional fast path for MCP routes). */
 export function toNodeHandler(handler: FetchHandler, fast?: FastPath): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    const [pathname = ''] = (req.url ?? '/').split('?');
-    const direct = fast?.(pathname);
-    if (direct) {
-      res.once('finish', () => {
-        if (!req.readableEnded) req.resume();
-      });
-      serveFast(direct, req, res).catch((e: unknown) => {
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(internalError(e));
-      });
-      return;
-    }
-    let request: Promise<Request>;
-    try {
-      request = canBuffer(req) ? toBufferedRequest(req, res) : Promise.resolve(toWebRequest(req, res));
-    } catch (e) {
-      res.writeHead(400, { 'content-type': 'text/plain' }).end(`Bad request: ${(e as Error).message}`);
-      return;
-    }
-    // An early answer (403, 413, 415) leaves the body unread: drain it so the connection can
+    // An early answer (400, 403, 413, 415) leaves the body unread: drain it so the connection can
     // be reused instead of stalling until the keep-alive timeout resets it.
     res.once('finish', () => {
       if (!req.readableEnded) req.resume();
     });
-    request
-      .then(handler)
-      .then((response) => writeWebResponse(response, res))
-      .catch((e: unknown) => {
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(internalError(e));
-      });
+    if (requestUrl(req) === undefined) {
+      res.writeHead(400, { 'content-type': 'application/json' }).end(rpcError(-32600, 'Bad Request: the Host header and the request target do not form a URL'));
+      return;
+    }
+    try {
+      const [pathname = ''] = (req.url ?? '/').split('?');
+      const direct = fast?.(pathname);
+      if (direct) {
+        serveFast(direct, req, res).catch((e: unknown) => answerFailure(res, e));
+        return;
+      }
+      // A request fetch cannot represent (a CONNECT or TRACE method, a body cut short) is the client's fault.
+      const request = (async () => (canBuffer(req) ? toBufferedRequest(req, res) : toWebRequest(req, res)))();
+      request.then(
+        (r) =>
+          handler(r)
+            .then((response) => writeWebResponse(response, res))
+            .catch((e: unknown) => answerFailure(res, e)),
+        (e: unknown) => {
+          if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain' }).end(`Bad request: ${e instanceof Error ? e.message : 'unreadable'}`);
+        },
+      );
+    } catch (e) {
+      answerFailure(res, e);
+    }
   };
+}
+
+/** Answer CONNECT (a tunnel request node would otherwise drop without a word) with a 405. */
+export function refuseTunnels(server: Server): void {
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => socket.destroy());
+    socket.end('HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD, POST, PUT, DELETE\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+  });
 }

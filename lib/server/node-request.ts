@@ -27,8 +27,19 @@ function requestInit(req: IncomingMessage, res: ServerResponse, withHeaders = tr
       if (name !== undefined && value !== undefined) headers.append(name, value);
     }
   }
+  // Callers refuse a request without a URL first (node-handler.ts); the fallback only keeps this total.
+  return { headers, signal: ac.signal, url: requestUrl(req) ?? 'http://127.0.0.1/' };
+}
+
+/**
+ * The request's absolute URL from its Host header and target, or undefined when they do not
+ * make one (`Host: a:b`, a target that is not a path): the Host check itself reads the header.
+ */
+export function requestUrl(req: IncomingMessage): string | undefined {
   const host = (req.headers.host ?? '127.0.0.1').replace(/[^\w.:[\]-]/g, '') || '127.0.0.1';
-  return { headers, signal: ac.signal, url: `http://${host}${req.url ?? '/'}` };
+  const target = req.url ?? '/';
+  const url = `http://${host}${target}`;
+  return target.startsWith('/') && URL.canParse(url) ? url : undefined;
 }
 
 /** Convert an IncomingMessage into a web Request whose body streams (large or unknown-length bodies). */

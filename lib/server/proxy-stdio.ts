@@ -3,6 +3,7 @@ import { readCapped } from '../engine/http-types';
 import { StdioSpawnSchema, type StdioStarted } from '../protocol/loupe-api';
 import { spawnStdioSession, streamStdioSession, type StdioSession as Session } from './stdio-session';
 import { json } from './respond';
+import { parseJson } from '../shared/json';
 
 /**
  * stdio servers through Loupe's proxy (node only). The router calls this behind the same gate
@@ -60,13 +61,9 @@ export function createStdioProxy(options: StdioProxyOptions = {}) {
   async function start(req: Request): Promise<Response> {
     const text = await readCapped(req, 1024 * 1024).catch(() => undefined);
     if (text === undefined) return json(413, { error: 'Spawn request too large' });
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      return json(400, { error: 'Body is not JSON' });
-    }
-    const parsed = StdioSpawnSchema.safeParse(body);
+    const body = parseJson(text);
+    if (!body.ok) return json(400, { error: `Body is not JSON: ${body.message}` });
+    const parsed = StdioSpawnSchema.safeParse(body.value);
     if (!parsed.success)
       return json(400, { error: `Invalid spawn request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` });
     if ([...sessions.values()].filter((v) => !v.exited).length >= maxSessions)
@@ -97,15 +94,11 @@ export function createStdioProxy(options: StdioProxyOptions = {}) {
   async function write(s: Session, req: Request): Promise<Response> {
     const text = await readCapped(req, maxLine).catch(() => undefined);
     if (text === undefined) return json(413, { error: `Message larger than ${maxLine} bytes` });
-    let message: unknown;
-    try {
-      message = JSON.parse(text);
-    } catch {
-      return json(400, { error: 'Body is not JSON' });
-    }
+    const message = parseJson(text);
+    if (!message.ok) return json(400, { error: `Body is not JSON: ${message.message}` });
     if (s.exited || !s.child.stdin?.writable) return json(410, { error: 'The process has exited' });
     s.lastUsed = Date.now();
-    s.child.stdin.write(`${JSON.stringify(message)}\n`);
+    s.child.stdin.write(`${JSON.stringify(message.value)}\n`);
     return new Response(null, { status: 202 });
   }
 

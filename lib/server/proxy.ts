@@ -3,6 +3,7 @@ import { PROXY_ERROR_HEADER, ProxyEnvelopeSchema, type ApiError } from '../proto
 import { forwardedHeaders, relayedHeaders } from './proxy-headers';
 import { relayStream } from './proxy-relay';
 import { checkTarget } from './proxy-target';
+import { parseJson } from '../shared/json';
 
 /**
  * Loupe's server-side proxy (`POST /api/proxy`, token-gated by the router): the inspector in
@@ -12,9 +13,10 @@ import { checkTarget } from './proxy-target';
  *
  * Guard rails: only http(s) targets that are not Loupe's own control routes (proxy-target.ts);
  * hop-by-hop headers stripped both ways (proxy-headers.ts); envelope and response sizes capped;
- * the upstream must answer within a time limit and a stream lives at most `maxStreamMs`
- * (proxy-relay.ts); a redirect is refused (502 `redirect`), neither followed nor relayed, so an
- * inspected server can never send the browser anywhere, Loupe's own API included. A refusal carries `x-loupe-proxy-error` so a
+ * the upstream must answer within a time limit and a stream lives at most `maxStreamMs` and
+ * `maxStreamBytes` (proxy-relay.ts, which tells the client where and why it cut); a redirect is
+ * refused (502 `redirect`), neither followed nor relayed, so an inspected server can never send
+ * the browser anywhere, Loupe's own API included. A refusal carries `x-loupe-proxy-error` so a
  * client never mistakes it for the upstream's own status.
  */
 
@@ -27,6 +29,8 @@ interface ProxyOptions {
   timeoutMs?: number;
   /** Longest an SSE stream is relayed before it is closed (default 30 min). */
   maxStreamMs?: number;
+  /** Most bytes of one SSE stream relayed before it is cut with a notice (default 64 MiB). */
+  maxStreamBytes?: number;
   fetch?: typeof fetch;
 }
 
@@ -55,19 +59,16 @@ export function createProxy(options: ProxyOptions = {}): Proxy {
   const maxResponse = options.maxResponseBytes ?? 16 * 1024 * 1024;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const maxStreamMs = options.maxStreamMs ?? 30 * 60_000;
+  const maxStreamBytes = options.maxStreamBytes ?? 64 * 1024 * 1024;
   const doFetch = options.fetch ?? fetch;
 
   async function handle(req: HttpInput): Promise<HttpOutput> {
     if (req.method !== 'POST') return refuse(405, 'method', 'The proxy accepts POST with a JSON envelope { url, method, headers, body }');
     const raw = await req.readBody(maxRequest);
     if (raw === undefined) return refuse(413, 'too-large', `The envelope exceeds ${maxRequest} bytes`);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch {
-      return refuse(400, 'envelope', 'The body must be a JSON envelope { url, method, headers, body }');
-    }
-    const env = ProxyEnvelopeSchema.safeParse(parsed);
+    const parsed = parseJson(raw);
+    if (!parsed.ok) return refuse(400, 'envelope', 'The body must be a JSON envelope { url, method, headers, body }');
+    const env = ProxyEnvelopeSchema.safeParse(parsed.value);
     if (!env.success)
       return refuse(400, 'envelope', `Invalid envelope: ${env.error.issues.map((i) => `${i.path.join('.') || 'envelope'} ${i.message}`).join('; ')}`);
     const checked = checkTarget(env.data.url, req);
@@ -136,7 +137,7 @@ export function createProxy(options: ProxyOptions = {}): Proxy {
     }
     // A stream: the head arrived in time; from now on only its lifetime is capped.
     clearTimeout(deadline);
-    return { status: res.status, headers: out, stream: relayStream(res.body!, upstream, maxStreamMs) };
+    return { status: res.status, headers: out, stream: relayStream(res.body!, upstream, { maxStreamMs, maxStreamBytes }) };
   }
 
   return { handle, fetch: async (req) => toResponse(await handle(toHttpInput(req))) };

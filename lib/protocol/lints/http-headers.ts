@@ -52,7 +52,7 @@ export function checkRequestHeaders(v: View, report: Report): void {
   else if (rawMethod.trim() !== v.method)
     report('header-mismatch', `${HEADER.method} "${rawMethod.trim()}" differs from the body method "${v.method}"`, `request.headers.${HEADER.method}`);
 
-  if (NAME_SOURCE[v.method]) {
+  if (Object.hasOwn(NAME_SOURCE, v.method)) {
     const expected = expectedNameValue(v.method, v.params);
     const raw = v.reqHeader(HEADER.name);
     if (expected !== undefined) compare(report, HEADER.name, raw, expected);

@@ -69,8 +69,10 @@ function listenFrame(v: View, s: ListenState, method: string, params: Obj, path:
   }
   const f = s.filter;
   let unrequested: string | undefined;
-  if (LIST_CHANGED[method]) {
-    if (f[LIST_CHANGED[method]] !== true) unrequested = `${method} without ${LIST_CHANGED[method]} in the filter`;
+  // The method comes from the server: `constructor` must not find Object's.
+  const field = Object.hasOwn(LIST_CHANGED, method) ? LIST_CHANGED[method] : undefined;
+  if (field) {
+    if (f[field] !== true) unrequested = `${method} without ${field} in the filter`;
   } else if (method === 'notifications/resources/updated') {
     const uris = Array.isArray(f.resourceSubscriptions) ? f.resourceSubscriptions : [];
     if (!uris.includes(params.uri)) unrequested = `resources/updated for ${show(params.uri)}, which is not in resourceSubscriptions`;

@@ -1,0 +1,53 @@
+/**
+ * JSON from outside (request bodies, proxied and stdio messages), parsed so that its shape
+ * cannot break the code that reads it:
+ *
+ * - Nesting is capped. V8's JSON.parse accepts 10,000 levels, but JSON.stringify, zod and any
+ *   recursive walk of such a value overflow the stack later, far from the parse.
+ * - An object with its own `toString` or `valueOf` key (`{"toString": 1}`) throws a TypeError
+ *   wherever it is turned into a string or a number: a template literal, `String(x)`, a `<`
+ *   comparison (zod's length checks compare an object's `length` that way). Such objects get a
+ *   non-enumerable `Symbol.toPrimitive`, which JSON cannot name, so they convert like any other
+ *   object while their keys, JSON.stringify output and equality stay as sent.
+ *
+ * Lookups by a key from the data itself still go through `Object.hasOwn` or a Map.
+ */
+
+/** Deepest nesting accepted by {@link parseJson}; MCP messages stay far below it. */
+const MAX_JSON_DEPTH = 512;
+
+/** The parsed value, or why the text was refused (a parse error or the nesting cap). */
+type JsonParse = { ok: true; value: unknown } | { ok: false; message: string };
+
+const plainToPrimitive = function (this: object, hint: string) {
+  return hint === 'number' ? Number.NaN : '[object Object]';
+};
+
+/** Parse JSON text from outside: see the module comment for what is refused and what is defused. */
+export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): JsonParse {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, message: (e as Error).message };
+  }
+  return guardJson(value, maxDepth);
+}
+
+/** Check the depth of an already parsed value and defuse its objects, without recursion. */
+function guardJson(value: unknown, maxDepth = MAX_JSON_DEPTH): JsonParse {
+  const stack: [unknown, number][] = [[value, 0]];
+  for (let top = stack.pop(); top; top = stack.pop()) {
+    const [v, depth] = top;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth >= maxDepth) return { ok: false, message: `JSON nested deeper than ${maxDepth} levels` };
+    if (Array.isArray(v)) {
+      for (const item of v) stack.push([item, depth + 1]);
+      continue;
+    }
+    if ((Object.hasOwn(v, 'toString') || Object.hasOwn(v, 'valueOf')) && !Object.hasOwn(v, Symbol.toPrimitive))
+      Object.defineProperty(v, Symbol.toPrimitive, { value: plainToPrimitive, enumerable: false });
+    for (const item of Object.values(v)) stack.push([item, depth + 1]);
+  }
+  return { ok: true, value };
+}
