@@ -164,14 +164,22 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
       return json(404, err);
     }
     const { session, fresh } = found;
-    const abort = new AbortController();
     let log: StreamLog | undefined;
     // A session's stream outlives its connection (it can be resumed), so a drop does not cancel the work.
-    const onAbort = () => log || abort.abort(info.signal.reason);
-    if (info.signal.aborted) abort.abort();
-    else info.signal.addEventListener('abort', onAbort, { once: true });
+    const onAbort = () => log || abort?.abort(info.signal.reason);
+    // Made on first need (a handler reads the signal, a stream closes, a session tracks the request):
+    // a direct answer, the common case, never allocates a controller nor listens for a disconnect.
+    let abort: AbortController | undefined;
+    const controller = (): AbortController => {
+      if (abort) return abort;
+      abort = new AbortController();
+      if (info.signal.aborted) abort.abort();
+      else info.signal.addEventListener('abort', onAbort, { once: true });
+      return abort;
+    };
+    const unlink = () => abort && info.signal.removeEventListener('abort', onAbort);
     // Its work then ends only when done or when the client sends notifications/cancelled.
-    const untrack = session?.initialized ? opts.sessions?.track(session, rpc.id, abort) : undefined;
+    const untrack = session?.initialized ? opts.sessions?.track(session, rpc.id, controller()) : undefined;
 
     const pending: { message: unknown; opts?: { droppable?: boolean; key?: string } }[] = [];
     let final: unknown;
@@ -195,8 +203,8 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
         clearTimer: opts.clearTimer,
         onClose: (reason) => {
           tap?.close(reason === 'finished' ? 'complete' : reason === 'client' ? 'client-closed' : 'dropped', reason === 'finished' ? final : undefined);
-          if (reason !== 'finished' && !log) abort.abort(new Error(reason === 'client' ? 'client closed the stream' : 'the stream was dropped'));
-          info.signal.removeEventListener('abort', onAbort);
+          if (reason !== 'finished' && !log) controller().abort(new Error(reason === 'client' ? 'client closed the stream' : 'the stream was dropped'));
+          unlink();
         },
       });
       // The priming event goes out before any fault can cut the stream: it is what makes it resumable.
@@ -211,11 +219,13 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
     const origin: RequestOrigin = {
       transport: 'http',
       headers: info.headers,
-      signal: abort.signal,
+      get signal() {
+        return controller().signal;
+      },
       ...(session ? { session } : {}),
       sendRequest: (message) => deliver(message),
       notify(method, params) {
-        if (abort.signal.aborted) return;
+        if (controller().signal.aborted) return;
         // Intermediate task snapshots may be dropped for a slow reader; terminal ones never are.
         const droppable = method === 'notifications/tasks' && (params.status === 'working' || params.status === 'input_required');
         deliver({ jsonrpc: '2.0', method, params }, { droppable, key: droppable ? String(params.taskId) : undefined });
@@ -228,7 +238,7 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
     const work = opts.pipeline(rpc, origin).finally(() => untrack?.());
     const first = await Promise.race([work.then((o) => ({ kind: 'done' as const, o })), streamStarted.then((r) => ({ kind: 'stream' as const, r }))]);
     if (first.kind === 'done' && !channel) {
-      info.signal.removeEventListener('abort', onAbort);
+      unlink();
       const o = first.o;
       const message = 'error' in o ? errorResponse(rpc.id, o.error) : { jsonrpc: '2.0' as const, id: rpc.id, result: o.result };
       const status = 'error' in o ? (o.httpStatus ?? httpStatusForError(o.error.code)) : 200;
@@ -242,7 +252,7 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
       const message = 'error' in o ? errorResponse(rpc.id, o.error) : { jsonrpc: '2.0' as const, id: rpc.id, result: o.result };
       final = message;
       if (log && opts.sessions) return opts.sessions.finish(log, message);
-      if (abort.signal.aborted && ch.closed) return;
+      if (abort?.signal.aborted && ch.closed) return;
       ch.finish(message);
     });
     return first.kind === 'stream' ? first.r : streamStarted;

@@ -82,7 +82,10 @@ export function createRequestPipeline(core: EngineCore, tasks: TaskManager, hub:
       params: era === 'legacy' ? withSessionLogLevel(req.params ?? {}, session) : (req.params ?? {}),
       caps: session?.caps ?? {},
       principal: who,
-      signal: origin.signal,
+      // A getter: the origin makes its controller only when a handler needs one.
+      get signal() {
+        return origin.signal;
+      },
       notify: origin.notify,
       openStream: origin.openStream,
       headers: origin.headers,

@@ -11,24 +11,31 @@ import { readNodeBody, readNodeBodyText } from './node-body';
 /** Bodies larger than this are not buffered; the handler sees a stream and applies its own cap. */
 const BUFFER_LIMIT = 1024 * 1024;
 
-/** Headers and abort signal of a request; the signal aborts when the client goes away mid-answer. */
-function requestInit(req: IncomingMessage, res: ServerResponse, withHeaders = true): { headers: Headers; signal: AbortSignal; url: string } {
+/** A signal that aborts when the client goes away before the response finished. */
+function disconnectSignal(res: ServerResponse): AbortSignal {
   const ac = new AbortController();
-  res.on('close', () => {
-    if (!res.writableFinished) ac.abort(new Error('client disconnected'));
-  });
+  // Asked for after the client left: 'close' has already fired.
+  if (res.destroyed && !res.writableFinished) ac.abort(new Error('client disconnected'));
+  else
+    res.on('close', () => {
+      if (!res.writableFinished) ac.abort(new Error('client disconnected'));
+    });
+  return ac.signal;
+}
+
+/** Headers and abort signal of a request; the signal aborts when the client goes away mid-answer. */
+function requestInit(req: IncomingMessage, res: ServerResponse): { headers: Headers; signal: AbortSignal; url: string } {
+  const signal = disconnectSignal(res);
   const headers = new Headers();
-  if (withHeaders) {
-    // rawHeaders alternates name, value.
-    const raw = req.rawHeaders;
-    for (let i = 0; i < raw.length; i += 2) {
-      const name = raw[i];
-      const value = raw[i + 1];
-      if (name !== undefined && value !== undefined) headers.append(name, value);
-    }
+  // rawHeaders alternates name, value.
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i];
+    const value = raw[i + 1];
+    if (name !== undefined && value !== undefined) headers.append(name, value);
   }
   // Callers refuse a request without a URL first (node-handler.ts); the fallback only keeps this total.
-  return { headers, signal: ac.signal, url: requestUrl(req) ?? 'http://127.0.0.1/' };
+  return { headers, signal, url: requestUrl(req) ?? 'http://127.0.0.1/' };
 }
 
 /**
@@ -87,6 +94,18 @@ function headerBag(req: IncomingMessage): HeaderBag {
 
 /** The request as the engine's transport-neutral input (no web Request, no header copy). */
 export function toNodeHttpInput(req: IncomingMessage, res: ServerResponse): HttpInput {
-  const { signal, url } = requestInit(req, res, false);
-  return { method: req.method ?? 'GET', url, headers: headerBag(req), signal, readBody: (max) => readNodeBodyText(req, max) };
+  const host = (req.headers.host ?? '127.0.0.1').replace(/[^\w.:[\]-]/g, '') || '127.0.0.1';
+  // Most MCP requests answer before anything would listen for a disconnect: the controller and
+  // its 'close' listener are made only when something asks for the signal (streams, delays).
+  let signal: AbortSignal | undefined;
+  return {
+    method: req.method ?? 'GET',
+    url: `http://${host}${req.url ?? '/'}`,
+    headers: headerBag(req),
+    get signal() {
+      signal ??= disconnectSignal(res);
+      return signal;
+    },
+    readBody: (max) => readNodeBodyText(req, max),
+  };
 }

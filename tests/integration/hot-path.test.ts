@@ -1,0 +1,99 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ScenarioInput } from '../../lib/scenario/schema';
+import { startCliMock } from '../helpers/processes';
+import { controlApi } from './http-target';
+import { send } from './wire';
+
+/**
+ * The CLI mock's fast path, as a client sees it: a direct answer is one complete body with its
+ * length (not chunked), the journal still keeps both sides of every exchange, and a client that
+ * leaves a slow call still cancels it although the fast path makes its abort signal only on demand.
+ */
+
+const text = (t: string) => ({ content: [{ type: 'text', text: t }] });
+const SCENARIO: ScenarioInput = {
+  id: 'hot',
+  server: { name: 'hot', version: '1.0.0' },
+  tools: [
+    { name: 'greet', inputSchema: { type: 'object' }, result: text('Hello, {{args.name}}!') },
+    // Far longer than the test: only a cancellation ends it in time.
+    { name: 'slow', inputSchema: { type: 'object' }, delayMs: 600_000, result: text('too late') },
+  ],
+};
+
+interface Entry {
+  seq: number;
+  method?: string;
+  status?: number;
+  requestBody?: { params?: { name?: string; arguments?: Record<string, unknown> } };
+  responseBody?: { result?: unknown; error?: { message: string } };
+}
+
+let dir: string;
+let mock: Awaited<ReturnType<typeof startCliMock>>;
+let url: string;
+const journal = async () => (await controlApi(mock.url.replace(/\/mcp.*$/, ''), mock.token!, '/api/scenarios/hot/journal', 'GET')).json.entries as Entry[];
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-hot-'));
+  const file = path.join(dir, 'hot.yaml');
+  fs.writeFileSync(file, stringify(SCENARIO));
+  mock = await startCliMock([file, '--data-dir', path.join(dir, 'data')]);
+  url = mock.url.replace(/\/mcp(\/.*)?$/, '/mcp/hot');
+});
+
+afterAll(async () => {
+  await mock?.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the CLI mock hot path', () => {
+  it('answers a direct tools/call with one sized body and journals request and response', async () => {
+    const r = await send(url, 'tools/call', { name: 'greet', arguments: { name: 'Ada' } });
+    await r.drain();
+    expect(r.status).toBe(200);
+    expect(r.response.headers.get('transfer-encoding')).toBeNull();
+    expect(Number(r.response.headers.get('content-length'))).toBe(Buffer.byteLength(r.text()));
+    expect(JSON.parse(r.text())).toMatchObject({ id: r.id, result: text('Hello, Ada!') });
+    const entry = (await journal()).find((e) => e.method === 'tools/call' && e.requestBody?.params?.name === 'greet');
+    expect(entry).toMatchObject({ status: 200, requestBody: { params: { arguments: { name: 'Ada' } } }, responseBody: { result: text('Hello, Ada!') } });
+  });
+
+  it('cancels a slow call when its client goes away', async () => {
+    const ac = new AbortController();
+    const request = fetch(url, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'MCP-Protocol-Version': '2026-07-28',
+        'Mcp-Method': 'tools/call',
+        'Mcp-Name': 'slow',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'slow-1',
+        method: 'tools/call',
+        params: {
+          name: 'slow',
+          arguments: {},
+          _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} },
+        },
+      }),
+      signal: ac.signal,
+    }).catch((e: unknown) => e);
+    const slow = async () => (await journal()).find((e) => e.requestBody?.params?.name === 'slow');
+    // The server has the request once the journal shows it, still unanswered.
+    while (!(await slow())) await new Promise((r) => setTimeout(r, 50));
+    expect((await slow())?.status).toBeUndefined();
+    ac.abort();
+    expect(await request).toBeInstanceOf(Error);
+    // Without the disconnect reaching the tool, this entry stays open for ten minutes.
+    while ((await slow())?.status === undefined) await new Promise((r) => setTimeout(r, 50));
+    expect((await slow())?.responseBody?.error?.message).toBe('Request cancelled');
+  });
+});
