@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { ServerRequestsDialog } from '@/components/elicitation/ServerRequestsDialog';
 import { RecordingMenu } from '@/components/recording/RecordingMenu';
 import { ConnectionBar } from './ConnectionBar';
+import { HeaderTools } from './HeaderTools';
 import { InspectorProvider } from './InspectorProvider';
 import type { ConnectionConfig } from '@/lib/state/connection-slice';
 import { PromptsPanel, ResourcesPanel, StreamsPanel, TasksPanel, ToolsPanel } from './panels';
@@ -44,6 +45,7 @@ export function InspectorPage({ autoConnect }: { autoConnect?: Partial<Connectio
             Loupe <span className="align-middle text-xs font-normal text-muted">MCP 2026-07-28 inspector</span>
           </h1>
           <RecordingMenu />
+          <HeaderTools />
           <nav className="ml-auto flex gap-4 text-sm">
             <Link href="/scenarios/demo" className="text-accent hover:underline">
               Demo mock control room →

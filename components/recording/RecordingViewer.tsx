@@ -10,6 +10,7 @@ import { RecordedApp } from './RecordedApp';
 import { RecordingActions } from './RecordingActions';
 import { ReviewDialog } from './ReviewDialog';
 import { Scrubber } from './Scrubber';
+import { SessionsList } from './SessionsList';
 import { useRecordingViewer } from './use-recording-viewer';
 
 /**
@@ -43,7 +44,10 @@ export function RecordingViewer() {
         </nav>
       </header>
       {!r ? (
-        <OpenRecording onOpen={v.openText} error={v.error} />
+        <>
+          <OpenRecording onOpen={v.openText} error={v.error} />
+          <SessionsList onOpen={v.openText} />
+        </>
       ) : (
         <>
           <div className="flex flex-wrap items-start justify-between gap-3">

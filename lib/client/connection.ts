@@ -173,7 +173,8 @@ export function createConnection(options: ConnectionOptions): Connection {
       const f = ex.failure;
       if (f.reason !== 'network' && f.reason !== 'dropped') return { type: 'failure', reason: f.reason, message: f.message };
       const safety = o.retry ?? classifyRetry(method);
-      if (safety === 'safe' && resent < 2) {
+      // Not while connecting: a server that cannot be reached is said so at once, not after silent retries.
+      if (safety === 'safe' && resent < 2 && era) {
         const wait = sleep(clock, retryDelayMs(resent++), o.signal);
         if (!(await wait.done)) return { type: 'failure', reason: 'aborted', message: 'cancelled by the client' };
         continue;
