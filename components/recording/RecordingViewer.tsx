@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { InspectorProvider } from '@/components/inspector/InspectorProvider';
 import { StreamsPanel, TasksPanel } from '@/components/inspector/panels';
 import { Workbench } from '@/components/inspector/Workbench';
+import { ThemeToggle } from '@/components/ui/ThemeToggle';
 import { OpenRecording } from './OpenRecording';
 import { RecordedApp } from './RecordedApp';
 import { RecordingActions } from './RecordingActions';
@@ -37,7 +38,8 @@ export function RecordingViewer() {
             {v.loaded?.har ? ` · HAR: ${v.loaded.har.imported} MCP exchanges (${v.loaded.har.skipped} other entries skipped)` : ''}
           </p>
         ) : null}
-        <nav className="ml-auto flex gap-4 text-sm">
+        <nav className="ml-auto flex items-center gap-4 text-sm">
+          <ThemeToggle />
           <Link href="/" className="text-accent hover:underline">
             Inspector →
           </Link>

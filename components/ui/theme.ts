@@ -32,4 +32,16 @@ export function applyTheme(choice: ThemeChoice): void {
   }
   if (choice === 'system') delete document.documentElement.dataset.theme;
   else document.documentElement.dataset.theme = choice;
+  window.dispatchEvent(new Event(THEME_EVENT));
+}
+
+/** Fired on window when the user changes the theme (the system's changes come from matchMedia). */
+export const THEME_EVENT = 'loupe:themechange';
+
+/** The theme in effect: the user's choice, else the system's. */
+export function effectiveTheme(): 'light' | 'dark' {
+  if (typeof document === 'undefined') return 'light';
+  const chosen = document.documentElement.dataset.theme;
+  if (chosen === 'light' || chosen === 'dark') return chosen;
+  return typeof matchMedia !== 'undefined' && matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
 }
