@@ -41,8 +41,7 @@ export function createConnection(options: ConnectionOptions): Connection {
   let sessionId: string | undefined;
   let server: Connection['server'];
   let nextId = 1;
-  /** The server answered at least once (an HTTP status, any). */
-  let reached = false;
+  let reached = false; // the server answered at least once (any HTTP status): only then are dropped requests re-sent
   let connecting: Promise<RequestOutcome> | undefined;
   let standalone: ServerStream | undefined;
   const pending = new Set<{ method: string; safe: boolean }>();
@@ -176,7 +175,7 @@ export function createConnection(options: ConnectionOptions): Connection {
       const f = ex.failure;
       if (f.reason !== 'network' && f.reason !== 'dropped') return { type: 'failure', reason: f.reason, message: f.message };
       const safety = o.retry ?? classifyRetry(method);
-      // Only once the server has answered something: one never reached is said so at once, not after silent retries.
+      // A server never reached is said so at once, not after silent retries.
       if (safety === 'safe' && resent < 2 && reached) {
         const wait = sleep(clock, retryDelayMs(resent++), o.signal);
         if (!(await wait.done)) return { type: 'failure', reason: 'aborted', message: 'cancelled by the client' };
