@@ -29,6 +29,8 @@ export function useSavedSessions(onOpen: (text: string, name: string) => void) {
   );
 
   useEffect(() => {
+    // A share link carries its recording in the fragment and opens with nothing asked of a server.
+    if (/[#&]rec=/.test(location.hash)) return;
     void refresh();
     const saved = new URLSearchParams(location.search).get('saved');
     if (saved) void open(saved);
