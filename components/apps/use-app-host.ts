@@ -6,6 +6,7 @@ import { createAppHost, type AppHost } from '@/lib/client/app-host';
 import type { AppResource } from '@/lib/client/app-resource';
 import type { RequestOutcome } from '@/lib/client/results';
 import type { Tool } from '@/lib/protocol';
+import { effectiveTheme, THEME_EVENT } from '@/components/ui/theme';
 
 /**
  * Runs one view's host side while the component is mounted: creates the AppBridge host for the
@@ -52,7 +53,8 @@ const MIN_HEIGHT = 120;
 const MAX_INLINE_HEIGHT = 720;
 let views = 0;
 
-const theme = (): 'light' | 'dark' => (typeof matchMedia !== 'undefined' && matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
+/** The view gets the theme the page shows: the user's choice (ThemeToggle), else the system's. */
+const theme = effectiveTheme;
 
 /** Host one view in `frame` (inside `container`) once its resource and the sandbox URL are known. */
 export function useAppHost(
@@ -152,9 +154,13 @@ export function useAppHost(
   useEffect(() => {
     if (typeof matchMedia === 'undefined') return;
     const mq = matchMedia('(prefers-color-scheme: dark)');
-    const on = () => host.current?.updateContext({ theme: mq.matches ? 'dark' : 'light' });
+    const on = () => host.current?.updateContext({ theme: theme() });
     mq.addEventListener('change', on);
-    return () => mq.removeEventListener('change', on);
+    window.addEventListener(THEME_EVENT, on);
+    return () => {
+      mq.removeEventListener('change', on);
+      window.removeEventListener(THEME_EVENT, on);
+    };
   }, []);
 
   useEffect(() => {

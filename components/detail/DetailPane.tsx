@@ -4,6 +4,7 @@ import { useInspectorStore } from '@/components/inspector/use-inspector';
 import type { TimelineEntry } from '@/lib/state/timeline-types';
 import { HeadersView } from './HeadersView';
 import { LintList } from './LintList';
+import { RequestActions } from './RequestActions';
 import { SnapshotDiff } from './SnapshotDiff';
 import { useDetail } from './use-detail';
 
@@ -70,6 +71,7 @@ export function DetailPane() {
           ✕
         </button>
       </div>
+      <RequestActions key={e.exchangeId} entry={e} />
       {e.errorText ? (
         <p role="alert" className="rounded-md border border-danger/40 bg-danger/10 p-2 font-mono text-xs text-danger">
           {e.errorText}

@@ -2,7 +2,9 @@
 
 import { useState, type FormEvent } from 'react';
 import type { ConnectionConfig, ConnectionMode } from '@/lib/state/connection-slice';
+import { ConnectionNotes } from './ConnectionNotes';
 import { HeadersEditor } from './HeadersEditor';
+import { RecentConnections } from './RecentConnections';
 import { useConnectionForm } from './use-connection-form';
 import { useInspector } from './use-inspector';
 import { Badge, type Tone } from '@/components/ui/Badge';
@@ -28,10 +30,9 @@ function ServerLine() {
   );
 }
 
-/** Where the inspector connects: URL, direct or through Loupe's proxy, era, bearer token and headers. */
+/** Where the inspector connects: URL, auto/direct/through Loupe's proxy, era, bearer token and headers; recent ones. */
 export function ConnectionBar() {
   const f = useConnectionForm();
-  const error = useInspector((s) => s.connection.error);
   const busy = useInspector((s) => s.connection.busy?.text);
   const warnings = useInspector((s) => s.connection.warnings);
   const [showHeaders, setShowHeaders] = useState(false);
@@ -53,6 +54,7 @@ export function ConnectionBar() {
           className={`${field} min-w-64 flex-1 font-mono`}
           disabled={f.connected}
         />
+        <RecentConnections onPick={f.replace} disabled={f.connected} />
         <select
           aria-label="Connection mode"
           data-testid="mode-select"
@@ -61,6 +63,7 @@ export function ConnectionBar() {
           className={field}
           disabled={f.connected}
         >
+          <option value="auto">Auto (direct if CORS allows)</option>
           <option value="direct">Direct (CORS)</option>
           <option value="proxy">Via Loupe proxy</option>
           <option value="stdio">stdio (via proxy)</option>
@@ -127,11 +130,7 @@ export function ConnectionBar() {
           {busy}
         </p>
       ) : null}
-      {f.status === 'error' && error ? (
-        <p role="alert" data-testid="connection-error" className="rounded-md border border-danger/40 bg-danger/10 p-2 font-mono text-xs text-danger">
-          {error}
-        </p>
-      ) : null}
+      <ConnectionNotes failed={f.status === 'error'} />
       {warnings.length ? (
         <details className="text-xs text-muted">
           <summary>{warnings.length} client warning(s)</summary>

@@ -5,6 +5,7 @@ import { ServerRequestsDialog } from '@/components/elicitation/ServerRequestsDia
 import { RecordingMenu } from '@/components/recording/RecordingMenu';
 import { TapList } from '@/components/tap/TapList';
 import { ConnectionBar } from './ConnectionBar';
+import { HeaderTools } from './HeaderTools';
 import { InspectorProvider } from './InspectorProvider';
 import type { ConnectionConfig } from '@/lib/state/connection-slice';
 import { PromptsPanel, ResourcesPanel, StreamsPanel, TasksPanel, ToolsPanel } from './panels';
@@ -45,6 +46,7 @@ export function InspectorPage({ autoConnect }: { autoConnect?: Partial<Connectio
             Loupe <span className="align-middle text-xs font-normal text-muted">MCP 2026-07-28 inspector</span>
           </h1>
           <RecordingMenu />
+          <HeaderTools />
           <nav className="ml-auto flex gap-4 text-sm">
             <TapList />
             <Link href="/scenarios/demo" className="text-accent hover:underline">

@@ -16,6 +16,7 @@ export function useConnectionForm() {
   useEffect(() => setDraft(config), [config]);
 
   const patch = useCallback((p: Partial<ConnectionConfig>) => setDraft((d) => ({ ...d, ...p })), []);
+  const replace = useCallback((c: ConnectionConfig) => setDraft(c), []);
   const setHeader = useCallback(
     (i: number, p: Partial<HeaderRow>) => setDraft((d) => ({ ...d, headers: d.headers.map((h, k) => (k === i ? { ...h, ...p } : h)) })),
     [],
@@ -30,5 +31,5 @@ export function useConnectionForm() {
     else void c.connect(draft);
   }, [store, connected, draft]);
 
-  return { draft, status, connected, patch, setHeader, addHeader, removeHeader, submit };
+  return { draft, status, connected, patch, replace, setHeader, addHeader, removeHeader, submit };
 }

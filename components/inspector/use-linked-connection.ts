@@ -2,8 +2,9 @@
 
 import { useEffect, useState } from 'react';
 import { createControlClient } from '@/lib/client/control-client';
-import { linkQuery, parseLinkQuery } from '@/lib/protocol/launch-link';
+import { linkQuery, linkTab, parseLinkQuery } from '@/lib/protocol/launch-link';
 import { configOfLink, DEMO_CONNECTION, linkOfConfig } from '@/lib/state/connection-link';
+import { rememberRecent } from '@/lib/state/connection-recent';
 import type { ConnectionConfig } from '@/lib/state/connection-slice';
 import { useInspectorStore } from './use-inspector';
 
@@ -12,7 +13,8 @@ import { useInspectorStore } from './use-inspector';
  * bookmark connects again: on load, the connection the query names (with the launch's header
  * values, asked of `GET /api/launch` behind the cookie; the URL never holds them), or the demo
  * when it names none. Every later connect from the connection bar is written back with
- * replaceState, still without secrets.
+ * replaceState, still without secrets, and so is the side panel shown (`tab=`). Each connection
+ * that succeeds is remembered in the recent list (lib/state/connection-recent.ts).
  *
  * A link can come from anywhere, so a stdio command in it is started on load only when this
  * launch was given it on its command line or this tab already ran it; otherwise it waits in the
@@ -41,10 +43,13 @@ function rememberRun(commandLine: string): void {
   }
 }
 
-/** Put the link naming `config` into the address bar (a bare `/` for the demo). */
-function writeUrl(config: ConnectionConfig): void {
+/** Put the link naming `config` and the panel `tab` into the address bar (a bare `/` for the demo on its first panel). */
+function writeUrl(config: ConnectionConfig, tab: string): void {
   const link = linkOfConfig(config);
-  const next = `${location.pathname}${link ? `?${linkQuery(link)}` : ''}${location.hash}`;
+  const q = new URLSearchParams(link ? linkQuery(link) : '');
+  if (tab !== 'tools') q.set('tab', tab);
+  const query = q.toString();
+  const next = `${location.pathname}${query ? `?${query}` : ''}${location.hash}`;
   if (next !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(history.state, '', next);
 }
 
@@ -57,6 +62,8 @@ export function useLinkedConnection(): string | undefined {
     let cancelled = false;
     const connection = () => store.getState().connection;
     const link = parseLinkQuery(location.search);
+    const tab = linkTab(location.search);
+    if (tab) store.getState().ui.setPanel(tab);
     void (async () => {
       if (!link) return connection().connect(DEMO_CONNECTION);
       const launch = await createControlClient().launch();
@@ -79,9 +86,14 @@ export function useLinkedConnection(): string | undefined {
     () =>
       store.subscribe((state, previous) => {
         const now = state.connection;
+        if (state.ui.panel !== previous.ui.panel) writeUrl(now.config, state.ui.panel);
+        if (now.status === 'connected' && previous.connection.status !== 'connected') {
+          const link = linkOfConfig(now.config);
+          if (link) rememberRecent(link);
+        }
         // A connect sets the config and 'connecting' in one update: that is the moment to follow.
         if (now.status !== 'connecting' || (previous.connection.status === 'connecting' && previous.connection.config === now.config)) return;
-        writeUrl(now.config);
+        writeUrl(now.config, state.ui.panel);
         if (now.config.mode === 'stdio') rememberRun(now.config.url);
         setHeld(undefined);
       }),

@@ -5,11 +5,13 @@ import { useState } from 'react';
 import { InspectorProvider } from '@/components/inspector/InspectorProvider';
 import { StreamsPanel, TasksPanel } from '@/components/inspector/panels';
 import { Workbench } from '@/components/inspector/Workbench';
+import { ThemeToggle } from '@/components/ui/ThemeToggle';
 import { OpenRecording } from './OpenRecording';
 import { RecordedApp } from './RecordedApp';
 import { RecordingActions } from './RecordingActions';
 import { ReviewDialog } from './ReviewDialog';
 import { Scrubber } from './Scrubber';
+import { SessionsList } from './SessionsList';
 import { useRecordingViewer } from './use-recording-viewer';
 
 /**
@@ -36,14 +38,18 @@ export function RecordingViewer() {
             {v.loaded?.har ? ` · HAR: ${v.loaded.har.imported} MCP exchanges (${v.loaded.har.skipped} other entries skipped)` : ''}
           </p>
         ) : null}
-        <nav className="ml-auto flex gap-4 text-sm">
+        <nav className="ml-auto flex items-center gap-4 text-sm">
+          <ThemeToggle />
           <Link href="/" className="text-accent hover:underline">
             Inspector →
           </Link>
         </nav>
       </header>
       {!r ? (
-        <OpenRecording onOpen={v.openText} error={v.error} />
+        <>
+          <OpenRecording onOpen={v.openText} error={v.error} />
+          <SessionsList onOpen={v.openText} />
+        </>
       ) : (
         <>
           <div className="flex flex-wrap items-start justify-between gap-3">

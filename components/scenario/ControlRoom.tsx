@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { ThemeToggle } from '@/components/ui/ThemeToggle';
 import type { FeedStatus } from '@/lib/state/control-room-store';
 import { ControlRoomProvider } from './ControlRoomProvider';
 import { JournalPanel } from './JournalPanel';
@@ -43,6 +44,7 @@ function Room({ scenarioId }: { scenarioId: string }) {
         <Badge data-testid="feed-status" data-state={feed} size="md" tone={FEED[feed].tone} className="ml-auto">
           {FEED[feed].label}
         </Badge>
+        <ThemeToggle />
       </header>
       {feed === 'unauthorized' ? <MissingToken /> : null}
       {feed === 'gone' ? (

@@ -9,11 +9,13 @@ import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { tags } from '@lezer/highlight';
 import { linter, lintGutter, type Diagnostic } from '@codemirror/lint';
 import { parseScenario, type ScenarioIssue } from '@/lib/scenario/loader';
+import { schemaAssist } from './schema-assist';
 
 /**
  * A CodeMirror 6 editor for scenario YAML. Its lint source runs the same parser the server
  * uses (`parseScenario`, pure TypeScript) a moment after typing stops, so every error shows at
- * its line as the author types; the issues are also reported to the page for its list.
+ * its line as the author types; the issues are also reported to the page for its list. The
+ * scenario's JSON Schema completes keys and values and explains keys on hover (schema-assist.ts).
  */
 
 interface CodeEditorOptions {
@@ -45,6 +47,9 @@ const theme = EditorView.theme({
   '.cm-gutters': { backgroundColor: 'var(--surface-muted)', color: 'var(--muted)', borderRight: '1px solid var(--border)' },
   '.cm-activeLine, .cm-activeLineGutter': { backgroundColor: 'color-mix(in srgb, var(--accent) 8%, transparent)' },
   '&.cm-focused .cm-cursor': { borderLeftColor: 'var(--foreground)' },
+  '.cm-tooltip': { backgroundColor: 'var(--surface)', color: 'var(--foreground)', border: '1px solid var(--border)' },
+  '.cm-schema-doc': { maxWidth: '28rem', padding: '4px 8px', fontFamily: 'var(--font-sans)', fontSize: '12px' },
+  '.cm-completionInfo': { maxWidth: '24rem' },
 });
 
 /** Token colours for both colour schemes (`light-dark()` follows the page's color-scheme). */
@@ -89,6 +94,7 @@ export function useCodeEditor(options: CodeEditorOptions) {
           syntaxHighlighting(highlight),
           lintGutter(),
           lint,
+          schemaAssist(),
           theme,
           // Long lines (descriptions, templates) wrap instead of scrolling sideways.
           EditorView.lineWrapping,

@@ -41,6 +41,7 @@ export function createConnection(options: ConnectionOptions): Connection {
   let sessionId: string | undefined;
   let server: Connection['server'];
   let nextId = 1;
+  let reached = false; // the server answered at least once (any HTTP status): only then are dropped requests re-sent
   let connecting: Promise<RequestOutcome> | undefined;
   let standalone: ServerStream | undefined;
   const pending = new Set<{ method: string; safe: boolean }>();
@@ -129,6 +130,7 @@ export function createConnection(options: ConnectionOptions): Connection {
     let resent = 0;
     for (;;) {
       const { ex, declaredTasks } = await send(method, params, o, asEra);
+      if (ex.status !== undefined || ex.response) reached = true;
       // 429/503: the request was not processed; come back when Retry-After says, a few times.
       if (isBusyStatus(ex.status) && !(ex.response && 'result' in ex.response) && o.retry !== 'never') {
         const next = busyWait(
@@ -173,7 +175,8 @@ export function createConnection(options: ConnectionOptions): Connection {
       const f = ex.failure;
       if (f.reason !== 'network' && f.reason !== 'dropped') return { type: 'failure', reason: f.reason, message: f.message };
       const safety = o.retry ?? classifyRetry(method);
-      if (safety === 'safe' && resent < 2) {
+      // A server never reached is said so at once, not after silent retries.
+      if (safety === 'safe' && resent < 2 && reached) {
         const wait = sleep(clock, retryDelayMs(resent++), o.signal);
         if (!(await wait.done)) return { type: 'failure', reason: 'aborted', message: 'cancelled by the client' };
         continue;

@@ -8,10 +8,12 @@ import { z } from 'zod';
  *
  *   /?transport=proxy&url=https%3A%2F%2Fhost%2Fmcp&era=auto&header=Authorization
  *   /?transport=direct&url=%2Fmcp%2Fmy-scenario&era=modern
+ *   /?transport=auto&url=http%3A%2F%2F127.0.0.1%3A3001%2Fmcp&tab=resources
  *   /?transport=stdio&command=node&arg=server.js&arg=--flag&era=auto
  *
  * `arg` repeats once per argument, in order, so an argument with spaces or quotes survives as it
- * is; `apps=0` when the MCP Apps extension is not declared.
+ * is; `apps=0` when the MCP Apps extension is not declared. `tab` (the side panel shown) is the
+ * view's, not the connection's: {@link linkTab} reads it, and the inspector keeps it in step.
  */
 
 /** `GET /api/launch`: the launch's connection, with the header values the URL leaves out. */
@@ -23,7 +25,7 @@ type EraChoice = z.infer<typeof EraChoiceSchema>;
 
 /** A connection as the page URL names it: where, how, and the names (never the values) of its headers. */
 export type ConnectionLink =
-  | { transport: 'direct' | 'proxy'; url: string; era: EraChoice; headerNames: string[]; apps?: false }
+  | { transport: 'auto' | 'direct' | 'proxy'; url: string; era: EraChoice; headerNames: string[]; apps?: false }
   | { transport: 'stdio'; command: string; args: string[]; era: EraChoice; apps?: false };
 
 /** The connection a launch was given on its command line; HTTP ones carry their header values. */
@@ -63,7 +65,7 @@ export function parseLinkQuery(search: string): ConnectionLink | undefined {
     const command = q.get('command');
     return command ? { transport, command, args: q.getAll('arg'), era: era.data, ...apps } : undefined;
   }
-  if (transport !== 'direct' && transport !== 'proxy') return undefined;
+  if (transport !== 'auto' && transport !== 'direct' && transport !== 'proxy') return undefined;
   const url = q.get('url');
   if (!url) return undefined;
   const headerNames = q.getAll('header').filter((h) => h.trim());
@@ -83,4 +85,10 @@ export function sameTarget(link: ConnectionLink, launch: LaunchConnection): bool
     return link.command === launch.command && link.args.length === launch.args.length && link.args.every((a, i) => a === launch.args[i]);
   }
   return link.transport === launch.transport && link.url === launch.url;
+}
+
+/** The side panel a page query names (`tab=`), if any: a short word, nothing else. */
+export function linkTab(search: string): string | undefined {
+  const tab = new URLSearchParams(search).get('tab');
+  return tab && /^[a-z][a-z-]{0,31}$/.test(tab) ? tab : undefined;
 }

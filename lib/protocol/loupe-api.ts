@@ -171,12 +171,17 @@ export type ReportCard = z.infer<typeof ReportCardSchema>;
 const RecordingFileSummarySchema = z.object({ name: z.string(), bytes: z.number(), modifiedAt: z.string() });
 export type RecordingFileSummary = z.infer<typeof RecordingFileSummarySchema>;
 /** `GET /api/recordings`. */
-const RecordingListSchema = z.object({ recordings: z.array(RecordingFileSummarySchema) });
+export const RecordingListSchema = z.object({ recordings: z.array(RecordingFileSummarySchema) });
 export type RecordingList = z.infer<typeof RecordingListSchema>;
 
 /** Answer of `PUT /api/recordings/<name>` (body: the recording document). */
 const RecordingSavedSchema = z.object({ saved: z.string(), frames: z.number() });
 export type RecordingSaved = z.infer<typeof RecordingSavedSchema>;
+
+/** Body of `POST /api/recordings/<name>/rename`: the new file name. */
+export const RecordingRenameSchema = z.object({ to: z.string().min(1).max(200) });
+/** Answer of that rename (`{ renamed: <new name> }`) and of `DELETE /api/recordings/<name>` (`{ deleted: <name> }`). */
+export const RecordingRenamedSchema = z.object({ renamed: z.string() });
 
 /** Answer of `POST /api/recordings/replay` (201): where the recording is served as a mock. */
 export const ReplayStartedSchema = z.object({ id: z.string(), path: z.string(), exchanges: z.number() });

@@ -43,7 +43,7 @@ import { parseJson } from '../shared/json';
  *   GET    /api/scenarios/<id>/report-card         the client report card
  *   GET    /api/scenarios/<id>/tasks[/<taskId>]    live tasks
  *   POST   /api/scenarios/<id>/tasks/<taskId>/<advance|complete|fail|cancel|expire|require-input>
- *   GET|PUT /api/recordings[/<name>], POST /api/recordings/replay   recordings (see recording-routes.ts)
+ *   GET|PUT|DELETE /api/recordings[/<name>], POST …/<name>/rename, POST /api/recordings/replay   recordings (see recording-routes.ts)
  *   /api/taps/...                           live taps: registration, frames, fault switches (see tap-routes.ts)
  */
 

@@ -23,6 +23,10 @@ interface RecordingFiles {
   list(): RecordingFileSummary[];
   /** The text of a saved recording; undefined when the name is invalid or missing. */
   read(name: string): string | undefined;
+  /** Rename a saved recording; never over another one. */
+  rename(name: string, to: string): { ok: true } | { ok: false; status: 400 | 404 | 409; message: string };
+  /** Delete a saved recording; false when there is none by that name. */
+  remove(name: string): boolean;
 }
 
 /** Whether `name` is an acceptable recording file name. */
@@ -68,6 +72,23 @@ export function createRecordingFiles(dataDir: string): RecordingFiles {
           return { name, bytes: st.size, modifiedAt: st.mtime.toISOString() };
         })
         .sort((a, b) => b.modifiedAt.localeCompare(a.modifiedAt));
+    },
+    rename(name, to) {
+      if (!isRecordingName(to))
+        return { ok: false, status: 400, message: `Invalid recording name "${to}": use letters, digits, dots, dashes and underscores, ending in .loupe.json` };
+      if (!isRecordingName(name) || !fs.existsSync(path.join(dir, name))) return { ok: false, status: 404, message: `No recording named ${name}` };
+      if (fs.existsSync(path.join(dir, to))) return { ok: false, status: 409, message: `A recording named ${to} exists already` };
+      fs.renameSync(path.join(dir, name), path.join(dir, to));
+      return { ok: true };
+    },
+    remove(name) {
+      if (!isRecordingName(name)) return false;
+      try {
+        fs.unlinkSync(path.join(dir, name));
+        return true;
+      } catch {
+        return false;
+      }
     },
     read(name) {
       if (!isRecordingName(name)) return undefined;

@@ -9,7 +9,7 @@ import type { ConnectionConfig, HeaderRow } from './connection-slice';
  */
 
 /** The demo mock on this origin, reached directly: the home page's connection when its URL names none. */
-export const DEMO_CONNECTION: Partial<ConnectionConfig> = { url: '/mcp', mode: 'direct', era: 'auto' };
+export const DEMO_CONNECTION: Partial<ConnectionConfig> = { url: '/mcp', mode: 'auto', era: 'auto' };
 
 const PLAIN_WORD = /^[\w@%+=:,./-]+$/;
 
@@ -18,10 +18,10 @@ export function joinCommandLine(argv: readonly string[]): string {
   return argv.map((w) => (PLAIN_WORD.test(w) ? w : `"${w.replace(/["\\]/g, '\\$&')}"`)).join(' ');
 }
 
-/** Whether a config is the home page's default: the demo, direct, auto era, nothing extra. */
+/** Whether a config is the home page's default: the demo (auto or direct: same origin either way), auto era, nothing extra. */
 function isDemo(config: ConnectionConfig): boolean {
   const sends = config.bearer.trim() || config.headers.some((h) => h.enabled && h.name.trim());
-  return config.url === DEMO_CONNECTION.url && config.mode === 'direct' && config.era === 'auto' && config.apps !== false && !sends;
+  return config.url === DEMO_CONNECTION.url && (config.mode === 'auto' || config.mode === 'direct') && config.era === 'auto' && config.apps !== false && !sends;
 }
 
 /** The link that names `config` in the page URL; undefined for the demo (a bare `/`) or a command line that does not split. */

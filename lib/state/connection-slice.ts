@@ -1,6 +1,6 @@
-import { createHttpTransport } from '../client/http-transport';
+import type { TransportRoute } from '../client/auto-transport';
 import { createInteractiveAnswerer } from '../client/interactive-answerer';
-import { createStdioProxyTransport, splitCommandLine } from '../client/stdio-proxy-transport';
+import { splitCommandLine } from '../client/stdio-proxy-transport';
 import { describeOutcome, type RequestOutcome } from '../client/results';
 import { describeBusyWait, type BusyWait } from '../client/retry-after';
 import type { Era } from '../client/request-builder';
@@ -11,7 +11,10 @@ import type { InspectorStoreOptions } from './inspector-store';
 import type { SliceGet, SliceSet } from './slice';
 import type { ServerRequestsSlice } from './server-requests-slice';
 import type { TimelineSlice } from './timeline-slice';
-import { PROXY_PATH } from '../protocol/loupe-api';
+import { explainConnectFailure, type ConnectProblem } from './connection-errors';
+import { configTransport, pageOrigin } from './connection-transport';
+
+export { absoluteUrl, configHeaders } from './connection-transport';
 
 /**
  * The connection slice: what to connect to (URL, direct or through Loupe's proxy, headers and
@@ -20,8 +23,11 @@ import { PROXY_PATH } from '../protocol/loupe-api';
  * so anything a panel does through `session` shows up there.
  */
 
-/** `stdio`: `url` holds a command line the proxy spawns (split without a shell). */
-export type ConnectionMode = 'direct' | 'proxy' | 'stdio';
+/**
+ * `auto`: direct when the server allows CORS, else through the proxy (lib/client/auto-transport.ts).
+ * `stdio`: `url` holds a command line the proxy spawns (split without a shell).
+ */
+export type ConnectionMode = 'auto' | 'direct' | 'proxy' | 'stdio';
 type ConnectionStatus = 'idle' | 'connecting' | 'connected' | 'error';
 
 /** A custom header row of the editor; disabled rows are kept but not sent. */
@@ -56,8 +62,12 @@ interface ServerSummary {
 interface ConnectionState {
   config: ConnectionConfig;
   status: ConnectionStatus;
-  /** Why the last connect failed. */
+  /** Why the last connect failed (the cause). */
   error?: string;
+  /** The last failed connect, explained: its cause and the fix. */
+  problem?: ConnectProblem;
+  /** Which way an HTTP connection goes (direct or the proxy) and why; auto says once it knows. */
+  route?: TransportRoute;
   /** A busy server (429/503) is being waited for: what the user reads, and when the retry goes out. */
   busy?: { text: string; until: number };
   server?: ServerSummary;
@@ -81,7 +91,7 @@ export interface ConnectionSlice {
   connection: ConnectionState;
 }
 
-const DEFAULT_CONFIG: ConnectionConfig = { url: '/mcp', mode: 'direct', headers: [], bearer: '', era: 'auto' };
+const DEFAULT_CONFIG: ConnectionConfig = { url: '/mcp', mode: 'auto', headers: [], bearer: '', era: 'auto' };
 
 /** What the inspector declares: it can answer forms, URL elicitation, sampling and roots, and render apps. */
 export const INSPECTOR_CAPABILITIES: ClientCapabilities = {
@@ -95,24 +105,6 @@ export const INSPECTOR_CAPABILITIES: ClientCapabilities = {
 function withoutApps(caps: ClientCapabilities): ClientCapabilities {
   const { [EXT.ui]: _ui, ...extensions } = caps.extensions ?? {};
   return { ...caps, extensions };
-}
-
-/** The headers a config sends: enabled rows with a name, plus the bearer token. */
-export function configHeaders(config: ConnectionConfig): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (config.bearer.trim()) out.Authorization = `Bearer ${config.bearer.trim()}`;
-  for (const h of config.headers) if (h.enabled && h.name.trim()) out[h.name.trim()] = h.value;
-  return out;
-}
-
-/** An absolute URL for the proxy (it needs one); paths resolve against the page's origin. */
-export function absoluteUrl(url: string): string {
-  const base = typeof location !== 'undefined' ? location.origin : 'http://127.0.0.1';
-  try {
-    return new URL(url, base).toString();
-  } catch {
-    return url;
-  }
 }
 
 /** The connection slice; it feeds the timeline slice's live queue. */
@@ -149,22 +141,20 @@ export function createConnectionSlice(
     const config = { ...get().connection.config, ...patch };
     const ac = new AbortController();
     abort = ac;
-    const headers = configHeaders(config);
     let argv: string[] = [];
     try {
       if (config.mode === 'stdio') argv = splitCommandLine(config.url);
       if (config.mode === 'stdio' && !argv.length) throw new Error('Failed to start: type a command line');
     } catch (e) {
-      update({ config, status: 'error', error: (e as Error).message });
+      const message = (e as Error).message;
+      update({ config, status: 'error', error: message, problem: { cause: message, fix: 'Type the command that starts the server.' }, route: undefined });
       return;
     }
-    // A stdio command line was checked non-empty above, so argv[0] is there.
-    const inner =
-      config.mode === 'stdio'
-        ? createStdioProxyTransport({ command: argv[0]!, args: argv.slice(1), fetch: options.fetch })
-        : config.mode === 'proxy'
-          ? createHttpTransport({ url: absoluteUrl(config.url), headers, proxy: { endpoint: options.proxyEndpoint ?? PROXY_PATH }, fetch: options.fetch })
-          : createHttpTransport({ url: config.url, headers, fetch: options.fetch });
+    let route: TransportRoute | undefined;
+    const inner = configTransport(config, argv, options, (r) => {
+      route = r;
+      if (mine === generation && get().connection.session) update({ route: r });
+    });
     const transport = createTrackingTransport(inner, { sink: (f) => get().timeline.enqueue(f), ...(options.now ? { now: options.now } : {}) });
     const session = createClientSession({
       transport,
@@ -179,6 +169,8 @@ export function createConnectionSlice(
       config,
       status: 'connecting',
       error: undefined,
+      problem: undefined,
+      route,
       server: undefined,
       tools: [],
       warnings: [],
@@ -191,7 +183,8 @@ export function createConnectionSlice(
     // A legacy server answers the probe through the initialize fallback; its result is the handshake.
     if (out.type !== 'complete' || !session.era) {
       clearTimeout(busyTimer);
-      update({ status: 'error', error: describeOutcome(out), busy: undefined });
+      const problem = explainConnectFailure({ url: config.url, mode: config.mode, pageOrigin: pageOrigin() }, out);
+      update({ status: 'error', error: problem.cause, problem, busy: undefined });
       return;
     }
     const s = session.server;
@@ -200,7 +193,8 @@ export function createConnectionSlice(
     if (mine !== generation) return;
     // A JSON-RPC error may just mean no tools; no answer at all (busy, unreachable, garbage) is a failed connect.
     if (listed?.type === 'failure' || listed?.type === 'invalid') {
-      update({ status: 'error', error: `tools/list: ${describeOutcome(listed)}`, busy: undefined });
+      const problem = explainConnectFailure({ url: config.url, mode: config.mode, pageOrigin: pageOrigin() }, listed);
+      update({ status: 'error', error: `tools/list: ${problem.cause}`, problem: { ...problem, cause: `tools/list: ${problem.cause}` }, busy: undefined });
       return;
     }
     update({ status: 'connected', server: { ...s, protocolVersion: session.protocolVersion, era: session.era } });

@@ -8,14 +8,17 @@ import { controlApi } from '../integration/http-target';
 import { startAppAndBrowser, stopAppAndBrowser } from './browser';
 
 /**
- * Every page of the app server (`npm start`), in headless Chromium with the light and the dark
- * colour scheme, checked by axe-core: no violation a screen-reader or low-vision user would hit
+ * Every page of the app server (`npm start`), in headless Chromium in the light and the dark
+ * theme, chosen with the inspector's theme toggle against the opposite system scheme (so the
+ * choice, remembered for every page, is what is checked), by axe-core: no violation a screen-reader or low-vision user would hit
  * hard (impact serious or critical). Pages are filled first (a tool called, a recording opened)
  * so the timeline rows and detail pane are part of what is checked.
  */
 
 type Scheme = 'light' | 'dark';
 type Prepare = (page: Page) => Promise<void>;
+/** The page background of each theme (globals.css, theme.css). */
+const BACKGROUND: Record<Scheme, string> = { light: 'rgb(248, 250, 252)', dark: 'rgb(11, 15, 23)' };
 
 const connected = (page: Page) => page.waitForSelector('[data-testid="connection-status"][data-state="connected"]', { timeout: 30_000 }).then(() => undefined);
 
@@ -61,6 +64,18 @@ describe('accessibility (axe-core) in light and dark', () => {
         await page.waitForSelector(`${form} [data-testid="tool-result"]`, { timeout: 15_000 });
         await page.click('[data-testid="timeline-row"][data-method="tools/call"][data-kind="message"]');
         await page.waitForSelector('[data-testid="detail-json"]');
+        await page.click('[data-testid="edit-resend"]');
+        await page.waitForSelector('[data-testid="resend-json"]');
+      },
+    ],
+    [
+      'inspector after a failed connect, with the shortcuts help open',
+      () => '/?transport=auto&url=http%3A%2F%2F127.0.0.1%3A9%2Fmcp',
+      async (page) => {
+        await page.waitForSelector('[data-testid="connection-fix"]', { timeout: 30_000 });
+        await page.locator('h1').click();
+        await page.keyboard.press('?');
+        await page.waitForSelector('[data-testid="shortcuts-help"][open]');
       },
     ],
     ['scenario list', () => '/scenarios', (page) => page.waitForSelector('[data-testid="scenario-item"][data-id="demo"]').then(() => undefined)],
@@ -87,14 +102,19 @@ describe('accessibility (axe-core) in light and dark', () => {
   for (const scheme of ['light', 'dark'] as Scheme[]) {
     for (const [name, url, prepare] of pages) {
       it(`${name} (${scheme}) has no serious or critical violations`, async () => {
-        const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1440, height: 1000 } });
+        const system: Scheme = scheme === 'dark' ? 'light' : 'dark';
+        const context = await browser.newContext({ colorScheme: system, viewport: { width: 1440, height: 1000 } });
         try {
           const page = await context.newPage();
           // The token cookie is set by visiting the home page with it, as a user opening the printed link.
           await page.goto(`${base}/?token=${server.token}`);
+          await page.click(`label:has([data-testid="theme-${scheme}"])`);
           await page.goto(`${base}${url()}`);
           await prepare(page);
-          expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(scheme === 'dark');
+          expect(await page.evaluate(() => [document.documentElement.dataset.theme, getComputedStyle(document.body).backgroundColor])).toEqual([
+            scheme,
+            BACKGROUND[scheme],
+          ]);
           expect(await seriousViolations(page)).toEqual([]);
         } finally {
           await context.close();

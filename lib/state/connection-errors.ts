@@ -1,0 +1,75 @@
+import { describeOutcome, type RequestOutcome } from '../client/results';
+
+/**
+ * A failed connect, in words a user can act on: what went wrong and what to do about it.
+ * The client's own texts ("network: Failed to reach …: Failed to fetch") are true but leave the
+ * user guessing, above all in a browser, where a CORS refusal and a dead host look the same.
+ */
+
+/** Where the connect went: the form's URL and transport, and the page's origin. */
+interface ConnectTarget {
+  url: string;
+  mode: 'auto' | 'direct' | 'proxy' | 'stdio';
+  pageOrigin: string;
+}
+
+/** What went wrong and how to fix it. */
+export interface ConnectProblem {
+  cause: string;
+  fix: string;
+}
+
+function originOf(url: string, pageOrigin: string): string | undefined {
+  try {
+    return new URL(url, pageOrigin).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The proxy's refusal code and text out of "Proxy refused the request (code): text". */
+function proxyRefusal(message: string): { code: string; text: string } | undefined {
+  const m = /Proxy refused the request \(([\w-]+)\): ([\s\S]*)$/.exec(message);
+  return m?.[1] && m[2] !== undefined ? { code: m[1], text: m[2] } : undefined;
+}
+
+const PROXY_FIX: Record<string, string> = {
+  unreachable: 'Start the server, or check the host and port in the URL.',
+  timeout: 'Check that the server is not stuck; the proxy waits 30 s for an answer.',
+  self: "Point the URL at the MCP server, not at Loupe's own API.",
+  scheme: 'Use an http:// or https:// URL.',
+  url: 'Type the full URL of the MCP endpoint, e.g. https://server.example/mcp.',
+};
+
+/** Explain a connect that failed with `outcome` (a stdio or unknown failure keeps the client's words). */
+export function explainConnectFailure(target: ConnectTarget, outcome: RequestOutcome): ConnectProblem {
+  const where = target.url;
+  if (outcome.type === 'failure') {
+    if (outcome.reason === 'auth')
+      return { cause: `${where} requires authorization (HTTP 401).`, fix: 'Open Headers and enter a bearer token, or add the header the server expects.' };
+    const refusal = outcome.reason === 'proxy' ? proxyRefusal(outcome.message) : undefined;
+    if (refusal) {
+      const cause =
+        refusal.code === 'unreachable'
+          ? `Nothing answered at ${where}: ${refusal.text.replace(/^Failed to reach [^:]+:\/\/[^:]+(:\d+)?: /, '')}.`
+          : refusal.text;
+      return { cause, fix: PROXY_FIX[refusal.code] ?? 'Check the URL and the server.' };
+    }
+    if (outcome.reason === 'network' && target.mode !== 'stdio') {
+      const cross = originOf(where, target.pageOrigin) !== target.pageOrigin;
+      if (target.mode === 'direct' && cross)
+        return {
+          cause: `The browser could not reach ${where} ("Failed to fetch"): either nothing is listening there, or the server does not allow this page's origin (CORS). A browser cannot tell which.`,
+          fix: 'Choose "Auto" or "Via Loupe proxy": the proxy needs no CORS and tells a dead server from a refusal.',
+        };
+      return { cause: `Nothing answered at ${where}.`, fix: 'Start the server, or check the host and port in the URL.' };
+    }
+    if (target.mode === 'stdio') return { cause: outcome.message, fix: 'Check the command line: the program must be installed and speak MCP on stdin/stdout.' };
+  }
+  const status = outcome.type === 'invalid' || outcome.type === 'error' ? outcome.httpStatus : undefined;
+  if (status === 404 || status === 405)
+    return { cause: `${where} answered HTTP ${status}: there is no MCP endpoint at this path.`, fix: 'Check the path: servers often serve MCP at /mcp.' };
+  if (outcome.type === 'invalid' && status !== undefined)
+    return { cause: `${where} answered HTTP ${status} without JSON-RPC: ${outcome.reason}.`, fix: 'Check that the URL is an MCP Streamable HTTP endpoint.' };
+  return { cause: describeOutcome(outcome), fix: 'Check the URL, the era and the server’s log.' };
+}
