@@ -64,7 +64,6 @@ export function RecordingViewer() {
           {v.store ? (
             <InspectorProvider key={v.storeKey} store={v.store}>
               <Workbench
-                side="wide"
                 panels={[
                   { id: 'app', title: 'App view', content: v.at !== undefined ? <RecordedApp recording={r} at={v.builtAt ?? v.at} /> : null },
                   { id: 'tasks', title: 'Tasks', content: <TasksPanel /> },
