@@ -132,10 +132,10 @@ export const TimelineRow = memo(function TimelineRow(p: TimelineRowProps) {
       <td className={`${COLUMNS.status} truncate text-muted`} data-testid="row-status">
         {x ? x.status : (e.status ?? '')}
       </td>
-      <td className={`${COLUMNS.duration} text-right text-muted`} data-testid="row-duration">
+      <td className={`${COLUMNS.duration} text-right whitespace-nowrap text-muted`} data-testid="row-duration">
         {x ? x.duration : ''}
       </td>
-      <td className={`${COLUMNS.size} text-right text-muted`} data-testid="row-size">
+      <td className={`${COLUMNS.size} text-right whitespace-nowrap text-muted`} data-testid="row-size">
         {x ? x.size : p.size}
       </td>
       <td className={COLUMNS.lints}>

@@ -3,7 +3,7 @@ import type { SpanKind, TimelineEntry } from '@/lib/state/timeline-types';
 /** Widths of the timeline's fixed columns, shared by the header and the rows so they line up. */
 export const COLUMNS = {
   time: 'w-[86px] shrink-0',
-  status: 'w-28 shrink-0',
+  status: 'w-32 shrink-0',
   duration: 'w-16 shrink-0',
   size: 'w-16 shrink-0',
   lints: 'w-9 shrink-0',
