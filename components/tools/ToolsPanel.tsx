@@ -55,7 +55,7 @@ export function ToolsPanel() {
 
   return (
     <section data-testid="tools-panel" className="@container">
-      <div className="grid gap-4 @4xl:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
+      <div className="grid gap-4 @4xl:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
         <div className="min-w-0 space-y-4">
           <div className="flex items-center justify-between gap-2">
             <h2 className="text-sm font-semibold">
