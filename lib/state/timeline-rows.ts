@@ -32,6 +32,8 @@ interface RowList {
 
 interface Group {
   exchangeId: string;
+  /** The group's place among the groups (its row when nothing above it is unfolded). */
+  pos: number;
   ids: number[];
   /** The answer (a result or error received), once seen. */
   answer?: number;
@@ -70,7 +72,7 @@ export function createRowGrouper() {
       if (id === undefined || !e) continue;
       let g = groups.get(e.exchangeId);
       if (!g) {
-        g = { exchangeId: e.exchangeId, ids: [] };
+        g = { exchangeId: e.exchangeId, pos: order.length, ids: [] };
         groups.set(e.exchangeId, g);
         order.push(g);
       }
@@ -79,26 +81,58 @@ export function createRowGrouper() {
     }
   }
 
+  const headRow = (g: Group, open: boolean): ListRow => {
+    const first = g.ids[0] ?? -1;
+    return { key: `x:${g.exchangeId}`, id: g.answer ?? first, first, exchange: { id: g.exchangeId, frames: g.ids.length, expanded: open } };
+  };
+
+  // Rows are read by index without being built: nothing unfolded, row i is group i; each unfolded
+  // group (few) shifts the groups after it by its frame count.
   return (buffer: TimelineBuffer, ids: readonly number[], grouped: boolean, expanded: ReadonlySet<string>): RowList => {
     if (!grouped) return flatRows(ids);
     take(buffer, ids);
-    const rows: ListRow[] = [];
-    const rowOf = new Map<number, number>();
-    for (const g of order) {
-      const first = g.ids[0];
-      if (first === undefined) continue;
-      const open = expanded.has(g.exchangeId) && g.ids.length > 1;
-      const id = g.answer ?? first;
-      rows.push({ key: `x:${g.exchangeId}`, id, first, exchange: { id: g.exchangeId, frames: g.ids.length, expanded: open } });
-      if (!open) for (const member of g.ids) rowOf.set(member, rows.length - 1);
-      else {
-        rowOf.set(id, rows.length - 1);
-        for (const member of g.ids) {
-          rows.push({ key: `f:${member}`, id: member, first: member, child: true });
-          if (member !== id) rowOf.set(member, rows.length - 1);
-        }
-      }
+    const open: Group[] = [];
+    for (const id of expanded) {
+      const g = groups.get(id);
+      if (g && g.ids.length > 1) open.push(g);
     }
-    return { length: rows.length, at: (i) => rows[i], indexOf: (id) => rowOf.get(id) ?? -1 };
+    open.sort((a, b) => a.pos - b.pos);
+    const extra = open.reduce((n, g) => n + g.ids.length, 0);
+    const isOpen = new Set(open);
+    /** The row of a group's head. */
+    const rowOfGroup = (g: Group) => {
+      let shift = 0;
+      for (const o of open) {
+        if (o.pos >= g.pos) break;
+        shift += o.ids.length;
+      }
+      return g.pos + shift;
+    };
+    return {
+      length: order.length + extra,
+      at(i) {
+        let shift = 0;
+        for (const o of open) {
+          const at = o.pos + shift;
+          if (i <= at) break;
+          if (i <= at + o.ids.length) {
+            const id = o.ids[i - at - 1];
+            return id === undefined ? undefined : { key: `f:${id}`, id, first: id, child: true };
+          }
+          shift += o.ids.length;
+        }
+        const g = order[i - shift];
+        return g ? headRow(g, isOpen.has(g)) : undefined;
+      },
+      indexOf(id) {
+        const e = buffer.get(id);
+        const g = e ? groups.get(e.exchangeId) : undefined;
+        if (!g) return -1;
+        const row = rowOfGroup(g);
+        if (!isOpen.has(g) || id === (g.answer ?? g.ids[0])) return row;
+        const at = g.ids.indexOf(id);
+        return at < 0 ? -1 : row + 1 + at;
+      },
+    };
   };
 }
