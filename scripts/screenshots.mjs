@@ -123,7 +123,8 @@ async function main() {
     const link = await page.inputValue('[data-testid="share-link"]');
     await page.goto(link);
     await page.waitForSelector('[data-testid="recording-viewer"][data-state="ready"]', { timeout: 30_000 });
-    await page.waitForTimeout(1500);
+    await page.waitForSelector('[data-testid="recorded-app"] [data-testid="app-view"][data-state="initialized"]', { timeout: 30_000 });
+    await page.waitForTimeout(1000);
     await shot(page, 'recording');
   } finally {
     await browser.close();
