@@ -20,9 +20,11 @@ export interface WorkbenchPanel {
  * while another tab is shown), so a call in progress keeps its state, and panels that ask the
  * server for something on mount (resources, prompts) send nothing the user did not ask for.
  */
-function Tabs({ panels }: { panels: WorkbenchPanel[] }) {
-  const wanted = useInspector((s) => s.ui.panel);
-  const setPanel = useInspector((s) => s.ui.setPanel);
+function Tabs({ panels, tab, onTab }: { panels: WorkbenchPanel[]; tab?: string; onTab?: (id: string) => void }) {
+  const stored = useInspector((s) => s.ui.panel);
+  const setStored = useInspector((s) => s.ui.setPanel);
+  const wanted = tab ?? stored;
+  const setPanel = onTab ?? setStored;
   const active = panels.find((p) => p.id === wanted) ?? panels[0];
   const [opened, setOpened] = useState<ReadonlySet<string>>(() => new Set());
   if (active && !opened.has(active.id)) setOpened(new Set([...opened, active.id]));
@@ -77,9 +79,11 @@ function Tabs({ panels }: { panels: WorkbenchPanel[] }) {
 /**
  * The working area the live inspector and the recording viewer share: the timeline and the
  * detail side by side above, the tabbed panel below, each boundary a handle that resizes (sizes
- * remembered). It fills the rest of a full-height column; the page must bound that height.
+ * remembered). It fills the rest of a full-height column; the page must bound that height. The
+ * shown tab lives in the store's ui slice, or with the page (`tab`, `onTab`) when the page swaps
+ * stores (the recording viewer rebuilds its store as the user scrubs).
  */
-export function Workbench({ panels }: { panels: WorkbenchPanel[] }) {
+export function Workbench({ panels, tab, onTab }: { panels: WorkbenchPanel[]; tab?: string; onTab?: (id: string) => void }) {
   return (
     <SplitPane
       id="workbench"
@@ -100,7 +104,7 @@ export function Workbench({ panels }: { panels: WorkbenchPanel[] }) {
           second={<DetailPane />}
         />
       }
-      second={<Tabs panels={panels} />}
+      second={<Tabs panels={panels} tab={tab} onTab={onTab} />}
     />
   );
 }

@@ -54,8 +54,8 @@ export function Timeline() {
         onKeyDown={t.onKeyDown}
         onClick={t.onClick}
         tabIndex={0}
-        // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: a table with role="grid" is the ARIA data grid pattern (HTML-ARIA allows any role on table); the rule's fix, a div, is what useSemanticElements rejects
-        role="grid"
+        // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: a table with role="treegrid" is the ARIA tree grid pattern (HTML-ARIA allows any role on table; rows that unfold need it); the rule's fix, a div, is what useSemanticElements rejects
+        role="treegrid"
         aria-label="Exchanges and frames"
         aria-rowcount={rows.length}
         data-testid="timeline-list"

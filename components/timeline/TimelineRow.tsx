@@ -92,6 +92,7 @@ export const TimelineRow = memo(function TimelineRow(p: TimelineRowProps) {
     <tr
       aria-selected={p.selected}
       aria-expanded={expandable ? x.expanded : undefined}
+      aria-level={p.child ? 2 : 1}
       data-testid="timeline-row"
       data-id={e.id}
       data-kind={x ? 'exchange' : e.kind}
