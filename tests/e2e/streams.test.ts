@@ -112,6 +112,7 @@ describe('streams panel: a dropped listen and its reconnect plan', () => {
 
     await page.click('[data-tab="tasks"]');
     await page.waitForSelector('[data-testid="task-card"][data-status="completed"]', { timeout: 15_000 });
+    await page.click('[data-tab="streams"]');
     await page.waitForSelector('[data-testid="listen-card"][data-state="closed"]', { timeout: 10_000 });
     expect(await page.isChecked('[data-testid="task-card"] [data-testid="listen-toggle"]')).toBe(false);
   });
