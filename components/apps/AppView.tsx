@@ -104,7 +104,7 @@ export function AppView(props: AppViewProps) {
         <AppFacts resource={resource} csp={csp} cacheHit={state.phase === 'ready' && state.cacheHit} sandboxOrigin={sandboxOrigin} />
       ) : null}
       {view.consent ? <LinkConsent url={view.consent.url} answer={view.consent.answer} /> : null}
-      <div className="grid gap-3 @3xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+      <div className="grid gap-3 @5xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div ref={box} className={fullscreen ? 'fixed inset-0 z-50 flex flex-col bg-background p-3' : 'min-w-0'}>
           {fullscreen ? (
             <button type="button" onClick={() => view.setDisplayMode('inline')} className="mb-2 self-end rounded-md border border-border px-2 py-0.5 text-xs">

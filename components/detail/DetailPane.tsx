@@ -2,7 +2,9 @@
 
 import { useInspectorStore } from '@/components/inspector/use-inspector';
 import type { TimelineEntry } from '@/lib/state/timeline-types';
+import { ExchangeFrames } from './ExchangeFrames';
 import { HeadersView } from './HeadersView';
+import { JsonView } from './JsonView';
 import { LintList } from './LintList';
 import { RequestActions } from './RequestActions';
 import { SnapshotDiff } from './SnapshotDiff';
@@ -38,30 +40,34 @@ function Facts({ e }: { e: TimelineEntry }) {
   );
 }
 
-/** The selected entry side by side: raw JSON on the left; headers, lints and the task snapshot diff on the right. */
+/**
+ * The selected entry: its facts, the frames of its exchange, its JSON as a foldable tree, and its
+ * headers, lints and task snapshot diff (beside the JSON when the pane is wide, under it when not).
+ */
 export function DetailPane() {
   const store = useInspectorStore();
   const d = useDetail();
   const select = (id: number) => store.getState().timeline.select(id);
   if (!d.entry) {
     return (
-      <section className="rounded-xl border border-border bg-surface p-4 text-sm text-muted" data-testid="detail-pane" data-empty>
+      <section className="min-h-0 flex-1 rounded-xl border border-border bg-surface p-4 text-sm text-muted" data-testid="detail-pane" data-empty>
         {d.selectedId !== undefined
           ? 'That entry left memory (the timeline keeps the newest frames within its byte budget).'
-          : 'Select an entry on the timeline to see its JSON, headers and lints.'}
+          : 'Select an exchange on the timeline to see its JSON, headers and lints.'}
       </section>
     );
   }
   const e = d.entry;
   return (
     <section
-      className="flex min-h-0 flex-col gap-3 rounded-xl border border-border bg-surface p-3"
+      className="@container flex min-h-0 flex-1 flex-col gap-3 overflow-auto rounded-xl border border-border bg-surface p-3"
       data-testid="detail-pane"
       data-entry-id={e.id}
       aria-label="Entry detail"
     >
       <div className="flex items-start justify-between gap-3">
         <Facts e={e} />
+        {/* Mount point for the detail's request actions (copy as cURL, copy JSON, edit and resend): beside the close button. */}
         <button
           type="button"
           onClick={() => store.getState().timeline.select(undefined)}
@@ -72,14 +78,15 @@ export function DetailPane() {
         </button>
       </div>
       <RequestActions key={e.exchangeId} entry={e} />
+      <ExchangeFrames entry={e} />
       {e.errorText ? (
         <p role="alert" className="rounded-md border border-danger/40 bg-danger/10 p-2 font-mono text-xs text-danger">
           {e.errorText}
         </p>
       ) : null}
-      <div className="grid min-h-0 flex-1 grid-cols-1 gap-3 lg:grid-cols-2">
-        <div className="flex min-h-0 flex-col gap-1">
-          <h3 className="text-xs font-semibold uppercase tracking-wide text-muted">Raw JSON</h3>
+      <div className="grid min-h-0 flex-1 grid-cols-1 gap-3 @3xl:grid-cols-2">
+        <div className="flex min-h-64 flex-col gap-1">
+          <h3 className="text-xs font-semibold uppercase tracking-wide text-muted">JSON</h3>
           {e.truncated ? (
             <p className="text-xs text-muted" data-testid="detail-truncated">
               {d.partial
@@ -87,14 +94,9 @@ export function DetailPane() {
                 : `Large payload (${bytes(e.bytes)}): the list keeps a preview, shown here in full.`}
             </p>
           ) : null}
-          <pre
-            data-testid="detail-json"
-            className="max-h-[28rem] min-h-0 flex-1 overflow-auto rounded-md border border-border bg-surface-muted p-2 font-mono text-xs whitespace-pre-wrap break-all"
-          >
-            {d.json || <span className="text-muted">(no payload)</span>}
-          </pre>
+          <JsonView key={e.id} text={d.json} />
         </div>
-        <div className="flex min-h-0 flex-col gap-4 overflow-auto">
+        <div className="flex min-h-0 flex-col gap-4">
           <HeadersView headers={d.headers} reveal={d.reveal} onReveal={(r) => store.getState().ui.setReveal(r)} />
           <LintList lints={d.lints} otherLints={d.otherLints} />
           <SnapshotDiff diff={d.diff} onSelect={select} />

@@ -9,14 +9,15 @@ import { HeaderTools } from './HeaderTools';
 import { InspectorProvider } from './InspectorProvider';
 import type { ConnectionConfig } from '@/lib/state/connection-slice';
 import { PromptsPanel, ResourcesPanel, StreamsPanel, TasksPanel, ToolsPanel } from './panels';
+import { TasksBadge } from './TasksBadge';
 import { useLinkedConnection } from './use-linked-connection';
 import { Workbench, type WorkbenchPanel } from './Workbench';
 
 const PANELS: WorkbenchPanel[] = [
   { id: 'tools', title: 'Tools', content: <ToolsPanel /> },
-  { id: 'resources', title: 'Resources', content: <ResourcesPanel />, folded: true },
-  { id: 'prompts', title: 'Prompts', content: <PromptsPanel />, folded: true },
-  { id: 'tasks', title: 'Tasks', content: <TasksPanel /> },
+  { id: 'resources', title: 'Resources', content: <ResourcesPanel /> },
+  { id: 'prompts', title: 'Prompts', content: <PromptsPanel /> },
+  { id: 'tasks', title: 'Tasks', content: <TasksPanel />, badge: <TasksBadge /> },
   { id: 'streams', title: 'Streams', content: <StreamsPanel /> },
 ];
 
@@ -33,14 +34,14 @@ function LinkedConnection() {
 }
 
 /**
- * The inspector: connection bar; timeline and detail pane; tools, tasks and streams panels beside
- * them. Without `autoConnect` (the home page) the connection follows the page URL; with it (a
+ * The inspector: connection bar; the workbench (timeline and detail side by side, the tabbed
+ * panel of tools, resources, prompts, tasks and streams under them). Without `autoConnect` (the home page) the connection follows the page URL; with it (a
  * replay) it connects there.
  */
 export function InspectorPage({ autoConnect }: { autoConnect?: Partial<ConnectionConfig> }) {
   return (
     <InspectorProvider autoConnect={autoConnect}>
-      <main className="flex h-screen flex-col gap-3 p-3" data-testid="inspector">
+      <main className="flex h-screen min-w-0 flex-col gap-2 p-3" data-testid="inspector">
         <header className="flex items-center gap-4">
           <h1 className="text-lg font-semibold tracking-tight">
             Loupe <span className="align-middle text-xs font-normal text-muted">MCP 2026-07-28 inspector</span>

@@ -1,64 +1,110 @@
 'use client';
 
-import { useState, type ReactNode } from 'react';
+import { type KeyboardEvent, type ReactNode, useState } from 'react';
 import { DetailPane } from '@/components/detail/DetailPane';
 import { Timeline } from '@/components/timeline/Timeline';
+import { useInspector } from './use-inspector';
+import { SplitPane } from './SplitPane';
 
-/** One collapsible section of the workbench's side column. */
+/** One tab of the workbench's panel. */
 export interface WorkbenchPanel {
   id: string;
   title: string;
   content: ReactNode;
-  /**
-   * Starts folded, and its content mounts only once opened: panels that ask the server for
-   * something on mount (resources, prompts) send nothing the user did not ask for (a replay
-   * of a recording without those requests would answer "not recorded").
-   */
-  folded?: boolean;
+  /** Shown beside the title (e.g. how many tasks wait for input). */
+  badge?: ReactNode;
 }
 
-function Panel({ panel }: { panel: WorkbenchPanel }) {
-  const [opened, setOpened] = useState(!panel.folded);
+/**
+ * The tabbed panel. A tab's content mounts when first opened and then stays mounted (hidden
+ * while another tab is shown), so a call in progress keeps its state, and panels that ask the
+ * server for something on mount (resources, prompts) send nothing the user did not ask for.
+ */
+function Tabs({ panels, tab, onTab }: { panels: WorkbenchPanel[]; tab?: string; onTab?: (id: string) => void }) {
+  const stored = useInspector((s) => s.ui.panel);
+  const setStored = useInspector((s) => s.ui.setPanel);
+  const wanted = tab ?? stored;
+  const setPanel = onTab ?? setStored;
+  const active = panels.find((p) => p.id === wanted) ?? panels[0];
+  const [opened, setOpened] = useState<ReadonlySet<string>>(() => new Set());
+  if (active && !opened.has(active.id)) setOpened(new Set([...opened, active.id]));
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+    const at = panels.findIndex((p) => p.id === active?.id);
+    const next = panels[(at + (e.key === 'ArrowRight' ? 1 : panels.length - 1)) % panels.length];
+    if (!next) return;
+    setPanel(next.id);
+    document.getElementById(`tab-${next.id}`)?.focus();
+  };
   return (
-    <details
-      open={!panel.folded}
-      onToggle={(e) => {
-        if (e.currentTarget.open) setOpened(true);
-      }}
-      className="rounded-xl border border-border bg-surface p-3"
-      data-panel={panel.id}
-    >
-      <summary className="cursor-pointer text-xs font-semibold uppercase tracking-wide text-muted">{panel.title}</summary>
-      {opened && <div className="mt-2">{panel.content}</div>}
-    </details>
+    <section className="flex min-h-0 flex-1 flex-col rounded-xl border border-border bg-surface" aria-label="Panels" data-testid="panels">
+      <div role="tablist" aria-label="Panels" className="flex shrink-0 gap-1 border-b border-border px-2 pt-1" onKeyDown={onKeyDown}>
+        {panels.map((p) => (
+          <button
+            key={p.id}
+            id={`tab-${p.id}`}
+            type="button"
+            role="tab"
+            aria-selected={p.id === active?.id}
+            aria-controls={`tabpanel-${p.id}`}
+            tabIndex={p.id === active?.id ? 0 : -1}
+            data-tab={p.id}
+            onClick={() => setPanel(p.id)}
+            className={`-mb-px flex items-center gap-1.5 border-b-2 px-3 py-1.5 text-sm ${p.id === active?.id ? 'border-accent font-semibold text-foreground' : 'border-transparent text-muted hover:text-foreground'}`}
+          >
+            {p.title}
+            {p.badge}
+          </button>
+        ))}
+      </div>
+      {panels.map((p) =>
+        opened.has(p.id) ? (
+          <div
+            key={p.id}
+            id={`tabpanel-${p.id}`}
+            role="tabpanel"
+            aria-labelledby={`tab-${p.id}`}
+            hidden={p.id !== active?.id}
+            data-panel={p.id}
+            className="min-h-0 flex-1 overflow-auto p-3"
+          >
+            {p.content}
+          </div>
+        ) : null,
+      )}
+    </section>
   );
 }
 
-// Whole class names, so Tailwind sees them.
-const GRID = {
-  normal: 'xl:grid-cols-[minmax(0,1fr)_28rem]',
-  wide: 'xl:grid-cols-[minmax(0,1fr)_30rem]',
-} as const;
-
 /**
- * The working area the live inspector and the recording viewer share: the timeline with the
- * detail pane under it, and the panels beside them. It fills the rest of a full-height column;
- * the page must bound that height, or the timeline would be as tall as all its rows.
+ * The working area the live inspector and the recording viewer share: the timeline and the
+ * detail side by side above, the tabbed panel below, each boundary a handle that resizes (sizes
+ * remembered). It fills the rest of a full-height column; the page must bound that height. The
+ * shown tab lives in the store's ui slice, or with the page (`tab`, `onTab`) when the page swaps
+ * stores (the recording viewer rebuilds its store as the user scrubs).
  */
-export function Workbench({ panels, side = 'normal' }: { panels: WorkbenchPanel[]; side?: keyof typeof GRID }) {
+export function Workbench({ panels, tab, onTab }: { panels: WorkbenchPanel[]; tab?: string; onTab?: (id: string) => void }) {
   return (
-    <div className={`grid min-h-0 flex-1 grid-cols-1 gap-3 ${GRID[side]}`}>
-      <div className="flex min-h-[24rem] flex-col gap-3">
-        <Timeline />
-        <div className="max-h-[45vh] min-h-0 overflow-auto">
-          <DetailPane />
-        </div>
-      </div>
-      <aside className="min-h-0 space-y-3 overflow-auto" aria-label="Panels" data-testid="panels">
-        {panels.map((p) => (
-          <Panel key={p.id} panel={p} />
-        ))}
-      </aside>
-    </div>
+    <SplitPane
+      id="workbench"
+      direction="column"
+      initial={0.48}
+      min={0.15}
+      max={0.85}
+      label="Resize the timeline and the panels"
+      className="flex-1"
+      first={
+        <SplitPane
+          id="timeline-detail"
+          direction="row"
+          initial={0.62}
+          label="Resize the timeline and the detail"
+          className="flex-1"
+          first={<Timeline />}
+          second={<DetailPane />}
+        />
+      }
+      second={<Tabs panels={panels} tab={tab} onTab={onTab} />}
+    />
   );
 }

@@ -22,6 +22,8 @@ import { useRecordingViewer } from './use-recording-viewer';
 export function RecordingViewer() {
   const v = useRecordingViewer();
   const [reviewing, setReviewing] = useState(false);
+  // The tab outlives the store, which is rebuilt at each moment scrubbed to.
+  const [tab, setTab] = useState('app');
   const r = v.loaded?.recording;
   return (
     <main className="flex h-screen flex-col gap-3 p-3" data-testid="recording-viewer" data-state={r ? (v.store ? 'ready' : 'loading') : 'empty'}>
@@ -70,7 +72,8 @@ export function RecordingViewer() {
           {v.store ? (
             <InspectorProvider key={v.storeKey} store={v.store}>
               <Workbench
-                side="wide"
+                tab={tab}
+                onTab={setTab}
                 panels={[
                   { id: 'app', title: 'App view', content: v.at !== undefined ? <RecordedApp recording={r} at={v.builtAt ?? v.at} /> : null },
                   { id: 'tasks', title: 'Tasks', content: <TasksPanel /> },

@@ -26,12 +26,11 @@ function LiveTap({ id }: { id: string }) {
       </p>
       <InspectorProvider store={tap.store}>
         <Workbench
-          side="wide"
           panels={[
             { id: 'faults', title: 'Faults', content: <TapFaultsPanel faults={tap.faults} onChange={(next) => void tap.setFaults(next)} error={tap.error} /> },
             { id: 'tasks', title: 'Tasks', content: <TasksPanel /> },
             { id: 'streams', title: 'Streams', content: <StreamsPanel /> },
-            { id: 'app', title: 'App view', content: <LiveTapApp recording={tap.recording} frameCount={tap.frameCount} />, folded: true },
+            { id: 'app', title: 'App view', content: <LiveTapApp recording={tap.recording} frameCount={tap.frameCount} /> },
           ]}
         />
       </InspectorProvider>

@@ -1,60 +1,91 @@
 'use client';
 
 import { barOf } from '@/lib/state/timeline-lanes';
+import type { TimelineBuffer } from '@/lib/state/timeline-buffer';
+import type { ListRow } from '@/lib/state/timeline-rows';
+import type { TimelineEntry } from '@/lib/state/timeline-types';
+import { formatSpan } from '@/lib/state/timeline-window';
+import { EmptyState } from '@/components/ui/EmptyState';
+import { formatBytes } from './columns';
 import { TimeAxis } from './TimeAxis';
-import { TimelineRow } from './TimelineRow';
+import { type ExchangeFacts, TimelineRow } from './TimelineRow';
 import { TimelineToolbar } from './TimelineToolbar';
 import { useTimeline } from './use-timeline';
-import { EmptyState } from '@/components/ui/EmptyState';
+
+/** An exchange row's facts from its span: HTTP status and answer, how long it took (so far, while open), its bytes. */
+function exchangeFacts(buffer: TimelineBuffer, row: ListRow, e: TimelineEntry): ExchangeFacts | undefined {
+  if (!row.exchange) return undefined;
+  const span = buffer.span(`exchange:${row.exchange.id}`);
+  const status = [span?.httpStatus, span?.status ?? (span?.open ? 'pending' : undefined)].filter((s) => s !== undefined).join(' ');
+  return {
+    ...row.exchange,
+    status: span ? status : (e.status ?? ''),
+    duration: span ? `${span.open ? '≥' : ''}${formatSpan(span.endAt - span.startAt)}` : '',
+    size: formatBytes(span?.bytes ?? e.bytes),
+    open: span?.open ?? false,
+    error: (span?.errors ?? 0) > 0 || e.isError,
+  };
+}
 
 /**
- * The timeline: every frame of the connection on a time axis, virtualized. Long spans (a task
- * with its polls, an MRTR conversation, a listen stream, an app's bridge) run as lanes on the
- * left; each row's exchange is a bar on the right. Click or arrow keys select an entry for
- * the detail pane. The list is a grid (a `<table>` laid out as blocks, its rows placed by the
- * virtualizer): it holds the focus and the keys, and takes clicks for its rows.
+ * The timeline: the connection's traffic, one row per HTTP exchange (method, status, duration,
+ * size, lints, a waterfall bar) that unfolds into its frames, virtualized. Long spans (a task
+ * with its polls, an MRTR conversation, a listen stream, an app's bridge) run as lettered lanes
+ * on the left. Click or arrow keys select an entry for the detail pane. The list is a grid (a
+ * `<table>` laid out as blocks, its rows placed by the virtualizer): it holds the focus and the
+ * keys, and takes clicks for its rows.
  */
 export function Timeline() {
   const t = useTimeline();
-  const { visible, items, lanes, buffer } = t;
+  const { visible, items, lanes, buffer, rows, waterfall } = t;
   const kindKey = lanes.kinds.join(',');
   return (
-    <section className="flex min-h-0 flex-1 flex-col rounded-xl border border-border bg-surface" aria-label="Timeline" data-testid="timeline">
+    <section
+      ref={t.sectionRef}
+      className="flex min-h-0 flex-1 flex-col rounded-xl border border-border bg-surface"
+      aria-label="Timeline"
+      data-testid="timeline"
+    >
       <TimelineToolbar methods={visible.methods} shown={visible.ids.length} />
-      <TimeAxis lanes={lanes} />
+      <TimeAxis lanes={lanes} waterfall={waterfall} />
       <table
         ref={t.scrollRef}
         onScroll={t.onScroll}
         onKeyDown={t.onKeyDown}
         onClick={t.onClick}
         tabIndex={0}
-        // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: a table with role="grid" is the ARIA data grid pattern (HTML-ARIA allows any role on table); the rule's fix, a div, is what useSemanticElements rejects
-        role="grid"
-        aria-rowcount={visible.ids.length}
+        // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: a table with role="treegrid" is the ARIA tree grid pattern (HTML-ARIA allows any role on table; rows that unfold need it); the rule's fix, a div, is what useSemanticElements rejects
+        role="treegrid"
+        aria-label="Exchanges and frames"
+        aria-rowcount={rows.length}
         data-testid="timeline-list"
-        className="relative block max-h-[85vh] min-h-0 flex-1 overflow-auto outline-none focus-visible:ring-2 focus-visible:ring-accent/40"
+        className="relative block min-h-0 flex-1 overflow-auto outline-none focus-visible:ring-2 focus-visible:ring-accent/40"
       >
         <tbody className="block" style={{ height: t.virtualizer.getTotalSize(), position: 'relative' }}>
           {items.map((item) => {
-            const id = visible.ids[item.index];
-            const entry = id === undefined ? undefined : buffer.get(id);
-            if (id === undefined || !entry) return null;
+            const row = rows.at(item.index);
+            const entry = row ? buffer.get(row.id) : undefined;
+            if (!row || !entry) return null;
+            const x = exchangeFacts(buffer, row, entry);
             return (
               <TimelineRow
-                key={id}
+                key={row.key}
                 entry={entry}
                 buffer={buffer}
-                glyphs={lanes.glyphs.get(id) ?? ''}
+                exchange={x}
+                child={row.child}
+                glyphs={lanes.glyphs.get(row.first) ?? ''}
                 kinds={kindKey}
-                bar={barOf(buffer, entry, lanes.from, lanes.to)}
+                bar={barOf(buffer, entry, waterfall.win.from, waterfall.win.to, !x)}
+                size={formatBytes(entry.bytes)}
                 lintVersion={t.lintVersion}
-                selected={t.selectedId === id}
+                selected={t.selectedRow === item.index}
                 top={item.start}
               />
             );
           })}
         </tbody>
-        {visible.ids.length === 0 ? (
+        {rows.length === 0 ? (
           <tbody className="block">
             <tr className="block">
               <td className="block">

@@ -5,38 +5,9 @@ import type { TimelineBuffer } from '@/lib/state/timeline-buffer';
 import type { SpanKind, TimelineEntry } from '@/lib/state/timeline-types';
 import { lintsForEntry, worstSeverity } from '@/lib/state/selectors';
 import { clockTime } from '@/components/ui/clock-time';
-
-/** Colours of the span lanes, by kind. */
-export const LANE_COLOR: Record<SpanKind, string> = {
-  exchange: 'bg-muted',
-  task: 'bg-amber-500',
-  conversation: 'bg-violet-500',
-  listen: 'bg-sky-500',
-  bridge: 'bg-emerald-500',
-};
-
-const KIND_TAG: Record<TimelineEntry['kind'], string> = {
-  'http-request': 'POST',
-  'http-response': 'HEAD',
-  message: 'MSG',
-  'sse-open': 'SSE+',
-  'sse-frame': 'SSE',
-  'sse-comment': '···',
-  'sse-close': 'END',
-  error: 'ERR',
-  bridge: 'APP',
-};
+import { COLUMNS, KIND_TAG, LANE_COLOR, LANE_WIDTH } from './columns';
 
 const SEVERITY_STYLE = { error: 'bg-danger/15 text-danger', warning: 'bg-amber-500/15 text-warning', info: 'bg-accent/10 text-accent' } as const;
-/** Width of one lane in pixels, shared by the rows and the time axis so the lanes line up. */
-export const LANE_WIDTH = 10;
-
-/** Short JSON-RPC id for the row (ids can be long strings). */
-function shortId(id: TimelineEntry['rpcId']): string {
-  if (id === undefined) return '';
-  const s = String(id);
-  return `#${s.length > 6 ? `${s.slice(0, 5)}…` : s}`;
-}
 
 /** The lanes this row is on: a glyph per lane (' ' when the lane's span does not cover the row). */
 function Lanes({ glyphs, kinds }: { glyphs: string; kinds: readonly SpanKind[] }) {
@@ -48,7 +19,7 @@ function Lanes({ glyphs, kinds }: { glyphs: string; kinds: readonly SpanKind[] }
   return (
     <td className="relative h-full shrink-0" style={{ width: kinds.length * LANE_WIDTH }} aria-hidden>
       {marks.map(({ lane, glyph, color }) => (
-        <span key={lane} className="absolute inset-y-0" style={{ left: lane * LANE_WIDTH + 3, width: 4 }}>
+        <span key={lane} className="absolute inset-y-0" style={{ left: lane * LANE_WIDTH + 4, width: 4 }}>
           <span className={`absolute left-[1.5px] w-px ${color} ${glyph === 's' ? 'top-1/2 bottom-0' : glyph === 'e' ? 'top-0 bottom-1/2' : 'inset-y-0'}`} />
           {glyph !== '|' ? <span className={`absolute top-1/2 left-0 size-1 -translate-y-1/2 rounded-full ${color}`} /> : null}
         </span>
@@ -57,76 +28,118 @@ function Lanes({ glyphs, kinds }: { glyphs: string; kinds: readonly SpanKind[] }
   );
 }
 
-function Bar({ bar, error }: { bar: string; error: boolean }) {
-  const [start = 0, width = 0, tick = 0] = bar.split(',').map(Number);
+function Bar({ bar, error, open }: { bar: string; error: boolean; open: boolean }) {
+  const [start = 0, width = 0, tick = -1] = bar ? bar.split(',').map(Number) : [];
   return (
-    <td className="relative h-full w-32 shrink-0 border-l border-border" aria-hidden>
-      {width > 0 ? (
+    <td className={`relative h-full ${COLUMNS.waterfall} border-l border-border`} data-waterfall aria-hidden>
+      {bar && (width > 0 || tick < 0) ? (
         <span
-          className={`absolute top-1/2 h-1.5 -translate-y-1/2 rounded-sm ${error ? 'bg-danger/40' : 'bg-accent/30'}`}
+          className={`absolute top-1/2 h-2 -translate-y-1/2 rounded-sm ${error ? 'bg-danger/50' : open ? 'bg-accent/20' : 'bg-accent/40'}`}
           style={{ left: `${start / 10}%`, width: `max(2px, ${width / 10}%)` }}
         />
       ) : null}
-      <span className={`absolute inset-y-1.5 w-0.5 ${error ? 'bg-danger' : 'bg-accent'}`} style={{ left: `${tick / 10}%` }} />
+      {tick >= 0 ? <span className={`absolute inset-y-1.5 w-0.5 ${error ? 'bg-danger' : 'bg-accent'}`} style={{ left: `${tick / 10}%` }} /> : null}
     </td>
   );
+}
+
+/** What an exchange row shows, computed by the list from its span (strings, so memo compares them). */
+export interface ExchangeFacts {
+  id: string;
+  frames: number;
+  expanded: boolean;
+  status: string;
+  duration: string;
+  size: string;
+  open: boolean;
+  error: boolean;
 }
 
 interface TimelineRowProps {
   entry: TimelineEntry;
   buffer: TimelineBuffer;
+  /** Set for an exchange row (one row for all its frames). */
+  exchange?: ExchangeFacts;
+  /** A frame shown under its expanded exchange. */
+  child?: boolean;
   /** Lane glyphs of this row (see lib/state/timeline-lanes.ts). */
   glyphs: string;
   /** Span kind of each lane, comma-separated (a string, so memo compares it by value). */
   kinds: string;
-  /** Exchange bar "start,width,tick" on the window's time scale. */
+  /** Exchange bar "start,width,tick" on the waterfall window. */
   bar: string;
+  /** Size and duration of a frame row. */
+  size: string;
   lintVersion: number;
   selected: boolean;
   top: number;
 }
 
 /**
- * One timeline entry, a row of the timeline's grid; memoized, so a new frame re-renders only rows
- * whose inputs changed. The grid selects on click (by the row's `data-id`) and with arrow keys.
+ * One row of the timeline's grid, an exchange or a frame; memoized, so a new frame re-renders
+ * only rows whose inputs changed. The grid selects on click (by the row's `data-id`), folds and
+ * unfolds on the chevron and with ←/→.
  */
-export const TimelineRow = memo(function TimelineRow({ entry: e, buffer, glyphs, kinds, bar, lintVersion, selected, top }: TimelineRowProps) {
+export const TimelineRow = memo(function TimelineRow(p: TimelineRowProps) {
+  const { entry: e, buffer, exchange: x } = p;
   // biome-ignore lint/correctness/useExhaustiveDependencies: the buffer's lints are mutated in place; `lintVersion` is the counter that moves when they change
-  const lints = useMemo(() => lintsForEntry(buffer, e), [buffer, e, lintVersion]);
+  const lints = useMemo(() => (x ? (buffer.lintsOf(e.exchangeId) ?? []) : lintsForEntry(buffer, e)), [buffer, e, x, p.lintVersion]);
   const severity = worstSeverity(lints);
   const label = e.kind === 'sse-comment' ? 'keep-alive' : (e.method ?? e.kind);
+  const error = x ? x.error : e.isError;
+  const expandable = x && x.frames > 1;
   return (
     <tr
-      aria-selected={selected}
+      aria-selected={p.selected}
+      aria-expanded={expandable ? x.expanded : undefined}
+      aria-level={p.child ? 2 : 1}
       data-testid="timeline-row"
       data-id={e.id}
-      data-kind={e.kind}
+      data-kind={x ? 'exchange' : e.kind}
+      data-exchange={x?.id}
+      data-child={p.child || undefined}
       data-method={e.method ?? ''}
-      data-direction={e.direction}
-      data-error={e.isError || undefined}
-      className={`absolute inset-x-0 flex h-7 cursor-pointer items-center gap-2 border-b border-border/60 px-2 font-mono text-xs ${selected ? 'bg-accent/10' : 'hover:bg-surface-muted'} ${e.isError ? 'text-danger' : ''}`}
-      style={{ top }}
+      data-direction={x ? undefined : e.direction}
+      data-error={error || undefined}
+      className={`absolute inset-x-0 flex h-7 cursor-pointer items-center gap-2 border-b border-border/60 px-2 font-mono text-xs ${p.selected ? 'bg-accent/10' : 'hover:bg-surface-muted'} ${error ? 'text-danger' : ''}`}
+      style={{ top: p.top }}
     >
-      <td className="w-[86px] shrink-0 text-muted">{clockTime(e.at)}</td>
-      {kinds ? <Lanes glyphs={glyphs} kinds={kinds.split(',') as SpanKind[]} /> : null}
-      <td className={`w-3 shrink-0 text-center ${e.direction === 'out' ? 'text-accent' : 'text-success'}`} title={e.direction === 'out' ? 'sent' : 'received'}>
-        {e.direction === 'out' ? '→' : '←'}
+      <td className={`${COLUMNS.time} text-muted`}>{clockTime(e.at)}</td>
+      {p.kinds ? <Lanes glyphs={p.glyphs} kinds={p.kinds.split(',') as SpanKind[]} /> : null}
+      <td
+        className={`flex min-w-0 flex-1 items-center gap-1 ${p.child ? 'pl-5' : ''}`}
+        title={[label, e.target].filter(Boolean).join(' ')}
+        data-testid="row-method"
+      >
+        {x ? (
+          <span data-expand className={`w-3 shrink-0 text-muted ${expandable ? '' : 'invisible'}`}>
+            {x.expanded ? '▾' : '▸'}
+          </span>
+        ) : (
+          <span className={`shrink-0 ${e.direction === 'out' ? 'text-accent' : 'text-success'}`} title={e.direction === 'out' ? 'sent' : 'received'}>
+            {e.direction === 'out' ? '→' : '←'} <span className="text-[10px] text-muted">{KIND_TAG[e.kind]}</span>
+          </span>
+        )}
+        <span className="truncate">
+          {label}
+          {e.target ? <span className="text-muted"> {e.target}</span> : null}
+        </span>
+        {e.taskFp ? (
+          <span className="shrink-0 text-warning" data-testid="task-fp" title="task fingerprint">
+            {e.taskFp}
+          </span>
+        ) : null}
       </td>
-      <td className="w-9 shrink-0 text-[10px] text-muted">{KIND_TAG[e.kind]}</td>
-      <td className="min-w-0 flex-1 truncate" title={[label, e.target].filter(Boolean).join(' ')}>
-        {label}
-        {e.target && e.direction === 'out' ? <span className="text-muted"> {e.target}</span> : null}
+      <td className={`${COLUMNS.status} truncate text-muted`} data-testid="row-status">
+        {x ? x.status : (e.status ?? '')}
       </td>
-      <td className="w-28 shrink-0 truncate text-muted" data-testid="row-status">
-        {e.status ?? ''}
+      <td className={`${COLUMNS.duration} text-right whitespace-nowrap text-muted`} data-testid="row-duration">
+        {x ? x.duration : ''}
       </td>
-      <td className="w-14 shrink-0 truncate text-muted" title={e.rpcId !== undefined ? `JSON-RPC id ${String(e.rpcId)}` : undefined}>
-        {shortId(e.rpcId)}
+      <td className={`${COLUMNS.size} text-right whitespace-nowrap text-muted`} data-testid="row-size">
+        {x ? x.size : p.size}
       </td>
-      <td className="w-16 shrink-0 text-warning" data-testid={e.taskFp ? 'task-fp' : undefined} title={e.taskFp ? 'task fingerprint' : undefined}>
-        {e.taskFp ?? ''}
-      </td>
-      <td className="w-10 shrink-0">
+      <td className={COLUMNS.lints}>
         {severity ? (
           <span
             data-testid="lint-badge"
@@ -138,7 +151,7 @@ export const TimelineRow = memo(function TimelineRow({ entry: e, buffer, glyphs,
           </span>
         ) : null}
       </td>
-      <Bar bar={bar} error={e.isError} />
+      <Bar bar={p.bar} error={error} open={x?.open ?? false} />
     </tr>
   );
 });

@@ -1,21 +1,25 @@
 'use client';
 
-import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent, type UIEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type UIEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { layoutLanes, type LaneModel } from '@/lib/state/timeline-lanes';
+import { createRowGrouper, type ListRow } from '@/lib/state/timeline-rows';
 import { selectBuffer, selectFollow, selectLintVersion, selectSelectedId, selectVersion } from '@/lib/state/selectors';
 import { useInspector, useInspectorStore, useVisibleEntries } from '@/components/inspector/use-inspector';
+import { useWaterfall } from './use-waterfall';
 
 /**
- * The timeline list's behaviour: virtualization over the filtered ids (fixed-height rows, so
- * 100,000 entries cost what ~40 rendered rows cost), the lane layout of the rows in view,
- * following the newest entry until the user scrolls away, and keyboard selection.
+ * The timeline list's behaviour: rows (one per exchange, expandable, or one per frame),
+ * virtualization over them (fixed-height rows, so 100,000 entries cost what ~40 rendered rows
+ * cost), the lane layout and waterfall window of the rows in view, following the newest entry
+ * until the user scrolls away, and keyboard selection, expansion and zoom.
  */
 
 const ROW_HEIGHT = 28;
 const OVERSCAN = 12;
+const ZOOM_KEYS: Record<string, number> = { '+': 0.5, '=': 0.5, '-': 2, _: 2 };
 
-/** The timeline list's state and handlers: virtual rows, lanes, selection, following, scroll, click and keys. */
+/** The timeline list's state and handlers: virtual rows, lanes, waterfall, selection, following, scroll, click and keys. */
 export function useTimeline() {
   const store = useInspectorStore();
   const visible = useVisibleEntries();
@@ -24,23 +28,38 @@ export function useTimeline() {
   const buffer = useInspector(selectBuffer);
   const selectedId = useInspector(selectSelectedId);
   const follow = useInspector(selectFollow);
+  const grouped = useInspector((s) => s.timeline.grouped);
   const scrollRef = useRef<HTMLTableElement>(null);
-  const count = visible.ids.length;
+  const sectionRef = useRef<HTMLElement>(null);
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
+  const grouper = useMemo(() => createRowGrouper(), []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the buffer and the id list are mutated in place; `version` is the counter that moves when they change
+  const rows = useMemo(() => grouper(buffer, visible.ids, grouped, expanded), [grouper, buffer, visible, grouped, expanded, version]);
+  const count = rows.length;
 
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: OVERSCAN,
-    getItemKey: (index) => visible.ids[index] ?? index,
+    getItemKey: (index) => rows.at(index)?.key ?? index,
   });
   const items = virtualizer.getVirtualItems();
-  const first = items[0]?.index ?? 0;
-  const last = items[items.length - 1]?.index ?? -1;
+  const inView = items.flatMap((item) => {
+    const row = rows.at(item.index);
+    return row ? [row] : [];
+  });
+  const viewKey = inView.map((r) => r.key).join();
 
   // Lanes only for the rows in view: cheap however long the list is.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the buffer is mutated in place; `version` is the counter that moves when the rows in view gain entries
-  const lanes: LaneModel = useMemo(() => layoutLanes(buffer, visible.ids.slice(first, last + 1)), [buffer, visible, first, last, version]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `viewKey` names the rows in view; `version` moves when they gain entries
+  const lanes: LaneModel = useMemo(() => {
+    const ids = [...new Set(inView.flatMap((r) => (r.exchange ? [r.first, r.id] : [r.id])))].sort((a, b) => a - b);
+    return layoutLanes(buffer, ids);
+  }, [buffer, viewKey, version]);
+  const fit = useMemo(() => ({ from: lanes.from, to: lanes.to }), [lanes.from, lanes.to]);
+  const waterfall = useWaterfall(fit, sectionRef);
+  const selectedRow = selectedId === undefined ? -1 : rows.indexOf(selectedId);
 
   // Follow the newest entry while following.
   // biome-ignore lint/correctness/useExhaustiveDependencies: `version` moves on every ingest, so the view keeps to the newest entry even when the count stays the same (a full buffer evicting as it grows)
@@ -50,10 +69,8 @@ export function useTimeline() {
 
   // Keep the selected entry in view (opening the detail pane shrinks the list).
   useEffect(() => {
-    if (selectedId === undefined) return;
-    const index = visible.ids.indexOf(selectedId);
-    if (index >= 0) virtualizer.scrollToIndex(index, { align: 'auto' });
-  }, [selectedId, visible, virtualizer]);
+    if (selectedRow >= 0) virtualizer.scrollToIndex(selectedRow, { align: 'auto' });
+  }, [selectedRow, virtualizer]);
 
   const onScroll = useCallback(
     (e: UIEvent<HTMLTableElement>) => {
@@ -65,30 +82,55 @@ export function useTimeline() {
     [store],
   );
 
-  // One handler for every row: a click anywhere in a row selects that row's entry.
+  const toggle = useCallback((exchangeId: string, open?: boolean) => {
+    setExpanded((prev) => {
+      if (open === prev.has(exchangeId)) return prev;
+      const next = new Set(prev);
+      if (next.has(exchangeId)) next.delete(exchangeId);
+      else next.add(exchangeId);
+      return next;
+    });
+  }, []);
+
+  // One handler for every row: a click selects the row's entry; on the chevron it also folds or unfolds.
   const onClick = useCallback(
     (e: MouseEvent<HTMLTableElement>) => {
       const row = e.target instanceof Element ? e.target.closest<HTMLElement>('tr[data-id]') : null;
-      if (row) store.getState().timeline.select(Number(row.dataset.id));
+      if (!row) return;
+      const exchange = row.dataset.exchange;
+      if (exchange && e.target instanceof Element && e.target.closest('[data-expand]')) toggle(exchange);
+      store.getState().timeline.select(Number(row.dataset.id));
     },
-    [store],
+    [store, toggle],
   );
 
   const onKeyDown = useCallback(
     (e: KeyboardEvent<HTMLTableElement>) => {
-      if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp' && e.key !== 'Escape') return;
+      const zoomBy = ZOOM_KEYS[e.key];
+      if (zoomBy !== undefined || e.key === '0' || (e.shiftKey && (e.key === 'ArrowLeft' || e.key === 'ArrowRight'))) {
+        e.preventDefault();
+        if (zoomBy !== undefined) return waterfall.zoom(zoomBy);
+        if (e.key === '0') return waterfall.reset();
+        return waterfall.pan(e.key === 'ArrowLeft' ? -0.25 : 0.25);
+      }
+      if (!['ArrowDown', 'ArrowUp', 'ArrowLeft', 'ArrowRight', 'Escape'].includes(e.key)) return;
       e.preventDefault();
       const t = store.getState().timeline;
       if (e.key === 'Escape') return t.select(undefined);
-      const ids = visible.ids;
-      const at = t.selectedId === undefined ? -1 : ids.indexOf(t.selectedId);
-      const next = e.key === 'ArrowDown' ? Math.min(ids.length - 1, at + 1) : Math.max(0, at < 0 ? ids.length - 1 : at - 1);
-      if (ids[next] === undefined) return;
-      t.select(ids[next]);
+      const at = t.selectedId === undefined ? -1 : rows.indexOf(t.selectedId);
+      const current: ListRow | undefined = rows.at(at);
+      if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+        if (current?.exchange) toggle(current.exchange.id, e.key === 'ArrowRight');
+        return;
+      }
+      const next = e.key === 'ArrowDown' ? Math.min(rows.length - 1, at + 1) : Math.max(0, at < 0 ? rows.length - 1 : at - 1);
+      const row = rows.at(next);
+      if (!row) return;
+      t.select(row.id);
       virtualizer.scrollToIndex(next, { align: 'auto' });
     },
-    [store, visible, virtualizer],
+    [store, rows, virtualizer, toggle, waterfall],
   );
 
-  return { scrollRef, virtualizer, items, visible, buffer, lanes, lintVersion, selectedId, follow, onClick, onScroll, onKeyDown };
+  return { scrollRef, sectionRef, virtualizer, items, rows, visible, buffer, lanes, waterfall, lintVersion, selectedRow, onClick, onScroll, onKeyDown };
 }

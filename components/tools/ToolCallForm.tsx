@@ -1,6 +1,7 @@
 'use client';
 
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { useInspector } from '@/components/inspector/use-inspector';
 import type { Tool } from '@/lib/protocol';
 import { ActionButton } from '@/components/ui/ActionButton';
 import { InputRequestsPanel } from '@/components/elicitation/InputRequestsPanel';
@@ -26,6 +27,12 @@ export function ToolCallForm({ tool, taskCapable }: { tool: Tool; taskCapable: b
   const [rawError, setRawError] = useState<string>();
   const [asTask, setAsTask] = useState(false);
   const { state, call, submit, abandon, reset } = useToolCall(tool.name);
+  const setPanel = useInspector((s) => s.ui.setPanel);
+  const createdTask = state.phase === 'done' && state.outcome.type === 'task';
+  // A call that became a task is followed in the Tasks tab: show it there, input form and all.
+  useEffect(() => {
+    if (createdTask) setPanel('tasks');
+  }, [createdTask, setPanel]);
   const busy = state.phase === 'calling' || state.phase === 'input';
   // The arguments of the latest call, numbered so each call mounts a fresh app view.
   const [appCall, setAppCall] = useState<{ n: number; args: Record<string, unknown> }>();
@@ -74,8 +81,11 @@ export function ToolCallForm({ tool, taskCapable }: { tool: Tool; taskCapable: b
         idPrefix={`arg-${tool.name}`}
       />
       <div className="flex flex-wrap items-center gap-3">
+        <ActionButton action="call" tone="primary" data-testid="call-tool" disabled={busy} onClick={onCall}>
+          {asTask ? 'Call as task' : 'Call'}
+        </ActionButton>
         <label
-          className="flex items-center gap-2 text-sm"
+          className={`flex cursor-pointer items-center gap-2 rounded-md border px-3 py-1.5 text-sm font-medium ${asTask ? 'border-accent bg-accent/10 text-accent' : 'border-border hover:bg-surface-muted'}`}
           title={
             taskCapable
               ? 'Declare the tasks extension on this call; the server decides whether it becomes a task'
@@ -84,10 +94,8 @@ export function ToolCallForm({ tool, taskCapable }: { tool: Tool; taskCapable: b
         >
           <input type="checkbox" data-testid="run-as-task" className="size-4 accent-accent" checked={asTask} onChange={(e) => setAsTask(e.target.checked)} />
           Run as task
+          <span className="text-xs font-normal text-muted">{taskCapable ? '(server supports tasks)' : '(not advertised)'}</span>
         </label>
-        <ActionButton action="call" tone="primary" data-testid="call-tool" disabled={busy} onClick={onCall}>
-          {asTask ? 'Call as task' : 'Call'}
-        </ActionButton>
         {state.phase !== 'idle' && !busy ? (
           <ActionButton action="clear" onClick={reset}>
             Clear

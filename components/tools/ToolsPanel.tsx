@@ -54,60 +54,66 @@ export function ToolsPanel() {
   const dropped = warnings.filter((w) => w.startsWith('Dropped tool'));
 
   return (
-    <section data-testid="tools-panel" className="space-y-4">
-      <div className="flex items-center justify-between gap-2">
-        <h2 className="text-sm font-semibold">
-          Tools <span className="font-normal text-muted">({tools.length})</span>
-        </h2>
-        <button
-          type="button"
-          className="text-xs text-accent hover:underline disabled:opacity-50"
-          disabled={status !== 'connected'}
-          onClick={() => void refreshTools()}
-        >
-          Refresh tools/list
-        </button>
+    <section data-testid="tools-panel" className="@container">
+      <div className="grid gap-4 @4xl:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+        <div className="min-w-0 space-y-4">
+          <div className="flex items-center justify-between gap-2">
+            <h2 className="text-sm font-semibold">
+              Tools <span className="font-normal text-muted">({tools.length})</span>
+            </h2>
+            <button
+              type="button"
+              className="text-xs text-accent hover:underline disabled:opacity-50"
+              disabled={status !== 'connected'}
+              onClick={() => void refreshTools()}
+            >
+              Refresh tools/list
+            </button>
+          </div>
+          <section
+            className="overflow-x-auto rounded-lg border border-border"
+            aria-label="Tools"
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways must take focus so a keyboard user can scroll it (WCAG 2.1.1, axe scrollable-region-focusable)
+            tabIndex={0}
+          >
+            <table data-testid="tools-table" className="w-full text-left text-sm">
+              <thead className="bg-surface-muted text-xs uppercase tracking-wide text-muted">
+                <tr>
+                  <th className="px-3 py-2 font-medium">Name</th>
+                  <th className="px-3 py-2 font-medium">Title</th>
+                  <th className="px-3 py-2 font-medium">Description</th>
+                </tr>
+              </thead>
+              <tbody>
+                {tools.map((t) => (
+                  <ToolRow key={t.name} tool={t} selected={t.name === selected} onSelect={() => setSelected(t.name)} />
+                ))}
+                {tools.length === 0 ? (
+                  <tr>
+                    <td colSpan={3} className="px-3 py-4 text-center text-muted">
+                      {status === 'connected' ? 'The server lists no tools.' : 'Connect to a server to list its tools.'}
+                    </td>
+                  </tr>
+                ) : null}
+              </tbody>
+            </table>
+          </section>
+          {dropped.length ? (
+            <ul className="space-y-1 text-xs text-danger" data-testid="dropped-tools">
+              {dropped.map((w) => (
+                <li key={w}>{w}</li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+        <div className="min-w-0">
+          {tool ? (
+            <ToolCallForm key={`${epoch}:${tool.name}`} tool={tool} taskCapable={supportsTasks(capabilities)} />
+          ) : tools.length ? (
+            <p className="text-xs text-muted">Choose a tool to call it.</p>
+          ) : null}
+        </div>
       </div>
-      <section
-        className="overflow-x-auto rounded-lg border border-border"
-        aria-label="Tools"
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways must take focus so a keyboard user can scroll it (WCAG 2.1.1, axe scrollable-region-focusable)
-        tabIndex={0}
-      >
-        <table data-testid="tools-table" className="w-full text-left text-sm">
-          <thead className="bg-surface-muted text-xs uppercase tracking-wide text-muted">
-            <tr>
-              <th className="px-3 py-2 font-medium">Name</th>
-              <th className="px-3 py-2 font-medium">Title</th>
-              <th className="px-3 py-2 font-medium">Description</th>
-            </tr>
-          </thead>
-          <tbody>
-            {tools.map((t) => (
-              <ToolRow key={t.name} tool={t} selected={t.name === selected} onSelect={() => setSelected(t.name)} />
-            ))}
-            {tools.length === 0 ? (
-              <tr>
-                <td colSpan={3} className="px-3 py-4 text-center text-muted">
-                  {status === 'connected' ? 'The server lists no tools.' : 'Connect to a server to list its tools.'}
-                </td>
-              </tr>
-            ) : null}
-          </tbody>
-        </table>
-      </section>
-      {dropped.length ? (
-        <ul className="space-y-1 text-xs text-danger" data-testid="dropped-tools">
-          {dropped.map((w) => (
-            <li key={w}>{w}</li>
-          ))}
-        </ul>
-      ) : null}
-      {tool ? (
-        <ToolCallForm key={`${epoch}:${tool.name}`} tool={tool} taskCapable={supportsTasks(capabilities)} />
-      ) : tools.length ? (
-        <p className="text-xs text-muted">Choose a tool to call it.</p>
-      ) : null}
     </section>
   );
 }

@@ -72,13 +72,19 @@ export function layoutLanes(buffer: TimelineBuffer, ids: readonly number[]): Lan
   return { lanes, glyphs, kinds, from: Number.isFinite(from) ? from : 0, to: Number.isFinite(to) ? to : 0 };
 }
 
-/** The row's exchange bar on the window's scale: "start,width,tick" in per-mille, or '' for none. */
-export function barOf(buffer: TimelineBuffer, e: TimelineEntry, from: number, to: number): string {
+/**
+ * The row's exchange bar on the window's scale: "start,width,tick" in per-mille, the tick being
+ * the entry's own instant (-1 for none: an exchange row is its whole bar); parts outside the
+ * window are clipped to its edges, and a row wholly outside it has no bar ('').
+ */
+export function barOf(buffer: TimelineBuffer, e: TimelineEntry, from: number, to: number, withTick = true): string {
   const range = Math.max(1, to - from);
   const ex = e.kind === 'bridge' ? undefined : buffer.span(`exchange:${e.exchangeId}`);
   const pm = (t: number) => Math.max(0, Math.min(1000, Math.round(((t - from) / range) * 1000)));
-  const tick = pm(e.at);
-  if (!ex) return `${tick},0,${tick}`;
-  const start = pm(ex.startAt);
-  return `${start},${Math.max(pm(ex.endAt) - start, 0)},${tick}`;
+  const startAt = ex?.startAt ?? e.at;
+  const endAt = ex?.endAt ?? e.at;
+  if (endAt < from || startAt > to) return '';
+  const tick = (withTick || !ex) && e.at >= from && e.at <= to ? pm(e.at) : -1;
+  const start = pm(startAt);
+  return `${start},${Math.max(pm(endAt) - start, 0)},${tick}`;
 }

@@ -26,6 +26,8 @@ interface TimelineState {
   selectedId?: number;
   /** Keep the newest entry in view as frames arrive. */
   follow: boolean;
+  /** One row per HTTP exchange (expandable to its frames), or one row per frame. */
+  grouped: boolean;
   /** The bounded memory itself: non-reactive reads (get, ids, fullBody, spans, lintsOf...). */
   buffer: TimelineBuffer;
   /** Ingest one frame now (one store update). */
@@ -39,6 +41,7 @@ interface TimelineState {
   setSearch(text: string): void;
   select(id: number | undefined): void;
   setFollow(follow: boolean): void;
+  setGrouped(grouped: boolean): void;
   /** Lint everything waiting, including exchanges that never completed (tests, export). */
   flushLints(): void;
   subscribeFrames(listener: FrameListener): () => void;
@@ -154,6 +157,7 @@ export function createTimelineSlice(set: SliceSet<TimelineSlice>, get: SliceGet<
     filters: DEFAULT_FILTERS,
     search: '',
     follow: true,
+    grouped: true,
     buffer,
     append(frame) {
       ingest([frame]);
@@ -184,6 +188,7 @@ export function createTimelineSlice(set: SliceSet<TimelineSlice>, get: SliceGet<
     setSearch: (search) => update({ search }),
     select: (selectedId) => update({ selectedId, ...(selectedId !== undefined ? { follow: false } : {}) }),
     setFollow: (follow) => update({ follow }),
+    setGrouped: (grouped) => update({ grouped }),
     flushLints() {
       if (!linter) return;
       observeBulk();

@@ -74,6 +74,13 @@ function endsExchange(e: TimelineEntry): boolean {
   return false;
 }
 
+/** What an exchange's row shows as its outcome: the HTTP status of its head and the answer's status. */
+function noteOutcome(s: Span, e: TimelineEntry): void {
+  if (e.kind === 'http-response' && e.httpStatus !== undefined) s.httpStatus = e.httpStatus;
+  else if (e.kind === 'error') s.status = e.status ?? 'error';
+  else if (e.kind === 'message' && e.direction === 'in' && (e.rpcKind === 'result' || e.rpcKind === 'error')) s.status = e.status;
+}
+
 /** Create an empty span index. */
 export function createSpanIndex(): SpanIndex {
   const spans = new Map<string, Span>();
@@ -106,6 +113,7 @@ export function createSpanIndex(): SpanIndex {
         endAt: e.at,
         count: 0,
         errors: 0,
+        bytes: 0,
         open: kind === 'exchange' || kind === 'listen',
         ...(e.taskFp && kind === 'task' ? { taskFp: e.taskFp } : {}),
       };
@@ -115,9 +123,11 @@ export function createSpanIndex(): SpanIndex {
     s.lastId = e.id;
     s.endAt = Math.max(s.endAt, e.at);
     s.count++;
+    s.bytes += e.bytes;
     if (e.isError) s.errors++;
     if (kind === 'exchange') {
       if (endsExchange(e)) s.open = false;
+      noteOutcome(s, e);
       // A label learned late (the request frame was not the first one seen).
       if (e.direction === 'out' && e.method) s.label = labelOf(kind, e);
     } else if (kind === 'listen' && e.kind === 'sse-close') s.open = false;

@@ -82,6 +82,12 @@ export interface Span {
   open: boolean;
   /** The task fingerprint of a task span. */
   taskFp?: string;
+  /** Payload bytes of the span's entries (an exchange row's size). */
+  bytes: number;
+  /** An exchange's answer for its row: the result's or error's status text, or the transport error. */
+  status?: string;
+  /** The exchange's HTTP status, once its head came. */
+  httpStatus?: number;
 }
 
 /** Filters of the list; all must match. Empty/undefined means "any". */

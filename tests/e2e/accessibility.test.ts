@@ -62,8 +62,8 @@ describe('accessibility (axe-core) in light and dark', () => {
         await page.fill(`${form} input[name="text"]`, 'hello');
         await page.click(`${form} [data-testid="call-tool"]`);
         await page.waitForSelector(`${form} [data-testid="tool-result"]`, { timeout: 15_000 });
-        await page.click('[data-testid="timeline-row"][data-method="tools/call"][data-kind="message"]');
-        await page.waitForSelector('[data-testid="detail-json"]');
+        await page.click('[data-testid="timeline-row"][data-method="tools/call"][data-kind="exchange"]');
+        await page.waitForSelector('[data-testid="detail-json-tree"]');
         await page.click('[data-testid="edit-resend"]');
         await page.waitForSelector('[data-testid="resend-json"]');
       },

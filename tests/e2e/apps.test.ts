@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { controlApi } from '../integration/http-target';
 import { ROOT, freePort, startCliMock, type Started } from '../helpers/processes';
-import { startAppAndBrowser, stopAppAndBrowser } from './browser';
+import { openTimelineFilters, showFrames, startAppAndBrowser, stopAppAndBrowser } from './browser';
 
 /**
  * MCP Apps in the real inspector page on the app server (`npm start`), in headless Chromium: the demo's
@@ -186,7 +186,9 @@ describe('MCP Apps in the inspector', () => {
     );
     expect(calls).toEqual(['in request false', 'out result false']);
     // Bridge messages sit on the timeline as app-lane (bridge) rows.
+    await showFrames(page);
     await page.waitForSelector('[data-testid="timeline-row"][data-kind="bridge"]');
+    await page.selectOption('[data-testid="timeline-view"]', 'exchanges');
 
     // Closing asks the view first (ui/resource-teardown) and removes the frame once it answers.
     await page.click('[data-testid="app-close"]');
@@ -283,6 +285,8 @@ describe('MCP Apps in the inspector', () => {
       const flagged = await page.$$eval('[data-testid="bridge-log"] li[data-method="tools/call"][data-flagged="true"]', (els) => els.map((e) => e.textContent));
       expect(flagged).toHaveLength(1);
       expect(flagged[0]).toContain('Refused');
+      await showFrames(page);
+      await openTimelineFilters(page);
       await page.check('[data-testid="filter-errors"]');
       await page.waitForSelector('[data-testid="timeline-row"][data-kind="bridge"][data-method="tools/call"][data-error="true"]');
 

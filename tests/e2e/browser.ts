@@ -43,3 +43,14 @@ export async function stopAppAndBrowser(env: Partial<AppAndBrowser>): Promise<vo
   await env.server?.stop();
   if (env.dataDir) (await import('node:fs')).rmSync(env.dataDir, { recursive: true, force: true });
 }
+
+/** Open the timeline toolbar's Filters menu (direction, errors only, has lints, messages only), if closed. */
+export async function openTimelineFilters(page: import('playwright-core').Page): Promise<void> {
+  if (!(await page.$eval('[data-testid="timeline-filters"]', (d) => (d as HTMLDetailsElement).open)))
+    await page.click('[data-testid="timeline-filters"] summary');
+}
+
+/** Show the timeline one row per frame (the default is one row per exchange). */
+export async function showFrames(page: import('playwright-core').Page): Promise<void> {
+  await page.selectOption('[data-testid="timeline-view"]', 'frames');
+}

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoScenario } from '../../lib/scenario/builtins/demo';
 import { pidsWith, ROOT } from '../helpers/processes';
 import { controlApi } from '../integration/http-target';
-import { startAppAndBrowser, stopAppAndBrowser, type AppAndBrowser } from './browser';
+import { openTimelineFilters, startAppAndBrowser, stopAppAndBrowser, type AppAndBrowser } from './browser';
 
 /**
  * The inspector as a model client, in headless Chromium against the app server: the demo journeys
@@ -47,6 +47,7 @@ describe('the inspector as a model client', () => {
   });
 
   async function callAsTask(tool = 'generate_report'): Promise<string> {
+    await page.click('[data-tab="tools"]');
     await page.click(`[data-tool="${tool}"] [data-testid="select-tool"]`);
     await page.selectOption('[data-testid="tool-call-form"] select[name="size"]', 'small');
     await page.check('[data-testid="run-as-task"]');
@@ -111,6 +112,7 @@ describe('the inspector as a model client', () => {
     await page.waitForSelector(`${card(other)}[data-status="cancelled"]`, { timeout: 10_000 });
     // Journey: delete_note confirmed in place (MRTR: the retry carries the requestState), then a
     // charge sent twice with its idempotency key (a safe retry).
+    await page.click('[data-tab="tools"]');
     await page.click('[data-tool="delete_note"] [data-testid="select-tool"]');
     await page.fill('[data-testid="tool-call-form"] input[name="noteId"]', 'note-1');
     await page.click('[data-testid="call-tool"]');
@@ -118,6 +120,7 @@ describe('the inspector as a model client', () => {
     await page.check(`${confirm} input[name="confirm"]`);
     await page.click(`${confirm} button[data-action="accept"]`);
     await page.waitForSelector('[data-testid="tool-call-form"][data-tool="delete_note"] [data-testid="tool-result"]');
+    await page.click('[data-tab="tools"]');
     await page.click('[data-tool="charge"] [data-testid="select-tool"]');
     await page.fill('[data-testid="tool-call-form"] input[name="account"]', 'acct-7');
     await page.fill('[data-testid="tool-call-form"] input[name="amountCents"]', '250');
@@ -135,6 +138,7 @@ describe('the inspector as a model client', () => {
     expect(grades).toHaveLength(9);
 
     // The timeline, filtered to entries with lints, is empty (the lints have run: flush by waiting for idle).
+    await openTimelineFilters(page);
     await page.check('[data-testid="filter-lints"]');
     await page.waitForFunction(() => document.querySelector('[data-testid="timeline-count"]')?.getAttribute('data-total') !== '0');
     const shown = await page.getAttribute('[data-testid="timeline-count"]', 'data-shown');

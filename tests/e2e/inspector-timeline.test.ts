@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Started } from '../helpers/processes';
-import { startAppAndBrowser, stopAppAndBrowser } from './browser';
+import { openTimelineFilters as openFilters, startAppAndBrowser, stopAppAndBrowser } from './browser';
 
 /**
  * The inspector's timeline on the app server (`npm start`), in headless Chromium: the home page connects to
@@ -60,13 +60,15 @@ describe('inspector timeline', () => {
     const page = await browser.newPage();
     await page.goto(`${base}/`);
     await connected(page);
-    await page.waitForSelector('[data-testid="timeline-row"][data-method="tools/list"][data-kind="message"]', { timeout: 15_000 });
+    await page.waitForSelector('[data-testid="timeline-row"][data-method="tools/list"][data-kind="exchange"]', { timeout: 15_000 });
+    await page.waitForFunction(() => document.querySelector('[data-kind="exchange"][data-method="tools/list"]')?.textContent?.includes('complete'));
     const list = await rows(page);
-    const methods = new Set(list.map((r) => r.method));
-    expect(methods).toContain('server/discover');
-    expect(methods).toContain('tools/list');
-    expect(list.find((r) => r.method === 'server/discover' && r.kind === 'http-request')?.direction).toBe('out');
-    expect(list.find((r) => r.method === 'tools/list' && r.kind === 'message')?.text).toContain('complete');
+    expect(list.map((r) => r.method)).toEqual(['server/discover', 'tools/list']);
+    // Unfolded into frames, the discover exchange starts with the request sent.
+    await page.selectOption('[data-testid="timeline-view"]', 'frames');
+    const frames = await rows(page);
+    expect(frames.find((r) => r.method === 'server/discover' && r.kind === 'http-request')?.direction).toBe('out');
+    expect(frames.find((r) => r.method === 'tools/list' && r.kind === 'message' && r.direction === 'in')?.text).toContain('complete');
     expect(await page.textContent('[data-testid="server-info"]')).toContain('2026-07-28');
     expect(await page.textContent('[data-testid="tools-table"]')).toContain('generate_report');
     await page.close();
@@ -76,8 +78,9 @@ describe('inspector timeline', () => {
     const page = await browser.newPage();
     await page.goto(`${base}/`);
     await connected(page);
-    await page.click('[data-testid="timeline-row"][data-method="tools/list"][data-kind="message"]');
-    await page.waitForSelector('[data-testid="detail-json"]');
+    await page.click('[data-testid="timeline-row"][data-method="tools/list"][data-kind="exchange"]');
+    await page.waitForSelector('[data-testid="detail-json-tree"]');
+    await page.click('[data-testid="json-raw-toggle"]');
     const json = JSON.parse((await page.textContent('[data-testid="detail-json"]'))!) as { result: { tools: { name: string }[] } };
     expect(json.result.tools.map((t) => t.name)).toContain('delete_note');
     expect(await page.textContent('[data-testid="detail-json"]')).toMatch(/\n {2}"jsonrpc": "2.0"/);
@@ -99,7 +102,7 @@ describe('inspector timeline', () => {
     await page.fill('[data-testid="bearer-input"]', 'sekrit-token-4711');
     await page.click('[data-testid="connect-button"]');
     await connected(page);
-    await page.click('[data-testid="timeline-row"][data-method="server/discover"][data-kind="http-request"]');
+    await page.click('[data-testid="timeline-row"][data-method="server/discover"][data-kind="exchange"]');
     const masked = await page.textContent('[data-testid="detail-headers"] tr[data-header="authorization"]');
     expect(masked).toContain('Bearer •');
     expect(masked).not.toContain('sekrit');
@@ -121,7 +124,7 @@ describe('inspector timeline', () => {
     await page.click('[data-testid="connect-button"]');
     expect(JSON.parse((await proxied).postData()!)).toMatchObject({ url: `${base}/mcp`, method: 'POST' });
     await connected(page);
-    await page.waitForSelector('[data-testid="timeline-row"][data-method="tools/list"][data-kind="message"]');
+    await page.waitForSelector('[data-testid="timeline-row"][data-method="tools/list"][data-kind="exchange"]');
     expect(await page.textContent('[data-testid="tools-table"]')).toContain('delete_note');
     await context.close();
   });
@@ -130,7 +133,8 @@ describe('inspector timeline', () => {
     const page = await browser.newPage();
     await page.goto(`${base}/`);
     await connected(page);
-    await page.waitForSelector('[data-testid="timeline-row"][data-method="tools/list"][data-kind="message"]');
+    await page.waitForSelector('[data-testid="timeline-row"][data-method="tools/list"][data-kind="exchange"]');
+    await page.selectOption('[data-testid="timeline-view"]', 'frames');
     const total = await shown(page);
     expect(total).toBeGreaterThanOrEqual(6);
 
@@ -139,6 +143,7 @@ describe('inspector timeline', () => {
     expect((await rows(page)).every((r) => r.method === 'server/discover')).toBe(true);
     await page.selectOption('[data-testid="filter-method"]', '');
 
+    await openFilters(page);
     await page.selectOption('[data-testid="filter-direction"]', 'out');
     await page.waitForFunction((n) => Number(document.querySelector('[data-testid="timeline-count"]')?.getAttribute('data-shown')) < n, total);
     const sent = await rows(page);
@@ -169,14 +174,15 @@ describe('inspector timeline', () => {
     await page.fill('[data-testid="url-input"]', '/mcp/broken-codes');
     await page.click('[data-testid="connect-button"]');
     await connected(page);
+    await openFilters(page);
     await page.check('[data-testid="filter-lints"]');
-    const badge = await page.waitForSelector('[data-testid="timeline-row"][data-method="tools/list"][data-kind="message"] [data-testid="lint-badge"]', {
+    const badge = await page.waitForSelector('[data-testid="timeline-row"][data-method="tools/list"][data-kind="exchange"] [data-testid="lint-badge"]', {
       timeout: 15_000,
     });
     expect(await badge.getAttribute('data-severity')).toBe('error');
     // Only linted entries are listed, and the demo's clean discover is not among them.
     expect((await rows(page)).every((r) => r.method !== 'server/discover')).toBe(true);
-    await page.click('[data-testid="timeline-row"][data-method="tools/list"][data-kind="message"]');
+    await page.click('[data-testid="timeline-row"][data-method="tools/list"][data-kind="exchange"]');
     const lint = await page.waitForSelector('[data-testid="detail-lints"] li[data-lint-id="error-code-reserved-undefined"]');
     expect(await lint.textContent()).toContain('-32023');
     expect(await page.getAttribute('[data-testid="detail-lints"] [data-testid="lint-spec-link"]', 'href')).toMatch(/^https:\/\/.*#error-codes$/);

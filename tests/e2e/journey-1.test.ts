@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type Started } from '../helpers/processes';
 import { controlApi } from '../integration/http-target';
-import { launchChromium } from './browser';
+import { launchChromium, showFrames } from './browser';
 
 /**
  * Journey 1 ("my task never completes"), in headless Chromium against the app server (`npm start`): the home
@@ -54,6 +54,8 @@ describe('journey 1: a task on the demo mock, a cancel, and a broken server’s 
     page = await context.newPage();
     await page.goto(`${base}/?token=${server.token}`);
     await page.waitForSelector('[data-testid="connection-status"][data-state="connected"]', { timeout: 20_000 });
+    // This journey reads the timeline frame by frame (polls, cancels, answers).
+    await showFrames(page);
   });
   afterAll(async () => {
     await context?.close();
@@ -66,6 +68,7 @@ describe('journey 1: a task on the demo mock, a cancel, and a broken server’s 
 
   async function callAsTask(): Promise<string> {
     const before = await page.$$eval('[data-testid="task-card"]', (cards) => cards.map((c) => c.getAttribute('data-fp')));
+    await page.click('[data-tab="tools"]');
     await page.click('[data-testid="call-tool"]');
     const handle = await page.waitForFunction((known) => {
       const first = document.querySelector('[data-testid="task-card"]');
@@ -169,6 +172,7 @@ describe('journey 1: a task on the demo mock, a cancel, and a broken server’s 
     await page.fill('[data-testid="url-input"]', `/mcp/${BROKEN.id}`);
     await page.click('[data-testid="connect-button"]');
     await page.waitForSelector('[data-testid="connection-status"][data-state="connected"]');
+    await page.click('[data-tab="tools"]');
     await page.waitForSelector('[data-tool="boom"]');
 
     for (const tool of ['fine', 'boom']) {

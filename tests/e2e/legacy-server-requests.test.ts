@@ -49,6 +49,7 @@ describe('a 2025-11-25 server asks the inspector', () => {
 
   /** Call delete_note on `noteId`, answer the server's confirmation with `action`; the result's text. */
   async function deleteNote(noteId: string, action: 'accept' | 'decline'): Promise<string> {
+    await page.click('[data-tab="tools"]');
     await page.click('[data-tool="delete_note"] [data-testid="select-tool"]');
     await page.fill('[data-testid="tool-call-form"] input[name="noteId"]', noteId);
     await page.click('[data-testid="call-tool"]');
@@ -81,6 +82,7 @@ describe('a 2025-11-25 server asks the inspector', () => {
 
   it('a task that needs input (generate_report): the server asks on tasks/result, the dialog answers, the task completes', async () => {
     await connectLegacy('proxy', '/mcp');
+    await page.click('[data-tab="tools"]');
     await page.click('[data-tool="generate_report"] [data-testid="select-tool"]');
     await page.selectOption('[data-testid="tool-call-form"] select[name="size"]', 'small');
     await page.check('[data-testid="run-as-task"]');
@@ -122,6 +124,7 @@ describe('a 2025-11-25 server asks the inspector', () => {
     });
     expect(saved.status).toBe(200);
     await connectLegacy('proxy', '/mcp/asks');
+    await page.click('[data-tab="tools"]');
     await page.click('[data-tool="ask_twice"] [data-testid="select-tool"]');
     await page.click('[data-testid="call-tool"]');
     const url = '[data-testid="server-request"][data-method="elicitation/create"] [data-testid="url-elicitation"]';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openShareFragment } from '../../lib/recording/share';
 import { ROOT, startApp, type Started } from '../helpers/processes';
 import { controlApi } from '../integration/http-target';
-import { launchChromium } from './browser';
+import { launchChromium, showFrames } from './browser';
 
 /**
  * Recordings in Chromium against the app server (`npm start`): a demo session with a task and an app is
@@ -49,7 +49,8 @@ describe('recordings in the browser', () => {
     }
     throw new Error(`no view frame inside ${sandbox}`);
   }
-  const rowCount = async (page: Page) => Number(await page.getAttribute('[data-testid="timeline-list"]', 'aria-rowcount'));
+  // Frames listed (shown by the toolbar's count; the list itself groups them by exchange).
+  const rowCount = async (page: Page) => Number(await page.getAttribute('[data-testid="timeline-count"]', 'data-shown'));
 
   let link = '';
   let taskIds: string[] = [];
@@ -63,6 +64,7 @@ describe('recordings in the browser', () => {
     await page.waitForSelector('[data-testid="connection-status"][data-state="connected"]', { timeout: 30_000 });
 
     // A task answered in place, followed to the end.
+    await page.click('[data-tab="tools"]');
     await page.click('[data-tool="generate_report"] [data-testid="select-tool"]');
     await page.selectOption('[data-testid="tool-call-form"] select[name="size"]', 'small');
     await page.check('[data-testid="run-as-task"]');
@@ -75,6 +77,7 @@ describe('recordings in the browser', () => {
     await page.waitForSelector(`${card}[data-status="completed"]`, { timeout: 20_000 });
 
     // An app view.
+    await page.click('[data-tab="tools"]');
     await page.click('[data-testid="tools-table"] tr[data-tool="notes_timeline"] [data-testid="select-tool"]');
     await page.click('[data-testid="tool-call-form"][data-tool="notes_timeline"] [data-testid="call-tool"]');
     await page.waitForSelector('[data-testid="app-view"][data-state="initialized"]', { timeout: 30_000 });
@@ -140,8 +143,10 @@ describe('recordings in the browser', () => {
     await page.waitForSelector('[data-testid="timeline-row"][data-method="tasks/get"]');
     await page.selectOption('[data-testid="filter-method"]', '');
 
+    await page.click('[data-tab="tasks"]');
     const card = await page.waitForSelector('[data-testid="task-card"][data-status="completed"]');
     expect(await card.textContent()).toContain('Report ready');
+    await page.click('[data-tab="app"]');
     await page.waitForSelector('[data-testid="recorded-app"] [data-testid="app-view"][data-state="initialized"]', { timeout: 30_000 });
     const view = await viewFrame(page, second.port);
     await view.waitForFunction(() => document.getElementById('status')?.textContent === '5 notes', undefined, { timeout: 15_000 });
@@ -166,6 +171,7 @@ describe('recordings in the browser', () => {
       waiting.at - start,
     );
     await page.waitForSelector(`[data-testid="scrubber"][data-at="${waiting.at}"]`);
+    await page.click('[data-tab="tasks"]');
     await page.waitForSelector('[data-testid="task-card"][data-status="input_required"]');
     expect(await rowCount(page)).toBe(frames.filter((f) => f.at <= waiting.at).length);
     expect(await page.$('[data-testid="recorded-app"]')).toBeNull();
@@ -193,6 +199,7 @@ describe('recordings in the browser', () => {
     }, har);
     await page.waitForFunction(() => document.querySelector('[data-testid="recording-info"]')?.textContent?.includes('session.har'));
     expect(await page.textContent('[data-testid="recording-info"]')).toContain('HAR: 10 MCP exchanges (3 other entries skipped)');
+    await page.click('[data-tab="tasks"]');
     await page.waitForSelector('[data-testid="task-card"][data-status="completed"]');
 
     // Replay as a mock: a live endpoint answering with the recorded responses.
@@ -286,6 +293,7 @@ describe('recordings in the browser', () => {
     await page.goto(`http://127.0.0.1:${(second ?? first)!.port}/recording`);
     await page.setInputFiles('[data-testid="recording-file"]', file);
     await page.waitForSelector('[data-testid="timeline-row"]');
+    await showFrames(page);
     // Every frame is listed, but only the rows in view are in the page.
     expect(await rowCount(page)).toBe(30_000);
     expect(await page.locator('[data-testid="timeline-row"]').count()).toBeLessThan(150);

@@ -109,6 +109,7 @@ describe('resources, prompts and rich results in the inspector', () => {
   });
 
   it('renders test_image_content as an image and test_audio_content as an audio player', async () => {
+    await openPanel(page, 'tools');
     for (const [tool, selector] of [
       ['test_image_content', 'img[data-testid="content-image"]'],
       ['test_audio_content', 'audio[data-testid="content-audio"]'],
@@ -127,11 +128,12 @@ describe('resources, prompts and rich results in the inspector', () => {
     const saved = await controlApi(env.base, env.server.token!, `/api/scenarios/${MISMATCH.id}/source`, 'PUT', MISMATCH);
     expect(saved.status).toBe(200);
     await connectTo(`/mcp/${MISMATCH.id}`);
+    await openPanel(page, 'tools');
     await page.click('[data-tool="forecast"] [data-testid="select-tool"]');
     await page.click('[data-testid="call-tool"]');
     await page.waitForSelector('[data-testid="tool-call-form"][data-tool="forecast"] [data-testid="tool-result"]');
     await page.selectOption('[data-testid="filter-method"]', 'tools/call');
-    const badge = await page.waitForSelector('[data-testid="timeline-row"][data-method="tools/call"][data-direction="in"] [data-testid="lint-badge"]', {
+    const badge = await page.waitForSelector('[data-testid="timeline-row"][data-method="tools/call"][data-kind="exchange"] [data-testid="lint-badge"]', {
       timeout: 10_000,
     });
     await badge.click();
@@ -163,9 +165,7 @@ describe('resources, prompts and rich results in the inspector', () => {
   });
 });
 
-/** Resources and Prompts start folded (they list only once opened): open one, idempotently. */
+/** Open a tab of the panel (Resources and Prompts list only once opened). */
 async function openPanel(p: Page, id: string) {
-  await p.$eval(`[data-panel="${id}"]`, (d) => {
-    (d as HTMLDetailsElement).open = true;
-  });
+  await p.click(`[data-tab="${id}"]`);
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, startSdkServer, type Started } from '../helpers/processes';
-import { launchChromium } from './browser';
+import { launchChromium, showFrames } from './browser';
 
 /**
  * Inspecting a server Loupe did not write: the official TypeScript SDK v2
@@ -53,6 +53,7 @@ describe('inspecting the official SDK v2 server through the proxy', () => {
     expect(tools).toEqual(['word_count']);
 
     // The form comes from the SDK's inputSchema (zod → JSON Schema): a text field and a checkbox.
+    await page.click('[data-tab="tools"]');
     await page.click('[data-tool="word_count"] [data-testid="select-tool"]');
     const form = '[data-testid="tool-call-form"][data-tool="word_count"]';
     expect(await page.getAttribute(`${form} [data-field="text"]`, 'data-kind')).toBe('text');
@@ -68,6 +69,7 @@ describe('inspecting the official SDK v2 server through the proxy', () => {
     expect(await result.textContent()).toContain('9 words');
 
     // Every exchange went over the wire through the proxy and sits on the timeline.
+    await showFrames(page);
     const methods = await page.$$eval('[data-testid="timeline-row"][data-direction="out"]', (rows) => rows.map((r) => r.getAttribute('data-method')));
     expect(methods).toEqual(expect.arrayContaining(['server/discover', 'tools/list', 'tools/call']));
     await page.selectOption('[data-testid="filter-method"]', 'tools/call');

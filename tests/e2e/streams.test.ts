@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type Started } from '../helpers/processes';
 import { controlApi } from '../integration/http-target';
-import { launchChromium } from './browser';
+import { launchChromium, showFrames } from './browser';
 
 /**
  * The streams panel in headless Chromium against a scenario that cuts every listen stream at
@@ -68,6 +68,7 @@ describe('streams panel: a dropped listen and its reconnect plan', () => {
     await page.fill('[data-testid="url-input"]', `/mcp/${CUT_LISTEN.id}`);
     await page.click('[data-testid="connect-button"]');
     await page.waitForSelector('[data-testid="connection-status"][data-state="connected"]');
+    await page.click('[data-tab="tools"]');
     await page.click('[data-tool="build_project"] [data-testid="select-tool"]');
     await page.fill('[data-testid="tool-call-form"] input[name="project"]', 'loupe');
     await page.check('[data-testid="run-as-task"]');
@@ -75,6 +76,7 @@ describe('streams panel: a dropped listen and its reconnect plan', () => {
     const card = await page.waitForSelector('[data-testid="task-card"][data-status="working"]');
     const fp = await card.getAttribute('data-fp');
     await page.check('[data-testid="task-card"] [data-testid="listen-toggle"]');
+    await page.click('[data-tab="streams"]');
 
     // Two drops, each with its plan carried out: backoff doubling, re-listen, refetch.
     await page.waitForFunction(
@@ -101,13 +103,16 @@ describe('streams panel: a dropped listen and its reconnect plan', () => {
     expect(listenRows.filter((r) => (r.close === 'network-error' || r.close === 'server-closed') && r.ack === 'acknowledged').length).toBeGreaterThanOrEqual(2);
 
     // Each re-listen is a new request, and none is flagged for sending Last-Event-ID.
+    await showFrames(page);
     const requests = await page.$$eval('[data-testid="timeline-row"][data-method="subscriptions/listen"][data-direction="out"]', (rows) =>
       rows.map((r) => r.querySelector('[data-testid="lint-badge"]')?.getAttribute('title') ?? ''),
     );
     expect(requests.length).toBeGreaterThanOrEqual(2);
     for (const lints of requests) expect(lints).not.toMatch(/Last-Event-ID/i);
 
+    await page.click('[data-tab="tasks"]');
     await page.waitForSelector('[data-testid="task-card"][data-status="completed"]', { timeout: 15_000 });
+    await page.click('[data-tab="streams"]');
     await page.waitForSelector('[data-testid="listen-card"][data-state="closed"]', { timeout: 10_000 });
     expect(await page.isChecked('[data-testid="task-card"] [data-testid="listen-toggle"]')).toBe(false);
   });

@@ -97,13 +97,18 @@ describe('Timeline with 100,000 entries', () => {
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.length).toBeLessThan(100);
     expect(view.get('[data-testid="timeline-count"]').getAttribute('data-shown')).toBe('100000');
+    // One row per exchange: a request and its answer are one row.
+    expect(view.get('[data-testid="timeline-list"]').getAttribute('aria-rowcount')).toBe('50000');
+    expect(rows.every((r) => r.getAttribute('data-kind') === 'exchange')).toBe(true);
+    await choose(view.get('[data-testid="timeline-view"]'), 'frames');
+    expect(view.get('[data-testid="timeline-list"]').getAttribute('aria-rowcount')).toBe('100000');
     // Task ids are shown as fingerprints only.
     expect(view.container.textContent).not.toContain(TASK);
 
     const poll = view.get('[data-testid="timeline-row"][data-method="tasks/get"][data-direction="out"]');
     expect(poll.textContent).toContain(fingerprint(TASK));
     await click(poll);
-    expect(view.get('[data-testid="detail-json"]').textContent).toContain('"method": "tasks/get"');
+    expect(view.get('[data-testid="detail-json-tree"]').textContent).toContain('"method": "tasks/get"');
     const name = view.get('[data-testid="detail-headers"] tr[data-header="mcp-name"]');
     expect(name.getAttribute('data-masked')).toBe('true');
     expect(view.get('[data-testid="detail-headers"]').textContent).not.toContain(TASK);
