@@ -18,6 +18,8 @@ export interface OAuthGateway {
   secrets: Set<string>;
   /** Token requests seen (grant type and resource). */
   tokenRequests: { grant: string; resource?: string }[];
+  /** Invalidate every access token issued so far (as if they expired); refresh tokens stay valid. */
+  expireAccessTokens(): void;
   close(): Promise<void>;
 }
 
@@ -39,6 +41,7 @@ export async function startOAuthGateway(upstream: string): Promise<OAuthGateway>
   const clients = new Map<string, string>();
   const codes = new Map<string, { challenge: string; clientId: string }>();
   const access = new Set<string>();
+  const refreshTokens = new Set<string>();
   let base = '';
   const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
     res.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body));
@@ -92,12 +95,16 @@ export async function startOAuthGateway(upstream: string): Promise<OAuthGateway>
         const issued = codes.get(f.get('code') ?? '');
         codes.delete(f.get('code') ?? '');
         if (!issued || issued.challenge !== s256(verifier) || issued.clientId !== clientId) return json(res, 400, { error: 'invalid_grant' });
-      } else if (f.get('grant_type') !== 'refresh_token') return json(res, 400, { error: 'unsupported_grant_type' });
+      } else if (f.get('grant_type') === 'refresh_token') {
+        // Rotated: a refresh token works once.
+        if (!refreshTokens.delete(f.get('refresh_token') ?? '')) return json(res, 400, { error: 'invalid_grant' });
+      } else return json(res, 400, { error: 'unsupported_grant_type' });
       const token = random();
       const refresh = random();
       access.add(token);
       secrets.add(token);
       secrets.add(refresh);
+      refreshTokens.add(refresh);
       return json(res, 200, { access_token: token, token_type: 'Bearer', expires_in: 3600, refresh_token: refresh, scope: f.get('scope') ?? '' });
     }
     if (url.pathname === '/mcp') {
@@ -131,6 +138,7 @@ export async function startOAuthGateway(upstream: string): Promise<OAuthGateway>
     mcpUrl: `${base}/mcp`,
     secrets,
     tokenRequests,
+    expireAccessTokens: () => access.clear(),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -3,6 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAuthorizedFetch } from '../../lib/client/auth/authorized-fetch';
+import type { Frame } from '../../lib/client/frames';
+import { createHeadlessSession } from '../../lib/client/headless';
 import { parseRecording } from '../../lib/recording/schema';
 import { redactRecording } from '../../lib/recording/redact';
 import { shareFragment, openShareFragment } from '../../lib/recording/share';
@@ -114,5 +117,31 @@ describe('headless OAuth (--auth) against a real authorization server', () => {
       ['stderr', r.stderr.replace(authorize.searchParams.get('state') ?? '', '')],
     ] as const)
       for (const secret of gate.secrets) expect(content.includes(secret), `${name} holds ${secret}`).toBe(false);
+  });
+});
+
+describe('headless session with OAuth (automatic consent)', () => {
+  it('refreshes an expired access token with its resource, without a new authorization, and reports each step on the auth lane', async () => {
+    const frames: Frame[] = [];
+    const auth = createAuthorizedFetch({ redirectUri: 'http://127.0.0.1:9/callback' });
+    const session = createHeadlessSession({ url: gate.mcpUrl, era: 'auto', onFrame: (f) => frames.push(f), auth, timeoutMs: 20_000 });
+    try {
+      const before = gate.tokenRequests.length;
+      expect((await session.listTools()).outcome.type).toBe('complete');
+      gate.expireAccessTokens();
+      expect((await session.listTools()).outcome.type).toBe('complete');
+      expect(gate.tokenRequests.slice(before)).toEqual([
+        { grant: 'authorization_code', resource: gate.mcpUrl },
+        { grant: 'refresh_token', resource: gate.mcpUrl },
+      ]);
+      const steps = frames.filter((f) => f.lane === 'auth' && f.kind === 'http-response').map((f) => f.auth?.step);
+      expect(steps.filter((s) => s === 'authorization')).toHaveLength(1);
+      expect(steps).toContain('refresh');
+      // Auth frames and MCP frames share one connection sequence.
+      expect(new Set(frames.map((f) => f.connectionId)).size).toBe(1);
+      expect(frames.map((f) => f.seq)).toEqual(frames.map((_, i) => i));
+    } finally {
+      session.close();
+    }
   });
 });
