@@ -83,13 +83,15 @@ const PARALLEL = 3;
 let running = 0;
 const waiting: (() => void)[] = [];
 async function slot<T>(run: () => Promise<T>): Promise<T> {
+  // A finished scenario hands its slot straight to the next one waiting.
   if (running >= PARALLEL) await new Promise<void>((resolve) => waiting.push(resolve));
-  running++;
+  else running++;
   try {
     return await run();
   } finally {
-    running--;
-    waiting.shift()?.();
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
   }
 }
 
