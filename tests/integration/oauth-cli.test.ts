@@ -76,6 +76,18 @@ describe('headless OAuth (--auth) against a real authorization server', () => {
     expect(r.stderr).toContain('--auth');
   });
 
+  it('refuses contradictory credential flags as a usage mistake (exit 2)', async () => {
+    for (const args of [
+      ['--token', 'abc', '--auth'],
+      ['--token', 'abc', '--header', 'Authorization: Bearer x'],
+      ['--client-secret', 'only-a-secret'],
+      ['--scope', 'mcp:read'],
+    ]) {
+      const r = await cli(['tools', '--url', gate.mcpUrl, ...args]);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+    }
+  });
+
   it('authorizes through the loopback redirect, lists the tools, and no secret reaches a recording, export, HAR or share link', async () => {
     const file = path.join(dir, 'session.loupe.json');
     const r = await cliWithUser(['tools', '--url', gate.mcpUrl, '--auth', '--json', '--record', file]);
