@@ -23,6 +23,12 @@ export interface ConnectionFlags {
   record?: string | boolean;
   revealIds?: boolean;
   listen?: boolean;
+  /** Authorization (client-auth.ts). */
+  auth?: boolean;
+  clientId?: string;
+  clientSecret?: string;
+  scope?: string;
+  token?: string;
 }
 
 /** The stdio server's command line: every word after the first `--` (empty when there is none). */

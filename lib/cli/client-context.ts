@@ -4,6 +4,7 @@ import type { Frame } from '../client/frames';
 import type { ClientSession } from '../client/session';
 import type { RequestOutcome } from '../client/results';
 import type { InputRequests, InputResponses } from '../protocol';
+import { authOf, tokenHeader } from './client-auth';
 import { eraOf, ownWords, parseHeaders, stdioTarget, stubsOf, timeoutOf, type ConnectionFlags } from './client-args';
 import { err, errorOfOutcome, printJson, taskLabel } from './client-output';
 import { CliFailure, exitCodeOf, reportError, UsageError, type CliError } from './errors';
@@ -42,6 +43,11 @@ export function connectionOptions(cmd: Command): Command {
       .option('--roots-stub <json>', 'answer roots/list with these roots, e.g. [{"uri":"file:///work"}]')
       .option('--reveal-ids', 'show full task ids in human output (they may be bearer tokens)')
       .option('--listen', 'while waiting on a task, also subscribe to notifications/tasks')
+      .option('--auth', 'authorize with OAuth when the server asks (prints the authorize URL; the redirect lands on a loopback listener)')
+      .option('--client-id <id>', 'a pre-registered OAuth client id (with --client-secret and no --auth: client credentials)')
+      .option('--client-secret <secret>', 'the pre-registered client secret')
+      .option('--scope <scopes>', "OAuth scopes to ask for (default: the server's challenge, else its scopes_supported)")
+      .option('--token <token>', 'a ready OAuth bearer token (kept in memory, never recorded)')
       .option('--record [file]', 'record the session (appends to an existing recording; without FILE: .loupe/recordings/<time>.loupe.json)')
   );
 }
@@ -116,14 +122,19 @@ function clientContext(flags: ConnectionFlags): ClientContext {
   const target = transport ? transport.target : parseHttpUrl(flags.url ?? '').toString();
   const headers = parseHeaders(flags.header);
   if (transport && Object.keys(headers).length) throw new UsageError('--header goes with --url (a stdio server gets no HTTP headers)');
+  if (transport && (flags.auth || flags.token || flags.clientId))
+    throw new UsageError('authorization flags go with --url (a stdio server takes credentials from its environment)');
   if (typeof flags.record === 'string') checkRecordTarget(flags.record);
   const net = trackedFetch();
+  const oauth = authOf(flags, timeoutMs, net.fetch);
   const json = !!flags.json;
   let doc: Record<string, unknown> | undefined;
   let failure: { error: CliError; data: Record<string, unknown> } | undefined;
   const session = createHeadlessSession({
     ...(transport ? { transport } : { url: target }),
-    headers,
+    // The bearer of --token goes on the wire, not into the recording's connection headers.
+    headers: { ...headers, ...tokenHeader(flags, headers) },
+    ...(oauth.auth ? { auth: oauth.auth } : {}),
     era: eraOf(flags),
     protocolVersion: flags.protocolVersion,
     // Form elicitation is always answerable: by a stub, or later by hand with `task update`.
@@ -160,6 +171,7 @@ function clientContext(flags: ConnectionFlags): ClientContext {
     errorOf: (outcome) => errorOfOutcome(outcome, target, net.lastFailure()),
     finish() {
       session.close();
+      oauth.close();
       void transport?.close?.();
       if (flags.record) {
         const saved = recordSession(flags.record, frames, session, target, headers);

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { createAuthorizedFetch } from '../client/auth/authorized-fetch';
 import { createHeadlessSession } from '../client/headless';
 import { describeOutcome, type RequestOutcome } from '../client/results';
 import { unanswered, type ServerRequestAnswerer } from '../client/server-requests';
@@ -138,6 +139,14 @@ const FLOWS: Record<string, Flow> = {
   },
 };
 
+/**
+ * The suite's Client ID Metadata Document URL: its authorization servers expect this exact
+ * client id when they advertise CIMD support (it is a constant of the suite, not in the context).
+ */
+const CONFORMANCE_CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+
+const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
+
 function contextFromEnv(): Record<string, unknown> {
   const raw = process.env.MCP_CONFORMANCE_CONTEXT;
   if (!raw) return {};
@@ -154,7 +163,24 @@ async function runConformanceClient(url: string): Promise<number> {
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
   const version = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION || undefined;
   const flow = FLOWS[scenario] ?? callEveryTool;
-  if (!FLOWS[scenario]) err(`mcp-loupe conformance-client: no flow for scenario "${scenario}"; listing and calling every tool`);
+  if (!FLOWS[scenario] && !scenario.startsWith('auth/'))
+    err(`mcp-loupe conformance-client: no flow for scenario "${scenario}"; listing and calling every tool`);
+  const context = contextFromEnv();
+  // Pre-registered credentials come in the context; a client_credentials scenario is a machine client.
+  const clientId = str(context.client_id);
+  const clientSecret = str(context.client_secret);
+  const clientIssuer = str(context.issuer);
+  const auth = createAuthorizedFetch({
+    grant: scenario.startsWith('auth/client-credentials') ? 'client_credentials' : 'authorization_code',
+    ...(clientId ? { clientId } : {}),
+    ...(clientSecret ? { clientSecret } : {}),
+    ...(clientIssuer ? { clientIssuer } : {}),
+    clientMetadataUrl: CONFORMANCE_CLIENT_METADATA_URL,
+    // The suite's authorization endpoint redirects at once; the redirect is read, not listened for.
+    redirectUri: 'http://127.0.0.1/callback',
+    clientName: 'mcp-loupe-conformance-client',
+    onNotice: (text) => err(text),
+  });
   const session = createHeadlessSession({
     url: parseHttpUrl(url, 'URL').toString(),
     era: 'auto',
@@ -166,9 +192,10 @@ async function runConformanceClient(url: string): Promise<number> {
     maxTimeoutMs: 25_000,
     onWarning: (w) => err(`warning: ${w}`),
     onServerRequest: agreeableServerAnswers,
+    auth,
   });
   try {
-    await flow(session, contextFromEnv());
+    await flow(session, context);
     out(`${scenario}: done (${session.era} era, protocol ${session.protocolVersion})`);
     return 0;
   } catch (e) {

@@ -6,6 +6,7 @@ import { autosaveName } from '../recording/autosave';
 import { describeConnection, type ConnectionInfo } from '../recording/connection';
 import { parseRecording, serializeRecording, type Recording } from '../recording/schema';
 import { appendRecording, createRecorder } from '../recording/recorder';
+import { redactAuthLane } from '../recording/redact';
 import { UsageError } from './errors';
 
 /**
@@ -36,7 +37,8 @@ export function checkRecordTarget(target: string): void {
 /** Build the recording of a session and write (or append) it. */
 export function writeSessionRecording(target: string | true, frames: readonly Frame[], info: ConnectionInfo): RecordOutcome {
   const file = target === true ? autosavePath() : path.resolve(target);
-  const recording = createRecorder({ connection: describeConnection(info), frames }).build();
+  // An authorization flow's codes, verifiers and tokens never reach the disk, export or not.
+  const recording = createRecorder({ connection: describeConnection(info), frames: redactAuthLane(frames) }).build();
   let out: Recording = recording;
   let appended = false;
   if (fs.existsSync(file)) {

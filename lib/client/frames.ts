@@ -36,6 +36,9 @@ import { asRecord } from '../shared/records';
  * | `error` | in | a transport failure (network, proxy refusal, unparsable body): `errorText` |
  * | `bridge` | in/out | an MCP Apps bridge message (postMessage), `body` |
  *
+ * Frames with `lane: 'auth'` are the HTTP steps of an authorization flow (metadata, registration,
+ * authorize, token), reported by lib/client/auth: `auth` names the step, its rule and its checks.
+ *
  * Frames are unredacted: header views mask `Mcp-Name` and exports redact; the model keeps
  * what went over the wire. `bytes` is the UTF-8 size of the payload the frame stands for
  * (`raw`), 0 when it has none, so a byte-bounded store can budget without re-encoding.
@@ -55,6 +58,18 @@ export type FrameKind = z.infer<typeof FrameKindSchema>;
 export const CloseReasonSchema = z.enum(['complete', 'server-closed', 'client-closed', 'network-error']);
 /** Why a stream or exchange ended (see CloseReasonSchema). */
 export type CloseReason = z.infer<typeof CloseReasonSchema>;
+
+/**
+ * An authorization step (lib/client/auth/trace.ts): which step of the flow, the spec rule that
+ * makes the client take it, the URL and method, and what the client checked in the answer.
+ */
+const AuthStepSchema = z.object({
+  step: z.string(),
+  rule: z.string(),
+  url: z.string().optional(),
+  method: z.string().optional(),
+  checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string().optional() })).optional(),
+});
 
 /** One thing that went over the wire, as tracked and recorded. */
 export const FrameSchema = z.object({
@@ -78,6 +93,9 @@ export const FrameSchema = z.object({
   closeReason: CloseReasonSchema.optional(),
   /** Human-readable detail of an `error` frame or of a close (e.g. "timeout after 30000 ms"). */
   errorText: z.string().optional(),
+  /** `auth`: a step of an authorization flow (OAuth metadata, registration, token...), not MCP traffic. */
+  lane: z.enum(['auth']).optional(),
+  auth: AuthStepSchema.optional(),
 });
 /** One thing that went over the wire (see FrameSchema). */
 export type Frame = z.infer<typeof FrameSchema>;

@@ -1,5 +1,6 @@
 import { LEGACY_VERSIONS, MODERN_VERSION, type ClientCapabilities, type InputRequests, type InputResponses } from '../protocol';
 import { asRecord } from '../shared/records';
+import type { AuthorizedFetch } from './auth/authorized-fetch';
 import type { Frame } from './frames';
 import { createHttpTransport } from './http-transport';
 import type { Era } from './request-builder';
@@ -32,13 +33,18 @@ interface HeadlessOptions {
   /** Answers the server's requests on a 2025-11-25 stream (see stubAnswerer). */
   onServerRequest?: ServerRequestAnswerer;
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
+  /** OAuth for the HTTP transport (lib/client/auth): it fetches in place of `fetch`; its steps join the frames. */
+  auth?: AuthorizedFetch;
 }
 
 /** A session over Streamable HTTP (or a given transport) for scripts. */
 export function createHeadlessSession(o: HeadlessOptions): ClientSession {
   if (!o.transport && !o.url) throw new Error('createHeadlessSession needs a url or a transport');
-  const base = o.transport ?? createHttpTransport({ url: o.url ?? '', headers: o.headers, fetch: o.fetch });
-  const transport = o.onFrame ? createTrackingTransport(base, { sink: o.onFrame }) : base;
+  const base = o.transport ?? createHttpTransport({ url: o.url ?? '', headers: o.headers, fetch: o.auth?.fetch ?? o.fetch });
+  const tracked = o.onFrame ? createTrackingTransport(base, { sink: o.onFrame }) : undefined;
+  // The auth lane's frames go into the same sequence as the MCP frames they interleave with.
+  if (tracked && o.auth) o.auth.setSink(tracked.record);
+  const transport = tracked ?? base;
   return createClientSession({
     transport,
     era: o.era ?? 'auto',

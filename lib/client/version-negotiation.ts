@@ -95,7 +95,7 @@ export function authorizationRequired(out: RequestOutcome, target: string): Requ
   return {
     type: 'failure',
     reason: 'auth',
-    message: `authorization required: ${target} answered HTTP 401 (send credentials, e.g. --header "Authorization: Bearer …")`,
+    message: `authorization required: ${target} answered HTTP 401 (authorize with --auth, or send a token with --token)`,
   };
 }
 

@@ -37,5 +37,7 @@ export function isExactFrame(v: unknown): v is Frame {
   if (f.headers !== undefined && !isStringRecord(f.headers)) return false;
   if (f.durationMs !== undefined && !(isNumber(f.durationMs) && f.durationMs >= 0)) return false;
   if (f.closeReason !== undefined && (typeof f.closeReason !== 'string' || !CLOSE_REASONS.has(f.closeReason))) return false;
+  // Auth-lane steps are rare: zod checks them.
+  if (f.lane !== undefined || f.auth !== undefined) return false;
   return true;
 }

@@ -65,16 +65,22 @@ function cookiesOf(headers: Record<string, string> | undefined): { name: string;
     .flatMap(([name, ...v]) => (name !== undefined && v.length ? [{ name, value: v.join('=') }] : []));
 }
 
-function entryOf(x: RecordedExchange, frames: readonly Frame[], url: string): Record<string, unknown> {
+function entryOf(x: RecordedExchange, frames: readonly Frame[], target: string): Record<string, unknown> {
   const req = x.request;
+  // An authorization step went to its own URL (metadata, token endpoint...), not the MCP server.
+  const url = req.auth?.url ?? target;
   const reqText = frameText(req);
   const head = x.head;
-  const body = x.streamed
-    ? sseText(x.incoming)
-    : x.incoming
-        .filter((f) => f.kind === 'message')
-        .map((f) => frameText(f) ?? '')
-        .join('');
+  // Auth steps carry their answer's body on the response frame itself.
+  const body =
+    req.lane === 'auth' && head
+      ? (frameText(head) ?? '')
+      : x.streamed
+        ? sseText(x.incoming)
+        : x.incoming
+            .filter((f) => f.kind === 'message')
+            .map((f) => frameText(f) ?? '')
+            .join('');
   const mime = head?.headers?.['content-type'] ?? (x.streamed ? 'text/event-stream' : 'application/json');
   const error = x.incoming.find((f) => f.kind === 'error')?.errorText;
   const reqBytes = req.bytes;
@@ -85,7 +91,7 @@ function entryOf(x: RecordedExchange, frames: readonly Frame[], url: string): Re
     startedDateTime: new Date(req.at).toISOString(),
     time: wait + receive,
     request: {
-      method: reqText === undefined ? 'GET' : 'POST',
+      method: req.auth?.method ?? (reqText === undefined ? 'GET' : 'POST'),
       url,
       httpVersion: 'HTTP/1.1',
       cookies: cookiesOf(req.headers),

@@ -1,7 +1,7 @@
 import { utf8Bytes, type Frame } from '../client/frames';
 import { fingerprint, sha256Hex } from '../shared/fingerprint';
 import type { Recording } from './schema';
-import { collectSecrets, SECRET_KINDS, type Secret, type SecretKind } from './secrets';
+import { collectFrameSecrets, collectSecrets, SECRET_KINDS, type Secret, type SecretKind } from './secrets';
 
 /**
  * Redaction, on by default for every export: each secret (see secrets.ts) is replaced by its
@@ -40,6 +40,7 @@ const KIND_LABELS: Record<SecretKind, string> = {
   'api-key': 'API keys',
   'session-id': 'Session ids (Mcp-Session-Id)',
   'task-id': 'Task ids (they act as bearer tokens)',
+  oauth: 'OAuth codes, PKCE verifiers, state and client secrets',
 };
 
 /** A secret shown without revealing it: a short head and tail and its length. */
@@ -128,6 +129,7 @@ function redactFrame(f: Frame, r: ReturnType<typeof createReplacer>): Frame {
   if (f.headers) out.headers = Object.fromEntries(Object.entries(f.headers).map(([k, v]) => [k, r.header(k, v)]));
   if (f.body !== undefined) out.body = r.json(f.body);
   if (f.errorText !== undefined) out.errorText = r.text(f.errorText);
+  if (f.auth !== undefined) out.auth = r.json(f.auth) as Frame['auth'];
   if (f.raw !== undefined) {
     let raw = r.text(f.raw);
     // Raw JSON must stay JSON; if a replacement broke it, write the redacted body instead.
@@ -142,6 +144,18 @@ function redactFrame(f: Frame, r: ReturnType<typeof createReplacer>): Frame {
     out.bytes = utf8Bytes(raw);
   } else if (out.body !== undefined && out.body !== f.body) out.bytes = utf8Bytes(JSON.stringify(out.body));
   return out;
+}
+
+/**
+ * The frames with every authorization step (lane `auth`) redacted and the rest as they are:
+ * what a recording written during a session keeps, so codes, verifiers, client secrets and
+ * tokens never reach the disk even before an export.
+ */
+export function redactAuthLane(frames: readonly Frame[]): Frame[] {
+  const auth = frames.filter((f) => f.lane === 'auth');
+  if (!auth.length) return [...frames];
+  const r = createReplacer(collectFrameSecrets(auth));
+  return frames.map((f) => (f.lane === 'auth' ? redactFrame(f, r) : f));
 }
 
 /** The secrets of a recording and the redacted copy; `items` is what the review screen lists. */

@@ -7,12 +7,13 @@ import { asRecord } from '../shared/records';
  * Finding the secrets of a recording: credentials in headers (Authorization, cookies, API
  * keys, session ids), bearer tokens and `?token=`-style query parameters anywhere in text,
  * credential-named JSON fields, and task ids (bearer tokens by the spec) wherever a message
- * names them. Each distinct value gets one pseudonym of its kind, so the redacted recording
+ * names them, and the codes, verifiers, secrets and tokens of authorization flows (lane `auth`).
+ * Each distinct value gets one pseudonym of its kind, so the redacted recording
  * still shows that two requests used the same task or the same credential.
  */
 
 /** The kinds of secret a recording is scanned for. */
-export const SECRET_KINDS = ['authorization', 'cookie', 'token', 'api-key', 'session-id', 'task-id'] as const;
+export const SECRET_KINDS = ['authorization', 'cookie', 'token', 'api-key', 'session-id', 'task-id', 'oauth'] as const;
 /** One kind of secret (see SECRET_KINDS). */
 export type SecretKind = (typeof SECRET_KINDS)[number];
 
@@ -31,7 +32,16 @@ const PREFIX: Record<SecretKind, (n: number) => string> = {
   // At least 16 characters, like a real id, so the redacted session lints the same way.
   'session-id': (n) => `session${String(n).padStart(4, '0')}-redacted`,
   'task-id': (n) => `task${String(n).padStart(4, '0')}-redacted`,
+  oauth: (n) => `redacted-oauth-${n}`,
 };
+
+/**
+ * The secrets of an authorization flow's frames (lane `auth`), by form field, JSON key or
+ * query parameter: codes, PKCE verifiers, `state`, client secrets and assertions, tokens. They
+ * travel in form bodies, query strings and `Location` headers, where MCP traffic has none.
+ */
+const AUTH_FIELD = /^(code|code_verifier|state|client_secret|client_assertion|registration_access_token|device_code)$/i;
+const AUTH_TOKEN_FIELD = /^(access_token|refresh_token|id_token|subject_token|assertion)$/i;
 
 const BEARER = /\bBearer\s+([A-Za-z0-9\-._~+/]+=*)/gi;
 const QUERY = /[?&#]([A-Za-z_][A-Za-z0-9_-]*)=([^&#\s"'<>\\]+)/g;
@@ -44,6 +54,9 @@ interface SecretCollector {
   scanHeaders(headers: Record<string, string> | undefined): void;
   /** Walk a JSON value: task ids, credential-named fields, and text. */
   scanJson(value: unknown): void;
+  /** An auth-lane frame's form or JSON fields and the query of its URLs. */
+  scanAuth(value: unknown): void;
+  scanAuthUrl(url: string): void;
   readonly secrets: Map<string, Secret>;
 }
 
@@ -57,7 +70,11 @@ function createSecretCollector(): SecretCollector {
     if (/^(redacted-[a-z-]+-\d+|(task|session)\d{4,}-redacted)$/.test(value)) return;
     const n = (counters.get(kind) ?? 0) + 1;
     counters.set(kind, n);
-    secrets.set(value, { kind, value, pseudonym: PREFIX[kind](n) });
+    const secret = { kind, value, pseudonym: PREFIX[kind](n) };
+    secrets.set(value, secret);
+    // The same value as a form body or a query string carries it (`+`, `/`, `=` escaped).
+    for (const encoded of [encodeURIComponent(value), new URLSearchParams([['', value]]).toString().slice(1)])
+      if (encoded !== value && !secrets.has(encoded)) secrets.set(encoded, { ...secret, value: encoded });
   };
 
   // The groups of BEARER, QUERY and the authorization pattern are not optional: a match has them all.
@@ -115,17 +132,50 @@ function createSecretCollector(): SecretCollector {
     for (const [k, v] of Object.entries(o)) scanJson(v, k);
   }
 
-  return { add, scanText, scanHeaders, scanJson: (v) => scanJson(v), secrets };
+  function scanAuth(value: unknown, key?: string): void {
+    if (typeof value === 'string') {
+      if (key !== undefined && AUTH_FIELD.test(key)) add('oauth', value);
+      else if (key !== undefined && AUTH_TOKEN_FIELD.test(key)) add('token', value);
+      else scanJson(value, key);
+      return;
+    }
+    if (Array.isArray(value)) for (const v of value) scanAuth(v);
+    else for (const [k, v] of Object.entries(asRecord(value) ?? {})) scanAuth(v, k);
+  }
+
+  function scanAuthUrl(url: string): void {
+    try {
+      scanAuth(Object.fromEntries(new URL(url).searchParams));
+    } catch {
+      scanText(url);
+    }
+  }
+
+  return { add, scanText, scanHeaders, scanJson: (v) => scanJson(v), scanAuth: (v) => scanAuth(v), scanAuthUrl, secrets };
 }
 
 /** Every secret of a frame. */
 function scanFrame(c: SecretCollector, f: Frame): void {
+  if (f.lane === 'auth') {
+    if (f.auth?.url) c.scanAuthUrl(f.auth.url);
+    if (f.headers?.location) c.scanAuthUrl(f.headers.location);
+    c.scanAuth(f.body);
+    // A form body's raw text is its fields again.
+    if (f.raw !== undefined && f.body === undefined) c.scanAuth(Object.fromEntries(new URLSearchParams(f.raw)));
+  }
   if (f.taskId) c.add('task-id', f.taskId);
   c.scanHeaders(f.headers);
   if (f.body !== undefined) c.scanJson(f.body);
   // Raw text that did not parse as JSON (or a comment) is scanned as text.
   if (f.raw !== undefined && f.body === undefined) c.scanText(f.raw);
   if (f.errorText) c.scanText(f.errorText);
+}
+
+/** Every secret of some frames, in the order first seen. */
+export function collectFrameSecrets(frames: readonly Frame[]): Secret[] {
+  const c = createSecretCollector();
+  for (const f of frames) scanFrame(c, f);
+  return [...c.secrets.values()];
 }
 
 /** Every secret of a recording, in the order first seen. */
