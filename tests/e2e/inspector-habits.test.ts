@@ -4,7 +4,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSdkServer } from '../helpers/processes';
 import { controlApi } from '../integration/http-target';
-import { type AppAndBrowser, startAppAndBrowser, stopAppAndBrowser } from './browser';
+import { type AppAndBrowser, showFrames, startAppAndBrowser, stopAppAndBrowser } from './browser';
 
 /**
  * The inspector's everyday habits, as a user meets them in Chromium against the app server
@@ -120,10 +120,14 @@ describe('inspector habits', () => {
     if (!(await page.isVisible('[data-testid="bearer-input"]'))) await page.click('[data-testid="headers-toggle"]');
     await page.fill('[data-testid="bearer-input"]', 'e2e-secret-token');
     await connectTo('/mcp', 'auto');
+    // The URL-state test left another tab open (the tab is part of the URL).
+    await page.click('[data-tab="tools"]');
     await page.click('[data-tool="echo"] [data-testid="select-tool"]');
     await page.fill(`${FORM} input[name="text"]`, 'hello curl');
     await page.click(`${FORM} [data-testid="call-tool"]`);
     await page.waitForSelector(`${FORM} [data-testid="tool-result"]`, { timeout: 15_000 });
+    // One row per frame: the test counts the outgoing requests the resend adds.
+    await showFrames(page);
     await page.click('[data-testid="timeline-row"][data-method="tools/call"][data-kind="message"]');
     await page.waitForSelector('[data-testid="request-actions"]');
 

@@ -4,7 +4,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, startSdkServer } from '../helpers/processes';
-import { startAppAndBrowser, stopAppAndBrowser, type AppAndBrowser } from './browser';
+import { showFrames, startAppAndBrowser, stopAppAndBrowser, type AppAndBrowser } from './browser';
 
 /**
  * Journey: a real client (the SDK v2 client, with a retry-on-503 fetch as real clients have)
@@ -97,6 +97,8 @@ describe('a tap, live in the browser', () => {
   });
 
   it('shows the client’s frames as they pass', async () => {
+    // One row per frame, so each direction and each fault mark has its own row.
+    await showFrames(page);
     const before = await frames();
     expect(await call('one two two three')).toBe('count 4');
     await page.waitForSelector('[data-testid="timeline-row"][data-method="tools/call"][data-direction="in"]', { timeout: 15_000 });
