@@ -73,7 +73,7 @@ export function TimeAxis({ lanes, waterfall }: { lanes: LaneModel; waterfall: Wa
           ))}
         </span>
       ) : null}
-      <span className="min-w-0 flex-1">method</span>
+      <span className={COLUMNS.method}>method</span>
       <span className={COLUMNS.status}>status</span>
       <span className={`${COLUMNS.duration} text-right`} title="How long the exchange took (open streams: so far)">
         took

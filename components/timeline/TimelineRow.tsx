@@ -107,7 +107,7 @@ export const TimelineRow = memo(function TimelineRow(p: TimelineRowProps) {
       <td className={`${COLUMNS.time} text-muted`}>{clockTime(e.at)}</td>
       {p.kinds ? <Lanes glyphs={p.glyphs} kinds={p.kinds.split(',') as SpanKind[]} /> : null}
       <td
-        className={`flex min-w-0 flex-1 items-center gap-1 ${p.child ? 'pl-5' : ''}`}
+        className={`flex ${COLUMNS.method} items-center gap-1 ${p.child ? 'pl-5' : ''}`}
         title={[label, e.target].filter(Boolean).join(' ')}
         data-testid="row-method"
       >

@@ -31,7 +31,7 @@ export function TimelineToolbar({ methods, shown }: { methods: readonly string[]
   const narrowed = [filters.direction !== 'all', filters.errorsOnly, filters.hasLints, filters.kinds === 'messages'].filter(Boolean).length;
 
   return (
-    <div className="flex items-center gap-2 border-b border-border px-2 py-1.5" data-testid="timeline-toolbar">
+    <div className="flex flex-wrap items-center gap-2 border-b border-border px-2 py-1.5" data-testid="timeline-toolbar">
       <input
         type="search"
         value={text}
@@ -39,7 +39,7 @@ export function TimelineToolbar({ methods, shown }: { methods: readonly string[]
         placeholder="Search methods and bodies"
         aria-label="Search the timeline"
         data-testid="timeline-search"
-        className={`${field} w-28 min-w-0 flex-1 xl:max-w-56`}
+        className={`${field} w-28 min-w-24 flex-1 xl:max-w-56`}
       />
       <select
         aria-label="Method"

@@ -1,13 +1,18 @@
 import type { SpanKind, TimelineEntry } from '@/lib/state/timeline-types';
 
-/** Widths of the timeline's fixed columns, shared by the header and the rows so they line up. */
+/**
+ * Widths of the timeline's columns, shared by the header and the rows so they line up. In a
+ * narrow pane (1024 px screens) the waterfall gives up width first and the method keeps enough to
+ * be read; the fixed columns never shrink.
+ */
 export const COLUMNS = {
   time: 'w-[86px] shrink-0',
-  status: 'w-32 shrink-0',
+  status: 'w-28 shrink-0',
+  method: 'min-w-24 flex-1',
   duration: 'w-16 shrink-0',
   size: 'w-16 shrink-0',
   lints: 'w-9 shrink-0',
-  waterfall: 'w-44 shrink-0',
+  waterfall: 'w-44 min-w-30 shrink',
 } as const;
 
 /** Colours of the span lanes, by kind. */

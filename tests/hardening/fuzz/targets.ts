@@ -113,6 +113,14 @@ export async function credentialsFor(t: Target): Promise<Credentials[]> {
   // The page gate hands the page its request key in the redirect's fragment (lib/server/launch-access.ts).
   const key = /[#&]loupe-key=([\w-]+)/.exec(r.headers.get('location') ?? '')?.[1];
   if (cookie && !key) throw new Error(`the token exchange gave no request key (Location: ${r.headers.get('location')})`);
-  if (cookie && key) variants.push({ name: 'cookie', headers: [['Cookie', cookie], ['Origin', base], ['X-Loupe-Request', key]] });
+  if (cookie && key)
+    variants.push({
+      name: 'cookie',
+      headers: [
+        ['Cookie', cookie],
+        ['Origin', base],
+        ['X-Loupe-Request', key],
+      ],
+    });
   return variants;
 }
