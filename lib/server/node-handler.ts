@@ -57,8 +57,11 @@ export function toNodeHandler(handler: FetchHandler, fast?: FastPath): (req: Inc
       // A request fetch cannot represent (a CONNECT or TRACE method, a body cut short) is the client's fault.
       const request = (async () => (canBuffer(req) ? toBufferedRequest(req, res) : toWebRequest(req, res)))();
       request.then(
+        // Through a promise chain, so a handler that throws or answers synchronously (a plain
+        // function in a test or an embedding) still gets its answer written or its error boundary.
         (r) =>
-          handler(r)
+          Promise.resolve(r)
+            .then(handler)
             .then((response) => writeWebResponse(response, res))
             .catch((e: unknown) => answerFailure(res, e)),
         (e: unknown) => {

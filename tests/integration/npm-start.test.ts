@@ -68,7 +68,8 @@ describe('npm start', () => {
     expect(await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()).toEqual({ status: 'ok' });
     const exchange = await fetch(url, { redirect: 'manual' });
     expect(exchange.status).toBe(303);
-    expect(exchange.headers.get('location')).toBe('/');
+    // The clean URL, with the session's request key in the fragment (lib/server/launch-access.ts).
+    expect(exchange.headers.get('location')).toMatch(/^\/#loupe-key=[\w-]+$/);
     const home = await fetch(`http://127.0.0.1:${port}/`);
     expect(home.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(await home.text()).toContain('<title>Loupe</title>');

@@ -315,7 +315,7 @@ describe('delete_note replay store bound (-32023)', () => {
       message: expect.stringContaining('Too many confirmations spent by this caller: 100'),
       data: { maxEntries: 1000, perPrincipal: 100 },
     });
-    expect(stores.replay.size(clock.now())).toBe(100);
+    expect(await stores.replay.size(clock.now())).toBe(100);
     const alice = { headers: { Authorization: 'Bearer alice' } };
     const { state } = await ask(engine, 'note-1', alice);
     expect((await answer(engine, 'note-1', state, ACCEPT, alice)).body.result.structuredContent.deleted).toBe(true);
