@@ -15,13 +15,14 @@ describe('no console error on any page', () => {
   let browser: Browser;
   let dataDir: string;
   let base: string;
-  let cookies: Awaited<ReturnType<BrowserContext['cookies']>>;
+  // The session: its cookie and the request key the page keeps in this origin's localStorage.
+  let session: Awaited<ReturnType<BrowserContext['storageState']>>;
   beforeAll(async () => {
     ({ server, browser, dataDir, base } = await startAppAndBrowser('loupe-e2e-console-'));
     // Signed in as `npm start`'s URL does it, so the pages show what they show a user.
     const context = await browser.newContext();
     await (await context.newPage()).goto(`${base}/?token=${server.token}`);
-    cookies = await context.cookies();
+    session = await context.storageState();
     await context.close();
   });
   afterAll(() => stopAppAndBrowser({ server, browser, dataDir }));
@@ -29,8 +30,7 @@ describe('no console error on any page', () => {
   it.each(PAGES)('%s', async (pathname) => {
     // A browser of its own: Chromium asks for a missing favicon once per browser, not per page.
     const own = await launchChromium();
-    const context = await own.newContext();
-    await context.addCookies(cookies);
+    const context = await own.newContext({ storageState: session });
     const page = await context.newPage();
     const problems: string[] = [];
     page.on('console', (m) => {
