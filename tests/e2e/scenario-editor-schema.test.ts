@@ -40,6 +40,10 @@ describe('scenario editor: completion and hover docs from the scenario schema', 
     // The top-level keys are not offered inside a tool.
     expect(await labels()).not.toContain('faults');
     await page.waitForFunction(() => document.querySelector('.cm-completionInfo')?.textContent?.includes('Tool name, unique in the scenario'));
+    // CodeMirror ignores Enter for 75 ms after the list opens or changes (its interactionDelay, so a
+    // fast typist does not accept by accident); on a loaded machine the list for "na" can land just
+    // before the key, and Enter then inserts a newline. Wait out that delay, as a person would.
+    await page.waitForTimeout(200);
     await page.keyboard.press('Enter');
     await page.keyboard.type('second');
     expect(await page.textContent('[data-testid="scenario-editor-content"]')).toContain('- name: second');
