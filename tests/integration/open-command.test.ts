@@ -76,6 +76,11 @@ describe('npx mcp-loupe', () => {
     // The token itself opens no browser session.
     expect((await fetch(`http://127.0.0.1:${started.port}/?token=${advert.token}`, { redirect: 'manual' })).status).toBe(401);
 
+    // The control commands find the token where the link no longer carries it: the data directory.
+    const listed = await runCli(['scenarios', 'list', '--url', `http://127.0.0.1:${started.port}`, '--data-dir', dataDir]);
+    expect(listed.stderr).toBe('');
+    expect(listed.stdout).toMatch(/^demo\tbuilt-in/m);
+
     // What `ps` shows of the running Loupe: neither its command line nor its environment holds the token.
     const pid = started.child.pid!;
     expect(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8')).not.toContain(advert.token);
