@@ -3,7 +3,6 @@ import type { ReactNode } from 'react';
 import { THEME_BOOT } from '@/components/ui/theme';
 import { ADOPT_API_KEY_SCRIPT } from '@/lib/client/api-key';
 import './globals.css';
-import './theme.css';
 
 /** Title, description, referrer policy and icon of every page. */
 export const metadata: Metadata = {

@@ -38,7 +38,7 @@ const app = await startAppServer({
 const nextApp = next({ dev: true, dir: root, hostname: host, port: app.port, httpServer: upgrades });
 await nextApp.prepare();
 resolveHandler(nextApp.getRequestHandler());
-process.stdout.write(`Ready on ${app.url}\nLoupe (dev): open ${app.url}/?token=${app.token}\n`);
+process.stdout.write(`Ready on ${app.url}\nLoupe (dev): open ${app.url}/?token=${app.link()}\n`);
 
 const stop = () => {
   void Promise.allSettled([app.close(), nextApp.close()]).then(() => process.exit(0));

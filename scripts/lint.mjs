@@ -1,6 +1,7 @@
-// `npm run lint`: Biome (lint rules and the format check), the room boundaries and the
-// unused-export check, in that order. Each prints its own findings; the exit code is 1 when
-// any of them found something, so `npm test` stops before the suites.
+// `npm run lint`: Biome (lint rules and the format check), the room boundaries, the
+// unused-export check and the pages' API-call check, in that order. Each prints its own
+// findings; the exit code is 1 when any of them found something, so `npm test` stops before
+// the suites.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +11,7 @@ const steps = [
   ['biome (lint + format)', [path.join(root, 'node_modules/@biomejs/biome/bin/biome'), 'ci', '--error-on-warnings', '.']],
   ['room boundaries', [path.join(root, 'scripts/check-boundaries.mjs')]],
   ['unused exports', [path.join(root, 'scripts/check-unused-exports.mjs')]],
+  ["the pages' API calls go through loupeFetch", [path.join(root, 'scripts/check-api-fetch.mjs')]],
 ];
 
 let failed = 0;

@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useEffect, useState } from 'react';
-import { loupeApiHeaders } from '@/lib/client/api-key';
+import { loupeFetch } from '@/lib/client/api-key';
 import { TapListSchema, type TapInfo } from '@/lib/recording/tap-api';
 
 /** How often the list asks Loupe for its taps (a tap appears when a client starts its server). */
@@ -18,7 +18,7 @@ export function TapList() {
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const load = async () => {
-      const res = await fetch('/api/taps', { cache: 'no-store', credentials: 'same-origin', headers: loupeApiHeaders() }).catch(() => undefined);
+      const res = await loupeFetch('/api/taps', { cache: 'no-store' }).catch(() => undefined);
       const parsed = res?.ok ? TapListSchema.safeParse(await res.json().catch(() => undefined)) : undefined;
       if (stopped) return;
       if (parsed?.success) setTaps(parsed.data.taps);

@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { apiKey, loupeApiHeaders } from '@/lib/client/api-key';
+import { apiKey, loupeFetch } from '@/lib/client/api-key';
 import type { Frame } from '@/lib/client/frames';
 import { createRecorder, type Recorder } from '@/lib/recording/recorder';
 import { TapEndEventSchema, TapFaultsEventSchema, TapFramesEventSchema, TapSnapshotEventSchema, type TapInfo } from '@/lib/recording/tap-api';
@@ -99,11 +99,10 @@ export function useLiveTap(id: string) {
     async (next: TapFaultEntry[]) => {
       // Shown at once; Loupe's echo (`tap:faults`) confirms it, or the error says it did not take.
       setFaultsState(next);
-      const res = await fetch(`/api/taps/${encodeURIComponent(id)}/faults`, {
+      const res = await loupeFetch(`/api/taps/${encodeURIComponent(id)}/faults`, {
         method: 'PUT',
-        headers: { 'content-type': 'application/json', ...loupeApiHeaders() },
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ faults: next }),
-        credentials: 'same-origin',
       }).catch((e: unknown) => ({ ok: false, status: 0, statusText: (e as Error).message }) as const);
       setError(res.ok ? undefined : `Could not switch the faults (HTTP ${res.status})`);
     },

@@ -1,6 +1,6 @@
 /**
  * The colour theme the user chose: `system` follows the OS, `light` and `dark` override it. The
- * choice lives in localStorage and shows as `data-theme` on <html>, which app/theme.css reads.
+ * choice lives in localStorage and shows as `data-theme` on <html>, which app/globals.css reads (its color-scheme).
  * THEME_BOOT runs in the page head before anything paints (app/layout.tsx), so a dark choice
  * never flashes light first.
  */

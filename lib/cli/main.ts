@@ -12,6 +12,7 @@ import { commandNamed, errorOfThrown, jsonErrorsRequested, reportError, UsageErr
 import { VERSION } from './version';
 import { registerOpenCommand } from './open-command';
 import { registerTapCommand } from './tap-command';
+import { registerLinkCommand } from './link-command';
 
 /** The `mcp-loupe` command line. Exit codes and the `--json` error document: errors.ts. */
 function buildProgram(): Command {
@@ -52,6 +53,7 @@ function buildProgram(): Command {
   registerRecordingCommands(program);
   registerOpenCommand(program);
   registerTapCommand(program);
+  registerLinkCommand(program);
   return program;
 }
 

@@ -15,7 +15,7 @@ import { OpenUsageError, planOpen, type OpenFlags, type OpenPlan } from './open-
  * `mcp-loupe` with no command, or `mcp-loupe open`: the whole product from the installed package
  * (the inspector, the demo mock, the scenarios and their control rooms, the recording viewer) on
  * one app server (lib/server/app-server.ts) serving the pages exported beside this bundle
- * (dist/app). Prints the URL with this launch's token, then opens the browser. `npm start` runs
+ * (dist/app). Prints a one-time sign-in link (`mcp-loupe link` makes more), then opens the browser. `npm start` runs
  * this very command (scripts/serve.mjs, with --no-open), so both print the same lines.
  */
 
@@ -128,7 +128,7 @@ async function runOpenCommand(command: string[], flags: OpenFlags): Promise<void
   const [first] = pinned;
   const link: ConnectionLink | undefined =
     plan.link ?? (first ? { transport: 'direct', url: `/mcp/${first.scenario.id}`, era: 'auto', headerNames: [] } : undefined);
-  const url = `${origin}/?token=${app.token}${link ? `&${linkQuery(link)}` : ''}`;
+  const url = `${origin}/?token=${app.link()}${link ? `&${linkQuery(link)}` : ''}`;
   process.stdout.write(`Loupe is running: ${url}\n`);
   for (const p of pinned) say(`scenario "${p.scenario.id}" (${path.relative(process.cwd(), p.file) || p.file}) at ${origin}/mcp/${p.scenario.id}`);
   if (plan.launch?.transport === 'stdio') say(`the inspector starts ${[plan.launch.command, ...plan.launch.args].join(' ')} over stdio when the page opens`);

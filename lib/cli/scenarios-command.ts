@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { createControlClient } from '../client/control-client';
-import { CliFailure, UsageError } from './errors';
+import { controlToken } from './control-token';
+import { CliFailure } from './errors';
 import { parseHttpUrl, trackedFetch } from './network';
 import { printable } from './terminal';
 
@@ -12,13 +13,13 @@ import { printable } from './terminal';
 interface ConnectionOptions {
   url: string;
   token?: string;
+  dataDir?: string;
 }
 
 /** A control client for the flags, and how to word a reply that failed. */
 function clientFor(opts: ConnectionOptions) {
   const url = parseHttpUrl(opts.url);
-  const token = opts.token ?? process.env.LOUPE_TOKEN;
-  if (!token) throw new UsageError('the control API needs a token: pass --token or set LOUPE_TOKEN (printed when the mock starts)');
+  const token = controlToken(opts, url);
   const net = trackedFetch();
   const client = createControlClient({ baseUrl: url.toString(), token, fetch: (input, init) => net.fetch(String(input), init ?? {}) });
   const failed = (what: string, reply: { status: number; error: string }) => {
@@ -53,7 +54,8 @@ export function registerScenarioCommands(program: Command): void {
   const connection = (c: Command) =>
     c
       .requiredOption('--url <url>', 'the running Loupe, e.g. http://127.0.0.1:3001/mcp or http://127.0.0.1:3000')
-      .option('--token <token>', 'control token printed at start (or $LOUPE_TOKEN)');
+      .option('--token <token>', 'control token printed by `mcp-loupe mock` (or $LOUPE_TOKEN)')
+      .option('--data-dir <dir>', 'without --token: the data directory of the Loupe at --url (`mcp-loupe open`), whose token it holds');
   connection(scenarios.command('reset').description("reset a scenario's state, tasks, ledger, nonces and journal").argument('<id>')).action((id, opts) =>
     resetScenario(id, opts),
   );

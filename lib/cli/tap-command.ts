@@ -6,6 +6,7 @@ import { parseFaultsFile, type TapFaultEntry } from '../scenario/tap-faults';
 import { startAppServer } from '../server/app-server';
 import { createTapFaults, type TapFaults } from '../server/tap-faults';
 import { findLoupe } from '../server/tap-discovery';
+import { requestSignInLink } from './link-command';
 import { startLiveFeed } from '../server/tap-live';
 import { createTapSession, type TapSession } from '../server/tap-recorder';
 import { startHttpTap } from '../server/tap-http';
@@ -73,7 +74,7 @@ async function goLive(
   if (opts.open && !findLoupe(dataDir)) {
     fs.mkdirSync(dataDir, { recursive: true });
     started = await startAppServer({ port: 0, dataDir, store: 'memory' });
-    process.stderr.write(`mcp-loupe tap: Loupe is running: ${started.url}/?token=${started.token}\n`);
+    process.stderr.write(`mcp-loupe tap: Loupe is running: ${started.url}/?token=${started.link()}\n`);
   }
   const feed = startLiveFeed({
     dataDir,
@@ -87,7 +88,12 @@ async function goLive(
       ? {
           onLive: (page: string) => {
             const loupe = findLoupe(dataDir);
-            openBrowser(loupe ? `${page}?token=${loupe.token}` : page, (line) => process.stderr.write(`mcp-loupe tap: ${line}\n`));
+            const say = (line: string) => process.stderr.write(`mcp-loupe tap: ${line}\n`);
+            // A one-time link from the running Loupe: the control token never goes on a command line.
+            const link = loupe ? requestSignInLink(loupe, new URL(page).pathname) : Promise.resolve(page);
+            link
+              .then((url) => openBrowser(url, say))
+              .catch((e: unknown) => say(`${(e as Error).message}; open ${page} and sign in with \`npx mcp-loupe link\``));
           },
         }
       : {}),

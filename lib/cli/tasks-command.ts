@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { TASK_ACTIONS } from '../protocol/loupe-api';
 import { fingerprint } from '../shared/fingerprint';
-import { CliFailure, UsageError } from './errors';
+import { controlToken } from './control-token';
+import { CliFailure } from './errors';
 import { describeNetworkError, parseHttpUrl } from './network';
 import { printable } from './terminal';
 
@@ -10,11 +11,14 @@ import { printable } from './terminal';
  * drive a running mock's tasks through its control API.
  */
 
-async function control(action: string, taskId: string, opts: { url: string; token?: string; scenario?: string; json?: string }): Promise<void> {
+async function control(
+  action: string,
+  taskId: string,
+  opts: { url: string; token?: string; dataDir?: string; scenario?: string; json?: string },
+): Promise<void> {
   const base = parseHttpUrl(opts.url);
   const scenario = opts.scenario ?? (base.pathname.split('/').filter(Boolean)[1] || 'demo');
-  const token = opts.token ?? process.env.LOUPE_TOKEN;
-  if (!token) throw new UsageError('the control API needs a token: pass --token or set LOUPE_TOKEN (printed when the mock starts)');
+  const token = controlToken(opts, base);
   const target = new URL(`/api/scenarios/${encodeURIComponent(scenario)}/tasks/${encodeURIComponent(taskId)}/${action}`, base);
   let res: Response;
   try {
@@ -42,6 +46,7 @@ export function registerTaskCommands(program: Command): void {
       .argument('<taskId>')
       .requiredOption('--url <url>', 'the mock endpoint, e.g. http://127.0.0.1:3001/mcp')
       .option('--token <token>', 'control token printed by `mcp-loupe mock` (or $LOUPE_TOKEN)')
+      .option('--data-dir <dir>', 'without --token: the data directory of the Loupe at --url (`mcp-loupe open`), whose token it holds')
       .option('--scenario <id>', 'scenario id (default: from the URL, else demo)')
       .option('--json <body>', 'JSON body: {"result":...} for complete, {"error":...} for fail')
       .action((taskId, opts) => control(action, taskId, opts));

@@ -19,7 +19,7 @@ import {
   type TaskControlBody,
 } from '../protocol/loupe-api';
 import { LAUNCH_PATH, LaunchSchema } from '../protocol/launch-link';
-import { apiKey, loupeApiHeaders } from './api-key';
+import { apiKey, loupeFetch } from './api-key';
 
 /**
  * A client for Loupe's control API (`/api/scenarios/...`), shared by the control room page and
@@ -44,17 +44,16 @@ interface ControlClientOptions {
 /** Create a control API client. */
 export function createControlClient(options: ControlClientOptions = {}) {
   const base = options.baseUrl ? new URL(options.baseUrl).origin : '';
-  const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const send = options.fetch;
+  const doFetch = (input: string, init: RequestInit) => loupeFetch(input, init, send);
   const path = (id: string, ...rest: string[]) => ['/api/scenarios', encodeURIComponent(id), ...rest].join('/');
 
   async function call<T>(url: string, init: RequestInit, read: (res: Response) => Promise<unknown>, schema: z.ZodType<T>): Promise<ControlReply<T>> {
     const headers = new Headers(init.headers);
     if (options.token) headers.set('Authorization', `Bearer ${options.token}`);
-    for (const [k, v] of Object.entries(loupeApiHeaders())) headers.set(k, v);
     let res: Response;
     try {
-      // Loupe's API never redirects: a redirect here could only lead the call somewhere else.
-      res = await doFetch(`${base}${url}`, { ...init, headers, cache: 'no-store', credentials: 'same-origin', redirect: 'error' });
+      res = await doFetch(`${base}${url}`, { ...init, headers, cache: 'no-store' });
     } catch (e) {
       return { ok: false, status: 0, error: `Cannot reach Loupe: ${(e as Error).message}`, issues: [] };
     }

@@ -1,6 +1,6 @@
 import { ApiErrorSchema, PROXY_ERROR_HEADER, type ProxyEnvelope } from '../protocol/loupe-api';
 import { headerRecord } from './frames';
-import { loupeApiHeaders } from './api-key';
+import { loupeFetch } from './api-key';
 import { readSse } from './sse';
 import { abortDetail, type Transport, type TransportEvent, type TransportKind, type TransportRequestOptions } from './transport';
 
@@ -123,18 +123,10 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
     try {
       if (options.proxy) {
         const envelope = JSON.stringify({ url: options.url, method: 'POST', headers, body: raw } satisfies ProxyEnvelope);
-        const proxyHeaders: Record<string, string> = { 'Content-Type': 'application/json', ...loupeApiHeaders() };
+        const proxyHeaders: Record<string, string> = { 'Content-Type': 'application/json' };
         if (options.proxy.token) proxyHeaders.Authorization = `Bearer ${options.proxy.token}`;
-        response = await doFetch(options.proxy.endpoint, {
-          method: 'POST',
-          headers: proxyHeaders,
-          body: envelope,
-          signal,
-          credentials: 'same-origin',
-          cache: 'no-store',
-          // The proxy never relays a redirect; one here would come from elsewhere and must not be followed.
-          redirect: 'error',
-        });
+        // Loupe's API: the request key, and no redirect followed (the proxy never relays one).
+        response = await loupeFetch(options.proxy.endpoint, { method: 'POST', headers: proxyHeaders, body: envelope, signal, cache: 'no-store' }, doFetch);
       } else {
         response = await doFetch(options.url, { method: 'POST', headers, body: raw, signal, cache: 'no-store', redirect: 'manual' });
       }

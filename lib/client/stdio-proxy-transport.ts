@@ -1,6 +1,6 @@
 import { ApiErrorSchema, STDIO_PROXY_PATH, StdioStartedSchema, type StdioSpawn } from '../protocol/loupe-api';
 import { isRecord } from '../shared/records';
-import { loupeApiHeaders } from './api-key';
+import { loupeFetch } from './api-key';
 import { readSse } from './sse';
 import { createStdioDemux } from './stdio-demux';
 import { abortDetail, type Transport, type TransportEvent, type TransportRequestOptions } from './transport';
@@ -60,10 +60,10 @@ export function splitCommandLine(line: string): string[] {
 
 /** Create a transport to a stdio server spawned by Loupe's proxy. */
 export function createStdioProxyTransport(options: StdioProxyTransportOptions): Transport {
-  const doFetch = options.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init));
+  const doFetch = (input: string, init: RequestInit) => loupeFetch(input, init, options.fetch);
   const endpoint = options.endpoint ?? STDIO_PROXY_PATH;
   const target = [options.command, ...(options.args ?? [])].join(' ');
-  const headers: Record<string, string> = { ...loupeApiHeaders(), ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}) };
+  const headers: Record<string, string> = options.token ? { Authorization: `Bearer ${options.token}` } : {};
   const demux = createStdioDemux({ sse: true });
   let session: Promise<string> | undefined;
   let streamAbort: AbortController | undefined;
@@ -73,9 +73,7 @@ export function createStdioProxyTransport(options: StdioProxyTransportOptions): 
 
   const call = (url: string, init: RequestInit) =>
     doFetch(url, {
-      credentials: 'same-origin',
       cache: 'no-store',
-      redirect: 'error',
       ...init,
       headers: { ...headers, ...(init.headers as Record<string, string>) },
     });

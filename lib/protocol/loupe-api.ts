@@ -32,6 +32,9 @@ export const BUILTIN_HEADER = 'X-Loupe-Builtin';
 /** `GET /api/session`: answered without the token (that is the question), still Host- and Origin-checked. */
 export const SessionSchema = z.object({ authenticated: z.boolean() });
 export type Session = z.infer<typeof SessionSchema>;
+/** `POST /api/links`: a one-time value for a sign-in link `/?token=<link>`. */
+export const SignInLinkSchema = z.object({ link: z.string().min(1) });
+export type SignInLink = z.infer<typeof SignInLinkSchema>;
 
 // The control API: scenarios.
 

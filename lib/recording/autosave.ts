@@ -2,7 +2,7 @@ import type { Recorder } from './recorder';
 import { serializeRecording } from './schema';
 import { asRecord } from '../shared/records';
 import { ReplayStartedSchema } from '../protocol/loupe-api';
-import { loupeApiHeaders } from '../client/api-key';
+import { loupeFetch } from '../client/api-key';
 
 /**
  * Autosave of the current session: after each change (debounced) the recording is written
@@ -82,14 +82,12 @@ export function startAutosave(recorder: Recorder, options: AutosaveOptions): Aut
 
 /** A writer that saves through Loupe's control API (the page's cookie or an explicit token). */
 export function recordingsApiWriter(options: { base?: string; token?: string; fetch?: typeof fetch } = {}): RecordingWriter {
-  const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+  const doFetch = (input: string, init: RequestInit) => loupeFetch(input, init, options.fetch);
   return async (name, text) => {
     const res = await doFetch(`${options.base ?? ''}/api/recordings/${encodeURIComponent(name)}`, {
       method: 'PUT',
-      headers: { 'Content-Type': 'application/json', ...loupeApiHeaders(), ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}) },
+      headers: { 'Content-Type': 'application/json', ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}) },
       body: text,
-      credentials: 'same-origin',
-      redirect: 'error',
     });
     if (!res.ok) throw new Error(`Failed to save recording ${name}: HTTP ${res.status} ${await res.text().catch(() => '')}`);
   };
@@ -103,14 +101,12 @@ export async function startServerReplay(
   recordingText: string,
   options: { base?: string; token?: string; fetch?: typeof fetch; loose?: boolean } = {},
 ): Promise<ServerReplay> {
-  const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+  const doFetch = (input: string, init: RequestInit) => loupeFetch(input, init, options.fetch);
   try {
     const res = await doFetch(`${options.base ?? ''}/api/recordings/replay${options.loose ? '?loose=1' : ''}`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...loupeApiHeaders(), ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}) },
+      headers: { 'Content-Type': 'application/json', ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}) },
       body: recordingText,
-      credentials: 'same-origin',
-      redirect: 'error',
     });
     const body: unknown = await res.json().catch(() => ({}));
     const started = ReplayStartedSchema.safeParse(body);

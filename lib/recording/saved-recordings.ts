@@ -1,4 +1,4 @@
-import { loupeApiHeaders } from '../client/api-key';
+import { loupeFetch } from '../client/api-key';
 import { ApiErrorSchema, RecordingListSchema, RecordingRenamedSchema, type RecordingFileSummary } from '../protocol/loupe-api';
 import { DeletedSchema } from '../protocol/loupe-api';
 import type { z } from 'zod';
@@ -17,13 +17,7 @@ async function call<T>(url: string, init: RequestInit, schema: z.ZodType<T> | un
   let res: Response;
   try {
     // The request key: the cookie alone opens nothing (lib/client/api-key.ts).
-    res = await fetch(url, {
-      ...init,
-      headers: { ...loupeApiHeaders(), ...(init.headers as Record<string, string> | undefined) },
-      cache: 'no-store',
-      credentials: 'same-origin',
-      redirect: 'error',
-    });
+    res = await loupeFetch(url, { ...init, cache: 'no-store' });
   } catch (e) {
     return { ok: false, error: `Cannot reach Loupe: ${(e as Error).message}` };
   }

@@ -67,7 +67,10 @@ export interface AppServer {
   /** Base URL, e.g. `http://127.0.0.1:3000`. */
   url: string;
   port: number;
+  /** The control token (the CLI's `Authorization: Bearer`); it never signs a browser in unless reusable. */
   token: string;
+  /** A new one-time value for a sign-in link `<url>/?token=<value>`. */
+  link(): string;
   server: http.Server;
   close(): Promise<void>;
 }
@@ -148,6 +151,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     url,
     port,
     token,
+    link: () => access.mintLink(),
     server,
     close: () =>
       new Promise<void>((resolve) => {

@@ -12,6 +12,7 @@ import {
   type ScenarioList,
   type ScenarioSaved,
   type Session,
+  type SignInLink,
 } from '../protocol/loupe-api';
 import type { Launch, LaunchConnection } from '../protocol/launch-link';
 import { checkControlAccess } from './control-auth';
@@ -30,6 +31,7 @@ import { parseJson } from '../shared/json';
  *
  *   GET    /api/session                            { authenticated }: the one route answered without the token
  *   GET    /api/launch                             the connection the command line asked for, header values included
+ *   POST   /api/links                              { link }: a new one-time sign-in value for `/?token=` (`mcp-loupe link`)
  *   GET    /api/scenarios                          list (id, name, description, builtin, valid)
  *   POST   /api/scenarios/validate                 body: scenario text → { ok, errors, warnings }
  *   GET    /api/scenarios/<id>                     summary of the running scenario
@@ -178,6 +180,7 @@ export function createControlApi(host: MockHost, options: ControlApiOptions): Co
     if (denied) return json(denied.status, { error: denied.error });
     // Header values live here, behind the token, never in the page URL that names the connection.
     if (parts[0] === 'launch' && parts.length === 1 && req.method === 'GET') return json(200, { connection: options.launch ?? null } satisfies Launch);
+    if (parts[0] === 'links' && parts.length === 1 && req.method === 'POST') return json(201, { link: options.access.mintLink() } satisfies SignInLink);
     if (parts[0] === 'recordings') return recordingRoutes(req, host, parts.slice(1), options.allowedHosts);
     if (parts[0] === 'taps') return tapRoutes(req, taps, parts.slice(1), options.keepAliveMs);
     if (parts[0] !== 'scenarios') return json(404, { error: `No control route /api/${parts.join('/')}` });

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isAllowedHost } from '../engine/guards';
-import { KEY_FRAGMENT, presentedSession, sessionCookie, type LaunchAccess } from './launch-access';
+import { KEY_FRAGMENT, LINK_TTL_MS, presentedSession, sessionCookie, type LaunchAccess } from './launch-access';
 import { writeWebResponse } from './node-response';
 
 /**
@@ -39,6 +39,32 @@ function errorPage(status: number, title: string, message: string): Response {
   return new Response(html, { status, headers: PAGE_HEADERS });
 }
 
+/** How to get a new link, said on every refusal. */
+const NEW_LINK = 'Run <code>npx mcp-loupe link</code> (with the same <code>--data-dir</code> as the running Loupe) for a new sign-in link.';
+
+/** The page for a `?token=` value that opens no session. */
+function refusedLink(reason: 'invalid' | 'used' | 'expired' | 'control-token'): Response {
+  if (reason === 'used')
+    return errorPage(
+      410,
+      'Link already used',
+      `This sign-in link works once and has been used. Open Loupe in the browser where you first opened it. ${NEW_LINK}`,
+    );
+  if (reason === 'expired')
+    return errorPage(
+      410,
+      'Link expired',
+      `This sign-in link was not opened within ${LINK_TTL_MS / 60_000} minutes of being made, so it no longer works. ${NEW_LINK}`,
+    );
+  if (reason === 'control-token')
+    return errorPage(
+      401,
+      'Not a sign-in link',
+      `This is the running Loupe's control token, for its command-line tools (<code>Authorization: Bearer</code>); it does not sign a browser in. ${NEW_LINK}`,
+    );
+  return errorPage(401, 'Invalid link', `This sign-in link does not belong to the running Loupe (every launch makes new ones). ${NEW_LINK}`);
+}
+
 /** A Response that ends the page request (refusal, token exchange), or undefined to let it through. */
 function pageGate(request: GateRequest, options: PageGateOptions): Response | undefined {
   if (!isAllowedHost(request.headers.get('host'), options.allowedHosts)) {
@@ -57,20 +83,7 @@ function pageGate(request: GateRequest, options: PageGateOptions): Response | un
   if (!exchanged.ok && exchanged.reason === 'used' && options.access.known(presentedSession(request.headers.get('cookie'))))
     // This browser already holds a session: the link only brings it back to the page.
     return new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } });
-  if (!exchanged.ok && exchanged.reason === 'used') {
-    return errorPage(
-      410,
-      'Link already used',
-      'This sign-in link works once and has been used. Open Loupe in the browser where you first opened the link, or restart it (<code>npm start</code> or <code>mcp-loupe open</code>) for a new link.',
-    );
-  }
-  if (!exchanged.ok) {
-    return errorPage(
-      401,
-      'Invalid token',
-      'This access token does not match the running Loupe. Open the URL that <code>npm start</code> printed in your terminal; every launch has a new token.',
-    );
-  }
+  if (!exchanged.ok) return refusedLink(exchanged.reason);
   // A relative Location, so the Host header never chooses where the browser goes; one leading
   // slash, so it cannot read as a protocol-relative URL (`//elsewhere`).
   return new Response(null, {

@@ -37,6 +37,27 @@ describe('home page', () => {
     await context.close();
   });
 
+  it('keeps the session when a page plants another key in the fragment; a new link in the same browser takes over', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const base = `http://127.0.0.1:${server.port}`;
+    const storedKey = () => page.evaluate(() => localStorage.getItem('loupe-api-key'));
+    await page.goto(`${base}/?token=${server.token}`);
+    await page.waitForFunction(() => !!localStorage.getItem('loupe-api-key'));
+    const first = await storedKey();
+    // Any web page can send the browser here: the planted key must not replace the working one.
+    await page.goto(`${base}/scenarios#loupe-key=planted-by-someone-else`);
+    await page.waitForSelector('[data-testid="scenario-item"][data-id="demo"]');
+    expect(await page.$('[data-testid="missing-token"]')).toBeNull();
+    expect(await storedKey()).toBe(first);
+    expect(page.url()).not.toContain('loupe-key');
+    // A real new link (a new session cookie and its key) is adopted once the server accepts it.
+    await page.goto(`${base}/scenarios?token=${server.token}`);
+    await page.waitForSelector('[data-testid="scenario-item"][data-id="demo"]');
+    await expect.poll(storedKey).not.toBe(first);
+    await context.close();
+  });
+
   it('shows the demo server connected, with its tools', async () => {
     const page = await browser.newPage();
     await page.goto(`http://127.0.0.1:${server.port}/`);

@@ -11,8 +11,8 @@ import { raw } from './raw-http';
 import { openLink, type BrowserSession } from './session';
 
 /**
- * The browser credential: the `?token=` link works once and is traded for a session that is not
- * the token; a server on another port of the same host name receives the session cookie (real
+ * The browser credential: a sign-in link carries a one-time value, never the control token; it
+ * works once and is traded for a session that is not the token; a server on another port of the same host name receives the session cookie (real
  * Chromium sends it there) and cannot use it, not even against the stdio proxy; the page's own
  * calls, which carry the request key, can. Spawned stdio servers never see LOUPE_TOKEN.
  */
@@ -20,6 +20,8 @@ import { openLink, type BrowserSession } from './session';
 let tmp: string;
 let app: AppServer;
 let session: BrowserSession;
+/** The one-time value of the link this suite signed in with. */
+let link: string;
 let browser: Browser | undefined;
 const ENV_TOKEN = 'token-from-the-environment';
 
@@ -28,7 +30,8 @@ beforeAll(async () => {
   process.env.LOUPE_TOKEN = ENV_TOKEN;
   process.env.LOUPE_SOME_SECRET = 'also-hidden';
   app = await startAppServer({ port: 0, dataDir: path.join(tmp, 'data'), pages: (_req, res) => res.end('<!doctype html><title>page</title>') });
-  session = await openLink(app.port, app.token);
+  link = app.link();
+  session = await openLink(app.port, link);
 });
 afterAll(async () => {
   delete process.env.LOUPE_TOKEN;
@@ -51,18 +54,32 @@ const kill = (id: string) =>
 
 describe('the token link', () => {
   it('works once; a second use from another browser is told to get a new link', async () => {
-    const again = await raw(app.port, { path: `/?token=${app.token}`, headers: { Host: host() } });
+    const again = await raw(app.port, { path: `/?token=${link}`, headers: { Host: host() } });
     expect(again.status).toBe(410);
     expect(again.headers['set-cookie']).toBeUndefined();
     expect(again.text).toContain('This sign-in link works once and has been used');
+    expect(again.text).toContain('npx mcp-loupe link');
     // The browser that opened it is only sent back to the page, with no new session.
-    const back = await raw(app.port, { path: `/scenarios?token=${app.token}`, headers: { Host: host(), Cookie: session.cookie } });
+    const back = await raw(app.port, { path: `/scenarios?token=${link}`, headers: { Host: host(), Cookie: session.cookie } });
     expect(back.status).toBe(303);
     expect(back.headers.location).toBe('/scenarios');
     expect(back.headers['set-cookie']).toBeUndefined();
   });
 
-  it('trades the token for a session that is not the token and is worth nothing as one', async () => {
+  it('is never the control token: the token itself signs no browser in, so a link seen in a terminal or a process list is worth nothing once used', async () => {
+    expect(link).not.toBe(app.token);
+    const withToken = await raw(app.port, { path: `/?token=${app.token}`, headers: { Host: host() } });
+    expect(withToken.status).toBe(401);
+    expect(withToken.text).toContain('Not a sign-in link');
+    expect(withToken.headers['set-cookie']).toBeUndefined();
+    // Each link is its own: a second one works once too.
+    const second = app.link();
+    expect(second).not.toBe(link);
+    expect((await raw(app.port, { path: `/?token=${second}`, headers: { Host: host() } })).status).toBe(303);
+    expect((await raw(app.port, { path: `/?token=${second}`, headers: { Host: host() } })).status).toBe(410);
+  });
+
+  it('trades the link for a session that is not the token and is worth nothing as one', async () => {
     const value = session.cookie.split('=')[1] ?? '';
     expect(value).not.toContain(app.token);
     expect((await spawn({ Authorization: `Bearer ${value}` })).status).toBe(401);

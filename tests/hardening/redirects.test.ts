@@ -49,7 +49,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-  session = await openLink(app.port, app.token);
+  session = await openLink(app.port, app.link());
 });
 afterAll(async () => {
   await new Promise((r) => upstream?.close(r));

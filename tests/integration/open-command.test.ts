@@ -58,6 +58,46 @@ describe('npx mcp-loupe', () => {
     for (const page of ['/scenarios', '/scenarios/demo', '/recording']) expect((await fetch(`${base}${page}`)).status, page).toBe(200);
   });
 
+  it('prints a one-time link; `mcp-loupe link` makes another for the running Loupe; the control token is on no command line', async () => {
+    started = await startCliOpen(['--port', '0', '--data-dir', dataDir], env);
+    const advert = JSON.parse(fs.readFileSync(path.join(dataDir, 'loupe-server.json'), 'utf8')) as { token: string; url: string };
+    expect(started.token).not.toBe(advert.token);
+    expect((await fetch(started.url, { redirect: 'manual' })).status).toBe(303);
+    expect((await fetch(started.url, { redirect: 'manual' })).status).toBe(410);
+
+    const made = await runCli(['link', '--data-dir', dataDir]);
+    expect(made.code).toBe(0);
+    const fresh = made.stdout.trim();
+    expect(fresh).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${started.port}/\\?token=[\\w-]+$`));
+    expect(fresh).not.toContain(advert.token);
+    expect(made.stderr).not.toContain(advert.token);
+    expect((await fetch(fresh, { redirect: 'manual' })).status).toBe(303);
+    expect((await fetch(fresh, { redirect: 'manual' })).status).toBe(410);
+    // The token itself opens no browser session.
+    expect((await fetch(`http://127.0.0.1:${started.port}/?token=${advert.token}`, { redirect: 'manual' })).status).toBe(401);
+
+    // The control commands find the token where the link no longer carries it: the data directory.
+    const listed = await runCli(['scenarios', 'list', '--url', `http://127.0.0.1:${started.port}`, '--data-dir', dataDir]);
+    expect(listed.stderr).toBe('');
+    expect(listed.stdout).toMatch(/^demo\tbuilt-in/m);
+
+    // What `ps` shows of the running Loupe: neither its command line nor its environment holds the token.
+    const pid = started.child.pid!;
+    expect(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8')).not.toContain(advert.token);
+    expect(fs.readFileSync(`/proc/${pid}/environ`, 'utf8')).not.toContain(advert.token);
+  });
+
+  it('link says where no Loupe runs instead of printing nothing', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-nolink-'));
+    try {
+      const r = await runCli(['link', '--data-dir', empty]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`no running Loupe found in ${empty}`);
+    } finally {
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
   it('takes the next free port when 3000 is busy, and says so', async () => {
     // Hold 3000 unless something already does; either way it is busy.
     const holder = net.createServer();

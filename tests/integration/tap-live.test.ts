@@ -285,7 +285,10 @@ describe('tap --open', () => {
     child.stderr!.on('data', (d) => (err += d));
     child.stdout!.on('data', (d) => (out += d));
     await expect.poll(() => /Loupe is running: (http:\S+)\/\?token=(\S+)/.test(err), { timeout: 20_000 }).toBe(true);
-    const [, url, token] = /Loupe is running: (http:\S+)\/\?token=(\S+)/.exec(err)!;
+    const [, url, link] = /Loupe is running: (http:\S+)\/\?token=(\S+)/.exec(err)!;
+    // The printed link signs a browser in once; the control token stays in the owner-only advert.
+    const { token } = JSON.parse(fs.readFileSync(path.join(dataDir, 'loupe-server.json'), 'utf8')) as { token: string };
+    expect(link).not.toBe(token);
     child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })}\n`);
     const list = async () => {
       const res = await fetch(`${url}/api/taps`, { headers: { authorization: `Bearer ${token}` } });

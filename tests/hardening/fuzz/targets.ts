@@ -56,7 +56,7 @@ export async function startAppTarget(): Promise<Target> {
   const token = `fuzz-${Math.random().toString(36).slice(2)}`;
   const script = [
     `const { startAppServer } = await import(${JSON.stringify(path.join(ROOT, 'dist', 'app-server.mjs'))});`,
-    `const s = await startAppServer({ port: 0, dataDir: ${JSON.stringify(path.join(dataDir, 'data'))}, pagesDir: ${JSON.stringify(pages)}, token: ${JSON.stringify(token)} });`,
+    `const s = await startAppServer({ port: 0, dataDir: ${JSON.stringify(path.join(dataDir, 'data'))}, pagesDir: ${JSON.stringify(pages)}, token: ${JSON.stringify(token)}, reusableLink: true });`,
     "console.log('READY ' + s.url + '/mcp');",
   ].join('\n');
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
