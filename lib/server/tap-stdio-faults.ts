@@ -62,9 +62,9 @@ export function createStdioFaultRelay(faults: TapFaults, observer: TapObserver, 
       return;
     }
     const id = parseLine(line)?.id;
-    const skipped: string[] = plan.stream.filter((s) => s.kind !== 'garbage' && s.kind !== 'duplicate').map((s) => s.kind);
-    if (plan.reply?.kind === 'http-status') skipped.push('http-status');
-    observer.fault(`${plan.names.join(', ')}${skipped.length ? ` (no stdio form, not applied: ${skipped.join(', ')})` : ''}`);
+    // HTTP statuses and stream cuts or stalls have no stdio form: marked, with a note that they did not apply.
+    const applies = (kind: string) => !['http-status', 'drop', 'stall', 'out-of-order', 'drip'].includes(kind);
+    observer.fault(faults.marks(plan).map((m) => (applies(m.kind) ? m : { ...m, note: 'no stdio form: not applied' })));
     order = order.then(async () => {
       if (plan.delayMs) await new Promise((r) => setTimeout(r, plan.delayMs));
       if (plan.stream.some((s) => s.kind === 'garbage')) {
