@@ -127,16 +127,15 @@ export function startHttpTap(options: HttpTapOptions): Promise<HttpTap> {
       up.on('data', (c: Buffer) => {
         if (damage) {
           const out = damage.write(text.write(c));
-          if (out) {
-            res.write(out);
-            seen.chunk(out);
-          }
+          if (out) seen.chunk(out);
           if (damage.state === 'cut' && !finished) {
             finished = true;
             seen.end('upstream-failed', 'the tap cut the stream (a fault)');
             up.destroy();
-            res.destroy();
-          }
+            // What came before the cut reaches the client first (a destroy drops unflushed writes).
+            if (out) res.write(out, () => res.destroy());
+            else res.destroy();
+          } else if (out) res.write(out);
           return;
         }
         res.write(c);

@@ -130,7 +130,9 @@ describe('stdio faults', () => {
     const answer = '{"jsonrpc":"2.0","id":1,"result":{}}\n';
     relay.fromServer(Buffer.from(progress + answer));
     expect(toClient).toBe(`{"jsonrpc":"2.0","id":\n${progress}${progress}${answer}`);
-    expect(observed).toEqual(['{"jsonrpc":"2.0","id":', progress.trim()]);
+    // While it sends copies the relay observes what it relays, in order; the splitter skips those lines.
+    expect(observed).toEqual(['{"jsonrpc":"2.0","id":', progress.trim(), progress.trim(), answer.trim()]);
+    expect([relay.claimed(progress.trim()), relay.claimed(answer.trim()), relay.claimed(answer.trim())]).toEqual([true, true, false]);
     faults.set([]);
     relay.fromServer(Buffer.from('{"partial":'));
     expect(toClient.endsWith('{"partial":')).toBe(true);
