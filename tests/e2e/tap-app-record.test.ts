@@ -76,10 +76,14 @@ describe('a tapped session with an MCP App', () => {
     const timeline = tools.tools.find((t) => t.name === 'notes_timeline');
     const uri = (timeline?._meta as { ui?: { resourceUri?: string } } | undefined)?.ui?.resourceUri;
     expect(uri).toBe('ui://notes/timeline.html');
-    const result = await client.callTool({ name: 'notes_timeline', arguments: {} });
-    expect((result.structuredContent as { notes: unknown[] }).notes.length).toBeGreaterThan(0);
+    const count = async (args: Record<string, unknown>) =>
+      ((await client.callTool({ name: 'notes_timeline', arguments: args })).structuredContent as { notes: unknown[] }).notes.length;
+    const all = await count({});
     const read = await client.readResource({ uri: uri! });
     expect(read.contents[0]?.uri).toBe(uri);
+    // A second call with fewer notes: each call has its own view.
+    const some = await count({ query: 'coffee' });
+    expect(some).toBeLessThan(all);
     await client.close();
 
     const listed = await fetch(`${env.base}/api/taps`, { headers: { authorization: `Bearer ${env.server!.token}` } });
@@ -88,16 +92,24 @@ describe('a tapped session with an MCP App', () => {
     await page.goto(`${env.base}/tap/${mine!.id}`);
     await page.waitForSelector('[data-testid="tap-info"][data-state="live"]', { timeout: 20_000 });
     // The call and the read have reached the page.
-    await page.waitForSelector('[data-testid="timeline-row"][data-method="resources/read"]', { timeout: 15_000 });
-    await page.click('[data-testid="timeline-row"][data-method="tools/call"]');
-    await page.waitForSelector('[data-testid="detail-pane"]');
-    await page.click('[data-tab="app"]');
-    await page.waitForSelector('[data-testid="recorded-app"][data-uri="ui://notes/timeline.html"] [data-testid="app-view"][data-state="initialized"]', {
-      timeout: 30_000,
-    });
+    const calls = page.locator('[data-testid="timeline-row"][data-method="tools/call"]');
+    await expect.poll(() => calls.count(), { timeout: 15_000 }).toBe(2);
+    const label = (n: number) => `${n} note${n === 1 ? '' : 's'}`;
+    for (const [row, n] of [
+      [0, all],
+      [1, some],
+    ] as const) {
+      await calls.nth(row).click();
+      await page.waitForSelector('[data-testid="detail-pane"]');
+      if (!(await page.$('[data-testid="tap-app"]'))) await page.click('[data-tab="app"]');
+      await page.waitForSelector(`[data-testid="tap-app"][data-call="${await calls.nth(row).getAttribute('data-exchange')}"]`);
+      await page.waitForSelector('[data-testid="recorded-app"][data-uri="ui://notes/timeline.html"] [data-testid="app-view"][data-state="initialized"]', {
+        timeout: 30_000,
+      });
+      const view = await viewFrame(env.server!.port);
+      await view.waitForFunction((text) => document.getElementById('status')?.textContent === text, label(n), { timeout: 15_000 });
+    }
     const view = await viewFrame(env.server!.port);
-    const notes = (result.structuredContent as { notes: unknown[] }).notes.length;
-    await view.waitForFunction((n) => document.getElementById('status')?.textContent === `${n} notes`, notes, { timeout: 15_000 });
     // Sandboxed as everywhere else: the view runs on another origin than Loupe's pages.
     expect(new URL(view.parentFrame()!.url()).origin).not.toBe(new URL(page.url()).origin);
   });
