@@ -79,6 +79,11 @@ export function DetailPane() {
       </div>
       <RequestActions key={e.exchangeId} entry={e} />
       <ExchangeFrames entry={e} />
+      {e.fault ? (
+        <p data-testid="detail-fault" className="rounded-md border border-warning/40 bg-warning/10 p-2 font-mono text-xs text-warning">
+          Fault injected by the tap (neither peer's doing): {e.fault}
+        </p>
+      ) : null}
       {e.errorText ? (
         <p role="alert" className="rounded-md border border-danger/40 bg-danger/10 p-2 font-mono text-xs text-danger">
           {e.errorText}

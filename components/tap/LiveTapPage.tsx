@@ -9,6 +9,7 @@ import { useSession } from '@/components/scenario/use-session';
 import { usePathId } from '@/components/ui/use-path-id';
 import { LiveTapApp } from './LiveTapApp';
 import { TapFaultsPanel } from './TapFaultsPanel';
+import { TapRecordControl } from './TapRecordControl';
 import { useLiveTap } from './use-live-tap';
 
 /** One live tap: what it relays, whether it still runs, and the inspector over its frames. */
@@ -17,13 +18,16 @@ function LiveTap({ id }: { id: string }) {
   const { info } = tap;
   return (
     <>
-      <p data-testid="tap-info" data-state={tap.state} data-frames={tap.frameCount} className="truncate font-mono text-xs text-muted">
-        {tap.state === 'missing'
-          ? `No tap ${id} in this Loupe (it may have been started with another data directory).`
-          : info
-            ? `${info.transport} · ${info.target} · ${tap.frameCount} frames · ${tap.state === 'ended' ? 'ended' : 'live'}`
-            : 'Connecting…'}
-      </p>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p data-testid="tap-info" data-state={tap.state} data-frames={tap.frameCount} className="min-w-0 truncate font-mono text-xs text-muted">
+          {tap.state === 'missing'
+            ? `No tap ${id} in this Loupe (it may have been started with another data directory).`
+            : info
+              ? `${info.transport} · ${info.target} · ${tap.frameCount} frames · ${tap.state === 'ended' ? 'ended' : 'live'}`
+              : 'Connecting…'}
+        </p>
+        {info ? <TapRecordControl tapId={id} startedAt={info.startedAt} recording={tap.recording} /> : null}
+      </div>
       <InspectorProvider store={tap.store}>
         <Workbench
           panels={[

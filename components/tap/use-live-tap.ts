@@ -7,7 +7,7 @@ import { createRecorder, type Recorder } from '@/lib/recording/recorder';
 import { TapEndEventSchema, TapFaultsEventSchema, TapFramesEventSchema, TapSnapshotEventSchema, type TapInfo } from '@/lib/recording/tap-api';
 import { TapFaultEntrySchema, type TapFaultEntry } from '@/lib/scenario/tap-faults';
 import { createInspectorStore, type InspectorStore } from '@/lib/state/inspector-store';
-import { seedRecordedTasks } from '@/lib/state/recorded-tasks';
+import { createLiveTaskFeed } from '@/lib/state/live-tasks';
 
 /**
  * A live tap in the browser: follows `/api/taps/<id>/events` (cookie-authenticated server-sent
@@ -17,8 +17,6 @@ import { seedRecordedTasks } from '@/lib/state/recorded-tasks';
  */
 
 type LiveState = 'connecting' | 'live' | 'ended' | 'missing';
-
-const TASK_METHODS = new Set(['tools/call', 'tasks/get', 'tasks/update', 'tasks/cancel', 'notifications/tasks']);
 
 function parse<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } }, text: string): T | undefined {
   try {
@@ -38,12 +36,13 @@ const entriesOf = (list: readonly unknown[]): TapFaultEntry[] =>
 /** The live tap `id`: its store, info, fault switches and a recorder of the frames (for the app view). */
 export function useLiveTap(id: string) {
   const [store] = useState<InspectorStore>(() => createInspectorStore({ lint: true }));
+  // Each batch adds to the store, the task feed and the recorder; nothing is rebuilt from the start.
+  const [taskFeed] = useState(() => createLiveTaskFeed(store));
   const [info, setInfo] = useState<TapInfo>();
   const [state, setState] = useState<LiveState>('connecting');
   const [faults, setFaultsState] = useState<TapFaultEntry[]>([]);
   const [frameCount, setFrameCount] = useState(0);
   const [error, setError] = useState<string>();
-  const frames = useRef<Frame[]>([]);
   const lastSeq = useRef(-1);
   const recorder = useRef<Recorder>(undefined);
 
@@ -54,17 +53,12 @@ export function useLiveTap(id: string) {
       const fresh = batch.filter((f) => f.seq > lastSeq.current);
       if (!fresh.length) return;
       lastSeq.current = fresh[fresh.length - 1]!.seq;
-      frames.current.push(...fresh);
       recorder.current ??= createRecorder({ connection: { target: '', headerNames: [] }, lint: false });
       for (const f of fresh) recorder.current.sink(f);
-      const s = store.getState();
-      s.timeline.appendMany(fresh);
-      if (fresh.some((f) => f.method && TASK_METHODS.has(f.method))) {
-        // Tasks are rebuilt from the whole session: a poll pairs with a task created earlier.
-        s.tasks.clear();
-        seedRecordedTasks(store, frames.current);
-      }
-      setFrameCount(frames.current.length);
+      // Tasks first, so the polls in the batch land on tasks the store knows.
+      taskFeed.push(fresh);
+      store.getState().timeline.appendMany(fresh);
+      setFrameCount(recorder.current.frames().length);
     };
     source.addEventListener('tap:snapshot', (e) => {
       const data = parse(TapSnapshotEventSchema, (e as MessageEvent<string>).data);
@@ -93,7 +87,7 @@ export function useLiveTap(id: string) {
       if (source.readyState === EventSource.CLOSED) setState((s) => (s === 'connecting' ? 'missing' : s));
     };
     return () => source.close();
-  }, [id, store]);
+  }, [id, store, taskFeed]);
 
   const setFaults = useCallback(
     async (next: TapFaultEntry[]) => {

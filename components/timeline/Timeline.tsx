@@ -24,6 +24,7 @@ function exchangeFacts(buffer: TimelineBuffer, row: ListRow, e: TimelineEntry): 
     size: formatBytes(span?.bytes ?? e.bytes),
     open: span?.open ?? false,
     error: (span?.errors ?? 0) > 0 || e.isError,
+    ...(span?.fault ? { fault: span.fault } : {}),
   };
 }
 

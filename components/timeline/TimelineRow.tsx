@@ -53,6 +53,8 @@ export interface ExchangeFacts {
   size: string;
   open: boolean;
   error: boolean;
+  /** The faults a tap injected into the exchange. */
+  fault?: string;
 }
 
 interface TimelineRowProps {
@@ -87,6 +89,7 @@ export const TimelineRow = memo(function TimelineRow(p: TimelineRowProps) {
   const severity = worstSeverity(lints);
   const label = e.kind === 'sse-comment' ? 'keep-alive' : (e.method ?? e.kind);
   const error = x ? x.error : e.isError;
+  const fault = x ? x.fault : e.fault;
   const expandable = x && x.frames > 1;
   return (
     <tr
@@ -101,6 +104,7 @@ export const TimelineRow = memo(function TimelineRow(p: TimelineRowProps) {
       data-method={e.method ?? ''}
       data-direction={x ? undefined : e.direction}
       data-error={error || undefined}
+      data-fault={fault}
       className={`absolute inset-x-0 flex h-7 cursor-pointer items-center gap-2 border-b border-border/60 px-2 font-mono text-xs ${p.selected ? 'bg-accent/10' : 'hover:bg-surface-muted'} ${error ? 'text-danger' : ''}`}
       style={{ top: p.top }}
     >
@@ -124,6 +128,12 @@ export const TimelineRow = memo(function TimelineRow(p: TimelineRowProps) {
           {label}
           {e.target ? <span className="text-muted"> {e.target}</span> : null}
         </span>
+        {fault ? (
+          // An injected fault, marked apart from the peers' own errors (neither peer caused it).
+          <span className="shrink-0 truncate rounded bg-warning/15 px-1 text-warning" data-testid="fault-mark" title={`fault injected by the tap: ${fault}`}>
+            ⚡{fault}
+          </span>
+        ) : null}
         {e.taskFp ? (
           <span className="shrink-0 text-warning" data-testid="task-fp" title="task fingerprint">
             {e.taskFp}

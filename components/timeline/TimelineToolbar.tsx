@@ -28,7 +28,7 @@ export function TimelineToolbar({ methods, shown }: { methods: readonly string[]
   }, [text, store]);
 
   const grouped = useInspector((s) => s.timeline.grouped);
-  const narrowed = [filters.direction !== 'all', filters.errorsOnly, filters.hasLints, filters.kinds === 'messages'].filter(Boolean).length;
+  const narrowed = [filters.direction !== 'all', filters.errorsOnly, filters.hasLints, filters.kinds === 'messages', filters.faultsOnly].filter(Boolean).length;
 
   return (
     <div className="flex flex-wrap items-center gap-2 border-b border-border px-2 py-1.5" data-testid="timeline-toolbar">
@@ -103,6 +103,10 @@ export function TimelineToolbar({ methods, shown }: { methods: readonly string[]
           <label className="flex items-center gap-1 text-xs">
             <input type="checkbox" data-testid="filter-lints" checked={filters.hasLints} onChange={(e) => set({ hasLints: e.target.checked })} />
             Has lints
+          </label>
+          <label className="flex items-center gap-1 text-xs" title="Only the faults a tap injected">
+            <input type="checkbox" data-testid="filter-faults" checked={filters.faultsOnly ?? false} onChange={(e) => set({ faultsOnly: e.target.checked })} />
+            Faults only
           </label>
           <label className="flex items-center gap-1 text-xs" title="Hide response heads, stream open/close and keep-alives">
             <input

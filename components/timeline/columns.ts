@@ -41,6 +41,7 @@ export const KIND_TAG: Record<TimelineEntry['kind'], string> = {
   'sse-close': 'END',
   error: 'ERR',
   bridge: 'APP',
+  fault: 'FLT',
 };
 
 /** A byte count as the size column shows it. */

@@ -35,6 +35,7 @@ import { asRecord } from '../shared/records';
  * | `sse-close` | in | the end of a stream: `closeReason`, `durationMs` (stream lifetime) |
  * | `error` | in | a transport failure (network, proxy refusal, unparsable body): `errorText` |
  * | `bridge` | in/out | an MCP Apps bridge message (postMessage), `body` |
+ * | `fault` | in | a fault `mcp-loupe tap` injected into the exchange (`fault`): neither peer's doing |
  *
  * Frames with `lane: 'auth'` are the HTTP steps of an authorization flow (metadata, registration,
  * authorize, token), reported by lib/client/auth: `auth` names the step, its rule and its checks.
@@ -44,7 +45,18 @@ import { asRecord } from '../shared/records';
  * (`raw`), 0 when it has none, so a byte-bounded store can budget without re-encoding.
  */
 
-export const FRAME_KINDS = ['http-request', 'http-response', 'message', 'sse-open', 'sse-frame', 'sse-comment', 'sse-close', 'error', 'bridge'] as const;
+export const FRAME_KINDS = [
+  'http-request',
+  'http-response',
+  'message',
+  'sse-open',
+  'sse-frame',
+  'sse-comment',
+  'sse-close',
+  'error',
+  'bridge',
+  'fault',
+] as const;
 const FrameKindSchema = z.enum(FRAME_KINDS);
 /** What a frame records: a request, a response head, a message, an SSE event, an error or a bridge message. */
 export type FrameKind = z.infer<typeof FrameKindSchema>;
@@ -71,6 +83,20 @@ const AuthStepSchema = z.object({
   checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string().optional() })).optional(),
 });
 
+/**
+ * A fault the tap injected (lib/server/tap-faults.ts): the fault kind (`http-status`, `latency`,
+ * `drop`...), the rule that fired (its switch id or name) and the request it hit, as the user
+ * reads it; `note` says what did not apply (a stream cut has no stdio form).
+ */
+const FaultMarkSchema = z.object({
+  kind: z.string().max(64),
+  rule: z.string().max(200),
+  request: z.string().max(500).optional(),
+  note: z.string().max(500).optional(),
+});
+/** A fault mark (see FaultMarkSchema). */
+export type FaultMark = z.infer<typeof FaultMarkSchema>;
+
 /** One thing that went over the wire, as tracked and recorded. */
 export const FrameSchema = z.object({
   seq: z.number().int().min(0),
@@ -96,6 +122,8 @@ export const FrameSchema = z.object({
   /** `auth`: a step of an authorization flow (OAuth metadata, registration, token...), not MCP traffic. */
   lane: z.enum(['auth']).optional(),
   auth: AuthStepSchema.optional(),
+  /** `fault` frames: what the tap injected. */
+  fault: FaultMarkSchema.optional(),
 });
 /** One thing that went over the wire (see FrameSchema). */
 export type Frame = z.infer<typeof FrameSchema>;

@@ -1,4 +1,4 @@
-import { HEADER, LEGACY_VERSIONS, META, createLintSession, type Exchange, type Lint, type LintContext } from '../protocol';
+import { HEADER, LEGACY_VERSIONS, LINT_RULES, META, createLintSession, type Exchange, type Lint, type LintContext } from '../protocol';
 import type { Frame } from './frames';
 import { asRecord } from '../shared/records';
 import { createSchemaValidator } from './schema-validator';
@@ -13,6 +13,19 @@ import { createSchemaValidator } from './schema-validator';
 interface FrameExchange {
   exchangeId: string;
   exchange: Exchange;
+  /** The tap damaged or replaced the server's side of it (a fault other than latency). */
+  faulted: boolean;
+}
+
+const party = LINT_RULES as Record<string, { party: 'client' | 'server' } | undefined>;
+
+/**
+ * The lints that grade an exchange: where the tap injected a fault into the answer, what the
+ * client got is not the server's doing, so the server's rules are not held against it there.
+ * The client's rules still apply (how it copes with a 503 is what the fault is there to test).
+ */
+export function gradedLints(g: FrameExchange, lints: Lint[]): Lint[] {
+  return g.faulted ? lints.filter((l) => party[l.id]?.party === 'client') : lints;
 }
 
 /**
@@ -76,7 +89,8 @@ export function exchangesFromFrames(frames: readonly Frame[]): FrameExchange[] {
       transport: http ? 'http' : 'stdio',
       at: sent.at,
     };
-    out.push({ exchangeId, exchange });
+    const faulted = group.some((f) => f.kind === 'fault' && f.fault?.kind !== 'latency' && f.fault?.note === undefined);
+    out.push({ exchangeId, exchange, faulted });
   }
   return out;
 }
@@ -92,7 +106,7 @@ export function lintFrames(frames: readonly Frame[], context?: LintContext): Map
   for (const g of exchangesFromFrames(frames)) {
     const at = g.exchange.at ?? Infinity;
     for (; next < pushed.length && pushed[next]!.at <= at; next++) session.notice(pushed[next]!.body, pushed[next]!.at);
-    out.set(g.exchangeId, session.lint(g.exchange));
+    out.set(g.exchangeId, gradedLints(g, session.lint(g.exchange)));
   }
   return out;
 }

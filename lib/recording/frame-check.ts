@@ -39,5 +39,7 @@ export function isExactFrame(v: unknown): v is Frame {
   if (f.closeReason !== undefined && (typeof f.closeReason !== 'string' || !CLOSE_REASONS.has(f.closeReason))) return false;
   // Auth-lane steps are rare: zod checks them.
   if (f.lane !== undefined || f.auth !== undefined) return false;
+  // So are the tap's fault marks.
+  if (f.fault !== undefined) return false;
   return true;
 }

@@ -1,5 +1,5 @@
 import { createParser } from 'eventsource-parser';
-import { rpcFields, taskIdOfMessage, utf8Bytes, type CloseReason, type Frame, type FrameKind, type FrameSink } from '../client/frames';
+import { rpcFields, taskIdOfMessage, utf8Bytes, type CloseReason, type FaultMark, type Frame, type FrameKind, type FrameSink } from '../client/frames';
 import { asRecord } from '../shared/records';
 
 /**
@@ -19,12 +19,12 @@ interface TapHttpExchange {
   chunk(text: string): void;
   /** The exchange ended: the body completed, the upstream failed, or the client went away. */
   end(how: 'done' | 'upstream-failed' | 'client-closed', detail?: string): void;
-  /** The tap injected a fault into this exchange (a mark on the timeline). */
-  fault(text: string): void;
+  /** The tap injected faults into this exchange: one `fault` frame (a mark on the timeline) each. */
+  fault(marks: readonly TapFaultMark[]): void;
 }
 
-/** The text of a fault mark: an `error` frame whose errorText starts with this. */
-export const FAULT_MARK = 'fault injected: ';
+/** A fault that fired, as the tap reports it; the observer names the request it hit. */
+export type TapFaultMark = Omit<FaultMark, 'request'>;
 
 /** What the taps report to. */
 export interface TapObserver {
@@ -34,8 +34,8 @@ export interface TapObserver {
   fromClient(line: string): void;
   /** A line the server wrote to its stdout. */
   fromServer(line: string): void;
-  /** The tap injected a fault on the stdio connection (marked on the newest exchange). */
-  fault(text: string): void;
+  /** The tap injected faults on the stdio connection (marked on the newest exchange). */
+  fault(marks: readonly TapFaultMark[]): void;
 }
 
 interface ObserverOptions {
@@ -51,6 +51,15 @@ function parse(raw: string): { body?: unknown; errorText?: string } {
   } catch (e) {
     return { errorText: `not JSON: ${(e as Error).message}` };
   }
+}
+
+/** The request a fault hit, as the timeline names it: its method and the tool or resource. */
+function requestLabel(body: unknown): string | undefined {
+  const m = asRecord(body);
+  if (typeof m?.method !== 'string') return undefined;
+  const params = asRecord(m.params);
+  const what = typeof params?.name === 'string' ? params.name : typeof params?.uri === 'string' ? params.uri : undefined;
+  return what ? `${m.method} ${what}` : m.method;
 }
 
 /** Create the observer of one tapped connection. */
@@ -81,6 +90,7 @@ export function createTapObserver(options: ObserverOptions): TapObserver {
     const started = now();
     let rpcId: string | number | undefined;
     let reqMethod: string | undefined;
+    let hit: string | undefined;
     let sse = false;
     let streamStart = 0;
     let responded = false;
@@ -103,6 +113,7 @@ export function createTapObserver(options: ObserverOptions): TapObserver {
         const f = rpcFields(parsed.body);
         rpcId = f.id;
         reqMethod = f.method;
+        hit = requestLabel(parsed.body);
         // The Frame model has no HTTP method: a GET (listen) or DELETE is a request frame without a body.
         frame('http-request', 'out', { headers, ...(raw ? { raw } : {}), ...parsed });
       },
@@ -118,8 +129,8 @@ export function createTapObserver(options: ObserverOptions): TapObserver {
         if (sse) parser.feed(text);
         else jsonText += text;
       },
-      fault(text) {
-        frame('error', 'in', { errorText: `${FAULT_MARK}${text}` });
+      fault(marks) {
+        for (const mark of marks) frame('fault', 'in', { fault: { ...mark, ...(hit ? { request: hit } : {}) } });
       },
       end(how, detail) {
         if (ended) return;
@@ -140,9 +151,9 @@ export function createTapObserver(options: ObserverOptions): TapObserver {
   // stdio: a client request opens an exchange; the server's answer (same id) joins it; what
   // the server says in between (notifications, its own requests) joins the newest open exchange,
   // and the client's answers to server requests join the exchange that request came in on.
-  const open = new Map<string | number, { exchangeId: string; method?: string }>();
+  const open = new Map<string | number, { exchangeId: string; method?: string; hit?: string }>();
   const serverRequests = new Map<string | number, string>();
-  let newest: { exchangeId: string; rpcId?: string | number; method?: string } | undefined;
+  let newest: { exchangeId: string; rpcId?: string | number; method?: string; hit?: string } | undefined;
 
   function fromClient(line: string): void {
     const parsed = parse(line);
@@ -156,8 +167,9 @@ export function createTapObserver(options: ObserverOptions): TapObserver {
     }
     const exchangeId = nextExchange();
     if (method && id !== undefined) {
-      open.set(id, { exchangeId, method });
-      newest = { exchangeId, rpcId: id, method };
+      const hit = requestLabel(m);
+      open.set(id, { exchangeId, method, ...(hit ? { hit } : {}) });
+      newest = { exchangeId, rpcId: id, method, ...(hit ? { hit } : {}) };
     }
     emit({ kind: 'message', direction: 'out', ...fields(exchangeId, id, method, m), raw: line, ...parsed });
   }
@@ -171,7 +183,7 @@ export function createTapObserver(options: ObserverOptions): TapObserver {
       open.delete(id!);
       if (newest?.exchangeId === answered.exchangeId) {
         const last = [...open].at(-1);
-        newest = last ? { exchangeId: last[1].exchangeId, rpcId: last[0], method: last[1].method } : undefined;
+        newest = last ? { ...last[1], rpcId: last[0] } : undefined;
       }
       emit({ kind: 'message', direction: 'in', ...fields(answered.exchangeId, id, answered.method, m), raw: line, ...parsed });
       return;
@@ -181,9 +193,15 @@ export function createTapObserver(options: ObserverOptions): TapObserver {
     emit({ kind: 'message', direction: 'in', ...fields(home.exchangeId, home.rpcId, home.method, m), raw: line, ...parsed });
   }
 
-  function fault(text: string): void {
+  function fault(marks: readonly TapFaultMark[]): void {
     const home = newest ?? { exchangeId: nextExchange() };
-    emit({ kind: 'error', direction: 'in', ...fields(home.exchangeId, home.rpcId, home.method, undefined), errorText: `${FAULT_MARK}${text}` });
+    for (const mark of marks)
+      emit({
+        kind: 'fault',
+        direction: 'in',
+        ...fields(home.exchangeId, home.rpcId, home.method, undefined),
+        fault: { ...mark, ...(home.hit ? { request: home.hit } : {}) },
+      });
   }
 
   return { connectionId, http, fromClient, fromServer, fault };

@@ -1,4 +1,5 @@
 import { createFaultInjector, type FaultPlan } from '../engine/faults';
+import type { TapFaultMark } from '../recording/tap-frames';
 import type { TapFaultEntry } from '../scenario/tap-faults';
 import { asRecord } from '../shared/records';
 
@@ -12,6 +13,8 @@ export interface TapFaults {
   active(): boolean;
   /** The plan for a client request body (its method and tool), or undefined when nothing fires. */
   plan(body: string): FaultPlan | undefined;
+  /** The marks of a plan's faults (rule and kind each), for the timeline. */
+  marks(plan: FaultPlan): TapFaultMark[];
   entries(): TapFaultEntry[];
   set(entries: TapFaultEntry[]): void;
   /** Called after every switch (the tap's own log). */
@@ -41,6 +44,9 @@ export function createTapFaults(initial: TapFaultEntry[] = [], seed: number | st
       seed,
     );
   let injector = injectorFor(entries);
+  // A plan names its faults by rule; the mark also says what kind of fault each one is.
+  const kinds = (list: TapFaultEntry[]) => new Map(list.filter((e) => e.enabled).map((e) => [e.fault.name ?? e.id, e.fault.action.kind]));
+  let kindOf = kinds(entries);
   const listeners: ((entries: TapFaultEntry[]) => void)[] = [];
   return {
     active: () => entries.some((e) => e.enabled),
@@ -48,10 +54,12 @@ export function createTapFaults(initial: TapFaultEntry[] = [], seed: number | st
       const request = requestOf(body);
       return request ? injector.plan(request) : undefined;
     },
+    marks: (plan) => plan.names.map((rule) => ({ rule, kind: kindOf.get(rule) ?? 'fault' })),
     entries: () => entries,
     set(next) {
       entries = next;
       injector = injectorFor(entries);
+      kindOf = kinds(entries);
       for (const l of listeners) l(entries);
     },
     onChange: (listener) => void listeners.push(listener),

@@ -5,7 +5,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { ERROR } from '../protocol';
 import { isAllowedHost } from '../engine/guards';
 import type { FaultPlan, ReplyFault } from '../engine/faults';
-import { FAULT_MARK, type TapObserver } from '../recording/tap-frames';
+import type { TapObserver } from '../recording/tap-frames';
 import type { TapFaults } from './tap-faults';
 import { createStreamDamage, faultReply, writeReply } from './tap-http-faults';
 
@@ -105,7 +105,7 @@ export function startHttpTap(options: HttpTapOptions): Promise<HttpTap> {
     const observeRequest = (raw: Buffer) => seen.request(req.method ?? 'GET', record(headers.slice(0, -2)), raw.toString('utf8'));
     if (buffered) {
       observeRequest(buffered);
-      if (plan) seen.fault(plan.names.join(', '));
+      if (plan && options.faults) seen.fault(options.faults.marks(plan));
     }
     const upstream = requestFn(target, { method: req.method, headers, agent }, (up) => {
       const relayed = endToEnd(up.rawHeaders);
@@ -127,16 +127,15 @@ export function startHttpTap(options: HttpTapOptions): Promise<HttpTap> {
       up.on('data', (c: Buffer) => {
         if (damage) {
           const out = damage.write(text.write(c));
-          if (out) {
-            res.write(out);
-            seen.chunk(out);
-          }
+          if (out) seen.chunk(out);
           if (damage.state === 'cut' && !finished) {
             finished = true;
-            seen.end('upstream-failed', `${FAULT_MARK}the stream was cut`);
+            seen.end('upstream-failed', 'the tap cut the stream (a fault)');
             up.destroy();
-            res.destroy();
-          }
+            // What came before the cut reaches the client first (a destroy drops unflushed writes).
+            if (out) res.write(out, () => res.destroy());
+            else res.destroy();
+          } else if (out) res.write(out);
           return;
         }
         res.write(c);
@@ -195,7 +194,7 @@ export function startHttpTap(options: HttpTapOptions): Promise<HttpTap> {
     const seen = options.observer.http();
     const raw = buffered.toString('utf8');
     seen.request(req.method ?? 'GET', record(endToEnd(req.rawHeaders)), raw);
-    seen.fault(plan.names.join(', '));
+    if (options.faults) seen.fault(options.faults.marks(plan));
     let rpcId: unknown;
     try {
       rpcId = (JSON.parse(raw) as { id?: unknown }).id;

@@ -14,8 +14,14 @@ import type { TapFaults } from './tap-faults';
 interface StdioFaultRelay {
   /** Bytes from the client, for the server. */
   fromClient(chunk: Buffer): void;
-  /** Bytes from the server, for the client. */
+  /** Bytes from the server, for the client (register it before the observer's splitter). */
   fromServer(chunk: Buffer): void;
+  /**
+   * Whether the relay observed this server line itself (the splitter then skips it): while it
+   * sends notifications twice it observes each line as it relays it, so the recording holds the
+   * copies where the client got them, not after the answer.
+   */
+  claimed(line: string): boolean;
 }
 
 interface Sinks {
@@ -62,9 +68,9 @@ export function createStdioFaultRelay(faults: TapFaults, observer: TapObserver, 
       return;
     }
     const id = parseLine(line)?.id;
-    const skipped: string[] = plan.stream.filter((s) => s.kind !== 'garbage' && s.kind !== 'duplicate').map((s) => s.kind);
-    if (plan.reply?.kind === 'http-status') skipped.push('http-status');
-    observer.fault(`${plan.names.join(', ')}${skipped.length ? ` (no stdio form, not applied: ${skipped.join(', ')})` : ''}`);
+    // HTTP statuses and stream cuts or stalls have no stdio form: marked, with a note that they did not apply.
+    const applies = (kind: string) => !['http-status', 'drop', 'stall', 'out-of-order', 'drip'].includes(kind);
+    observer.fault(faults.marks(plan).map((m) => (applies(m.kind) ? m : { ...m, note: 'no stdio form: not applied' })));
     order = order.then(async () => {
       if (plan.delayMs) await new Promise((r) => setTimeout(r, plan.delayMs));
       if (plan.stream.some((s) => s.kind === 'garbage')) {
@@ -89,18 +95,27 @@ export function createStdioFaultRelay(faults: TapFaults, observer: TapObserver, 
     });
   };
 
+  const claims: string[] = [];
   const serverLine = (line: Buffer) => {
-    const m = parseLine(line);
     sinks.toClient(line);
-    if (!m || !duplicating.size) return;
-    if (typeof m.method === 'string' && !('id' in m)) {
+    if (!duplicating.size) return;
+    const text = line.toString('utf8').replace(/\r?\n$/, '');
+    const m = parseLine(line);
+    observer.fromServer(text);
+    claims.push(text);
+    if (typeof m?.method === 'string' && !('id' in m)) {
       sinks.toClient(line);
-      observer.fromServer(line.toString('utf8').replace(/\r?\n$/, ''));
-    } else if (!('method' in m)) duplicating.delete(m.id);
+      observer.fromServer(text);
+    } else if (m && !('method' in m)) duplicating.delete(m.id);
   };
 
   return {
     fromClient: lineSwitch(faults.active, sinks.toServer, clientLine),
     fromServer: lineSwitch(() => faults.active() || duplicating.size > 0, sinks.toClient, serverLine),
+    claimed(line) {
+      if (claims[0] !== line) return false;
+      claims.shift();
+      return true;
+    },
   };
 }

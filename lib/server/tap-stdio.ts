@@ -50,19 +50,20 @@ export function runStdioTap(options: StdioTapOptions): Promise<StdioTapExit> {
 
     const tooLong = (who: string) => (bytes: number) => options.log?.(`a ${bytes}-byte line from the ${who} was relayed but not recorded`);
     splitLines(stdin, MAX_OBSERVED_LINE, (line) => options.observer.fromClient(line), tooLong('client'));
-    splitLines(child.stdout, MAX_OBSERVED_LINE, (line) => options.observer.fromServer(line), tooLong('server'));
     const toServer = (c: Buffer | string) => {
       if (child.stdin.writable) child.stdin.write(c);
     };
     const toClient = (c: Buffer | string) => stdout.write(c);
     const relay = options.faults
       ? createStdioFaultRelay(options.faults, options.observer, { toServer, toClient })
-      : { fromClient: toServer, fromServer: toClient };
+      : { fromClient: toServer, fromServer: toClient, claimed: () => false };
+    // The relay hears the server first: a line it observed itself (a fault's copy) is not observed twice.
+    child.stdout.on('data', (c: Buffer) => relay.fromServer(c));
+    splitLines(child.stdout, MAX_OBSERVED_LINE, (line) => relay.claimed(line) || options.observer.fromServer(line), tooLong('server'));
     stdin.on('data', (c: Buffer) => relay.fromClient(c));
     // The client closed its end: the server's stdin closes too (how stdio servers learn to quit).
     stdin.on('end', () => child.stdin.end());
     child.stdin.on('error', () => {});
-    child.stdout.on('data', (c: Buffer) => relay.fromServer(c));
     child.stderr.on('data', (c: Buffer) => stderr.write(c));
 
     child.on('error', (e) => {

@@ -31,7 +31,7 @@ export const selectBuffer = (s: InspectorState) => s.timeline.buffer;
 export const selectReveal = (s: InspectorState) => s.ui.reveal;
 
 const EMPTY: readonly Lint[] = [];
-const MESSAGE_KINDS = new Set(['http-request', 'message', 'sse-frame', 'error', 'bridge']);
+const MESSAGE_KINDS = new Set(['http-request', 'message', 'sse-frame', 'error', 'bridge', 'fault']);
 
 /** Which entry of its exchange a lint is shown on, by the path it points at. */
 function lintHome(l: Lint): 'head' | 'response' | 'request' {
@@ -70,7 +70,13 @@ function searchMatcher(search: string): ((e: TimelineEntry) => boolean) | undefi
   const text = search.trim();
   if (!text) return undefined;
   const re = new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
-  return (e) => re.test(e.method ?? '') || re.test(e.target ?? '') || re.test(e.status ?? '') || re.test(previewOf(e) ?? '') || re.test(e.errorText ?? '');
+  return (e) =>
+    re.test(e.method ?? '') ||
+    re.test(e.target ?? '') ||
+    re.test(e.status ?? '') ||
+    re.test(previewOf(e) ?? '') ||
+    re.test(e.errorText ?? '') ||
+    re.test(e.fault ?? '');
 }
 
 /** Whether an entry passes the filters and search. */
@@ -78,6 +84,7 @@ function entryMatches(buffer: TimelineBuffer, e: TimelineEntry, f: TimelineFilte
   if (f.direction !== 'all' && e.direction !== f.direction) return false;
   if (f.kinds === 'messages' && !MESSAGE_KINDS.has(e.kind)) return false;
   if (f.errorsOnly && !e.isError) return false;
+  if (f.faultsOnly && e.kind !== 'fault') return false;
   if (f.taskFp && e.taskFp !== f.taskFp) return false;
   if (f.methods.length && !(e.method && f.methods.includes(e.method))) return false;
   if (f.hasLints && !lintsForEntry(buffer, e).length) return false;

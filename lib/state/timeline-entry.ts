@@ -65,6 +65,10 @@ function describe(frame: Frame): Pick<TimelineEntry, 'rpcKind' | 'status' | 'isE
       status = 'transport error';
       isError = true;
       break;
+    case 'fault':
+      // Injected by the tap: a mark, not a failure of either peer.
+      status = `fault ${frame.fault?.kind ?? ''}`.trim();
+      break;
   }
   if (frame.errorText && frame.kind !== 'sse-close') isError = true;
   if (body) {
@@ -117,6 +121,11 @@ export function previewOf(e: TimelineEntry): string | undefined {
   return e.preview;
 }
 
+/** How a fault mark reads on its row and in the detail: `http-503 · http-status · tools/call add (note)`. */
+function faultLabel(f: NonNullable<Frame['fault']>): string {
+  return [f.rule, f.kind, f.request].filter(Boolean).join(' · ') + (f.note ? ` (${f.note})` : '');
+}
+
 /** Converted entry plus the full text when the preview had to be cut. */
 interface EntryWithBody {
   entry: TimelineEntry;
@@ -160,6 +169,7 @@ export function toEntry(frame: Frame, id: number, previewBytes: number, taskFp: 
   if (frame.durationMs !== undefined) entry.durationMs = frame.durationMs;
   if (frame.closeReason !== undefined) entry.closeReason = frame.closeReason;
   if (frame.errorText !== undefined) entry.errorText = frame.errorText;
+  if (frame.fault) entry.fault = faultLabel(frame.fault);
   if (preview !== undefined) entry.preview = preview;
   if (lazy) entry.pendingBody = frame.body;
   if (facts.rpcKind !== undefined) entry.rpcKind = facts.rpcKind;
@@ -169,6 +179,7 @@ export function toEntry(frame: Frame, id: number, previewBytes: number, taskFp: 
     (lazy ? frame.bytes : stringBytes(preview)) +
     headersBytes(frame.headers) +
     stringBytes(frame.errorText) +
+    stringBytes(entry.fault) +
     (frame.method?.length ?? 0) +
     (frame.taskId ? frame.taskId.length + 8 : 0) +
     frame.exchangeId.length +

@@ -1,5 +1,5 @@
 import { rpcFields, type Frame } from '../client/frames';
-import { exchangesFromFrames, isPushed } from '../client/lint-frames';
+import { exchangesFromFrames, gradedLints, isPushed } from '../client/lint-frames';
 import { createSchemaValidator } from '../client/schema-validator';
 import { createLintSession, type Lint, type LintSession } from '../protocol';
 import { asRecord } from '../shared/records';
@@ -69,7 +69,7 @@ export function createIncrementalLinter(): IncrementalLinter {
     const first = frames[0];
     if (!grouped || !first) return undefined;
     try {
-      return sessionOf(first.connectionId).lint(grouped.exchange);
+      return gradedLints(grouped, sessionOf(first.connectionId).lint(grouped.exchange));
     } catch {
       /* a lint rule failing on odd input must not stop the timeline */
       return [];

@@ -128,6 +128,7 @@ export function createSpanIndex(): SpanIndex {
     if (kind === 'exchange') {
       if (endsExchange(e)) s.open = false;
       noteOutcome(s, e);
+      if (e.fault) s.fault = s.fault ? `${s.fault}, ${e.fault}` : e.fault;
       // A label learned late (the request frame was not the first one seen).
       if (e.direction === 'out' && e.method) s.label = labelOf(kind, e);
     } else if (kind === 'listen' && e.kind === 'sse-close') s.open = false;

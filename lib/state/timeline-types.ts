@@ -34,6 +34,8 @@ export interface TimelineEntry {
   durationMs?: number;
   closeReason?: CloseReason;
   errorText?: string;
+  /** A `fault` frame's mark: the rule that fired, its kind and the request (`http-503 · http-status · tools/call add`). */
+  fault?: string;
   /** UTF-8 size of the original payload (Frame.bytes). */
   bytes: number;
   /** The payload as text (`raw`, or the JSON of `body`); truncated when `truncated`. Read it with `previewOf`. */
@@ -88,6 +90,8 @@ export interface Span {
   status?: string;
   /** The exchange's HTTP status, once its head came. */
   httpStatus?: number;
+  /** The faults the tap injected into the exchange (their marks, comma-separated). */
+  fault?: string;
 }
 
 /** Filters of the list; all must match. Empty/undefined means "any". */
@@ -101,6 +105,8 @@ export interface TimelineFilters {
   hasLints: boolean;
   /** `messages` hides transport-only frames (response heads, stream open/close, keep-alives). */
   kinds: 'all' | 'messages';
+  /** Only the faults a tap injected (and, in exchange rows, the exchanges they hit). */
+  faultsOnly?: boolean;
 }
 
 /** Filters that show everything. */

@@ -113,11 +113,24 @@ describe('a tap, live in the browser', () => {
     // The switch reaches the tap over its control stream; the first call after it is refused.
     await expect.poll(() => call('x y z'), { timeout: 20_000, interval: 200 }).toMatch(/503/);
     expect(retries).toBeGreaterThanOrEqual(2);
-    await page.waitForSelector('[data-testid="timeline-row"][data-kind="error"]', { timeout: 10_000 });
+    await page.waitForSelector('[data-testid="timeline-row"][data-kind="fault"]', { timeout: 10_000 });
     const statuses = await page.$$eval('[data-testid="timeline-row"] [data-testid="row-status"]', (cells) => cells.map((c) => c.textContent));
     expect(statuses.filter((s) => s === 'HTTP 503').length).toBeGreaterThanOrEqual(3);
-    await page.click('[data-testid="timeline-row"][data-kind="error"]');
-    await expect.poll(async () => (await page.textContent('main')) ?? '', { timeout: 5000 }).toContain('fault injected: http-503');
+    // One mark per refusal, naming the fault, its kind and the request; a mark, not a peer's error.
+    const marks = page.locator('[data-testid="timeline-row"][data-kind="fault"]');
+    await expect.poll(() => marks.count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+    expect(await marks.first().getAttribute('data-fault')).toMatch(/^http-503 · http-status · tools\/call word_count/);
+    expect(await marks.first().getAttribute('data-error')).toBeNull();
+    await marks.first().click();
+    await expect.poll(async () => (await page.textContent('[data-testid="detail-fault"]')) ?? '', { timeout: 5000 }).toContain('http-503');
+    // Filterable: "Faults only" leaves the marks alone.
+    await page.click('[data-testid="timeline-filters"] summary');
+    await page.check('[data-testid="filter-faults"]');
+    const kinds = await page.$$eval('[data-testid="timeline-row"]', (rows) => rows.map((r) => r.getAttribute('data-kind')));
+    expect(kinds.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(kinds)).toEqual(new Set(['fault']));
+    await page.uncheck('[data-testid="filter-faults"]');
+    await page.click('[data-testid="timeline-filters"] summary');
 
     await page.uncheck('[data-fault="http-503"] [data-testid="fault-switch"]');
     await expect.poll(() => call('back to normal'), { timeout: 20_000, interval: 200 }).toBe('count 3');

@@ -157,9 +157,13 @@ describe('an HTTP tap live in the running Loupe', () => {
       );
     await expect.poll(tryCall, { timeout: 10_000 }).toMatch(/503/);
     await expect
-      .poll(async () => (await snapshot(app, mine!.id)).frames.filter((f) => f.kind === 'error' && f.errorText?.startsWith('fault injected: busy')).length, {
-        timeout: 10_000,
-      })
+      .poll(
+        async () =>
+          (await snapshot(app, mine!.id)).frames.filter((f) => f.kind === 'fault' && f.fault?.rule === 'busy' && f.fault.kind === 'http-status').length,
+        {
+          timeout: 10_000,
+        },
+      )
       .toBeGreaterThan(0);
     const marked = (await snapshot(app, mine!.id)).frames.filter((f) => f.httpStatus === 503);
     expect(marked[0]?.headers?.['retry-after']).toBe('0');
@@ -257,8 +261,11 @@ describe('faults from a file on a stdio tap', () => {
     await expect.poll(() => fs.existsSync(record), { timeout: 15_000 }).toBe(true);
     const opened = parseRecording(fs.readFileSync(record, 'utf8'));
     const frames = opened.ok ? opened.recording.frames : [];
-    const mark = frames.find((f) => f.kind === 'error' && f.errorText === 'fault injected: first-call-fails');
-    expect(mark?.method).toBe('tools/call');
+    const mark = frames.find((f) => f.kind === 'fault');
+    expect(mark).toMatchObject({ method: 'tools/call', fault: { rule: 'first-call-fails', kind: 'rpc-error', request: 'tools/call word_count' } });
+    // An injected error is not the server's: its rules are not held against it on that exchange.
+    expect(opened.ok && opened.recording.lints[mark!.exchangeId]?.filter((l) => l.severity === 'error')).toEqual([]);
+    expect(frames.some((f) => f.kind === 'error')).toBe(false);
     expect(
       frames
         .filter((f) => f.method === 'tools/call' && f.direction === 'in' && f.kind === 'message')

@@ -57,6 +57,39 @@ describe('tap frames over stdio', () => {
   });
 });
 
+describe('fault marks', () => {
+  const session = (fault: boolean) => {
+    const { frames, observer } = observe();
+    observer.fromClient(line({ id: 2, method: 'tools/call', params: { name: 'charge', arguments: {} } }));
+    if (fault)
+      observer.fault([
+        { rule: 'http-503', kind: 'http-status', note: 'no stdio form: not applied' },
+        { rule: 'bad-answer', kind: 'rpc-error' },
+      ]);
+    // A 2026-07-28 result without resultType: a server rule, unless the tap wrote it.
+    observer.fromServer(line({ id: 2, result: { content: [] } }));
+    return frames;
+  };
+
+  it('are fault frames naming the kind, the rule and the request they hit, on its exchange', () => {
+    const frames = session(true);
+    expect(frames.filter((f) => f.kind === 'fault').map((f) => [f.exchangeId, f.method, f.fault])).toEqual([
+      ['tap:1', 'tools/call', { rule: 'http-503', kind: 'http-status', note: 'no stdio form: not applied', request: 'tools/call charge' }],
+      ['tap:1', 'tools/call', { rule: 'bad-answer', kind: 'rpc-error', request: 'tools/call charge' }],
+    ]);
+  });
+
+  it('spare the server the rules it broke only where the tap damaged its answer, and survive a recording', () => {
+    const server = (frames: Frame[]) => (lintFrames(frames).get('tap:1') ?? []).map((l) => l.id);
+    expect(server(session(false))).toContain('result-type-missing');
+    expect(server(session(true))).not.toContain('result-type-missing');
+    const recorder = createRecorder({ connection: { target: 'stdio', headerNames: [] }, frames: session(true) });
+    const report = buildSessionReport(recorder.build());
+    expect(report.rules.filter((r) => r.failed).map((r) => r.id)).not.toContain('result-type-missing');
+    expect(recorder.build().frames.filter((f) => f.kind === 'fault')).toHaveLength(2);
+  });
+});
+
 describe('tap frames over HTTP', () => {
   it('parses an SSE answer event by event across chunk boundaries and closes the stream complete', () => {
     const { frames, observer } = observe();

@@ -4,7 +4,7 @@ import { createTapFaults } from '../../../lib/server/tap-faults';
 import { createStreamDamage, faultReply } from '../../../lib/server/tap-http-faults';
 import { createTapRegistry } from '../../../lib/server/tap-registry';
 import { createStdioFaultRelay } from '../../../lib/server/tap-stdio-faults';
-import { createTapObserver } from '../../../lib/recording/tap-frames';
+import { createTapObserver, type TapFaultMark } from '../../../lib/recording/tap-frames';
 
 /** The tap's faults: the file format, matching through the switches, and what each does to an SSE stream. */
 
@@ -108,22 +108,31 @@ describe('stdio faults', () => {
       { id: 'noisy', enabled: true, fault: { match: { method: 'tools/call' }, action: { kind: 'garbage', afterEvents: 0 } } },
       { id: 'twice', enabled: true, fault: { match: { method: 'tools/call' }, action: { kind: 'duplicate' } } },
     ]);
-    const marks: string[] = [];
+    const marks: TapFaultMark[] = [];
     const observed: string[] = [];
     const toServer: string[] = [];
     let toClient = '';
-    const observer = { ...createTapObserver({ sink: () => {} }), fault: (t: string) => marks.push(t), fromServer: (l: string) => observed.push(l) };
+    const observer = {
+      ...createTapObserver({ sink: () => {} }),
+      fault: (m: readonly TapFaultMark[]) => marks.push(...m),
+      fromServer: (l: string) => observed.push(l),
+    };
     const relay = createStdioFaultRelay(faults, observer, { toServer: (b) => toServer.push(String(b)), toClient: (b) => (toClient += String(b)) });
     const request = `${call('x')}\n`;
     relay.fromClient(Buffer.from(request.slice(0, 10)));
     relay.fromClient(Buffer.from(request.slice(10)));
     await expect.poll(() => toServer.join('')).toBe(request);
-    expect(marks).toEqual(['noisy, twice']);
+    expect(marks).toEqual([
+      { rule: 'noisy', kind: 'garbage' },
+      { rule: 'twice', kind: 'duplicate' },
+    ]);
     const progress = '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}\n';
     const answer = '{"jsonrpc":"2.0","id":1,"result":{}}\n';
     relay.fromServer(Buffer.from(progress + answer));
     expect(toClient).toBe(`{"jsonrpc":"2.0","id":\n${progress}${progress}${answer}`);
-    expect(observed).toEqual(['{"jsonrpc":"2.0","id":', progress.trim()]);
+    // While it sends copies the relay observes what it relays, in order; the splitter skips those lines.
+    expect(observed).toEqual(['{"jsonrpc":"2.0","id":', progress.trim(), progress.trim(), answer.trim()]);
+    expect([relay.claimed(progress.trim()), relay.claimed(answer.trim()), relay.claimed(answer.trim())]).toEqual([true, true, false]);
     faults.set([]);
     relay.fromServer(Buffer.from('{"partial":'));
     expect(toClient.endsWith('{"partial":')).toBe(true);

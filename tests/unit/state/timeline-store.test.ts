@@ -430,3 +430,29 @@ describe('timeline store: recorded frames without raw text', () => {
     expect(t.buffer.get(0)!.pendingBody).toBeUndefined();
   });
 });
+
+describe('fault marks on the timeline', () => {
+  it('are their own rows, marked on their exchange, not errors of either peer, and filterable', () => {
+    const store = createInspectorStore(sync);
+    const base = { connectionId: 'tap', exchangeId: 'tap:1', rpcId: 1, method: 'tools/call' };
+    const request = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add', arguments: {} } };
+    const frames: Frame[] = [
+      { ...base, seq: 0, at: 1, direction: 'out', kind: 'http-request', body: request, raw: JSON.stringify(request), bytes: 80 },
+      { ...base, seq: 1, at: 2, direction: 'in', kind: 'fault', bytes: 0, fault: { rule: 'http-503', kind: 'http-status', request: 'tools/call add' } },
+      { ...base, seq: 2, at: 3, direction: 'in', kind: 'http-response', httpStatus: 503, headers: { 'retry-after': '1' }, bytes: 0 },
+    ];
+    store.getState().timeline.appendMany(frames);
+    const t = store.getState().timeline;
+    const all: TimelineEntry[] = [];
+    t.buffer.forEach((e) => void all.push(e));
+    const mark = all.find((e) => e.kind === 'fault')!;
+    expect(mark).toMatchObject({ fault: 'http-503 · http-status · tools/call add', status: 'fault http-status', isError: false });
+    expect(t.buffer.span('exchange:tap:1')).toMatchObject({ fault: 'http-503 · http-status · tools/call add', open: true });
+    const visible = createVisibleSelector();
+    store.getState().timeline.setFilters({ faultsOnly: true });
+    expect(visible(store.getState()).ids).toEqual([mark.id]);
+    store.getState().timeline.setFilters({ faultsOnly: false });
+    store.getState().timeline.setSearch('http-503');
+    expect(visible(store.getState()).ids).toEqual([mark.id]);
+  });
+});
