@@ -232,6 +232,7 @@ export function createMemoryStores(options?: StoreOptions): Stores {
     faults: faults.store,
     journal: journal.store,
     leases: leases.store,
+    ...(options?.shared ? { shared: true } : {}),
     async close() {
       closed = true;
       for (const part of [tasks, ledger, replay, faults, journal, leases]) part.reset();

@@ -208,4 +208,6 @@ export interface Stores {
 export interface StoreOptions {
   /** ReplayStore bound; default 1000. */
   replayMaxEntries?: number;
+  /** Memory only: be a store several engines share, as a fleet shares its database (for tests of fleet behaviour). */
+  shared?: boolean;
 }
