@@ -55,16 +55,58 @@ export function createPgFaultStates(pool: Pool, guard: Guard): FaultStateStore {
   };
 }
 
-/** Create the PostgreSQL JournalStore. */
+/** One append waiting for the next batch. */
+interface PendingAppend {
+  scope: string;
+  instance: string;
+  json: string;
+  maxEntries: number;
+  done: (error?: unknown) => void;
+}
+
+/**
+ * Create the PostgreSQL JournalStore. Every exchange of every instance is appended, so appends
+ * are batched: those made while a batch is being written go together in the next one (one
+ * multi-row INSERT, one trim per scope), which keeps the cost per request small under load.
+ */
 export function createPgJournalStore(pool: Pool, guard: Guard): JournalStore {
-  return {
-    async append(scope, instance, entry, maxEntries) {
-      guard('append journal entry');
-      await pool.query('INSERT INTO loupe_journal (scope, instance, json) VALUES ($1, $2, $3)', [scope, instance, JSON.stringify(entry)]);
+  let queue: PendingAppend[] = [];
+  let writing = false;
+  const write = async (batch: PendingAppend[]) => {
+    await pool.query(
+      'INSERT INTO loupe_journal (scope, instance, json) SELECT s, i, j FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS t(s, i, j, n) ORDER BY n',
+      [batch.map((a) => a.scope), batch.map((a) => a.instance), batch.map((a) => a.json)],
+    );
+    const bounds = new Map<string, number>();
+    for (const a of batch) bounds.set(a.scope, Math.min(bounds.get(a.scope) ?? a.maxEntries, a.maxEntries));
+    for (const [scope, maxEntries] of bounds) {
       await pool.query(
         'DELETE FROM loupe_journal WHERE scope = $1 AND seq <= (SELECT seq FROM loupe_journal WHERE scope = $1 ORDER BY seq DESC OFFSET $2 LIMIT 1)',
         [scope, maxEntries],
       );
+    }
+  };
+  const drain = async () => {
+    writing = true;
+    while (queue.length > 0) {
+      const batch = queue;
+      queue = [];
+      try {
+        await write(batch);
+        for (const a of batch) a.done();
+      } catch (error) {
+        for (const a of batch) a.done(error);
+      }
+    }
+    writing = false;
+  };
+  return {
+    append(scope, instance, entry, maxEntries) {
+      guard('append journal entry');
+      return new Promise<void>((resolve, reject) => {
+        queue.push({ scope, instance, json: JSON.stringify(entry), maxEntries, done: (error) => (error === undefined ? resolve() : reject(error)) });
+        if (!writing) void drain();
+      });
     },
     async list(scope, limit) {
       guard('list journal entries');

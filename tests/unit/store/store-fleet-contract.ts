@@ -72,6 +72,14 @@ export function describeFleetContract(openStores: () => Promise<Stores>): void {
       expect(await journal.list('s', 10)).toEqual([]);
       expect(await journal.list('t', 10)).toHaveLength(1);
     });
+
+    it('keeps every one of many racing appends, and the bound', async () => {
+      const { journal } = await openStores();
+      await Promise.all(Array.from({ length: 30 }, (_, i) => journal.append('s', 'A', { seq: i }, 25)));
+      const kept = (await journal.list('s', 100)).map((e) => (e.entry as { seq: number }).seq);
+      expect(kept).toHaveLength(25);
+      expect(new Set(kept).size).toBe(25);
+    });
   });
 
   describe('task leases', () => {
