@@ -78,21 +78,23 @@ export function createTaskManager(core: EngineCore): TaskManager {
     if (!spec) return;
     const due = nextDue(rec, spec, maxRun(), core.clock.now());
     if (due === undefined || !Number.isFinite(due)) return;
-    const arm = () => {
-      const armed = timers.get(rec.taskId);
-      if (armed !== undefined) core.clock.clearTimeout(armed);
-      const delay = Math.max(0, due - core.clock.now());
-      timers.set(
-        rec.taskId,
-        core.clock.setTimeout(() => advanceDue(rec.taskId), delay + 1),
-      );
-    };
-    if (!keeper) return arm();
+    if (!keeper) return arm(rec.taskId, due);
     // In a fleet only the instance holding the task's lease runs its timer; when that instance
     // dies, its lease lapses and another one adopts the task (task-leases.ts).
     keeper.hold(rec.taskId).then(
-      (mine) => mine && !closed && arm(),
+      (mine) => mine && !closed && arm(rec.taskId, due),
       (e: unknown) => core.emit('task:store-error', { taskId: rec.taskId, error: e instanceof Error ? e.message : String(e) }),
+    );
+  }
+
+  /** Set the task's timer for its step due at `due`, replacing any it had. */
+  function arm(taskId: string, due: number) {
+    const armed = timers.get(taskId);
+    if (armed !== undefined) core.clock.clearTimeout(armed);
+    const delay = Math.max(0, due - core.clock.now());
+    timers.set(
+      taskId,
+      core.clock.setTimeout(() => advanceDue(taskId), delay + 1),
     );
   }
 
