@@ -4,6 +4,7 @@ import type { ToolSpec } from '../scenario/schema';
 import type { TaskRecord } from '../store/types';
 import { fail, ok, type EngineCore, type Outcome, type RequestContext } from './context';
 import { applyControl, type ControlAction } from './task-control';
+import { createLeaseKeeper } from './task-leases';
 import { checkTaskResponses, isTerminal, nextDue, settle, statusText } from './task-script';
 
 /**
@@ -47,6 +48,8 @@ export function needsTasksExtension(ctx: RequestContext): Outcome | undefined {
 
 /** How long a task timer waits before trying a step again after its store failed to write. */
 const STORE_RETRY_MS = 2_000;
+/** How long a fleet instance's lease on a task lasts without renewal. */
+const DEFAULT_LEASE_MS = 3_000;
 
 /** The task manager of one engine; its timers run on the engine's clock. */
 export function createTaskManager(core: EngineCore): TaskManager {
@@ -75,17 +78,44 @@ export function createTaskManager(core: EngineCore): TaskManager {
     if (!spec) return;
     const due = nextDue(rec, spec, maxRun(), core.clock.now());
     if (due === undefined || !Number.isFinite(due)) return;
-    // Every instance that saw the task keeps a timer for its next step: whichever fires first writes
-    // it (the others' writes find nothing left to do), so the task runs on when its creator dies.
+    if (!keeper) return arm(rec.taskId, due);
+    // In a fleet only the instance holding the task's lease runs its timer; when that instance
+    // dies, its lease lapses and another one adopts the task (task-leases.ts).
+    keeper.hold(rec.taskId).then(
+      (mine) => mine && !closed && arm(rec.taskId, due),
+      (e: unknown) => core.emit('task:store-error', { taskId: rec.taskId, error: e instanceof Error ? e.message : String(e) }),
+    );
+  }
+
+  /** Set the task's timer for its step due at `due`, replacing any it had. */
+  function arm(taskId: string, due: number) {
+    const armed = timers.get(taskId);
+    if (armed !== undefined) core.clock.clearTimeout(armed);
     const delay = Math.max(0, due - core.clock.now());
     timers.set(
-      rec.taskId,
-      core.clock.setTimeout(() => advanceDue(rec.taskId), delay + 1),
+      taskId,
+      core.clock.setTimeout(() => advanceDue(taskId), delay + 1),
     );
   }
 
   // Set by close(): a step failing after it (its store closed) is not retried.
   let closed = false;
+  const keeper =
+    core.stores.shared && core.instanceId !== undefined
+      ? createLeaseKeeper({
+          leases: core.stores.leases,
+          clock: core.clock,
+          owner: core.instanceId,
+          scenarioId: core.scenario.id,
+          leaseMs: core.leaseMs ?? DEFAULT_LEASE_MS,
+          adopt: (taskId) =>
+            void core.stores.tasks.get(taskId).then(
+              (rec) => rec && !closed && schedule(rec),
+              () => {},
+            ),
+          onError: (e) => core.emit('task:store-error', { error: e instanceof Error ? e.message : String(e) }),
+        })
+      : undefined;
 
   /** Run a task's due step from its timer. */
   function advanceDue(taskId: string) {
@@ -212,8 +242,8 @@ export function createTaskManager(core: EngineCore): TaskManager {
       const rec = await read(taskId, ctx.principal, (r) => {
         if (r.cancelRequestedAt !== undefined) r.pollsSinceCancel++;
       });
-      if (!rec) return fail(ERROR.invalidParams, NOT_FOUND);
-      return ok({ resultType: 'complete', ...snapshot(rec) });
+      const answer = rec ? ok({ resultType: 'complete', ...snapshot(rec) }) : fail(ERROR.invalidParams, NOT_FOUND);
+      return core.instanceFaults ? core.instanceFaults.taskView(taskId, answer) : answer;
     },
     async update(ctx, { taskId, inputResponses: responses }) {
       const rec = await read(taskId, ctx.principal);
@@ -258,6 +288,7 @@ export function createTaskManager(core: EngineCore): TaskManager {
     },
     close() {
       closed = true;
+      keeper?.close();
       unwatch?.();
       for (const t of timers.values()) core.clock.clearTimeout(t);
       timers.clear();
