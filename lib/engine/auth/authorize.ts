@@ -76,6 +76,7 @@ function consentPage(id: string, client: KnownClient, p: Record<string, string>)
 <form method="post" action="consent"><input type="hidden" name="request" value="${escapeHtml(id)}">
 <button type="submit" name="decision" value="approve">Approve</button> <button type="submit" name="decision" value="deny">Deny</button></form>
 </body></html>`,
+    [redirect.origin],
   );
 }
 
