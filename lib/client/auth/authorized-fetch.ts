@@ -4,6 +4,7 @@ import { discoverAuthServer, discoverResource, type AuthServerMetadata } from '.
 import { AuthError } from './errors';
 import { registerClient, type RegisteredClient } from './registration';
 import { initialScopes, unionScopes, withOfflineAccess } from './scopes';
+import { storedFor, type TokenStore } from './stored';
 import { clientCredentials, exchangeCode, refreshTokens, type Tokens } from './tokens';
 import { createAuthTracer, type AuthFrame } from './trace';
 
@@ -39,6 +40,8 @@ interface AuthOptions {
   onNotice?: (text: string) => void;
   now?: () => number;
   fetch?: Fetch;
+  /** Keep tokens between runs (the CLI's --store-tokens): loaded before the first request, saved after each change. */
+  store?: TokenStore;
 }
 
 export interface AuthorizedFetch {
@@ -68,6 +71,32 @@ export function createAuthorizedFetch(o: AuthOptions): AuthorizedFetch {
   let attempts = 0;
   let lastError: AuthError | undefined;
   let inflight: Promise<void> | undefined;
+  let server: string | undefined;
+
+  /** Take up the stored state once, if it was saved for this server. */
+  async function restore(serverUrl: string): Promise<void> {
+    if (server !== undefined) return;
+    server = serverUrl;
+    if (!o.store) return;
+    const s = storedFor(await o.store.load().catch(() => undefined), serverUrl);
+    if (!s) return;
+    tokens = s.tokens;
+    current = { issuer: s.issuer, as: s.authorizationServer, client: s.client, resource: s.resource };
+    registrations.set(s.issuer, s.client);
+    requested = s.scopes;
+    const left = s.tokens.expiresAt === undefined ? 'no expiry given' : s.tokens.expiresAt > now() ? 'still valid' : 'expired';
+    t.note('token', "tokens kept between runs at the user's request", [
+      { name: 'stored tokens loaded', ok: true, detail: `${left}${s.tokens.refreshToken ? ', with a refresh token' : ''}` },
+    ]);
+  }
+
+  async function persist(): Promise<void> {
+    if (!o.store || !tokens || !current || server === undefined) return;
+    const c = current;
+    await o.store
+      .save({ version: 1, server, issuer: c.issuer, resource: c.resource, authorizationServer: c.as, client: c.client, tokens, scopes: requested })
+      .catch((e: unknown) => o.onNotice?.(`cannot store the tokens: ${(e as Error).message}`));
+  }
 
   async function authorize(serverUrl: string, challenge: BearerChallenge | undefined, stepUp: boolean): Promise<void> {
     const prm = await discoverResource(t, serverUrl, challenge);
@@ -126,6 +155,7 @@ export function createAuthorizedFetch(o: AuthOptions): AuthorizedFetch {
     try {
       await inflight;
       lastError = undefined;
+      await persist();
       return true;
     } catch (e) {
       lastError = e instanceof AuthError ? e : new AuthError('challenge', (e as Error).message);
@@ -154,6 +184,7 @@ export function createAuthorizedFetch(o: AuthOptions): AuthorizedFetch {
   };
 
   async function authFetch(input: string, init: RequestInit): Promise<Response> {
+    await restore(input);
     if (tokens?.expiresAt !== undefined && tokens.refreshToken && now() > tokens.expiresAt - 30_000) await refresh();
     let res = await base(input, withBearer(init));
     if (res.status === 401) {

@@ -128,7 +128,7 @@ describe('the Client ID Metadata Document fetch', () => {
 });
 
 describe('the authorize endpoint is not an open redirect', () => {
-  it('answers an unregistered or altered redirect_uri with an error page, never a redirect', async () => {
+  it('answers an unregistered or altered redirect_uri with an error page, never a redirect; only a loopback IP port may differ', async () => {
     const engine = setup({ server: { clients: [{ clientId: 'listed', redirectUris: ['http://127.0.0.1:4000/cb'] }, { clientId: 'local-tool' }] } });
     const client = await registerClient(engine);
     expect((await authorize(engine, client.clientId, REDIRECT)).status).toBe(302);
@@ -137,7 +137,10 @@ describe('the authorize endpoint is not an open redirect', () => {
       [client.clientId, `${REDIRECT}?next=https://evil.example.com`],
       [client.clientId, `${REDIRECT}/`],
       [client.clientId, REDIRECT.replace('127.0.0.1', 'localhost')],
-      ['listed', 'http://127.0.0.1:4001/cb'],
+      [client.clientId, 'http://127.0.0.1:9999/other'],
+      [client.clientId, 'http://127.0.0.1:9999/x/../callback'],
+      [client.clientId, 'https://127.0.0.1:9999/callback'],
+      ['listed', 'http://127.0.0.1:4000/cb2'],
       // A pre-registered local tool may use any loopback port (RFC 8252 §7.3), but nothing else.
       ['local-tool', 'https://evil.example.com/callback'],
       ['nobody', REDIRECT],
@@ -146,6 +149,9 @@ describe('the authorize endpoint is not an open redirect', () => {
       expect([r.status, r.location], `${id} → ${uri}`).toEqual([400, null]);
       expect(JSON.parse(r.text).error).toMatch(/^invalid_(request|client)$/);
     }
+    // A loopback IP redirect matches on any port (OAuth 2.1 §2.3.1, RFC 8252 §7.3): the client listens where it can.
+    const moved = await authorize(engine, client.clientId, 'http://127.0.0.1:40123/callback');
+    expect([moved.status, new URL(moved.location ?? '').origin]).toEqual([302, 'http://127.0.0.1:40123']);
     expect((await authorize(engine, 'local-tool', 'http://127.0.0.1:51234/callback')).status).toBe(302);
     expect((await authorize(engine, 'listed', 'http://127.0.0.1:4000/cb')).status).toBe(302);
   });
