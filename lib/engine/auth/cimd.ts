@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseJson } from '../../shared/json';
+import { readStreamCapped } from '../http-types';
 import { isLoopbackUrl } from './http-util';
 import type { AuthContext, KnownClient } from './state';
 
@@ -72,27 +73,8 @@ async function readCapped(res: Response, max: number): Promise<string | undefine
     await res.body?.cancel().catch(() => {});
     return undefined;
   }
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.byteLength;
-  }
-  return new TextDecoder().decode(all);
+  const bytes = await readStreamCapped(res.body, max);
+  return bytes === undefined ? undefined : new TextDecoder().decode(bytes);
 }
 
 /** Fetch the body of a document URL under the limits above, or why not. */
