@@ -1,3 +1,4 @@
+import { abortable } from './abortable';
 import { buildAuthorization, checkCallback, followRedirects, type Authorizer } from './authorize';
 import { bearerChallenge, type BearerChallenge } from './challenge';
 import { discoverAuthServer, discoverResource, type AuthServerMetadata } from './discovery';
@@ -185,7 +186,8 @@ export function createAuthorizedFetch(o: AuthOptions): AuthorizedFetch {
 
   async function authFetch(input: string, init: RequestInit): Promise<Response> {
     await restore(input);
-    if (tokens?.expiresAt !== undefined && tokens.refreshToken && now() > tokens.expiresAt - 30_000) await refresh();
+    const wait = <T>(work: Promise<T>) => abortable(work, init.signal);
+    if (tokens?.expiresAt !== undefined && tokens.refreshToken && now() > tokens.expiresAt - 30_000) await wait(refresh());
     let res = await base(input, withBearer(init));
     if (res.status === 401) {
       const challenge = bearerChallenge(res.headers.get('www-authenticate'));
@@ -193,8 +195,8 @@ export function createAuthorizedFetch(o: AuthOptions): AuthorizedFetch {
         { name: 'Bearer challenge', ok: !!challenge, detail: res.headers.get('www-authenticate') ?? '(no WWW-Authenticate)' },
       ]);
       const hadToken = !!tokens;
-      const refreshed = hadToken && (await refresh());
-      if (!refreshed && !(await once(() => authorize(input, challenge, false)))) return res;
+      const refreshed = hadToken && (await wait(refresh()));
+      if (!refreshed && !(await wait(once(() => authorize(input, challenge, false))))) return res;
       await res.body?.cancel().catch(() => {});
       res = await base(input, withBearer(init));
     }
@@ -211,7 +213,7 @@ export function createAuthorizedFetch(o: AuthOptions): AuthorizedFetch {
         o.onNotice?.(`authorization failed: the server still answers 403 insufficient_scope after ${attempts} authorization requests`);
         break;
       }
-      if (!(await once(() => authorize(input, challenge, true)))) break;
+      if (!(await wait(once(() => authorize(input, challenge, true))))) break;
       await res.body?.cancel().catch(() => {});
       res = await base(input, withBearer(init));
     }
