@@ -64,9 +64,11 @@ export function createMswHandlers(scenario: string | ScenarioInput | Scenario, o
         `Failed to create MSW handlers: scenario "${id}" has an auth: block, whose discovery documents describe an endpoint at /mcp or /mcp/${id}, not ${endpoint.pathname}`,
       );
     const serve = async (request: Request) => toResponse(await auth(toHttpInput(request)));
-    // The same paths the mock's router sends to the auth side: every /.well-known/<document> and the issuer's endpoints.
+    // The paths the mock's router sends to the auth side: its discovery documents and the issuer's endpoints.
+    // Another /.well-known/ document of the page's own origin is left alone (MSW passes it on).
+    const documents = /^\/\.well-known\/(?:oauth-protected-resource|oauth-authorization-server|openid-configuration)(?:\/|$)/;
     handlers.push(
-      http.all(`${endpoint.origin}/.well-known/*`, ({ request }) => serve(request)),
+      http.all(`${endpoint.origin}/.well-known/*`, ({ request }) => (documents.test(new URL(request.url).pathname) ? serve(request) : undefined)),
       http.all(`${endpoint.origin}/mcp/${id}/*`, ({ request }) => serve(request)),
     );
   }

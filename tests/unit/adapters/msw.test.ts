@@ -147,6 +147,8 @@ describe('createMswHandlers with an auth: block', () => {
     const meta = await (await fetch('http://localhost/.well-known/oauth-authorization-server/mcp/oauth/as')).json();
     expect(meta).toMatchObject({ issuer: 'http://localhost/mcp/oauth/as', token_endpoint: 'http://localhost/mcp/oauth/as/token' });
     expect((await fetch('http://localhost/.well-known/oauth-protected-resource')).status).toBe(404);
+    // Another document of the origin is not the mock's to answer: MSW calls it unhandled.
+    await expect(fetch('http://localhost/.well-known/security.txt')).rejects.toThrow();
 
     // The SDK v2 client runs its own OAuth against it: 401, discovery, DCR, PKCE, token, then the call.
     const provider = new MemoryProvider();
