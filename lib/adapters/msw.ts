@@ -8,8 +8,15 @@
  *   const server = setupServer(...handlers);
  *   server.listen();
  *   // ...point any MCP client at http://localhost/mcp, then read engine.reportCard()
+ *
+ * A scenario with an `auth:` block is served whole, as `mcp-loupe mock` serves it: the
+ * protected resource's 401, its metadata under `/.well-known/`, and the authorization server
+ * under `/mcp/<id>/as` (metadata, register, authorize, token, jwks, consent), all on the URL's
+ * origin. Its discovery documents are laid out for an endpoint at `/mcp` or `/mcp/<id>`, so
+ * such a scenario needs one of those paths.
  */
 import { http, type RequestHandler } from 'msw';
+import { toHttpInput, toResponse } from '../engine/http-types';
 import { createScenarioHandler, type MockEngine, type MockEngineOptions, type Scenario, type ScenarioInput } from '../engine/public';
 
 /** Options of {@link createMswHandlers}: the endpoint URL plus any engine option (stores, clock, secret, ...). */
@@ -35,16 +42,35 @@ export interface MswHandlers {
  */
 export function createMswHandlers(scenario: string | ScenarioInput | Scenario, options: MswHandlersOptions = {}): MswHandlers {
   const { url = 'http://localhost/mcp', ...engineOptions } = options;
-  let hostname: string;
+  let endpoint: URL;
   try {
-    hostname = new URL(url).hostname;
+    endpoint = new URL(url);
   } catch {
     throw new Error(`Failed to create MSW handlers: "${url}" is not an absolute URL`);
   }
+  const hostname = endpoint.hostname;
   const engine = createScenarioHandler(scenario, {
     ...engineOptions,
     allowedHosts: [...(engineOptions.allowedHosts ?? []), hostname],
     allowedOrigins: engineOptions.allowedOrigins ?? ['*'],
   });
-  return { handlers: [http.all(url, ({ request }) => engine.fetch(request))], engine };
+  const handlers: RequestHandler[] = [http.all(url, ({ request }) => engine.fetch(request))];
+  const auth = engine.handleAuth;
+  if (auth) {
+    const id = engine.scenario.id;
+    const path = endpoint.pathname.replace(/\/$/, '');
+    if (path !== '/mcp' && path !== `/mcp/${id}`)
+      throw new Error(
+        `Failed to create MSW handlers: scenario "${id}" has an auth: block, whose discovery documents describe an endpoint at /mcp or /mcp/${id}, not ${endpoint.pathname}`,
+      );
+    const serve = async (request: Request) => toResponse(await auth(toHttpInput(request)));
+    // The paths the mock's router sends to the auth side: its discovery documents and the issuer's endpoints.
+    // Another /.well-known/ document of the page's own origin is left alone (MSW passes it on).
+    const documents = /^\/\.well-known\/(?:oauth-protected-resource|oauth-authorization-server|openid-configuration)(?:\/|$)/;
+    handlers.push(
+      http.all(`${endpoint.origin}/.well-known/*`, ({ request }) => (documents.test(new URL(request.url).pathname) ? serve(request) : undefined)),
+      http.all(`${endpoint.origin}/mcp/${id}/*`, ({ request }) => serve(request)),
+    );
+  }
+  return { handlers, engine };
 }

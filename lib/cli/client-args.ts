@@ -29,6 +29,10 @@ export interface ConnectionFlags {
   clientSecret?: string;
   scope?: string;
   token?: string;
+  /** `--store-tokens FILE`: keep the OAuth tokens there between runs. */
+  storeTokens?: string;
+  /** `--client-metadata-url URL`: the client's Client ID Metadata Document, used where the server supports CIMD. */
+  clientMetadataUrl?: string;
 }
 
 /** The stdio server's command line: every word after the first `--` (empty when there is none). */

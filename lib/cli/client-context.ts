@@ -48,6 +48,11 @@ export function connectionOptions(cmd: Command): Command {
       .option('--client-secret <secret>', 'the pre-registered client secret')
       .option('--scope <scopes>', "OAuth scopes to ask for (default: the server's challenge, else its scopes_supported)")
       .option('--token <token>', 'a ready OAuth bearer token (kept in memory, never recorded)')
+      .option(
+        '--client-metadata-url <url>',
+        "the URL of this client's Client ID Metadata Document (https, or loopback for local tests), used where the server supports CIMD",
+      )
+      .option('--store-tokens <file>', 'keep the OAuth tokens in FILE (mode 0600) and reuse them next run, refreshed when expired')
       .option('--record [file]', 'record the session (appends to an existing recording; without FILE: .loupe/recordings/<time>.loupe.json)')
   );
 }

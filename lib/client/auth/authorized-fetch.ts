@@ -1,9 +1,11 @@
+import { abortable } from './abortable';
 import { buildAuthorization, checkCallback, followRedirects, type Authorizer } from './authorize';
 import { bearerChallenge, type BearerChallenge } from './challenge';
 import { discoverAuthServer, discoverResource, type AuthServerMetadata } from './discovery';
 import { AuthError } from './errors';
 import { registerClient, type RegisteredClient } from './registration';
 import { initialScopes, unionScopes, withOfflineAccess } from './scopes';
+import { storedFor, type TokenStore } from './stored';
 import { clientCredentials, exchangeCode, refreshTokens, type Tokens } from './tokens';
 import { createAuthTracer, type AuthFrame } from './trace';
 
@@ -39,6 +41,8 @@ interface AuthOptions {
   onNotice?: (text: string) => void;
   now?: () => number;
   fetch?: Fetch;
+  /** Keep tokens between runs (the CLI's --store-tokens): loaded before the first request, saved after each change. */
+  store?: TokenStore;
 }
 
 export interface AuthorizedFetch {
@@ -68,6 +72,32 @@ export function createAuthorizedFetch(o: AuthOptions): AuthorizedFetch {
   let attempts = 0;
   let lastError: AuthError | undefined;
   let inflight: Promise<void> | undefined;
+  let server: string | undefined;
+
+  /** Take up the stored state once, if it was saved for this server. */
+  async function restore(serverUrl: string): Promise<void> {
+    if (server !== undefined) return;
+    server = serverUrl;
+    if (!o.store) return;
+    const s = storedFor(await o.store.load().catch(() => undefined), serverUrl);
+    if (!s) return;
+    tokens = s.tokens;
+    current = { issuer: s.issuer, as: s.authorizationServer, client: s.client, resource: s.resource };
+    registrations.set(s.issuer, s.client);
+    requested = s.scopes;
+    const left = s.tokens.expiresAt === undefined ? 'no expiry given' : s.tokens.expiresAt > now() ? 'still valid' : 'expired';
+    t.note('token', "tokens kept between runs at the user's request", [
+      { name: 'stored tokens loaded', ok: true, detail: `${left}${s.tokens.refreshToken ? ', with a refresh token' : ''}` },
+    ]);
+  }
+
+  async function persist(): Promise<void> {
+    if (!o.store || !tokens || !current || server === undefined) return;
+    const c = current;
+    await o.store
+      .save({ version: 1, server, issuer: c.issuer, resource: c.resource, authorizationServer: c.as, client: c.client, tokens, scopes: requested })
+      .catch((e: unknown) => o.onNotice?.(`cannot store the tokens: ${(e as Error).message}`));
+  }
 
   async function authorize(serverUrl: string, challenge: BearerChallenge | undefined, stepUp: boolean): Promise<void> {
     const prm = await discoverResource(t, serverUrl, challenge);
@@ -126,6 +156,7 @@ export function createAuthorizedFetch(o: AuthOptions): AuthorizedFetch {
     try {
       await inflight;
       lastError = undefined;
+      await persist();
       return true;
     } catch (e) {
       lastError = e instanceof AuthError ? e : new AuthError('challenge', (e as Error).message);
@@ -154,7 +185,9 @@ export function createAuthorizedFetch(o: AuthOptions): AuthorizedFetch {
   };
 
   async function authFetch(input: string, init: RequestInit): Promise<Response> {
-    if (tokens?.expiresAt !== undefined && tokens.refreshToken && now() > tokens.expiresAt - 30_000) await refresh();
+    await restore(input);
+    const wait = <T>(work: Promise<T>) => abortable(work, init.signal);
+    if (tokens?.expiresAt !== undefined && tokens.refreshToken && now() > tokens.expiresAt - 30_000) await wait(refresh());
     let res = await base(input, withBearer(init));
     if (res.status === 401) {
       const challenge = bearerChallenge(res.headers.get('www-authenticate'));
@@ -162,8 +195,8 @@ export function createAuthorizedFetch(o: AuthOptions): AuthorizedFetch {
         { name: 'Bearer challenge', ok: !!challenge, detail: res.headers.get('www-authenticate') ?? '(no WWW-Authenticate)' },
       ]);
       const hadToken = !!tokens;
-      const refreshed = hadToken && (await refresh());
-      if (!refreshed && !(await once(() => authorize(input, challenge, false)))) return res;
+      const refreshed = hadToken && (await wait(refresh()));
+      if (!refreshed && !(await wait(once(() => authorize(input, challenge, false))))) return res;
       await res.body?.cancel().catch(() => {});
       res = await base(input, withBearer(init));
     }
@@ -180,7 +213,7 @@ export function createAuthorizedFetch(o: AuthOptions): AuthorizedFetch {
         o.onNotice?.(`authorization failed: the server still answers 403 insufficient_scope after ${attempts} authorization requests`);
         break;
       }
-      if (!(await once(() => authorize(input, challenge, true)))) break;
+      if (!(await wait(once(() => authorize(input, challenge, true))))) break;
       await res.body?.cancel().catch(() => {});
       res = await base(input, withBearer(init));
     }

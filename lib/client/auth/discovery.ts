@@ -17,7 +17,7 @@ const PrmSchema = z.looseObject({
 });
 type ResourceMetadata = z.infer<typeof PrmSchema>;
 
-const AsMetadataSchema = z.looseObject({
+export const AsMetadataSchema = z.looseObject({
   issuer: z.string(),
   authorization_endpoint: z.string().optional(),
   token_endpoint: z.string(),

@@ -38,6 +38,29 @@ function respond(ctx: AuthContext, origin: string, as: AsIndex, redirectUri: str
   return redirectReply(url.toString());
 }
 
+/**
+ * Whether a requested redirect URI is one registered: character for character, except that a
+ * loopback IP literal (http://127.0.0.1, http://[::1]) may name any port, since a native client
+ * listens on whatever port the system gives it (OAuth 2.1 §2.3.1, RFC 8252 §7.3). `localhost`
+ * by name gets no such exception. Anything else is refused with an error page, never redirected.
+ */
+function redirectRegistered(registered: readonly string[], asked: string): boolean {
+  if (registered.includes(asked)) return true;
+  const portless = (u: string): string | undefined => {
+    try {
+      const url = new URL(u);
+      // A form the URL parser would rewrite (dot segments, case) is not "exact except the port".
+      if (url.href !== u || url.protocol !== 'http:' || (url.hostname !== '127.0.0.1' && url.hostname !== '[::1]')) return undefined;
+      url.port = '';
+      return url.href;
+    } catch {
+      return undefined;
+    }
+  };
+  const want = portless(asked);
+  return want !== undefined && registered.some((r) => portless(r) === want);
+}
+
 /** A resource indicator must be an absolute URI without a fragment (RFC 8707 §2). */
 function validResource(r: string): boolean {
   try {
@@ -76,6 +99,7 @@ function consentPage(id: string, client: KnownClient, p: Record<string, string>)
 <form method="post" action="consent"><input type="hidden" name="request" value="${escapeHtml(id)}">
 <button type="submit" name="decision" value="approve">Approve</button> <button type="submit" name="decision" value="deny">Deny</button></form>
 </body></html>`,
+    [redirect.origin],
   );
 }
 
@@ -86,7 +110,7 @@ export async function authorize(ctx: AuthContext, origin: string, as: AsIndex, q
   const p = query;
   const client = await findClient(ctx, parsed.data.client_id, as);
   if (typeof client === 'string') return oauthError(400, 'invalid_client', client);
-  const redirectOk = client.redirectUris ? client.redirectUris.includes(parsed.data.redirect_uri) : isLoopbackUrl(parsed.data.redirect_uri);
+  const redirectOk = client.redirectUris ? redirectRegistered(client.redirectUris, parsed.data.redirect_uri) : isLoopbackUrl(parsed.data.redirect_uri);
   if (!redirectOk) return oauthError(400, 'invalid_request', 'redirect_uri is not registered for this client');
   const fail = (error: string, description: string) =>
     respond(ctx, origin, as, parsed.data.redirect_uri, { error, error_description: description, state: p.state });

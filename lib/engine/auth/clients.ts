@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fetchCimd } from './cimd';
 import { basicCredentials, isLoopbackUrl, jsonReply, oauthError, type AuthReply } from './http-util';
 import type { AsIndex } from './places';
 import type { AuthContext, AuthMethod, KnownClient } from './state';
@@ -23,8 +24,8 @@ export function register(ctx: AuthContext, as: AsIndex, body: unknown): AuthRepl
   const parsed = DcrSchema.safeParse(body);
   if (!parsed.success) return oauthError(400, 'invalid_client_metadata', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
   const m = parsed.data;
-  const bad = m.redirect_uris.find((u) => !isLoopbackUrl(u) && !u.startsWith('https://'));
-  if (bad) return oauthError(400, 'invalid_redirect_uri', `redirect_uris must be https or loopback: ${bad}`);
+  const bad = m.redirect_uris.find((u) => (!isLoopbackUrl(u) && !u.startsWith('https://')) || !URL.canParse(u) || u.includes('#'));
+  if (bad) return oauthError(400, 'invalid_redirect_uri', `redirect_uris must be absolute https or loopback URIs without a fragment: ${bad}`);
   const supported = ctx.spec.server.tokenEndpointAuthMethods;
   // The server decides the method (RFC 7591 §3.2.1 lets it replace the requested one).
   const asked = m.token_endpoint_auth_method as AuthMethod | undefined;
@@ -49,47 +50,6 @@ export function register(ctx: AuthContext, as: AsIndex, body: unknown): AuthRepl
     ...(m.client_name ? { client_name: m.client_name } : {}),
     ...(m.application_type ? { application_type: m.application_type } : {}),
   });
-}
-
-const CimdSchema = z.looseObject({
-  client_id: z.string(),
-  client_name: z.string(),
-  redirect_uris: z.array(z.string()).min(1),
-  grant_types: z.array(z.string()).optional(),
-  token_endpoint_auth_method: z.string().optional(),
-});
-
-/** Fetch and check a Client ID Metadata Document; a string says why it was refused. */
-async function fetchCimd(ctx: AuthContext, url: string): Promise<KnownClient | string> {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return 'the client_id is not a URL';
-  }
-  // SSRF: only https with a path, or a loopback URL (tests serve the document locally).
-  if (!(u.protocol === 'https:' && u.pathname !== '/') && !isLoopbackUrl(url)) return 'a client_id metadata document URL must be https with a path';
-  let doc: unknown;
-  try {
-    const res = await ctx.fetch(url, { redirect: 'manual', headers: { Accept: 'application/json' }, signal: AbortSignal.timeout(5_000) });
-    if (!res.ok) return `fetching the client metadata document answered HTTP ${res.status}`;
-    doc = await res.json();
-  } catch (e) {
-    return `fetching the client metadata document failed: ${(e as Error).message}`;
-  }
-  const parsed = CimdSchema.safeParse(doc);
-  if (!parsed.success) return 'the client metadata document lacks client_id, client_name or redirect_uris';
-  if (parsed.data.client_id !== url) return 'the document client_id does not equal its URL';
-  const method = parsed.data.token_endpoint_auth_method;
-  if (method && method !== 'none') return 'only public CIMD clients (token_endpoint_auth_method none) are supported';
-  return {
-    clientId: url,
-    redirectUris: parsed.data.redirect_uris,
-    authMethod: 'none',
-    grantTypes: parsed.data.grant_types ?? ['authorization_code'],
-    as: 0,
-    via: 'cimd',
-  };
 }
 
 /** The client named by `clientId` at server `as`, or why it is unknown. */

@@ -30,14 +30,20 @@ export function redirectReply(location: string): AuthReply {
   return { status: 302, headers: { Location: location, ...NO_STORE } };
 }
 
-/** An HTML page (the manual consent page). The page may not be framed (clickjacking). */
-export function htmlReply(status: number, html: string): AuthReply {
+/**
+ * An HTML page (the manual consent page). The page may not be framed (clickjacking). Browsers
+ * apply `form-action` to the redirects that follow a form post too, so the origin the consent
+ * answer is redirected to (the client's redirect URI) must be listed beside 'self', or the
+ * person's Approve ends on a blocked navigation instead of at the client.
+ */
+export function htmlReply(status: number, html: string, formTargets: readonly string[] = []): AuthReply {
+  const targets = formTargets.filter((t) => /^https?:\/\/[^\s;,']+$/.test(t));
   return {
     status,
     headers: {
       'Content-Type': 'text/html; charset=utf-8',
       'X-Frame-Options': 'DENY',
-      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+      'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action ${["'self'", ...targets].join(' ')}; frame-ancestors 'none'`,
       ...NO_STORE,
     },
     html,

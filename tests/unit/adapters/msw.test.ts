@@ -1,4 +1,4 @@
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
 import { setupServer } from 'msw/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMswHandlers } from '../../../lib/adapters/msw';
@@ -94,5 +94,88 @@ describe('createMswHandlers', () => {
   it('rejects a URL that is not absolute', () => {
     expect(() => createMswHandlers('demo', { url: '/mcp' })).toThrow(/Failed to create MSW handlers/);
     expect(() => createMswHandlers('nope')).toThrow(/no built-in scenario "nope"/);
+  });
+});
+
+/** The SDK v2 client's OAuth provider, in memory; its "browser" follows the authorize redirect and keeps the callback. */
+class MemoryProvider implements OAuthClientProvider {
+  callback?: URL;
+  private info?: Awaited<ReturnType<OAuthClientProvider['clientInformation']>>;
+  private saved?: Awaited<ReturnType<OAuthClientProvider['tokens']>>;
+  private verifier = '';
+  readonly redirectUrl = 'http://127.0.0.1:7777/callback';
+  get clientMetadata() {
+    return {
+      client_name: 'msw-oauth',
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      application_type: 'native',
+    };
+  }
+  clientInformation() {
+    return this.info;
+  }
+  saveClientInformation(info: NonNullable<typeof this.info>) {
+    this.info = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: NonNullable<typeof this.saved>) {
+    this.saved = tokens;
+  }
+  async redirectToAuthorization(url: URL) {
+    const res = await fetch(url, { redirect: 'manual' });
+    this.callback = new URL(res.headers.get('location') ?? '');
+  }
+  saveCodeVerifier(v: string) {
+    this.verifier = v;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}
+
+describe('createMswHandlers with an auth: block', () => {
+  it('serves the protected resource, its metadata, the authorization server and the token endpoint as the real mock does', async () => {
+    const engine = serve('oauth');
+    // The discovery documents, as the real mock lays them out for an endpoint at /mcp.
+    const prm = await (await fetch('http://localhost/.well-known/oauth-protected-resource/mcp')).json();
+    expect(prm).toMatchObject({ resource: 'http://localhost/mcp', authorization_servers: ['http://localhost/mcp/oauth/as'] });
+    const meta = await (await fetch('http://localhost/.well-known/oauth-authorization-server/mcp/oauth/as')).json();
+    expect(meta).toMatchObject({ issuer: 'http://localhost/mcp/oauth/as', token_endpoint: 'http://localhost/mcp/oauth/as/token' });
+    expect((await fetch('http://localhost/.well-known/oauth-protected-resource')).status).toBe(404);
+    // Another document of the origin is not the mock's to answer: MSW calls it unhandled.
+    await expect(fetch('http://localhost/.well-known/security.txt')).rejects.toThrow();
+
+    // The SDK v2 client runs its own OAuth against it: 401, discovery, DCR, PKCE, token, then the call.
+    const provider = new MemoryProvider();
+    const open = () => ({
+      client: new Client({ name: 'msw-oauth', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } }),
+      transport: new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), { authProvider: provider }),
+    });
+    let { client, transport } = open();
+    await expect(client.connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(provider.callback?.searchParams.get('iss')).toBe('http://localhost/mcp/oauth/as');
+    await transport.finishAuth(provider.callback!.searchParams);
+    ({ client, transport } = open());
+    await client.connect(transport);
+    cleanups.push(() => client.close());
+    expect(await client.callTool({ name: 'whoami', arguments: {} })).toMatchObject({
+      content: [{ type: 'text', text: 'Authorized: your token carries notes:read.' }],
+    });
+
+    const methods = engine.journal.entries().map((e) => e.method);
+    expect(methods).toEqual(expect.arrayContaining(['oauth:prm', 'oauth:as-metadata', 'oauth:register', 'oauth:authorize', 'oauth:token']));
+    const grades = Object.fromEntries(engine.reportCard().grades.map((g) => [g.id, g.status]));
+    for (const id of ['authorization-server-metadata', 'pkce-s256-method-used', 'pkce-verifier-matches-challenge', 'resource-parameter-in-token'])
+      expect(grades[id], id).toBe('pass');
+  });
+
+  it('says so when the endpoint is where the discovery documents cannot describe it', () => {
+    expect(() => createMswHandlers('oauth', { url: 'https://api.example.test/v1/mcp' })).toThrow(/has an auth: block.*\/mcp or \/mcp\/oauth/);
+    createMswHandlers('oauth', { url: 'https://api.example.test/mcp/oauth' }).engine.close();
   });
 });
