@@ -1,0 +1,78 @@
+import type { TaskSpec } from '../scenario/task-schema';
+import type { TaskRecord } from '../store/types';
+import type { EngineCore } from './context';
+import { nextDue } from './task-script';
+
+/** How long a task timer waits before trying a step again after its store failed to write. */
+const STORE_RETRY_MS = 2_000;
+
+/** The timers that run tasks' timed steps on the engine's clock, one per task at most. */
+interface TaskTimers {
+  /** (Re)arm the task's timer for its next due step, or disarm it when nothing is due. */
+  schedule(rec: TaskRecord): void;
+  has(taskId: string): boolean;
+  cancel(taskId: string): void;
+  close(): void;
+}
+
+/**
+ * `advance(taskId)` runs the due step (a write through the store) and resolves when it is written;
+ * a failed write is tried again after {@link STORE_RETRY_MS}, until close().
+ */
+export function createTaskTimers(
+  core: EngineCore,
+  specOf: (rec: TaskRecord) => TaskSpec | undefined,
+  maxRun: () => number,
+  advance: (taskId: string) => Promise<unknown>,
+): TaskTimers {
+  const timers = new Map<string, unknown>();
+  // Set by close(): a step failing after it (its store closed) is not retried.
+  let closed = false;
+
+  const cancel = (taskId: string) => {
+    const old = timers.get(taskId);
+    if (old !== undefined) core.clock.clearTimeout(old);
+    timers.delete(taskId);
+  };
+
+  /** Run a task's due step from its timer. */
+  function fire(taskId: string) {
+    timers.delete(taskId);
+    // A store that cannot write (a full disk, an I/O error, a lost connection, a store closed at
+    // shutdown) fails this step, never the process: the task stays as stored, a poll meanwhile gets
+    // the error, and the step is tried again.
+    advance(taskId).catch((e: unknown) => {
+      core.emit('task:store-error', { taskId, error: e instanceof Error ? e.message : String(e) });
+      if (!closed && !timers.has(taskId))
+        timers.set(
+          taskId,
+          core.clock.setTimeout(() => fire(taskId), STORE_RETRY_MS),
+        );
+    });
+  }
+
+  return {
+    schedule(rec) {
+      cancel(rec.taskId);
+      const spec = specOf(rec);
+      if (!spec) return;
+      const due = nextDue(rec, spec, maxRun(), core.clock.now());
+      if (due === undefined || !Number.isFinite(due)) return;
+      // Every instance that saw the task change keeps a timer for its next step: whichever fires
+      // first writes it (the others' writes find nothing left to do), so the task runs on when its
+      // creator dies.
+      const delay = Math.max(0, due - core.clock.now());
+      timers.set(
+        rec.taskId,
+        core.clock.setTimeout(() => fire(rec.taskId), delay + 1),
+      );
+    },
+    has: (taskId) => timers.has(taskId),
+    cancel,
+    close() {
+      closed = true;
+      for (const t of timers.values()) core.clock.clearTimeout(t);
+      timers.clear();
+    },
+  };
+}
