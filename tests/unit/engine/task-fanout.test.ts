@@ -19,7 +19,10 @@ function sharedStore() {
   const base = createMemoryStores();
   const feed = new Set<(taskId: string) => void>();
   // Sent after the write, like pg_notify after a commit, to every instance (the writer too).
-  const notice = (taskId: string) => void Promise.resolve().then(() => feed.forEach((f) => f(taskId)));
+  const notice = (taskId: string) =>
+    void Promise.resolve().then(() => {
+      for (const f of feed) f(taskId);
+    });
   const instance = () => {
     const reads: string[] = [];
     const stores: Stores = {
