@@ -92,7 +92,7 @@ describe('seed 000 walkthrough over three instances behind a round-robin balance
     while (lb.peek() === avoid) await session.request('ping');
   };
 
-  it('generate_report: a task approved through one instance, heard on a listen stream on another, completed on a third', async () => {
+  it('generate_report: a task created on one instance, approved through another than its listen stream is on, and heard to the end on that stream', async () => {
     const created = await session.callTool('generate_report', { size: 'small' }, { task: true });
     if (created.type !== 'task') throw new Error(`expected a task, got ${JSON.stringify(created)}`);
     const taskId = created.task.taskId;
