@@ -6,6 +6,7 @@ import type { Clock, IdSource } from './runtime';
 import type { PrincipalResolver } from './principal';
 import type { StateCodec } from './request-state';
 import type { ClientAnswer, LegacySession } from './legacy-session';
+import type { InstanceFaults } from './instance-faults';
 
 /** What one incoming request carries through dispatch, whatever the transport. */
 export interface RequestContext {
@@ -55,6 +56,12 @@ export interface EngineCore {
   /** Emit an engine event (journal, UI). */
   emit(event: string, data: unknown): void;
   serverInfo(): { name: string; version: string; title?: string };
+  /** This instance's id in a fleet (the owner on its task leases). */
+  instanceId?: string;
+  /** How long a task lease lasts without renewal (a fleet only). */
+  leaseMs?: number;
+  /** This instance's fault windows; absent when the scenario declares no instance fault. */
+  instanceFaults?: InstanceFaults;
 }
 
 /** A successful outcome carrying `result`. */

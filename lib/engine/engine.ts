@@ -12,10 +12,12 @@ import { createRequestPipeline } from './pipeline';
 import { createStateCodec } from './request-state';
 import { createRandomIds, createServerClock, randomToken, type Clock, type IdSource } from './runtime';
 import type { ControlAction } from './task-control';
-import { createTaskManager } from './tasks';
+import { createTaskManager, NOT_FOUND } from './tasks';
 import { createPrincipalResolver } from './principal';
 import { createJournal, type Journal } from './journal';
-import { createFaultInjector } from './faults';
+import { createFaultInjector, createSharedFaultInjector } from './faults';
+import { mergeFleetJournal } from './fleet-journal';
+import { createInstanceFaults } from './instance-faults';
 import { gradeClient, type ReportCard } from './report-card';
 import { createAuthServer } from './auth/server';
 import { redactHeaders } from './auth/http-util';
@@ -39,6 +41,8 @@ export interface MockEngineOptions {
   journalBytes?: number;
   /** HS256 key of the JWTs whose `sub` names the caller; without it a token is its own principal (principal.ts). */
   principalKey?: string | Uint8Array;
+  /** With shared stores: how long this instance's lease on a task's timed steps lasts unrenewed. Default 3000. */
+  leaseMs?: number;
 }
 
 /** Engine events, for the control room and tests. */
@@ -69,6 +73,8 @@ export interface MockEngine {
   handleAuth?: (input: HttpInput) => Promise<HttpOutput>;
   /** Grade the client's behaviour so far from the journal (see report-card.ts). */
   reportCard(): ReportCard;
+  /** The same over every instance's traffic where stores are shared (a fleet); else this instance's. */
+  fleetReportCard(): Promise<ReportCard>;
   on(listener: (event: EngineEvent) => void): () => void;
   /** Restore the scenario's initial state and drop its tasks, ledger and nonces. */
   reset(): Promise<void>;
@@ -86,6 +92,12 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
   const listeners = new Set<(e: EngineEvent) => void>();
   const toolMap = new Map<string, ToolSpec>(scenario.tools.map((t) => [t.name, t]));
   const journal = createJournal({ clock, capacity: options.journalSize, maxBytes: options.journalBytes });
+  const instanceId = randomToken(9);
+  const instanceFaults = createInstanceFaults(
+    scenario.faults.map((f) => f.action.kind),
+    clock,
+    NOT_FOUND,
+  );
 
   const core: EngineCore = {
     scenario,
@@ -101,6 +113,9 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
       for (const l of listeners) l({ type, data });
     },
     serverInfo: () => ({ name: scenario.server.name, version: scenario.server.version, ...(scenario.server.title ? { title: scenario.server.title } : {}) }),
+    instanceId,
+    ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
+    ...(instanceFaults ? { instanceFaults } : {}),
   };
   const tasks = createTaskManager(core);
   const hub = createListenHub(core, tasks);
@@ -110,9 +125,13 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
   const auth = scenario.auth
     ? createAuthServer({ spec: scenario.auth, scenarioId: scenario.id, clock, tap: journal, allowedHosts: options.allowedHosts ?? [] })
     : undefined;
-  const faults = createFaultInjector(scenario.faults, options.seed ?? scenario.seed ?? scenario.id);
+  const seed = options.seed ?? scenario.seed ?? scenario.id;
+  const faults = stores.shared
+    ? createSharedFaultInjector(scenario.faults, seed, stores.faults, scenario.id, (e) => core.emit('faults:store-error', { error: String(e) }))
+    : createFaultInjector(scenario.faults, seed);
   const http = createHttpFront({
     faults,
+    ...(instanceFaults ? { instance: instanceFaults } : {}),
     maxBodyBytes: scenario.settings.maxBodyBytes,
     keepAliveMs: scenario.settings.keepAliveMs,
     allowedHosts: options.allowedHosts ?? [],
@@ -145,6 +164,15 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
     else if (e.type === 'end') core.emit('journal:end', e.entry);
     else core.emit('journal:clear', {});
   });
+  // A fleet grades every instance's traffic: each finished exchange goes to the shared store too.
+  const journalCapacity = options.journalSize ?? 2000;
+  if (stores.shared)
+    journal.subscribe((e) => {
+      if (e.type === 'end')
+        stores.journal
+          .append(scenario.id, instanceId, e.entry, journalCapacity)
+          .catch((error: unknown) => core.emit('journal:store-error', { error: String(error) }));
+    });
 
   return {
     scenario,
@@ -160,6 +188,10 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
     },
     journal,
     reportCard: () => gradeClient(journal.entries(), scenario, { now: clock.now() }),
+    fleetReportCard: async () =>
+      gradeClient(stores.shared ? mergeFleetJournal(await stores.journal.list(scenario.id, journalCapacity)) : journal.entries(), scenario, {
+        now: clock.now(),
+      }),
     on(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -167,7 +199,8 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
     async reset() {
       await Promise.all([stores.tasks.clear(scenario.id), stores.ledger.clear(scenario.id), stores.replay.clear(scenario.id)]);
       core.state = structuredClone(scenario.state);
-      faults.reset();
+      await faults.reset();
+      if (stores.shared) await stores.journal.clear(scenario.id);
       auth?.reset();
       journal.clear();
       core.emit('scenario:reset', { id: scenario.id });

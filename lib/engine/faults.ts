@@ -1,10 +1,13 @@
 import type { Fault, FaultAction, FaultMatch } from '../scenario/fault-schema';
+import type { FaultCounter, FaultStateStore } from '../store/types';
 
 /**
  * Fault evaluation: which of a scenario's faults fire on a request, decided from per-fault
  * counters and seeded PRNGs only, so the same seed and the same request sequence give the same
  * faults on every run. Each fault draws from its own PRNG, so adding a fault does not change when
  * the others fire (for named faults). Applying the faults to the wire is http.ts's and fault-stream.ts's job.
+ * A fleet keeps each fault's counter and PRNG state in its shared store instead (one locked step
+ * per request that a fault matches), so `nth: 2` is the fleet's second matching request.
  */
 
 /** Faults that answer in the server's place. */
@@ -13,6 +16,8 @@ export type ReplyFault = Extract<FaultAction, { kind: 'rpc-error' | 'http-status
 export type StreamFault = Extract<FaultAction, { kind: 'stall' | 'drop' | 'garbage' | 'duplicate' | 'out-of-order' }>;
 /** A slow write of the response body. */
 export type DripFault = Extract<FaultAction, { kind: 'drip' }>;
+/** A fault of the instance that serves the request, lasting beyond it (instance-faults.ts). */
+export type InstanceFault = Extract<FaultAction, { kind: 'instance-down' | 'instance-skew' }>;
 
 const STREAM_KINDS = new Set(['stall', 'drop', 'garbage', 'duplicate', 'out-of-order']);
 
@@ -27,6 +32,8 @@ export interface FaultPlan {
   /** Damage to apply to the response stream (forces an SSE answer). */
   stream: StreamFault[];
   drip?: DripFault;
+  /** The first instance fault that fired. */
+  instance?: InstanceFault;
   /** A PRNG for this request (shuffles), seeded from the firing fault's sequence. */
   random: () => number;
 }
@@ -39,25 +46,28 @@ export interface FaultRequest {
 }
 
 /** Evaluates a scenario's faults, keeping their counters and PRNGs. */
-interface FaultInjector {
+interface FaultInjector<P = FaultPlan | undefined> {
   /** Count the request against every fault it matches; undefined when none fires. */
-  plan(request: FaultRequest): FaultPlan | undefined;
+  plan(request: FaultRequest): P;
   /** Zero the counters and restart the PRNGs from the seed. */
-  reset(): void;
+  reset(): void | Promise<void>;
   /** The numeric seed in use. */
   readonly seed: number;
 }
 
+/** One step of mulberry32 on a state kept outside the closure (so a store can hold it): a float in [0, 1). */
+function draw(state: FaultCounter): number {
+  state.prng = (state.prng + 0x6d2b79f5) >>> 0;
+  let t = state.prng;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+
 /** mulberry32: a small, fast 32-bit PRNG; returns floats in [0, 1). */
 export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const state = { count: 0, prng: seed >>> 0 };
+  return () => draw(state);
 }
 
 function fnv1a(text: string): number {
@@ -122,50 +132,103 @@ export function faultLabel(fault: Fault, index: number): string {
   return fault.name ?? `${fault.action.kind}#${index + 1}`;
 }
 
-/** One fault with its match counter and its own PRNG. */
-interface FaultState {
+/** One fault with its match counter and its own PRNG's state. */
+interface FaultState extends FaultCounter {
   fault: Fault;
   index: number;
-  count: number;
-  random: () => number;
+  /** Its key in a shared store: its name, else its position. */
+  key: string;
+  /** The PRNG state it starts from. */
+  initial: number;
 }
 
-/** Create the injector for a scenario's faults. */
+function initialStates(faults: readonly Fault[], base: number): FaultState[] {
+  // One stream per fault, keyed by its name (or position), so named faults keep their sequence when others are added.
+  return faults.map((fault, index) => {
+    const key = fault.name ?? `#${index}`;
+    const initial = (base ^ fnv1a(key)) >>> 0;
+    return { fault, index, key, initial, count: 0, prng: initial };
+  });
+}
+
+/**
+ * Count one request against `states` (their counters are `counters[i]`, or the states themselves)
+ * and build the plan of those that fire.
+ */
+function decide(states: readonly FaultState[], counters: readonly FaultCounter[] | undefined, request: FaultRequest): FaultPlan | undefined {
+  let plan: FaultPlan | undefined;
+  for (let i = 0; i < states.length; i++) {
+    const { fault, index } = states[i]!;
+    const state = counters?.[i] ?? states[i]!;
+    if (!matchesRequest(fault.match, request)) continue;
+    state.count += 1;
+    if (!countPasses(fault.match, state.count)) continue;
+    if (fault.match.probability !== undefined && !(draw(state) < fault.match.probability)) continue;
+    // Every firing draws the same count from its own PRNG, whichever fault seeds the plan.
+    const sub = Math.floor(draw(state) * 4294967296);
+    plan ??= { names: [], delayMs: 0, stream: [], random: mulberry32(sub) };
+    const action = fault.action;
+    if (action.kind === 'rpc-error' || action.kind === 'http-status') {
+      if (plan.reply) continue;
+      plan.reply = action;
+    } else if (action.kind === 'latency') plan.delayMs += sampleLatency(action, () => draw(state));
+    else if (action.kind === 'drip') {
+      if (plan.drip) continue;
+      plan.drip = action;
+    } else if (action.kind === 'instance-down' || action.kind === 'instance-skew') {
+      if (plan.instance) continue;
+      plan.instance = action;
+    } else if (STREAM_KINDS.has(action.kind)) plan.stream.push(action as StreamFault);
+    plan.names.push(faultLabel(fault, index));
+  }
+  return plan;
+}
+
+/** Create the injector for a scenario's faults, its counters in this process. */
 export function createFaultInjector(faults: readonly Fault[], seed: number | string): FaultInjector {
   const base = hashSeed(seed);
-  let states: FaultState[] = [];
-  const reset = () => {
-    // One stream per fault, keyed by its name (or position), so named faults keep their sequence when others are added.
-    states = faults.map((fault, index) => ({ fault, index, count: 0, random: mulberry32(base ^ fnv1a(fault.name ?? `#${index}`)) }));
-  };
-  reset();
-
+  let states = initialStates(faults, base);
   return {
     seed: base,
-    reset,
+    reset() {
+      states = initialStates(faults, base);
+    },
+    plan: (request) => decide(states, undefined, request),
+  };
+}
+
+/**
+ * Create the injector of a fleet: the counters and PRNG states of a scenario's faults live in the
+ * shared store under `scope`. A request no fault matches is answered at once, without the store;
+ * one that some fault matches steps those faults' counters in one atomic store step. A store that
+ * fails leaves the request unfaulted rather than failing it.
+ */
+export function createSharedFaultInjector(
+  faults: readonly Fault[],
+  seed: number | string,
+  store: FaultStateStore,
+  scope: string,
+  onError: (error: unknown) => void,
+): FaultInjector<FaultPlan | undefined | Promise<FaultPlan | undefined>> {
+  const base = hashSeed(seed);
+  const states = initialStates(faults, base);
+  return {
+    seed: base,
+    reset: () => store.clear(scope).then(() => undefined),
     plan(request) {
-      let plan: FaultPlan | undefined;
-      for (const state of states) {
-        const { fault, random } = state;
-        if (!matchesRequest(fault.match, request)) continue;
-        state.count += 1;
-        if (!countPasses(fault.match, state.count)) continue;
-        if (fault.match.probability !== undefined && !(random() < fault.match.probability)) continue;
-        // Every firing draws the same count from its own PRNG, whichever fault seeds the plan.
-        const sub = Math.floor(random() * 4294967296);
-        plan ??= { names: [], delayMs: 0, stream: [], random: mulberry32(sub) };
-        const action = fault.action;
-        if (action.kind === 'rpc-error' || action.kind === 'http-status') {
-          if (plan.reply) continue;
-          plan.reply = action;
-        } else if (action.kind === 'latency') plan.delayMs += sampleLatency(action, random);
-        else if (action.kind === 'drip') {
-          if (plan.drip) continue;
-          plan.drip = action;
-        } else if (STREAM_KINDS.has(action.kind)) plan.stream.push(action as StreamFault);
-        plan.names.push(faultLabel(fault, state.index));
-      }
-      return plan;
+      const matching = states.filter((state) => matchesRequest(state.fault.match, request));
+      if (matching.length === 0) return undefined;
+      return store
+        .step(
+          scope,
+          matching.map((state) => state.key),
+          matching.map((state) => state.initial),
+          (counters) => decide(matching, counters, request),
+        )
+        .catch((error: unknown) => {
+          onError(error);
+          return undefined;
+        });
     },
   };
 }

@@ -31,6 +31,8 @@ export interface HttpOutput {
   stream?: ReadableStream<Uint8Array>;
   /** With `stream`: a node host may instead have the events written to it directly (see SseSink). */
   attach?: (sink: SseSink) => void;
+  /** Cut the connection without an answer (an instance-down fault); a web Response becomes a network error. */
+  reset?: boolean;
 }
 
 /** Read a byte stream with a cap; undefined (and the stream cancelled) when it exceeds `max`. */
@@ -73,6 +75,7 @@ export function toHttpInput(req: Request): HttpInput {
 
 /** Adapt an output to a web Response. */
 export function toResponse(out: HttpOutput): Response {
+  if (out.reset) return Response.error();
   return new Response(out.stream ?? out.body ?? null, { status: out.status, headers: out.headers });
 }
 

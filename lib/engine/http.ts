@@ -7,6 +7,7 @@ import type { RequestOrigin, RequestPipeline } from './pipeline';
 import { tapChannel, type ExchangeHandle, type ExchangeTap } from './exchange-tap';
 import { dripResponse, faultReply, withStreamFaults } from './fault-stream';
 import type { FaultPlan, FaultRequest } from './faults';
+import type { InstanceFaults } from './instance-faults';
 import type { OutboundRequests } from './legacy-session';
 import { sessionOf, type LegacySessions, type StreamLog } from './legacy-http';
 import { headerRecord, safeHost, toHttpInput, toResponse, type HttpInput, type HttpOutput } from './http-types';
@@ -30,8 +31,10 @@ interface HttpFrontOptions {
   pipeline: RequestPipeline;
   /** Journal every exchange from the moment its body is read (request, response, stream frames). */
   tap?: ExchangeTap;
-  /** The scenario's faults: which fire on a request (each call counts it). */
-  faults?: { plan(request: FaultRequest): FaultPlan | undefined };
+  /** The scenario's faults: which fire on a request (each call counts it; a fleet's counters answer later). */
+  faults?: { plan(request: FaultRequest): FaultPlan | undefined | Promise<FaultPlan | undefined> };
+  /** This instance's fault windows (instance-down, instance-skew); absent when the scenario has none. */
+  instance?: InstanceFaults;
   /** 2025-11-25 sessions; without them every legacy request is stateless. */
   sessions?: LegacySessions;
   /** Server-to-client requests awaiting the client's answer (a POSTed response). */
@@ -55,6 +58,8 @@ export function createHttpFront(opts: HttpFrontOptions): { fetch: (req: Request)
 /** Create the transport-neutral handler. */
 function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<HttpOutput> {
   return async function handle(req: HttpInput): Promise<HttpOutput> {
+    const down = opts.instance?.downAnswer();
+    if (down) return down;
     const headers = req.headers;
     // A Request built by fetch() in-process (MSW, unit tests) has no Host header; use the URL's.
     const host = headers.get('host') ?? safeHost(req.url);
@@ -143,9 +148,17 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
     }
     const rpc = asRequest.data;
     const tool = rpc.method === 'tools/call' ? (rpc.params as { name?: unknown } | undefined)?.name : undefined;
-    const plan = opts.faults?.plan({ method: rpc.method, tool: typeof tool === 'string' ? tool : undefined });
+    const planned = opts.faults?.plan({ method: rpc.method, tool: typeof tool === 'string' ? tool : undefined });
+    const plan = planned instanceof Promise ? await planned : planned;
     if (!plan) return serve(rpc, req, tap);
     tap?.annotate({ fault: plan.names.join(', ') });
+    if (plan.instance) opts.instance?.open(plan.instance);
+    const downNow = plan.instance && opts.instance?.downAnswer();
+    if (downNow) {
+      if (downNow.reset) tap?.close('dropped');
+      else tap?.respond(downNow.status, downNow.body);
+      return downNow;
+    }
     if (plan.delayMs > 0) await new Promise<void>((resolve) => opts.setTimer(resolve, plan.delayMs));
     let response: HttpOutput;
     if (plan.reply) {

@@ -1,12 +1,18 @@
 import type { TaskSpec } from '../scenario/task-schema';
 import type { TaskRecord } from '../store/types';
 import type { EngineCore } from './context';
+import { createLeaseKeeper } from './task-leases';
 import { nextDue } from './task-script';
 
 /** How long a task timer waits before trying a step again after its store failed to write. */
 const STORE_RETRY_MS = 2_000;
+/** How long a fleet instance's lease on a task lasts without renewal. */
+const DEFAULT_LEASE_MS = 3_000;
 
-/** The timers that run tasks' timed steps on the engine's clock, one per task at most. */
+/**
+ * The timers that run tasks' timed steps on the engine's clock, one per task at most. With a
+ * shared store (a fleet) only the instance holding a task's lease arms its timer.
+ */
 interface TaskTimers {
   /** (Re)arm the task's timer for its next due step, or disarm it when nothing is due. */
   schedule(rec: TaskRecord): void;
@@ -51,26 +57,54 @@ export function createTaskTimers(
     });
   }
 
-  return {
-    schedule(rec) {
+  /** (Re)arm the task's timer for its next due step, or disarm it when nothing is due. */
+  function schedule(rec: TaskRecord) {
+    cancel(rec.taskId);
+    const spec = specOf(rec);
+    if (!spec) return;
+    const due = nextDue(rec, spec, maxRun(), core.clock.now());
+    if (due === undefined || !Number.isFinite(due)) return;
+    const arm = () => {
       cancel(rec.taskId);
-      const spec = specOf(rec);
-      if (!spec) return;
-      const due = nextDue(rec, spec, maxRun(), core.clock.now());
-      if (due === undefined || !Number.isFinite(due)) return;
-      // Every instance that saw the task change keeps a timer for its next step: whichever fires
-      // first writes it (the others' writes find nothing left to do), so the task runs on when its
-      // creator dies.
       const delay = Math.max(0, due - core.clock.now());
       timers.set(
         rec.taskId,
         core.clock.setTimeout(() => fire(rec.taskId), delay + 1),
       );
-    },
+    };
+    if (!keeper) return arm();
+    // In a fleet only the instance holding the task's lease runs its timer; when that instance
+    // dies, its lease lapses and another one adopts the task (task-leases.ts).
+    keeper.hold(rec.taskId).then(
+      (mine) => mine && !closed && arm(),
+      (e: unknown) => core.emit('task:store-error', { taskId: rec.taskId, error: e instanceof Error ? e.message : String(e) }),
+    );
+  }
+
+  const keeper =
+    core.stores.shared && core.instanceId !== undefined
+      ? createLeaseKeeper({
+          leases: core.stores.leases,
+          clock: core.clock,
+          owner: core.instanceId,
+          scenarioId: core.scenario.id,
+          leaseMs: core.leaseMs ?? DEFAULT_LEASE_MS,
+          adopt: (taskId) =>
+            void core.stores.tasks.get(taskId).then(
+              (rec) => rec && !closed && schedule(rec),
+              () => {},
+            ),
+          onError: (e) => core.emit('task:store-error', { error: e instanceof Error ? e.message : String(e) }),
+        })
+      : undefined;
+
+  return {
+    schedule,
     has: (taskId) => timers.has(taskId),
     cancel,
     close() {
       closed = true;
+      keeper?.close();
       for (const t of timers.values()) core.clock.clearTimeout(t);
       timers.clear();
     },

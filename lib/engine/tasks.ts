@@ -171,8 +171,8 @@ export function createTaskManager(core: EngineCore): TaskManager {
       const rec = await read(taskId, ctx.principal, (r) => {
         if (r.cancelRequestedAt !== undefined) r.pollsSinceCancel++;
       });
-      if (!rec) return fail(ERROR.invalidParams, NOT_FOUND);
-      return ok({ resultType: 'complete', ...taskSnapshot(rec) });
+      const answer = rec ? ok({ resultType: 'complete', ...taskSnapshot(rec) }) : fail(ERROR.invalidParams, NOT_FOUND);
+      return core.instanceFaults ? core.instanceFaults.taskView(taskId, answer) : answer;
     },
     async update(ctx, { taskId, inputResponses: responses }) {
       const rec = await read(taskId, ctx.principal);

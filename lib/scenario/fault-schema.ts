@@ -129,7 +129,34 @@ const DripActionSchema = z
   })
   .describe('Write the response (JSON or SSE) in small chunks with a pause between them.');
 
-const FAULT_KINDS = ['rpc-error', 'http-status', 'latency', 'stall', 'drop', 'garbage', 'duplicate', 'out-of-order', 'drip'];
+const windowMs = z.number().int().min(1).max(3_600_000);
+
+const InstanceDownActionSchema = z
+  .strictObject({
+    kind: z.literal('instance-down').describe(kindText),
+    ms: windowMs.describe('How long the instance stays down, from the request the fault fires on.'),
+    status: z
+      .number()
+      .int()
+      .min(500)
+      .max(599)
+      .optional()
+      .describe('Answer every request with this status meanwhile (a load balancer in front of a dead instance: 502, 503) instead of cutting the connection.'),
+  })
+  .describe(
+    'The instance that receives the matching request goes down for ms: each request it gets meanwhile, this one included, has its connection cut without an answer (or gets status). The other instances of a fleet keep serving, so a client that retries elsewhere carries on.',
+  );
+
+const InstanceSkewActionSchema = z
+  .strictObject({
+    kind: z.literal('instance-skew').describe(kindText),
+    ms: windowMs.describe('How long the instance lags, from the request the fault fires on.'),
+  })
+  .describe(
+    'The instance that receives the matching request lags behind the shared store for ms, like a replica that has not yet seen recent writes: tasks/get answers the state this instance last served of the task, or Task not found (-32602) for a task it never served. A client should poll again.',
+  );
+
+const FAULT_KINDS = ['rpc-error', 'http-status', 'latency', 'stall', 'drop', 'garbage', 'duplicate', 'out-of-order', 'drip', 'instance-down', 'instance-skew'];
 
 /** What a fault does. */
 const FaultActionSchema = z.discriminatedUnion(
@@ -144,6 +171,8 @@ const FaultActionSchema = z.discriminatedUnion(
     DuplicateActionSchema,
     OutOfOrderActionSchema,
     DripActionSchema,
+    InstanceDownActionSchema,
+    InstanceSkewActionSchema,
   ],
   { error: (issue) => (issue.code === 'invalid_union' ? `Expected kind to be one of: ${FAULT_KINDS.join(', ')}` : undefined) },
 );

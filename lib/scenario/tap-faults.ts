@@ -8,15 +8,21 @@ import { FaultSchema, SeedSchema, type Fault } from './fault-schema';
  * a list of faults, or `{ seed, faults }`) and from the tap's page in the UI.
  */
 
+// A tap relays one server's traffic: it has no instance of its own to take down or make lag.
+const TapFaultSchema = FaultSchema.refine((fault) => fault.action.kind !== 'instance-down' && fault.action.kind !== 'instance-skew', {
+  message: 'instance-down and instance-skew are faults of a mock instance; a tap cannot apply them',
+  path: ['action', 'kind'],
+});
+
 /** One fault of a tap and whether it is switched on. */
-export const TapFaultEntrySchema = z.object({ id: z.string().min(1).max(64), enabled: z.boolean(), fault: FaultSchema });
+export const TapFaultEntrySchema = z.object({ id: z.string().min(1).max(64), enabled: z.boolean(), fault: TapFaultSchema });
 export type TapFaultEntry = z.infer<typeof TapFaultEntrySchema>;
 
 /** The whole switchboard of a tap (`PUT /api/taps/<id>/faults`). */
 export const TapFaultListSchema = z.object({ faults: z.array(TapFaultEntrySchema).max(100) });
 
 // Picked by shape, so an error names the field inside the list rather than "no union member".
-const FaultListSchema = z.array(FaultSchema);
+const FaultListSchema = z.array(TapFaultSchema);
 const FaultsDocumentSchema = z.strictObject({ seed: SeedSchema.optional(), faults: FaultListSchema });
 
 /** Entries for faults (switched on), ids from their names or positions. */

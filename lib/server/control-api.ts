@@ -139,7 +139,8 @@ export function createControlApi(host: MockHost, options: ControlApiOptions): Co
     if (route === 'events' && req.method === 'GET') return scenarioEventStream(host, id, req.signal, { keepAliveMs: options.keepAliveMs });
     if (route === 'report-card' && req.method === 'GET') {
       if (typeof engine.reportCard !== 'function') return json(501, { error: 'The report card is not available in this build' });
-      return json(200, engine.reportCard());
+      // A fleet's instance grades every instance's traffic (the journal in the shared store).
+      return json(200, typeof engine.fleetReportCard === 'function' ? await engine.fleetReportCard() : engine.reportCard());
     }
     if (route === 'tasks') return taskRoutes(req, engine, rest.slice(1));
     return json(404, { error: `No control route ${req.method} /api/scenarios/${id}/${rest.join('/')}` });

@@ -51,6 +51,8 @@ export async function writeWebResponse(response: Response, res: ServerResponse):
 
 /** Write the engine's transport-neutral answer: events straight to the socket, a string in one write. */
 export async function writeHttpOutput(out: HttpOutput, res: ServerResponse): Promise<void> {
+  // An instance-down fault: the client sees its connection reset, as from a dead instance.
+  if (out.reset) return void res.destroy();
   if (out.attach) {
     res.writeHead(out.status, out.headers);
     res.flushHeaders();

@@ -13,6 +13,7 @@ import {
   resolveStoreOptions,
   taskExpiresAt,
 } from './store-helpers';
+import { createMemoryFaultStates, createMemoryJournalStore, createMemoryLeases } from './memory-fleet';
 import type { LedgerOutcome, MutationLedger, ReplayStore, ReplayVerdict, StoreOptions, Stores, TaskListFilter, TaskRecord, TaskStore } from './types';
 
 /** Throws once the owning {@link Stores} has been closed, mirroring a closed database. */
@@ -24,12 +25,17 @@ interface Owned<S> {
   reset(): void;
 }
 
+/** The task store and the map behind it, which the leases read. */
+interface OwnedTasks extends Owned<TaskStore> {
+  records: ReadonlyMap<string, TaskRecord>;
+}
+
 /** One map key per (scope, key) pair; JSON keeps pairs containing any separator unambiguous. */
 function pairKey(scope: string, key: string): string {
   return JSON.stringify([scope, key]);
 }
 
-function createMemoryTaskStore(guard: OpenGuard): Owned<TaskStore> {
+function createMemoryTaskStore(guard: OpenGuard): OwnedTasks {
   // Map iteration follows insertion order, and update() replaces in place, so ties on createdAt
   // list in creation order just like SQLite's rowid order.
   const tasks = new Map<string, TaskRecord>();
@@ -97,7 +103,7 @@ function createMemoryTaskStore(guard: OpenGuard): Owned<TaskStore> {
       return tasks.size;
     },
   };
-  return { store, reset: () => tasks.clear() };
+  return { store, records: tasks, reset: () => tasks.clear() };
 }
 
 interface LedgerEntry {
@@ -216,15 +222,20 @@ export function createMemoryStores(options?: StoreOptions): Stores {
   const tasks = createMemoryTaskStore(guard);
   const ledger = createMemoryLedger(guard);
   const replay = createMemoryReplayStore(replayMaxEntries, guard);
+  const faults = createMemoryFaultStates(guard);
+  const journal = createMemoryJournalStore(guard);
+  const leases = createMemoryLeases(tasks.records, guard);
   return {
     tasks: tasks.store,
     ledger: ledger.store,
     replay: replay.store,
+    faults: faults.store,
+    journal: journal.store,
+    leases: leases.store,
+    ...(options?.shared ? { shared: true } : {}),
     async close() {
       closed = true;
-      tasks.reset();
-      ledger.reset();
-      replay.reset();
+      for (const part of [tasks, ledger, replay, faults, journal, leases]) part.reset();
     },
   };
 }

@@ -130,11 +130,72 @@ export interface ReplayStore {
   clear(scope?: string): Promise<number>;
 }
 
-/** The three stores, opened together over one backing file or memory. */
+/** One fault's place in its sequence: requests it matched so far, and its PRNG's 32-bit state. */
+export interface FaultCounter {
+  count: number;
+  prng: number;
+}
+
+/** Fault counters and PRNG states, so `nth: 2` is the second matching request wherever it landed. */
+export interface FaultStateStore {
+  /**
+   * Read the counters of `keys` in `scope` (a missing one starts at count 0 and `initial[i]`),
+   * let `step` change them in place, and write them back, as one atomic step: concurrent steps on
+   * the same keys (on any instance sharing the store) run one after the other. `step` is
+   * synchronous; its return value is returned.
+   */
+  step<T>(scope: string, keys: readonly string[], initial: readonly number[], step: (counters: FaultCounter[]) => T): Promise<T>;
+  clear(scope?: string): Promise<number>;
+}
+
+/** A journal entry as one instance wrote it. */
+export interface StoredJournalEntry {
+  /** Which instance served the exchange. */
+  instance: string;
+  /** The finished entry, as JSON (the engine's JournalEntry). */
+  entry: unknown;
+}
+
+/** Finished exchanges of every instance, for a report card that grades the whole fleet's traffic. */
+export interface JournalStore {
+  /** Append a finished exchange; the oldest of the scope beyond `maxEntries` are dropped. */
+  append(scope: string, instance: string, entry: unknown, maxEntries: number): Promise<void>;
+  /** The newest `limit` entries of the scope, in the order they were appended. */
+  list(scope: string, limit: number): Promise<StoredJournalEntry[]>;
+  clear(scope?: string): Promise<number>;
+}
+
+/**
+ * Who runs a task's timed steps: a lease (an owner id and an expiry) on the task. The owner
+ * renews it while alive; when it dies the lease expires and another instance claims the task.
+ */
+export interface TaskLeases {
+  /** Take the lease until `until` when it is free, expired at `now` or already `owner`'s; true when `owner` holds it. */
+  claim(taskId: string, owner: string, until: number, now: number): Promise<boolean>;
+  /** Extend every lease `owner` holds on an active task to `until`; returns how many. */
+  renew(owner: string, until: number): Promise<number>;
+  /** Ids of a scenario's active tasks with no lease or one expired at `now`, oldest first, at most `limit`. */
+  orphans(scenarioId: string, now: number, limit: number): Promise<string[]>;
+  /** The lease holder, or undefined when free. */
+  holder(taskId: string): Promise<{ owner: string; until: number } | undefined>;
+  /** Give the lease up (only `owner`'s). */
+  release(taskId: string, owner: string): Promise<void>;
+}
+
+/** The stores, opened together over one backing file, database or memory. */
 export interface Stores {
   tasks: TaskStore;
   ledger: MutationLedger;
   replay: ReplayStore;
+  faults: FaultStateStore;
+  journal: JournalStore;
+  leases: TaskLeases;
+  /**
+   * True where other processes share the stores (PostgreSQL): the engine then keeps fault
+   * counters, the journal and timed-step leases in them. Elsewhere it keeps those in process,
+   * off the request's hot path.
+   */
+  readonly shared?: boolean;
   /**
    * Only where other processes share the stores (PostgreSQL): call `listener` with the id of every
    * task any of them writes, this one included, so listen streams on every instance hear it.
@@ -147,4 +208,6 @@ export interface Stores {
 export interface StoreOptions {
   /** ReplayStore bound; default 1000. */
   replayMaxEntries?: number;
+  /** Memory only: be a store several engines share, as a fleet shares its database (for tests of fleet behaviour). */
+  shared?: boolean;
 }

@@ -8,6 +8,7 @@ import type { Pool, PoolClient } from 'pg';
 import { resolveStoreOptions } from '../store-helpers';
 import type { StoreOptions, Stores } from '../types';
 import { loadPg, redactPostgresUrl } from './driver';
+import { createPgFaultStates, createPgJournalStore, createPgLeases } from './pg-fleet';
 import { createPgLedger } from './pg-ledger';
 import { createPgReplayStore } from './pg-replay-store';
 import { createPgTaskStore, TASK_CHANNEL } from './pg-task-store';
@@ -57,6 +58,10 @@ export async function openPostgresStores(url: string, options?: StoreOptions): P
     tasks: createPgTaskStore(pool, guard),
     ledger: createPgLedger(pool, guard),
     replay: createPgReplayStore(pool, replayMaxEntries, guard),
+    faults: createPgFaultStates(pool, guard),
+    journal: createPgJournalStore(pool, guard),
+    leases: createPgLeases(pool, guard),
+    shared: true,
     watchTasks(listener) {
       watchers.add(listener);
       void startListening().catch(() => {});

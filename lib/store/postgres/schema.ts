@@ -61,6 +61,25 @@ const MIGRATIONS: readonly string[] = [
      INSERT INTO loupe_replay (scope, nonce, expires_at) VALUES (p_scope, p_nonce, p_expires) ON CONFLICT DO NOTHING;
      RETURN CASE WHEN FOUND THEN 'ok' ELSE 'replayed' END;
    END $$;`,
+  // What else a fleet shares: each fault's match count and PRNG state (so nth and probability
+  // count the fleet's requests), the finished exchanges the report card grades, and a lease on
+  // each task (who runs its timed steps, until when) that another instance takes when it lapses.
+  `CREATE TABLE loupe_fault_counters (
+     scope     TEXT NOT NULL,
+     fault_key TEXT NOT NULL,
+     count     BIGINT NOT NULL,
+     prng      BIGINT NOT NULL,
+     PRIMARY KEY (scope, fault_key)
+   );
+   CREATE TABLE loupe_journal (
+     seq      BIGSERIAL PRIMARY KEY,
+     scope    TEXT NOT NULL,
+     instance TEXT NOT NULL,
+     json     TEXT NOT NULL
+   );
+   CREATE INDEX loupe_journal_scope_seq ON loupe_journal (scope, seq);
+   ALTER TABLE loupe_tasks ADD COLUMN lease_owner TEXT, ADD COLUMN lease_until BIGINT;
+   CREATE INDEX loupe_tasks_lease ON loupe_tasks (scenario_id, status, lease_until);`,
 ];
 
 /** The schema version this build writes. */

@@ -51,6 +51,28 @@ const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX replay_expires_at ON replay (expires_at);
     `);
   },
+  (db) => {
+    // What a fleet shares in PostgreSQL, kept here too so every backend behaves alike: fault
+    // counters with their PRNG state, finished journal entries, and who runs a task's timed steps.
+    db.exec(`
+      CREATE TABLE fault_counters (
+        scope     TEXT NOT NULL,
+        fault_key TEXT NOT NULL,
+        count     INTEGER NOT NULL,
+        prng      INTEGER NOT NULL,
+        PRIMARY KEY (scope, fault_key)
+      );
+      CREATE TABLE journal (
+        seq      INTEGER PRIMARY KEY AUTOINCREMENT,
+        scope    TEXT NOT NULL,
+        instance TEXT NOT NULL,
+        json     TEXT NOT NULL
+      );
+      CREATE INDEX journal_scope_seq ON journal (scope, seq);
+      ALTER TABLE tasks ADD COLUMN lease_owner TEXT;
+      ALTER TABLE tasks ADD COLUMN lease_until INTEGER;
+    `);
+  },
 ];
 
 /** The schema version this build writes. */

@@ -12,6 +12,7 @@ import type { SqliteDatabase } from './connection';
 import { loadSqliteDriver, type SqliteDriver } from './drivers';
 import { configureConnection, migrateSchema } from './schema';
 import { checkStoreIntegrity, prepareStoreFile, type ExpectedStore } from './store-file';
+import { createSqliteFaultStates, createSqliteJournalStore, createSqliteLeases } from './sqlite-fleet';
 import { createSqliteLedger } from './sqlite-ledger';
 import { createSqliteReplayStore } from './sqlite-replay-store';
 import { createSqliteTaskStore } from './sqlite-task-store';
@@ -62,6 +63,9 @@ export function openSqliteStores(dataDir: string, options?: SqliteStoreOptions):
       tasks: createSqliteTaskStore(db),
       ledger: createSqliteLedger(db),
       replay: createSqliteReplayStore(db, replayMaxEntries),
+      faults: createSqliteFaultStates(db),
+      journal: createSqliteJournalStore(db),
+      leases: createSqliteLeases(db),
       async close() {
         // Closing the last connection also checkpoints the WAL back into the main file.
         if (db.open) db.close();

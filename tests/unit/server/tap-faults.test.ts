@@ -33,6 +33,8 @@ describe('faults file', () => {
     expect(parsed.ok).toBe(false);
     expect(!parsed.ok && parsed.error).toMatch(/^0\.action\.status: /);
     expect(parseFaultsFile('- action: { kind: explode }')).toMatchObject({ ok: false, error: expect.stringContaining('kind') });
+    // A tap has no instance to take down or make lag.
+    expect(parseFaultsFile('- action: { kind: instance-down, ms: 1000 }')).toMatchObject({ ok: false, error: expect.stringContaining('a tap cannot apply') });
   });
 });
 

@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StoreOptions, Stores, TaskRecord } from '../../../lib/store/types';
+import { describeFleetContract } from './store-fleet-contract';
 
 /** Opens fresh, empty stores; called once or more per test. */
 export type OpenStores = (options?: StoreOptions) => Stores | Promise<Stores>;
@@ -359,6 +360,8 @@ export function describeStoreContract(name: string, open: OpenStores): void {
         await expect(openStores({ replayMaxEntries: 2.5 })).rejects.toThrow(/^Failed to open stores: replayMaxEntries/);
       });
     });
+
+    describeFleetContract(openStores);
 
     it('refuses use after close', async () => {
       const stores = await openStores();

@@ -1,0 +1,45 @@
+import { isRecord } from '../shared/records';
+import type { StoredJournalEntry } from '../store/types';
+import type { JournalEntry } from './journal';
+
+/**
+ * One journal out of every instance's finished exchanges, for a report card that grades the
+ * fleet's traffic. Each instance numbers its own entries and events (`seq`, `order`), so the
+ * merged journal renumbers them: events in time order, an instance's own order breaking ties
+ * within it, the instance id between instances. Rows that do not look like entries are skipped.
+ */
+
+interface Event {
+  at: number;
+  instance: string;
+  order: number;
+  set: (order: number) => void;
+}
+
+function looksLikeEntry(value: unknown): value is JournalEntry {
+  return isRecord(value) && typeof value.at === 'number' && typeof value.order === 'number' && Array.isArray(value.frames) && isRecord(value.requestHeaders);
+}
+
+/** Merge the stored entries of a fleet into one journal, renumbered. */
+export function mergeFleetJournal(rows: readonly StoredJournalEntry[]): JournalEntry[] {
+  const entries: JournalEntry[] = [];
+  const events: Event[] = [];
+  for (const row of rows) {
+    if (!looksLikeEntry(row.entry)) continue;
+    const entry = row.entry;
+    entries.push(entry);
+    events.push({ at: entry.at, instance: row.instance, order: entry.order, set: (n) => (entry.order = n) });
+    for (const frame of entry.frames) {
+      if (isRecord(frame) && typeof frame.at === 'number' && typeof frame.order === 'number')
+        events.push({ at: frame.at, instance: row.instance, order: frame.order, set: (n) => (frame.order = n) });
+    }
+    if (typeof entry.endOrder === 'number')
+      events.push({ at: entry.endedAt ?? entry.at, instance: row.instance, order: entry.endOrder, set: (n) => (entry.endOrder = n) });
+  }
+  const rank = (a: Event, b: Event) => (a.at !== b.at ? a.at - b.at : a.instance !== b.instance ? (a.instance < b.instance ? -1 : 1) : a.order - b.order);
+  events.sort(rank);
+  for (const [i, event] of events.entries()) event.set(i + 1);
+  entries.sort((a, b) => a.order - b.order);
+  for (const [i, entry] of entries.entries()) entry.seq = i + 1;
+  return entries;
+}

@@ -1,0 +1,184 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { CAPS, buildRequest, callTool, rpc } from '../helpers/rpc';
+import { startCliMock, type Started } from '../helpers/processes';
+import { freshDatabase } from '../helpers/postgres';
+import { controlApi, httpTarget } from './http-target';
+
+/**
+ * Fleet faults on three `mcp-loupe mock --store postgres://…` instances: fault counters count
+ * the fleet's requests, a report card read on one instance grades every instance's traffic, and
+ * the official SDK v2 client, its requests spread round-robin over the instances, meets
+ * `instance-down` (one instance cuts every connection for a while) and `instance-skew` (one
+ * instance answers tasks/get from a stale view), retries, and ends with the right answers.
+ */
+
+const TASKS = 'io.modelcontextprotocol/tasks';
+
+const scenario = {
+  id: 'fleet-faults',
+  name: 'Fleet faults',
+  server: { name: 'fleet-faults', version: '1.0.0' },
+  settings: { pollIntervalMs: 100 },
+  tools: [
+    {
+      name: 'echo',
+      description: 'Echoes',
+      inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+      result: { content: [{ type: 'text', text: '{{args.text}}' }] },
+    },
+    {
+      name: 'pay',
+      description: 'A side effect',
+      inputSchema: { type: 'object', properties: { amount: { type: 'integer' }, idempotencyKey: { type: 'string' } } },
+      result: { content: [{ type: 'text', text: 'paid' }] },
+    },
+    {
+      name: 'slow_job',
+      description: 'Runs as a task',
+      inputSchema: { type: 'object' },
+      task: {
+        mode: 'required',
+        steps: [
+          { statusMessage: 'Working', delayMs: 400 },
+          { statusMessage: 'Done', result: { content: [{ type: 'text', text: 'job done' }] } },
+        ],
+      },
+    },
+  ],
+  faults: [
+    { name: 'second-list', match: { method: 'tools/list', nth: 2 }, action: { kind: 'http-status', status: 503, retryAfter: 0 } },
+    { name: 'down', match: { method: 'tools/call', tool: 'echo', nth: 2 }, action: { kind: 'instance-down', ms: 8000 } },
+    { name: 'skew', match: { method: 'tasks/get', nth: 1 }, action: { kind: 'instance-skew', ms: 3000 } },
+  ],
+};
+
+/** Whether an error is the connection failing (no HTTP answer at all). */
+function isNetworkError(error: unknown): boolean {
+  const text = `${(error as Error)?.message ?? ''} ${String((error as { cause?: unknown })?.cause ?? '')}`;
+  return /fetch failed|ECONNRESET|socket hang up|other side closed|terminated|network/i.test(text);
+}
+
+describe('fleet faults over PostgreSQL', () => {
+  let dataDir: string;
+  const fleet: Started[] = [];
+  const endpoint = (m: Started) => new URL(`/mcp/${scenario.id}`, m.url).toString();
+  beforeAll(async () => {
+    const url = await freshDatabase();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-fleet-faults-'));
+    const file = path.join(dataDir, 'fleet-faults.json');
+    fs.writeFileSync(file, JSON.stringify(scenario));
+    for (let i = 0; i < 3; i += 1) fleet.push(await startCliMock([file, '--store', url, '--data-dir', dataDir]));
+  });
+  afterAll(async () => {
+    await Promise.all(fleet.map((m) => m.stop()));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("counts nth over the fleet, and grades every instance's traffic on the report card of any", async () => {
+    const list = async (m: Started) => {
+      const { request } = buildRequest('tools/list', {}, httpTarget(endpoint(m)).opts({ caps: CAPS.none }));
+      const res = await fetch(request);
+      await res.body?.cancel();
+      return res.status;
+    };
+    // The second tools/list of the fleet fails, on whichever instance it lands: here B.
+    expect(await list(fleet[0]!)).toBe(200);
+    expect(await list(fleet[1]!)).toBe(503);
+    expect(await list(fleet[2]!)).toBe(200);
+    expect(await list(fleet[1]!)).toBe(200);
+
+    // The same payment without an idempotency key, once on A and once on B: only the fleet saw it twice.
+    for (const m of [fleet[0]!, fleet[1]!]) {
+      const target = httpTarget(endpoint(m));
+      expect((await rpc(target, 'tools/call', { name: 'pay', arguments: { amount: 5 } }, target.opts({ caps: CAPS.none }))).status).toBe(200);
+    }
+    const grade = async (m: Started) => {
+      const card = await controlApi(m.url, m.token!, `/api/scenarios/${scenario.id}/report-card`, 'GET');
+      return (card.json as { grades: { id: string; status: string; evidence: number[] }[] }).grades.find((g) => g.id === 'idempotency-keys');
+    };
+    // C served neither, yet its report card grades both (journal entries are stored as exchanges end).
+    await expect.poll(async () => (await grade(fleet[2]!))?.status).toBe('fail');
+    expect((await grade(fleet[2]!))?.evidence).toHaveLength(2);
+    expect(await grade(fleet[0]!)).toMatchObject({ status: 'fail' });
+  });
+
+  it('the SDK v2 client, spread round-robin, retries past instance-down and instance-skew and ends right', async () => {
+    let turn = 0;
+    const seen: { instance: number; outcome: string }[] = [];
+    // A round-robin load balancer in front of the three instances.
+    const balanced = async (input: string | URL, init?: RequestInit) => {
+      const instance = turn++ % fleet.length;
+      const target = new URL(String(input));
+      target.port = String(fleet[instance]!.port);
+      try {
+        const res = await fetch(target, init);
+        seen.push({ instance, outcome: String(res.status) });
+        return res;
+      } catch (error) {
+        seen.push({ instance, outcome: 'reset' });
+        throw error;
+      }
+    };
+    const client = new Client(
+      { name: 'fleet-faults', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { extensions: { [TASKS]: {} } } },
+    );
+    await client.connect(new StreamableHTTPClientTransport(new URL(endpoint(fleet[0]!)), { fetch: balanced }));
+
+    // The client's retry: a request whose connection failed is sent again (the balancer picks the next instance).
+    const retried = async <T>(work: () => Promise<T>): Promise<{ value: T; failures: number }> => {
+      for (let failures = 0; ; failures += 1) {
+        try {
+          return { value: await work(), failures };
+        } catch (error) {
+          if (!isNetworkError(error) || failures >= 5) throw error;
+        }
+      }
+    };
+
+    // instance-down: the fleet's second echo takes its instance down; that call and every request to it fail.
+    expect((await retried(() => client.callTool({ name: 'echo', arguments: { text: 'one' } }))).value.content).toEqual([{ type: 'text', text: 'one' }]);
+    const second = await retried(() => client.callTool({ name: 'echo', arguments: { text: 'two' } }));
+    expect(second.failures).toBeGreaterThanOrEqual(1);
+    expect(second.value.content).toEqual([{ type: 'text', text: 'two' }]);
+    const down = seen.find((s) => s.outcome === 'reset')!.instance;
+    for (let i = 0; i < 3; i += 1) {
+      const r = await retried(() => client.callTool({ name: 'echo', arguments: { text: `more ${i}` } }));
+      expect(r.value.content).toEqual([{ type: 'text', text: `more ${i}` }]);
+    }
+    expect(seen.filter((s) => s.outcome === 'reset').every((s) => s.instance === down)).toBe(true);
+    expect(seen.filter((s) => s.outcome === 'reset').length).toBeGreaterThanOrEqual(2);
+    const direct = httpTarget(endpoint(fleet[down]!));
+    await expect(rpc(direct, 'tools/list', {}, direct.opts({ caps: CAPS.none }))).rejects.toThrow();
+
+    // instance-skew: the fleet's first tasks/get makes its instance lag: a task it never served is not found there.
+    const TaskSchema = z.looseObject({ taskId: z.string(), status: z.string() });
+    // The task is created by a plain request on the instance that is up after the down one (the SDK's
+    // codec has no tasks); the SDK client then polls it through the balancer.
+    const creator = httpTarget(endpoint(fleet[(down + 1) % fleet.length]!));
+    const created = (await callTool(creator, 'slow_job', {}, creator.opts({ caps: CAPS.tasks }))).body.result as z.infer<typeof TaskSchema>;
+    expect(created.status).toBe('working');
+    const notFound: string[] = [];
+    let final: z.infer<typeof TaskSchema> | undefined;
+    for (let polls = 0; polls < 200 && !final; polls += 1) {
+      try {
+        const got = (await retried(() => client.request({ method: 'tasks/get', params: { taskId: created.taskId } }, TaskSchema))).value;
+        if (got.status === 'completed') final = got;
+      } catch (error) {
+        // -32602: not found here yet (a lagging instance); poll again, as after any not-yet-visible write.
+        if ((error as { code?: number }).code !== -32602) throw error;
+        notFound.push((error as Error).message);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(notFound.length).toBeGreaterThanOrEqual(1);
+    expect(notFound[0]).toMatch(/Task not found/);
+    expect(final).toMatchObject({ taskId: created.taskId, status: 'completed', result: { content: [{ type: 'text', text: 'job done' }] } });
+    await client.close();
+  });
+});
