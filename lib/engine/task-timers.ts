@@ -2,7 +2,7 @@ import type { TaskSpec } from '../scenario/task-schema';
 import type { TaskRecord } from '../store/types';
 import type { EngineCore } from './context';
 import { createLeaseKeeper } from './task-leases';
-import { nextDue } from './task-script';
+import { isTerminal, nextDue } from './task-script';
 
 /** How long a task timer waits before trying a step again after its store failed to write. */
 const STORE_RETRY_MS = 2_000;
@@ -17,7 +17,11 @@ interface TaskTimers {
   /** (Re)arm the task's timer for its next due step, or disarm it when nothing is due. */
   schedule(rec: TaskRecord): void;
   has(taskId: string): boolean;
+  /** Whether this instance holds the task's lease (it must hear the fleet's writes of it to re-arm). */
+  leads(taskId: string): boolean;
   cancel(taskId: string): void;
+  /** The task is gone: no timer, no lease remembered. */
+  forget(taskId: string): void;
   close(): void;
 }
 
@@ -32,6 +36,8 @@ export function createTaskTimers(
   advance: (taskId: string) => Promise<unknown>,
 ): TaskTimers {
   const timers = new Map<string, unknown>();
+  // The tasks whose lease this instance last claimed successfully, until they end or are evicted.
+  const leased = new Set<string>();
   // Set by close(): a step failing after it (its store closed) is not retried.
   let closed = false;
 
@@ -60,6 +66,7 @@ export function createTaskTimers(
   /** (Re)arm the task's timer for its next due step, or disarm it when nothing is due. */
   function schedule(rec: TaskRecord) {
     cancel(rec.taskId);
+    if (isTerminal(rec)) leased.delete(rec.taskId);
     const spec = specOf(rec);
     if (!spec) return;
     const due = nextDue(rec, spec, maxRun(), core.clock.now());
@@ -76,7 +83,11 @@ export function createTaskTimers(
     // In a fleet only the instance holding the task's lease runs its timer; when that instance
     // dies, its lease lapses and another one adopts the task (task-leases.ts).
     keeper.hold(rec.taskId).then(
-      (mine) => mine && !closed && arm(),
+      (mine) => {
+        if (mine && !isTerminal(rec)) leased.add(rec.taskId);
+        else leased.delete(rec.taskId);
+        if (mine && !closed) arm();
+      },
       (e: unknown) => core.emit('task:store-error', { taskId: rec.taskId, error: e instanceof Error ? e.message : String(e) }),
     );
   }
@@ -101,10 +112,16 @@ export function createTaskTimers(
   return {
     schedule,
     has: (taskId) => timers.has(taskId),
+    leads: (taskId) => leased.has(taskId),
     cancel,
+    forget(taskId) {
+      cancel(taskId);
+      leased.delete(taskId);
+    },
     close() {
       closed = true;
       keeper?.close();
+      leased.clear();
       for (const t of timers.values()) core.clock.clearTimeout(t);
       timers.clear();
     },

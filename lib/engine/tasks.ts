@@ -71,7 +71,7 @@ export function createTaskManager(core: EngineCore): TaskManager {
   /** The task left the store (expired, deleted): nothing of it is kept. */
   function evicted(taskId: string) {
     watchers.forget(taskId);
-    timers.cancel(taskId);
+    timers.forget(taskId);
   }
 
   /** Transactional change; emits when the stored revision moved. */
@@ -120,14 +120,14 @@ export function createTaskManager(core: EngineCore): TaskManager {
   }
 
   // Another instance wrote a task (a shared store only). Read it only when someone here listens to
-  // it: most tasks have no listener on most instances, and a poll settles a task on read anyway.
+  // it, or this instance runs its timed steps (its lease): most tasks are neither on most instances.
   const unwatch = core.stores.watchTasks?.((taskId) => {
-    if (!watchers.has(taskId)) return;
+    if (!watchers.has(taskId) && !timers.leads(taskId)) return;
     core.stores.tasks.get(taskId).then(
       (rec) => {
         if (!rec) evicted(taskId);
         // Still watched: a listener that left, or a task that ended, while the read was out is not told again.
-        else if (rec.scenarioId === core.scenario.id && watchers.has(taskId)) changed(rec);
+        else if (rec.scenarioId === core.scenario.id && (watchers.has(taskId) || timers.leads(taskId))) changed(rec);
       },
       () => {},
     );
