@@ -117,11 +117,9 @@ export function createLegacyDispatch(core: EngineCore, tasks: TaskManager): (ctx
         if (refused) return strip(refused);
       }
       const changed = await new Promise<boolean>((resolve) => {
-        const off = tasks.onChange((r) => {
-          if (r.taskId === taskId) {
-            off();
-            resolve(true);
-          }
+        const off = tasks.watch(taskId, () => {
+          off();
+          resolve(true);
         });
         ctx.signal.addEventListener(
           'abort',

@@ -28,19 +28,16 @@ export interface ListenHub {
   readonly size: number;
 }
 
-/** Create the hub; task changes reach the streams whose filter names the task. */
+/** Create the hub; task changes reach the streams whose filter names the task (TaskManager.follow). */
 export function createListenHub(core: EngineCore, tasks: TaskManager): ListenHub {
   const subs = new Set<Subscription>();
   const tag = (s: Subscription) => ({ [META.subscriptionId]: s.id });
-
-  tasks.onChange((rec: TaskRecord) => {
-    let snap: Record<string, unknown> | undefined;
-    for (const s of subs) {
-      if (s.principal !== rec.principal || !s.filter.taskIds?.includes(rec.taskId)) continue;
-      snap ??= tasks.snapshot(rec);
-      s.ctx.notify('notifications/tasks', { _meta: tag(s), ...snap });
-    }
-  });
+  // One change reaches every stream following the task with the same record: its snapshot is made once.
+  let last: { rec: TaskRecord; snap: Record<string, unknown> } | undefined;
+  const snapshotOf = (rec: TaskRecord) => {
+    if (last?.rec !== rec) last = { rec, snap: tasks.snapshot(rec) };
+    return last.snap;
+  };
 
   return {
     async listen(ctx, params) {
@@ -73,11 +70,14 @@ export function createListenHub(core: EngineCore, tasks: TaskManager): ListenHub
       ctx.notify('notifications/subscriptions/acknowledged', { _meta: tag(sub), notifications: agreed });
       subs.add(sub);
       core.emit('listen:opened', { id: ctx.id, filter: agreed });
-      for (const id of agreed.taskIds ?? []) {
-        const rec = await tasks.read(id, ctx.principal);
-        if (rec) ctx.notify('notifications/tasks', { _meta: tag(sub), ...tasks.snapshot(rec) });
-      }
+      // Each task named is followed on its own: its current snapshot first, then every change,
+      // whichever instance of a fleet writes it. Only this principal's tasks are told.
+      const send = (rec: TaskRecord) => {
+        if (rec.principal === sub.principal) ctx.notify('notifications/tasks', { _meta: tag(sub), ...snapshotOf(rec) });
+      };
+      const unfollow = await Promise.all((agreed.taskIds ?? []).map((id) => tasks.follow(id, ctx.principal, send)));
       const why = await ended;
+      for (const stop of unfollow) stop();
       subs.delete(sub);
       core.emit('listen:closed', { id: ctx.id, by: why });
       return ok({ resultType: 'complete', _meta: tag(sub) });

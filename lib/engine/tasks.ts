@@ -4,13 +4,16 @@ import type { ToolSpec } from '../scenario/schema';
 import type { TaskRecord } from '../store/types';
 import { fail, ok, type EngineCore, type Outcome, type RequestContext } from './context';
 import { applyControl, type ControlAction } from './task-control';
-import { createLeaseKeeper } from './task-leases';
-import { checkTaskResponses, isTerminal, nextDue, settle, statusText } from './task-script';
+import { checkTaskResponses, isTerminal, settle, statusText } from './task-script';
+import { taskSnapshot } from './task-snapshot';
+import { createTaskTimers } from './task-timers';
+import { createTaskWatch } from './task-watch';
 
 /**
  * The tasks extension: creation (persisted before the reply), tasks/get, tasks/update,
- * tasks/cancel, timers that advance scripted steps, and change events for listen streams.
- * Another principal's task answers exactly like an unknown one.
+ * tasks/cancel and the control room's actions. Timed steps run on `task-timers.ts`, changes reach
+ * listeners through `task-watch.ts`, the wire view is `task-snapshot.ts`. Another principal's task
+ * answers exactly like an unknown one.
  */
 
 /** The answer to a task that is unknown, expired or another principal's (they must not be told apart). */
@@ -28,11 +31,15 @@ export interface TaskManager {
   read(taskId: string, principal: string | undefined): Promise<TaskRecord | undefined>;
   snapshot(rec: TaskRecord): Record<string, unknown>;
   control(taskId: string, action: ControlAction): Promise<TaskRecord | undefined>;
-  onChange(listener: (rec: TaskRecord) => void): () => void;
+  /** Hear every later change of one task, from this instance or (a shared store) any other; returns the unwatch. */
+  watch(taskId: string, fn: (rec: TaskRecord) => void): () => void;
+  /**
+   * {@link watch}, and `fn` gets the task as it is now first (unless a change got there before):
+   * a listen stream's initial snapshot. A task unknown to `principal`, or already ended, is not watched on.
+   */
+  follow(taskId: string, principal: string, fn: (rec: TaskRecord) => void): Promise<() => void>;
   close(): void;
 }
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The gate of the tasks/* methods: a 2026-07-28 request must declare the tasks extension. */
 export function needsTasksExtension(ctx: RequestContext): Outcome | undefined {
@@ -46,91 +53,25 @@ export function needsTasksExtension(ctx: RequestContext): Outcome | undefined {
   );
 }
 
-/** How long a task timer waits before trying a step again after its store failed to write. */
-const STORE_RETRY_MS = 2_000;
-/** How long a fleet instance's lease on a task lasts without renewal. */
-const DEFAULT_LEASE_MS = 3_000;
-
 /** The task manager of one engine; its timers run on the engine's clock. */
 export function createTaskManager(core: EngineCore): TaskManager {
-  const timers = new Map<string, unknown>();
-  const listeners = new Set<(rec: TaskRecord) => void>();
-  // The revision each task was last announced at: a write of ours comes back from a shared store's feed, and is not news twice.
-  const announced = new Map<string, number>();
   const maxRun = () => core.scenario.settings.maxTaskRunMs;
-
   const specOf = (rec: TaskRecord): TaskSpec | undefined => core.tool(rec.toolName)?.task;
   const expired = (rec: TaskRecord, now: number) => rec.ttlMs !== null && now >= rec.createdAt + rec.ttlMs;
+  const watchers = createTaskWatch();
+  const timers = createTaskTimers(core, specOf, maxRun, (taskId) => mutate(taskId, (r, spec, now) => settle(r, spec, now, maxRun())));
 
+  /** A new revision: its watchers, the control room, and the timer of its next step. */
   function changed(rec: TaskRecord) {
-    if ((announced.get(rec.taskId) ?? -1) >= rec.revision) return;
-    announced.set(rec.taskId, rec.revision);
-    for (const l of listeners) l(rec);
+    if (!watchers.announce(rec)) return;
     core.emit('task:changed', rec);
-    schedule(rec);
+    timers.schedule(rec);
   }
 
-  function schedule(rec: TaskRecord) {
-    const old = timers.get(rec.taskId);
-    if (old !== undefined) core.clock.clearTimeout(old);
-    timers.delete(rec.taskId);
-    const spec = specOf(rec);
-    if (!spec) return;
-    const due = nextDue(rec, spec, maxRun(), core.clock.now());
-    if (due === undefined || !Number.isFinite(due)) return;
-    if (!keeper) return arm(rec.taskId, due);
-    // In a fleet only the instance holding the task's lease runs its timer; when that instance
-    // dies, its lease lapses and another one adopts the task (task-leases.ts).
-    keeper.hold(rec.taskId).then(
-      (mine) => mine && !closed && arm(rec.taskId, due),
-      (e: unknown) => core.emit('task:store-error', { taskId: rec.taskId, error: e instanceof Error ? e.message : String(e) }),
-    );
-  }
-
-  /** Set the task's timer for its step due at `due`, replacing any it had. */
-  function arm(taskId: string, due: number) {
-    const armed = timers.get(taskId);
-    if (armed !== undefined) core.clock.clearTimeout(armed);
-    const delay = Math.max(0, due - core.clock.now());
-    timers.set(
-      taskId,
-      core.clock.setTimeout(() => advanceDue(taskId), delay + 1),
-    );
-  }
-
-  // Set by close(): a step failing after it (its store closed) is not retried.
-  let closed = false;
-  const keeper =
-    core.stores.shared && core.instanceId !== undefined
-      ? createLeaseKeeper({
-          leases: core.stores.leases,
-          clock: core.clock,
-          owner: core.instanceId,
-          scenarioId: core.scenario.id,
-          leaseMs: core.leaseMs ?? DEFAULT_LEASE_MS,
-          adopt: (taskId) =>
-            void core.stores.tasks.get(taskId).then(
-              (rec) => rec && !closed && schedule(rec),
-              () => {},
-            ),
-          onError: (e) => core.emit('task:store-error', { error: e instanceof Error ? e.message : String(e) }),
-        })
-      : undefined;
-
-  /** Run a task's due step from its timer. */
-  function advanceDue(taskId: string) {
-    timers.delete(taskId);
-    // A store that cannot write (a full disk, an I/O error, a lost connection, a store closed at
-    // shutdown) fails this step, never the process: the task stays as stored, a poll meanwhile gets
-    // the error, and the step is tried again.
-    mutate(taskId, (r, spec2, now) => settle(r, spec2, now, maxRun())).catch((e: unknown) => {
-      core.emit('task:store-error', { taskId, error: e instanceof Error ? e.message : String(e) });
-      if (!closed && !timers.has(taskId))
-        timers.set(
-          taskId,
-          core.clock.setTimeout(() => advanceDue(taskId), STORE_RETRY_MS),
-        );
-    });
+  /** The task left the store (expired, deleted): nothing of it is kept. */
+  function evicted(taskId: string) {
+    watchers.forget(taskId);
+    timers.forget(taskId);
   }
 
   /** Transactional change; emits when the stored revision moved. */
@@ -146,7 +87,8 @@ export function createTaskManager(core: EngineCore): TaskManager {
       return next && JSON.stringify(next) !== snapshotBefore ? next : undefined;
     });
     if (after && after.revision !== before) changed(after);
-    else if (after && !timers.has(taskId)) schedule(after);
+    else if (after && !timers.has(taskId)) timers.schedule(after);
+    else if (!after) evicted(taskId);
     return after;
   }
 
@@ -156,6 +98,7 @@ export function createTaskManager(core: EngineCore): TaskManager {
     if (!raw || (principal !== undefined && raw.principal !== principal)) return undefined;
     if (expired(raw, now)) {
       await core.stores.tasks.delete(taskId);
+      evicted(taskId);
       return undefined;
     }
     // Most polls change nothing: settle a copy first and only open a write transaction when the
@@ -166,7 +109,7 @@ export function createTaskManager(core: EngineCore): TaskManager {
       const probe = structuredClone(raw);
       onRead?.(probe);
       if (JSON.stringify(settle(probe, spec, now, maxRun())) === before) {
-        if (!timers.has(taskId)) schedule(raw);
+        if (!timers.has(taskId)) timers.schedule(raw);
         return raw;
       }
     }
@@ -176,32 +119,19 @@ export function createTaskManager(core: EngineCore): TaskManager {
     });
   }
 
-  // Another instance wrote a task (a shared store only): announce it here and keep its timer.
+  // Another instance wrote a task (a shared store only). Read it only when someone here listens to
+  // it, or this instance runs its timed steps (its lease): most tasks are neither on most instances.
   const unwatch = core.stores.watchTasks?.((taskId) => {
+    if (!watchers.has(taskId) && !timers.leads(taskId)) return;
     core.stores.tasks.get(taskId).then(
       (rec) => {
-        if (rec?.scenarioId === core.scenario.id) changed(rec);
+        if (!rec) evicted(taskId);
+        // Still watched: a listener that left, or a task that ended, while the read was out is not told again.
+        else if (rec.scenarioId === core.scenario.id && (watchers.has(taskId) || timers.leads(taskId))) changed(rec);
       },
       () => {},
     );
   });
-
-  function snapshot(rec: TaskRecord): Record<string, unknown> {
-    const s: Record<string, unknown> = {
-      taskId: rec.taskId,
-      status: rec.status,
-      ...(rec.statusMessage !== undefined ? { statusMessage: rec.statusMessage } : {}),
-      createdAt: iso(rec.createdAt),
-      lastUpdatedAt: iso(rec.lastUpdatedAt),
-      ttlMs: rec.ttlMs,
-      ...(rec.pollIntervalMs !== undefined ? { pollIntervalMs: rec.pollIntervalMs } : {}),
-    };
-    if (rec.status === 'input_required') s.inputRequests = rec.inputRequests ?? {};
-    // Inlined exactly as the call would have answered it, resultType included.
-    if (rec.status === 'completed') s.result = { resultType: 'complete', ...(rec.result ?? { content: [] }) };
-    if (rec.status === 'failed') s.error = rec.error ?? { code: ERROR.internalError, message: 'Task failed' };
-    return s;
-  }
 
   return {
     async create(ctx, tool, args, inputs) {
@@ -233,16 +163,15 @@ export function createTaskManager(core: EngineCore): TaskManager {
       settle(rec, spec, now, maxRun());
       if (rec.statusMessage === undefined) delete rec.statusMessage;
       await core.stores.tasks.create(rec);
-      announced.set(rec.taskId, rec.revision);
       core.emit('task:created', rec);
-      schedule(rec);
+      timers.schedule(rec);
       return rec;
     },
     async get(ctx, { taskId }) {
       const rec = await read(taskId, ctx.principal, (r) => {
         if (r.cancelRequestedAt !== undefined) r.pollsSinceCancel++;
       });
-      const answer = rec ? ok({ resultType: 'complete', ...snapshot(rec) }) : fail(ERROR.invalidParams, NOT_FOUND);
+      const answer = rec ? ok({ resultType: 'complete', ...taskSnapshot(rec) }) : fail(ERROR.invalidParams, NOT_FOUND);
       return core.instanceFaults ? core.instanceFaults.taskView(taskId, answer) : answer;
     },
     async update(ctx, { taskId, inputResponses: responses }) {
@@ -270,29 +199,42 @@ export function createTaskManager(core: EngineCore): TaskManager {
       return ok({ resultType: 'complete' });
     },
     read: (taskId, principal) => read(taskId, principal),
-    snapshot,
+    snapshot: taskSnapshot,
     async control(taskId, action) {
       if (action.kind === 'expire') {
         const rec = await core.stores.tasks.get(taskId);
         if (!rec) return undefined;
         await core.stores.tasks.delete(taskId);
+        evicted(taskId);
         const gone = { ...rec, status: 'failed' as const, error: { code: ERROR.invalidParams, message: 'Task has expired' } };
         core.emit('task:expired', gone);
         return gone;
       }
       return mutate(taskId, (r, spec, now) => applyControl(r, spec, action, now, maxRun()));
     },
-    onChange(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+    watch: (taskId, fn) => watchers.watch(taskId, fn),
+    async follow(taskId, principal, fn) {
+      // Watch first, then read: a change that lands during the read is heard, and the older
+      // revision the read may return is not sent after it.
+      let heard = -1;
+      const stop = watchers.watch(taskId, (r) => {
+        heard = Math.max(heard, r.revision);
+        fn(r);
+      });
+      const rec = await read(taskId, principal);
+      if (!rec) {
+        stop();
+        return stop;
+      }
+      // News to every watcher goes to all of them; a revision the others heard already goes to this one alone.
+      if (heard < rec.revision && !(watchers.has(taskId) && watchers.announce(rec))) fn(rec);
+      if (isTerminal(rec)) stop();
+      return stop;
     },
     close() {
-      closed = true;
-      keeper?.close();
       unwatch?.();
-      for (const t of timers.values()) core.clock.clearTimeout(t);
-      timers.clear();
-      listeners.clear();
+      timers.close();
+      watchers.clear();
     },
   };
 }

