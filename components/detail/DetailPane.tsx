@@ -1,5 +1,6 @@
 'use client';
 
+import { AuthStepDetail } from '@/components/auth/AuthStepDetail';
 import { useInspectorStore } from '@/components/inspector/use-inspector';
 import type { TimelineEntry } from '@/lib/state/timeline-types';
 import { ExchangeFrames } from './ExchangeFrames';
@@ -79,6 +80,7 @@ export function DetailPane() {
       </div>
       <RequestActions key={e.exchangeId} entry={e} />
       <ExchangeFrames entry={e} />
+      {e.auth ? <AuthStepDetail entry={e} reveal={d.reveal} /> : null}
       {e.errorText ? (
         <p role="alert" className="rounded-md border border-danger/40 bg-danger/10 p-2 font-mono text-xs text-danger">
           {e.errorText}
