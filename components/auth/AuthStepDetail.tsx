@@ -1,8 +1,9 @@
 'use client';
 
-import { useInspectorStore } from '@/components/inspector/use-inspector';
+import { useInspector, useInspectorStore } from '@/components/inspector/use-inspector';
 import { maskAuthText } from '@/lib/state/auth-mask';
 import { stepInfo } from '@/lib/state/auth-steps';
+import { selectBuffer, selectVersion } from '@/lib/state/selectors';
 import type { TimelineEntry } from '@/lib/state/timeline-types';
 import { AuthChecks } from './AuthChecks';
 
@@ -12,8 +13,15 @@ import { AuthChecks } from './AuthChecks';
  */
 export function AuthStepDetail({ entry, reveal }: { entry: TimelineEntry; reveal: boolean }) {
   const store = useInspectorStore();
+  const buffer = useInspector(selectBuffer);
+  // The buffer is mutated in place: the version re-renders this when the step's answer comes.
+  useInspector(selectVersion);
   const a = entry.auth;
   if (!a) return null;
+  // A request's checks are on its answer, the exchange's last frame.
+  const span = buffer.span(`exchange:${entry.exchangeId}`);
+  const answer = span && span.lastId !== entry.id ? buffer.get(span.lastId)?.auth : undefined;
+  const checks = a.checks ?? answer?.checks;
   const url = a.url ? (reveal ? a.url : maskAuthText(a.url)) : undefined;
   return (
     <section
@@ -46,10 +54,7 @@ export function AuthStepDetail({ entry, reveal }: { entry: TimelineEntry; reveal
           {url}
         </p>
       ) : null}
-      <AuthChecks
-        title={entry.direction === 'out' ? 'Checks on the answer' : 'Checked'}
-        checks={a.checks ?? (entry.direction === 'out' ? stepInfo(a.step).checks.map((name) => ({ name })) : [])}
-      />
+      <AuthChecks title="Checks on the answer" checks={checks ?? stepInfo(a.step).checks.map((name) => ({ name }))} />
     </section>
   );
 }

@@ -168,6 +168,8 @@ export function createConnectionSlice(
       capabilities: config.apps === false ? withoutApps(options.capabilities ?? INSPECTOR_CAPABILITIES) : (options.capabilities ?? INSPECTOR_CAPABILITIES),
       onWarning: warn,
       onBusy: onBusy(mine),
+      // Any request of an OAuth connection may wait on a person signing in (or reading guided cards): 10 minutes.
+      ...(authed ? { timeoutMs: 10 * 60_000 } : {}),
       // 2025-11-25: the server's elicitation and sampling requests wait for the person; Disconnect refuses them.
       onServerRequest: createInteractiveAnswerer((r, signal) => get().serverRequests.ask(r, signal), ac.signal),
     });

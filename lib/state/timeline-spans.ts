@@ -73,6 +73,8 @@ function endsExchange(e: TimelineEntry): boolean {
   if (e.kind === 'sse-close' || e.kind === 'error') return true;
   if (e.kind === 'message' && e.direction === 'in' && (e.rpcKind === 'result' || e.rpcKind === 'error')) return true;
   if (e.kind === 'http-response') {
+    // An auth step is one HTTP exchange: its answer is the response (no JSON-RPC follows).
+    if (e.auth) return true;
     const streamed = (e.headers?.['content-type'] ?? '').toLowerCase().startsWith('text/event-stream');
     return !streamed && (e.httpStatus === 202 || e.httpStatus === 204);
   }

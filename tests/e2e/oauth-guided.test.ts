@@ -22,8 +22,8 @@ describe('OAuth in the inspector, guided', () => {
     env = await startAppAndBrowser('loupe-e2e-oauth-');
     context = await env.browser!.newContext({ viewport: { width: 1600, height: 1400 } });
     page = await context.newPage();
-    await page.goto(`${env.base}/?token=${env.server!.token}`);
-    await page.waitForSelector('[data-testid="connection-status"][data-state="connected"]', { timeout: 30_000 });
+    // A launch link straight to the oauth scenario of the app's own mock.
+    await page.goto(`${env.base}/?token=${env.server!.token}&transport=auto&url=${encodeURIComponent('/mcp/oauth')}`);
   }, 90_000);
   afterAll(async () => {
     await context?.close();
@@ -64,12 +64,7 @@ describe('OAuth in the inspector, guided', () => {
   }
 
   it('authorizes step by step, calls a tool, then steps up to the union of scopes', async () => {
-    await page.click('[data-testid="connect-button"]');
-    await page.waitForSelector('[data-testid="connection-status"][data-state="idle"]');
-    await page.selectOption('[data-testid="mode-select"]', 'auto');
-    await page.fill('[data-testid="url-input"]', '/mcp/oauth');
-    await page.click('[data-testid="connect-button"]');
-    await page.waitForSelector('[data-testid="connection-status"][data-state="error"]');
+    await page.waitForSelector('[data-testid="connection-status"][data-state="error"]', { timeout: 30_000 });
     expect(await page.textContent('[data-testid="connection-error"]')).toContain('requires authorization (HTTP 401)');
 
     await page.check('[data-testid="auth-guided"]');
@@ -101,6 +96,9 @@ describe('OAuth in the inspector, guided', () => {
 
     // Step-up: write_note needs notes:write; the server answers 403 insufficient_scope.
     const write = await callTool('write_note', ['text', 'from the guided flow']);
+    // The flow reads the resource metadata again (the authorization server may have changed); the rest is known.
+    await expectStep('resource-metadata', /RFC 9728|Protected Resource/);
+    await next();
     const stepUpScope = await expectStep('authorization', /PKCE S256/);
     const violations = (await new AxeBuilder({ page }).include('[data-testid="guided-card"]').analyze()).violations.filter(
       (v) => v.impact === 'serious' || v.impact === 'critical',
@@ -121,11 +119,17 @@ describe('OAuth in the inspector, guided', () => {
     expect(await page.getAttribute('[data-testid="auth-step-detail"] [data-check="insufficient_scope"]', 'data-ok')).toBe('true');
     const tokenRows = page.locator('[data-testid="timeline-row"]', { has: page.locator('[data-testid="row-method"]', { hasText: 'auth token' }) });
     await tokenRows.last().click();
+    // The token request: its checks come from its answer; the code and the verifier are masked.
     await page.waitForSelector('[data-testid="auth-step-detail"][data-step="token"]');
     expect(await page.getAttribute('[data-testid="auth-step-detail"] [data-check="access token issued"]', 'data-ok')).toBe('true');
-    const json = (await page.textContent('[data-testid="detail-pane"]')) ?? '';
-    expect(json).toContain('access_token');
-    expect(json).toContain('••••••••');
-    expect(json).not.toContain('eyJ');
+    const sent = (await page.textContent('[data-testid="detail-pane"]')) ?? '';
+    expect(sent).toContain('code_verifier');
+    expect(sent).toContain('••••••••');
+    // Its answer: the tokens are masked until revealed.
+    await page.click('[data-testid="exchange-frames"] [data-frame-kind="http-response"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="detail-pane"]')?.textContent?.includes('access_token'));
+    expect(await page.textContent('[data-testid="detail-pane"]')).not.toContain('eyJ');
+    await page.click('[data-testid="auth-reveal"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="detail-pane"]')?.textContent?.includes('eyJ'));
   });
 });
