@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Frame } from '../../../lib/client/frames';
 import { maskAuthText } from '../../../lib/state/auth-mask';
 import { createInspectorStore } from '../../../lib/state/inspector-store';
 
@@ -82,5 +83,51 @@ describe('masking', () => {
     expect(json).not.toContain('r\\"1');
     expect(JSON.parse(json)).toEqual({ access_token: '••••••••', token_type: 'Bearer', refresh_token: '••••••••', scope: 'notes:read' });
     expect(maskAuthText('Basic bG91cGU6c2VjcmV0')).toBe('Basic ••••••••');
+  });
+});
+
+describe('the Auth lane', () => {
+  it('keeps each step on its entry, runs an auth span beside them, and ends an exchange at its answer', () => {
+    const store = createInspectorStore({ lint: false });
+    const base = { connectionId: 'c1', bytes: 0, lane: 'auth' as const };
+    const frames: Frame[] = [
+      {
+        ...base,
+        seq: 0,
+        at: 1,
+        direction: 'in',
+        kind: 'message',
+        exchangeId: 'auth:1',
+        auth: { step: 'challenge', rule: 'r', checks: [{ name: 'Bearer challenge', ok: true }] },
+      },
+      {
+        ...base,
+        seq: 1,
+        at: 2,
+        direction: 'out',
+        kind: 'http-request',
+        exchangeId: 'auth:2',
+        auth: { step: 'token', rule: 'r', url: 'https://as/token', method: 'POST' },
+      },
+      {
+        ...base,
+        seq: 2,
+        at: 3,
+        direction: 'in',
+        kind: 'http-response',
+        exchangeId: 'auth:2',
+        httpStatus: 400,
+        auth: { step: 'token', rule: 'r', checks: [{ name: 'access token issued', ok: false, detail: 'invalid_grant' }] },
+      },
+    ];
+    store.getState().timeline.appendMany(frames);
+    const { buffer } = store.getState().timeline;
+    const entries = [...Array(3).keys()].map((i) => buffer.get(buffer.stats().firstId + i));
+    expect(entries.map((e) => e?.auth?.step)).toEqual(['challenge', 'token', 'token']);
+    expect(entries[0]?.status).toBe('✓ Bearer challenge');
+    expect(entries[2]).toMatchObject({ isError: true, status: '✗ access token issued' });
+    const lane = [...buffer.longSpans()].find((s) => s.kind === 'auth');
+    expect(lane).toMatchObject({ label: 'OAuth', count: 3, errors: 1 });
+    expect(buffer.span('exchange:auth:2')?.open).toBe(false);
   });
 });
