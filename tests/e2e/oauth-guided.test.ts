@@ -68,6 +68,13 @@ describe('OAuth in the inspector, guided', () => {
     expect(await page.textContent('[data-testid="connection-error"]')).toContain('requires authorization (HTTP 401)');
 
     await page.check('[data-testid="auth-guided"]');
+    // Cancel stops the flow before the step goes out, and the summary says where and what to do.
+    await page.click('[data-testid="authorize-button"]');
+    await expectStep('resource-metadata', /RFC 9728|Protected Resource/);
+    await page.click('[data-testid="guided-cancel"]');
+    await page.waitForSelector('[data-testid="auth-outcome"][data-ok="false"][data-step="resource-metadata"]', { timeout: 30_000 });
+    expect(await page.textContent('[data-testid="auth-fix"]')).toContain('You cancelled');
+
     await page.click('[data-testid="authorize-button"]');
     await expectStep('resource-metadata', /RFC 9728|Protected Resource/);
     expect(await page.textContent('[data-testid="guided-url"]')).toContain('/.well-known/oauth-protected-resource/mcp/oauth');
