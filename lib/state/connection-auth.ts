@@ -77,7 +77,8 @@ export function authorizedTransport(
     transport,
     attach(tracked) {
       flow.setSink((f) => {
-        tracked.record(f);
+        // The flow numbers its steps from 1 on every connection: the connection id keeps them apart on one timeline.
+        tracked.record({ ...f, exchangeId: `${tracked.connectionId}:${f.exchangeId}` });
         auth().observe(f);
       });
     },
