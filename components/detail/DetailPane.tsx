@@ -1,5 +1,6 @@
 'use client';
 
+import { AuthStepDetail } from '@/components/auth/AuthStepDetail';
 import { useInspectorStore } from '@/components/inspector/use-inspector';
 import type { TimelineEntry } from '@/lib/state/timeline-types';
 import { ExchangeFrames } from './ExchangeFrames';
@@ -84,6 +85,7 @@ export function DetailPane() {
           Fault injected by the tap (neither peer's doing): {e.fault}
         </p>
       ) : null}
+      {e.auth ? <AuthStepDetail entry={e} reveal={d.reveal} /> : null}
       {e.errorText ? (
         <p role="alert" className="rounded-md border border-danger/40 bg-danger/10 p-2 font-mono text-xs text-danger">
           {e.errorText}

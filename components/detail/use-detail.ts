@@ -2,6 +2,7 @@
 
 import { useMemo } from 'react';
 import type { Lint } from '@/lib/protocol';
+import { maskAuthText } from '@/lib/state/auth-mask';
 import { headerRows, type HeaderRowView } from '@/lib/state/header-mask';
 import { lineDiff, snapshotText, type DiffLine } from '@/lib/state/line-diff';
 import { lintsForEntry, selectBuffer, selectLintVersion, selectReveal, selectSelectedId, selectVersion } from '@/lib/state/selectors';
@@ -90,7 +91,11 @@ export function useDetail(): Detail {
   const reveal = useInspector(selectReveal);
   const entry = selectedId === undefined ? undefined : buffer.get(selectedId);
   const full = entry ? buffer.fullBody(entry.id) : undefined;
-  const json = useMemo(() => prettyJson(full ?? (entry && previewOf(entry))), [entry, full]);
+  // An auth step's codes, verifiers, secrets and tokens stay masked until revealed.
+  const json = useMemo(() => {
+    const text = prettyJson(full ?? (entry && previewOf(entry)));
+    return entry?.auth && !reveal ? maskAuthText(text) : text;
+  }, [entry, full, reveal]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the buffer is mutated in place; `version` is the counter that moves when the exchange gains its response head
   const headers = useMemo(() => {
     if (!entry) return [];

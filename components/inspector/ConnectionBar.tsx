@@ -2,6 +2,7 @@
 
 import { useState, type FormEvent } from 'react';
 import type { ConnectionConfig, ConnectionMode } from '@/lib/state/connection-slice';
+import { AuthPanel } from '@/components/auth/AuthPanel';
 import { ConnectionNotes } from './ConnectionNotes';
 import { HeadersEditor } from './HeadersEditor';
 import { RecentConnections } from './RecentConnections';
@@ -131,6 +132,7 @@ export function ConnectionBar() {
         </p>
       ) : null}
       <ConnectionNotes failed={f.status === 'error'} />
+      <AuthPanel />
       {warnings.length ? (
         <details className="text-xs text-muted">
           <summary>{warnings.length} client warning(s)</summary>

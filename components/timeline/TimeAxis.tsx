@@ -5,7 +5,14 @@ import { formatSpan } from '@/lib/state/timeline-window';
 import { COLUMNS, LANE_COLOR, LANE_LETTER, LANE_WIDTH } from './columns';
 import type { Waterfall } from './use-waterfall';
 
-const KIND_NAME = { exchange: 'exchange', task: 'task', conversation: 'MRTR conversation', listen: 'listen stream', bridge: 'app bridge' } as const;
+const KIND_NAME = {
+  exchange: 'exchange',
+  task: 'task',
+  conversation: 'MRTR conversation',
+  listen: 'listen stream',
+  bridge: 'app bridge',
+  auth: 'authorization (OAuth)',
+} as const;
 const zoomButton = 'rounded px-1 leading-4 hover:bg-surface hover:text-foreground';
 
 /** The waterfall's header cell: the window's length and the zoom and pan buttons (the wheel and keys do the same). */

@@ -87,7 +87,7 @@ export const TimelineRow = memo(function TimelineRow(p: TimelineRowProps) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: the buffer's lints are mutated in place; `lintVersion` is the counter that moves when they change
   const lints = useMemo(() => (x ? (buffer.lintsOf(e.exchangeId) ?? []) : lintsForEntry(buffer, e)), [buffer, e, x, p.lintVersion]);
   const severity = worstSeverity(lints);
-  const label = e.kind === 'sse-comment' ? 'keep-alive' : (e.method ?? e.kind);
+  const label = e.kind === 'sse-comment' ? 'keep-alive' : e.auth ? `auth ${e.auth.step}` : (e.method ?? e.kind);
   const error = x ? x.error : e.isError;
   const fault = x ? x.fault : e.fault;
   const expandable = x && x.frames > 1;

@@ -22,10 +22,11 @@ export const LANE_COLOR: Record<SpanKind, string> = {
   conversation: 'bg-violet-500',
   listen: 'bg-sky-500',
   bridge: 'bg-emerald-500',
+  auth: 'bg-rose-500',
 };
 
 /** The letter naming a lane in the header (its colour alone would not say what it is). */
-export const LANE_LETTER: Record<SpanKind, string> = { exchange: 'X', task: 'T', conversation: 'M', listen: 'L', bridge: 'A' };
+export const LANE_LETTER: Record<SpanKind, string> = { exchange: 'X', task: 'T', conversation: 'M', listen: 'L', bridge: 'A', auth: 'O' };
 
 /** Width of one lane in pixels, shared by the rows and the time axis so the lanes line up. */
 export const LANE_WIDTH = 12;

@@ -17,6 +17,8 @@ interface ConnectTarget {
 export interface ConnectProblem {
   cause: string;
   fix: string;
+  /** The server asks for authorization (HTTP 401): the connection bar offers Authorize. */
+  auth?: boolean;
 }
 
 function originOf(url: string, pageOrigin: string): string | undefined {
@@ -46,7 +48,11 @@ export function explainConnectFailure(target: ConnectTarget, outcome: RequestOut
   const where = target.url;
   if (outcome.type === 'failure') {
     if (outcome.reason === 'auth')
-      return { cause: `${where} requires authorization (HTTP 401).`, fix: 'Open Headers and enter a bearer token, or add the header the server expects.' };
+      return {
+        cause: `${where} requires authorization (HTTP 401).`,
+        fix: 'Press Authorize to sign in with OAuth, or open Headers and enter a bearer token.',
+        auth: true,
+      };
     const refusal = outcome.reason === 'proxy' ? proxyRefusal(outcome.message) : undefined;
     if (refusal) {
       const cause =

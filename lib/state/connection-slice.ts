@@ -13,6 +13,8 @@ import type { ServerRequestsSlice } from './server-requests-slice';
 import type { TimelineSlice } from './timeline-slice';
 import { explainConnectFailure, type ConnectProblem } from './connection-errors';
 import { configTransport, pageOrigin } from './connection-transport';
+import type { AuthSlice } from './auth-slice';
+import { authorizedTransport } from './connection-auth';
 
 export { absoluteUrl, configHeaders } from './connection-transport';
 
@@ -110,7 +112,7 @@ function withoutApps(caps: ClientCapabilities): ClientCapabilities {
 /** The connection slice; it feeds the timeline slice's live queue. */
 export function createConnectionSlice(
   set: SliceSet<ConnectionSlice>,
-  get: SliceGet<ConnectionSlice & TimelineSlice & ServerRequestsSlice>,
+  get: SliceGet<ConnectionSlice & TimelineSlice & ServerRequestsSlice & AuthSlice>,
   options: InspectorStoreOptions = {},
 ): ConnectionSlice {
   let generation = 0;
@@ -151,17 +153,23 @@ export function createConnectionSlice(
       return;
     }
     let route: TransportRoute | undefined;
-    const inner = configTransport(config, argv, options, (r) => {
+    const onRoute = (r: TransportRoute) => {
       route = r;
       if (mine === generation && get().connection.session) update({ route: r });
-    });
+    };
+    // After Authorize, an HTTP connection runs OAuth under its transport (lib/state/connection-auth.ts).
+    const authed = get().auth.enabled && config.mode !== 'stdio' ? authorizedTransport(config, options, () => get().auth, ac.signal, onRoute) : undefined;
+    const inner = authed?.transport ?? configTransport(config, argv, options, onRoute);
     const transport = createTrackingTransport(inner, { sink: (f) => get().timeline.enqueue(f), ...(options.now ? { now: options.now } : {}) });
+    authed?.attach(transport);
     const session = createClientSession({
       transport,
       era: config.era,
       capabilities: config.apps === false ? withoutApps(options.capabilities ?? INSPECTOR_CAPABILITIES) : (options.capabilities ?? INSPECTOR_CAPABILITIES),
       onWarning: warn,
       onBusy: onBusy(mine),
+      // Any request of an OAuth connection may wait on a person signing in (or reading guided cards): 10 minutes.
+      ...(authed ? { timeoutMs: 10 * 60_000 } : {}),
       // 2025-11-25: the server's elicitation and sampling requests wait for the person; Disconnect refuses them.
       onServerRequest: createInteractiveAnswerer((r, signal) => get().serverRequests.ask(r, signal), ac.signal),
     });

@@ -1,5 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ClientCapabilities } from '../protocol';
+import { createAuthSlice, type AuthSlice } from './auth-slice';
 import { createConnectionSlice, type ConnectionSlice } from './connection-slice';
 import { createServerRequestsSlice, type ServerRequestsSlice } from './server-requests-slice';
 import { createStreamsSlice } from './streams-slice';
@@ -66,7 +67,7 @@ import type { SpillHandler, TimelineLimits } from './timeline-types';
  */
 
 /** The inspector state: every slice. */
-export type InspectorState = ConnectionSlice & TimelineSlice & UiSlice & TasksSlice & StreamsSlice & ServerRequestsSlice;
+export type InspectorState = ConnectionSlice & TimelineSlice & UiSlice & TasksSlice & StreamsSlice & ServerRequestsSlice & AuthSlice;
 /** The inspector store, with its task runner. */
 export type InspectorStore = StoreApi<InspectorState> & {
   /** The store's task runner (one per store, created on first use). */
@@ -102,6 +103,7 @@ export function createInspectorStore(options: InspectorStoreOptions = {}): Inspe
     ...createTasksSlice(set, get),
     ...createStreamsSlice(set, get),
     ...createServerRequestsSlice(set, get),
+    ...createAuthSlice(set, get),
   }));
   store.getState().timeline.subscribeFrames((frames) => {
     // One store update per batch and slice (a 100,000-frame recording included).

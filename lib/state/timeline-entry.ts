@@ -71,6 +71,13 @@ function describe(frame: Frame): Pick<TimelineEntry, 'rpcKind' | 'status' | 'isE
       break;
   }
   if (frame.errorText && frame.kind !== 'sse-close') isError = true;
+  // An auth step's verdict: its checks, the first failed one named.
+  const failedCheck = frame.auth?.checks?.find((c) => !c.ok);
+  if (failedCheck) {
+    isError = true;
+    status = `✗ ${failedCheck.name}`;
+  } else if (frame.kind === 'message' && frame.auth?.checks?.length)
+    status = `✓ ${frame.auth.checks.length === 1 ? (frame.auth.checks[0]?.name ?? '') : `${frame.auth.checks.length} checks`}`;
   if (body) {
     const params = asRecord(body.params);
     const result = asRecord(body.result);
@@ -160,6 +167,7 @@ export function toEntry(frame: Frame, id: number, previewBytes: number, taskFp: 
   if (frame.rpcId !== undefined) entry.rpcId = frame.rpcId;
   if (frame.method !== undefined) entry.method = frame.method;
   if (facts.target !== undefined) entry.target = facts.target;
+  if (frame.auth !== undefined) entry.auth = frame.auth;
   if (frame.taskId !== undefined) {
     entry.taskId = frame.taskId;
     entry.taskFp = taskFp(frame.taskId);
@@ -185,6 +193,7 @@ export function toEntry(frame: Frame, id: number, previewBytes: number, taskFp: 
     frame.exchangeId.length +
     frame.connectionId.length +
     (frame.conversationId?.length ?? 0) +
+    (frame.auth ? JSON.stringify(frame.auth).length : 0) +
     (facts.status?.length ?? 0) +
     (facts.target?.length ?? 0);
   return truncated ? { entry, fullBody: text } : { entry };

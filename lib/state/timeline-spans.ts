@@ -12,6 +12,8 @@ import type { Span, SpanKind, TimelineEntry } from './timeline-types';
  *   notifications), starting at the request that created it; labelled by fingerprint.
  * - `bridge`: an MCP Apps view's bridge messages (kind `bridge`), keyed by conversationId (the
  *   app instance) or exchangeId.
+ * - `auth`: the steps of a connection's authorization flows (frames of lane `auth`), keyed by
+ *   connectionId: the timeline's Auth lane.
  * Spans are mutable records read on the timeline's `version`; `sweep` forgets those whose
  * entries all left memory.
  */
@@ -41,6 +43,7 @@ export function spanKeysOf(e: TimelineEntry): string[] {
   if (isListen(e)) keys.push(`listen:${e.conversationId ?? e.exchangeId}`);
   else if (e.conversationId) keys.push(`conversation:${e.conversationId}`);
   if (e.taskId) keys.push(`task:${e.taskId}`);
+  if (e.auth) keys.push(`auth:${e.connectionId}`);
   return keys;
 }
 
@@ -56,6 +59,8 @@ function labelOf(kind: SpanKind, e: TimelineEntry): string {
       return 'listen';
     case 'bridge':
       return 'app bridge';
+    case 'auth':
+      return 'OAuth';
     case 'conversation':
       return `MRTR ${e.target ?? e.method ?? ''}`.trim();
     default:
@@ -68,6 +73,8 @@ function endsExchange(e: TimelineEntry): boolean {
   if (e.kind === 'sse-close' || e.kind === 'error') return true;
   if (e.kind === 'message' && e.direction === 'in' && (e.rpcKind === 'result' || e.rpcKind === 'error')) return true;
   if (e.kind === 'http-response') {
+    // An auth step is one HTTP exchange: its answer is the response (no JSON-RPC follows).
+    if (e.auth) return true;
     const streamed = (e.headers?.['content-type'] ?? '').toLowerCase().startsWith('text/event-stream');
     return !streamed && (e.httpStatus === 202 || e.httpStatus === 204);
   }
@@ -147,6 +154,7 @@ export function createSpanIndex(): SpanIndex {
       if (isListen(e)) touch(keyFor('listen', e.conversationId ?? e.exchangeId), e, 'listen');
       else if (e.conversationId) touch(keyFor('conversation', e.conversationId), e, 'conversation');
       if (e.taskId) touch(keyFor('task', e.taskId), e, 'task');
+      if (e.auth) touch(keyFor('auth', e.connectionId), e, 'auth');
     },
     get: (key) => spans.get(key),
     keysOf: spanKeysOf,

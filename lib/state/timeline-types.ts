@@ -1,4 +1,4 @@
-import type { CloseReason, FrameKind } from '../client/frames';
+import type { CloseReason, Frame, FrameKind } from '../client/frames';
 import type { Lint } from '../protocol';
 
 /**
@@ -25,6 +25,8 @@ export interface TimelineEntry {
   method?: string;
   /** What a request names: the tool (`params.name`) or resource (`params.uri`). */
   target?: string;
+  /** A step of an authorization flow (lane `auth`): its name, rule, URL and checks. */
+  auth?: Frame['auth'];
   /** The real task id (never render it: show `taskFp`). */
   taskId?: string;
   /** 8-character fingerprint of `taskId`, for display and the task filter. */
@@ -63,7 +65,7 @@ export interface TimelineEntry {
 }
 
 /** What a span groups; see `SPAN_KINDS` docs in timeline-spans.ts. */
-export type SpanKind = 'exchange' | 'conversation' | 'task' | 'listen' | 'bridge';
+export type SpanKind = 'exchange' | 'conversation' | 'task' | 'listen' | 'bridge' | 'auth';
 
 /** A group of entries drawn as one bar/bracket on the time axis. */
 export interface Span {

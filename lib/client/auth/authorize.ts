@@ -52,6 +52,9 @@ export async function buildAuthorization(
   return { url: url.toString(), verifier, state, issuer: as.issuer, redirectUri: o.redirectUri };
 }
 
+/** Why the client sends the authorization request as it does. */
+export const AUTHORIZE_RULE = 'OAuth 2.1 §4.1.1; MCP §Authorization Code Protection (PKCE S256, state, resource)';
+
 /**
  * An Authorizer for an authorization server that redirects without a person (the conformance
  * suite's, a mock with automatic consent): GET the URL, read the redirect's Location.
@@ -60,7 +63,7 @@ export function followRedirects(t: AuthTracer): Authorizer {
   return async (authorizeUrl, redirectUri) => {
     let url = authorizeUrl;
     for (let hop = 0; hop < 5; hop++) {
-      const ex = await t.fetch('authorization', 'OAuth 2.1 §4.1.1; MCP §Authorization Code Protection (PKCE S256, state, resource)', url, { method: 'GET' });
+      const ex = await t.fetch('authorization', AUTHORIZE_RULE, url, { method: 'GET' });
       const location = ex.response.headers.get('location');
       ex.report([{ name: 'redirected', ok: !!location, detail: `HTTP ${ex.response.status}` }]);
       if (!location) throw new AuthError('authorization', `the authorization endpoint answered HTTP ${ex.response.status} without a redirect`);

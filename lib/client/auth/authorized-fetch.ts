@@ -7,7 +7,7 @@ import { registerClient, type RegisteredClient } from './registration';
 import { initialScopes, unionScopes, withOfflineAccess } from './scopes';
 import { storedFor, type TokenStore } from './stored';
 import { clientCredentials, exchangeCode, refreshTokens, type Tokens } from './tokens';
-import { createAuthTracer, type AuthFrame } from './trace';
+import { createAuthTracer, type AuthFrame, type AuthGate } from './trace';
 
 /**
  * OAuth for the HTTP transport, as a fetch wrapper: every request carries the bearer token;
@@ -43,6 +43,8 @@ interface AuthOptions {
   fetch?: Fetch;
   /** Keep tokens between runs (the CLI's --store-tokens): loaded before the first request, saved after each change. */
   store?: TokenStore;
+  /** Called before each HTTP step (guided mode); a rejection stops the flow. */
+  gate?: AuthGate;
 }
 
 export interface AuthorizedFetch {
@@ -62,7 +64,7 @@ export function createAuthorizedFetch(o: AuthOptions): AuthorizedFetch {
   const base: Fetch = o.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const now = o.now ?? (() => Date.now());
   let sink: ((frame: AuthFrame) => void) | undefined;
-  const t = createAuthTracer(base, (f) => sink?.(f));
+  const t = createAuthTracer(base, (f) => sink?.(f), o.gate);
   const grant = o.grant ?? 'authorization_code';
   const registrations = new Map<string, RegisteredClient>();
   const max = o.maxAuthorizations ?? MAX_AUTHORIZATIONS;

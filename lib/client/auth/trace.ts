@@ -1,5 +1,6 @@
 import type { Frame } from '../frames';
 import { headerRecord } from '../frames';
+import { AuthError } from './errors';
 
 /**
  * Every HTTP step of an authorization flow, reported as frames on the `auth` lane: the request
@@ -54,6 +55,22 @@ export interface AuthTracer {
 
 type Fetch = (input: string, init: RequestInit) => Promise<Response>;
 
+/** A step about to be sent, as a guided debugger shows it before letting it go. */
+export interface AuthStepPreview {
+  step: AuthStepName;
+  rule: string;
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+/**
+ * Waits before each HTTP step (the inspector's guided mode: the person reads the step, then
+ * continues); a rejection stops the flow there, as a failed step does.
+ */
+export type AuthGate = (preview: AuthStepPreview) => Promise<void>;
+
 function formBody(body: RequestInit['body']): unknown {
   if (body instanceof URLSearchParams) return Object.fromEntries(body);
   if (typeof body === 'string') {
@@ -66,8 +83,17 @@ function formBody(body: RequestInit['body']): unknown {
   return undefined;
 }
 
+/** Wait at the gate, if any; a refusal stops the flow at this step. */
+export async function passGate(gate: AuthGate | undefined, preview: AuthStepPreview): Promise<void> {
+  try {
+    await gate?.(preview);
+  } catch (e) {
+    throw e instanceof AuthError ? e : new AuthError(preview.step, (e as Error).message);
+  }
+}
+
 /** A tracer that fetches with `doFetch` and reports frames to `sink` (none: nothing is reported). */
-export function createAuthTracer(doFetch: Fetch, sink?: (frame: AuthFrame) => void): AuthTracer {
+export function createAuthTracer(doFetch: Fetch, sink?: (frame: AuthFrame) => void, gate?: AuthGate): AuthTracer {
   let exchanges = 0;
   const open = new Set<() => void>();
   const emit = (f: AuthFrame) => {
@@ -79,16 +105,18 @@ export function createAuthTracer(doFetch: Fetch, sink?: (frame: AuthFrame) => vo
   };
   return {
     async fetch(step, rule, url, init) {
-      const exchangeId = `auth:${++exchanges}`;
       const method = init.method ?? 'GET';
       const sent = formBody(init.body);
+      const headers = headerRecord(new Headers(init.headers));
+      await passGate(gate, { step, rule, url, method, headers, ...(sent !== undefined ? { body: sent } : {}) });
+      const exchangeId = `auth:${++exchanges}`;
       emit({
         direction: 'out',
         kind: 'http-request',
         exchangeId,
         lane: 'auth',
         auth: { step, rule, url, method },
-        headers: headerRecord(new Headers(init.headers)),
+        headers,
         ...(sent !== undefined ? { body: sent, raw: typeof init.body === 'string' ? init.body : String(init.body) } : {}),
       });
       const started = Date.now();
