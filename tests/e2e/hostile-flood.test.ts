@@ -10,8 +10,8 @@ import { startAppAndBrowser, stopAppAndBrowser, type AppAndBrowser } from './bro
  * runs) must keep answering: the issue's criterion is a gap under 200 ms.
  */
 
+/** The issue's criterion for the probe; reported beside each figure (a loaded CI machine may miss it, so it is not asserted). */
 const PROBE_LIMIT_MS = 200;
-void PROBE_LIMIT_MS;
 
 /** Start the probe: every 20 ms note the time; the longest gap between two runs is the main thread's longest stall. */
 async function startProbe(page: Page): Promise<void> {
@@ -46,7 +46,7 @@ describe('a hostile server cannot freeze the page by volume', () => {
     await page.waitForSelector('[data-testid="connection-status"][data-state="connected"]', { timeout: 30_000 });
   });
   afterAll(async () => {
-    console.log(`hostile-flood figures: ${JSON.stringify(figures)}`);
+    console.log(`hostile-flood figures (probe criterion ${PROBE_LIMIT_MS} ms): ${JSON.stringify(figures)}`);
     await context?.close();
     await flood?.stop();
     await stopAppAndBrowser(env ?? {});
@@ -60,10 +60,82 @@ describe('a hostile server cannot freeze the page by volume', () => {
     await startProbe(page);
     const started = Date.now();
     await page.click('[data-testid="connect-button"]');
-    await page.waitForSelector('[data-testid="connection-status"][data-state="connected"]', { timeout: 110_000 });
+    await page.waitForSelector('[data-testid="connection-status"][data-state="connected"]', { timeout: 280_000 });
     figures.connectMs = Date.now() - started;
     figures.connectProbeMaxMs = Math.round(await probeMax(page));
     expect(await page.textContent('[data-testid="tools-count"]')).toBe('100,000');
     expect(flood.counts.get('tools/list')).toBe(100);
+    // Virtualized: a screenful of rows in the document, not 100,000.
+    expect(await page.getAttribute('[data-testid="tools-table"]', 'data-virtual')).toBe('true');
+    expect(await page.$$eval('[data-testid="tools-table"] tr[data-tool]', (rows) => rows.length)).toBeLessThan(60);
+
+    await startProbe(page);
+    await page.fill('[data-testid="tools-search"]', 'tool_099999');
+    await page.waitForSelector('[data-testid="tools-matches"]:has-text("1 of 100,000 match")');
+    await page.click('[data-testid="tools-table"] tr[data-tool="tool_099999"] [data-testid="select-tool"]');
+    await page.waitForSelector('[data-testid="tool-call-form"][data-tool="tool_099999"]');
+    figures.searchProbeMaxMs = Math.round(await probeMax(page));
+    await page.fill('[data-testid="tools-search"]', '');
+  }, 300_000);
+
+  /** Select a tool (searching for it: the list is virtualized) and call it with its form's defaults. */
+  async function callTool(name: string): Promise<void> {
+    await page.fill('[data-testid="tools-search"]', name);
+    await page.click(`[data-testid="tools-table"] tr[data-tool="${name}"] [data-testid="select-tool"]`);
+    await page.click(`[data-testid="tool-call-form"][data-tool="${name}"] [data-testid="call-tool"]`);
+  }
+
+  it('pauses an app that posts 20,000 bridge messages at once, says so, and loads it again on Resume', async () => {
+    await startProbe(page);
+    await callTool('flood_app');
+    const paused = await page.waitForSelector('[data-testid="app-view"][data-state="paused"]', { timeout: 60_000 });
+    // The probe answers a round trip while the flood is being dropped.
+    figures.floodProbeMaxMs = Math.round(await probeMax(page));
+    const reason = await page.textContent('[data-testid="app-paused-reason"]');
+    expect(reason).toMatch(/^Paused: the app sent 501 messages in [\d.]+ s; the limit is 500 per second/);
+    expect(await paused.$('[data-testid="app-frame"]')).toBeNull();
+    // What passed before the pause is in the bridge log; nothing of the flood beyond the limit is.
+    const logged = await page.$$eval('[data-testid="bridge-log"] li[data-method]', (els) => els.length);
+    expect(logged).toBeLessThanOrEqual(520);
+    expect(await page.$$eval('[data-testid="bridge-log"] li[data-flagged="true"]', (els) => els.map((e) => e.textContent ?? ''))).toEqual(
+      expect.arrayContaining([expect.stringContaining('Paused: the app sent 501 messages')]),
+    );
+    const dropped = /(\d[\d,]*) more dropped/.exec((await page.textContent('[data-testid="app-paused-reason"]')) ?? '');
+    figures.floodDroppedShown = dropped ? Number(dropped[1]!.replace(/,/g, '')) : 0;
+
+    // Resume loads the view again from scratch: it starts over, and floods, and is paused again.
+    await page.click('[data-testid="app-resume"]');
+    await page.waitForSelector('[data-testid="app-view"]:not([data-state="paused"]) [data-testid="app-frame"]');
+    await page.waitForSelector('[data-testid="app-view"][data-state="paused"]', { timeout: 60_000 });
+    figures.floodResumeProbeMaxMs = Math.round(await probeMax(page));
+  });
+
+  it('cuts a stream that never ends at 16 MiB, shows the cut, and the page holds no more afterwards', async () => {
+    const cdp = await context.newCDPSession(page);
+    const heap = async () => {
+      await cdp.send('HeapProfiler.collectGarbage');
+      return (await cdp.send('Runtime.getHeapUsage')).usedSize;
+    };
+    const before = await heap();
+    await startProbe(page);
+    await callTool('endless_stream');
+    const result = await page.waitForSelector('[data-testid="tool-call-form"][data-tool="endless_stream"] [data-testid="tool-result"]', { timeout: 90_000 });
+    figures.streamProbeMaxMs = Math.round(await probeMax(page));
+    expect(await result.textContent()).toContain('stream cut after 16.0 MiB: over the budget of 16.0 MiB per stream');
+    // The server saw its stream closed by the reader (the page, through the proxy), near the budget: not the proxy's 64 MiB cut.
+    await expect.poll(() => flood.endless().closedByReader, { timeout: 20_000 }).toBe(true);
+    const atClose = flood.endless().bytesAtClose ?? 0;
+    figures.streamBytesAtCloseMiB = Math.round((atClose / 1024 / 1024) * 10) / 10;
+    expect(atClose).toBeGreaterThan(16 * 1024 * 1024);
+    expect(atClose).toBeLessThan(40 * 1024 * 1024);
+    const after = await heap();
+    await page.waitForTimeout(1000);
+    const later = await heap();
+    figures.heapBeforeMiB = Math.round(before / 1024 / 1024);
+    figures.heapAfterCutMiB = Math.round(after / 1024 / 1024);
+    figures.heapSecondLaterMiB = Math.round(later / 1024 / 1024);
+    // Nothing keeps coming once the stream is closed; what the timeline holds is within its own budgets (48 MiB).
+    expect(later - after).toBeLessThan(8 * 1024 * 1024);
+    expect(after - before).toBeLessThan(120 * 1024 * 1024);
   });
 });
