@@ -90,14 +90,13 @@ export function ToolList({ tools, selected, onSelect, empty }: ToolListProps) {
   return (
     <section
       ref={scrollRef}
-      data-virtual={virtual ? 'true' : 'false'}
       className="overflow-auto rounded-lg border border-border"
       style={virtual ? { height: VIEW_HEIGHT } : undefined}
       aria-label="Tools"
       // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must take focus so a keyboard user can scroll it (WCAG 2.1.1, axe scrollable-region-focusable)
       tabIndex={0}
     >
-      <table data-testid="tools-table" className={`w-full text-left text-sm ${virtual ? 'table-fixed' : ''}`}>
+      <table data-testid="tools-table" data-virtual={virtual ? 'true' : 'false'} className={`w-full text-left text-sm ${virtual ? 'table-fixed' : ''}`}>
         <Head />
         <tbody>
           {before > 0 ? <tr style={{ height: before }} /> : null}

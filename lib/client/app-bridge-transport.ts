@@ -1,7 +1,10 @@
 import { JsonRpcMessageSchema, type JsonRpcMessage } from '../protocol';
 import type { TrackedTransport } from './tracking';
 import { asRecord } from '../shared/records';
-import { createFloodGate, createFrameBatcher, describeFlood, nextFrame, type FloodReport } from './bridge-flood';
+import { BRIDGE_MESSAGES_PER_SECOND, createFloodGate, createFrameBatcher, describeFlood, nextFrame, type FloodReport } from './bridge-flood';
+
+/** Messages read per animation frame; the rest wait for the next one. */
+const MESSAGES_PER_FRAME = 100;
 
 /**
  * The postMessage transport between the inspector and one app's sandbox proxy frame, for
@@ -107,9 +110,14 @@ export function createBridgeTransport(options: BridgeTransportOptions): BridgeTr
   const now = options.now ?? (() => performance.now());
   const gate = createFloodGate(options.perSecond);
   // One frame's messages go through together: one timeline update and one render per frame.
-  const batcher = createFrameBatcher<unknown>((batch) => {
-    for (const data of batch) receive(data);
-  }, schedule);
+  const gateLimit = options.perSecond ?? BRIDGE_MESSAGES_PER_SECOND;
+  const batcher = createFrameBatcher<unknown>(
+    (batch) => {
+      for (const data of batch) receive(data);
+    },
+    schedule,
+    MESSAGES_PER_FRAME,
+  );
   let dropNoticeDue = false;
 
   const flooded = () => {
@@ -134,6 +142,11 @@ export function createBridgeTransport(options: BridgeTransportOptions): BridgeTr
     if (closed || !target || event.source !== target || event.origin !== options.origin) return;
     // Counted before anything reads the message: a paused view's messages cost a comparison.
     if (!gate.admit(now())) return flooded();
+    // A host too busy to keep up (a slow machine) must not queue the flood instead: a second's worth waiting is a flood too.
+    if (batcher.size >= gateLimit) {
+      gate.trip(now());
+      return flooded();
+    }
     batcher.push(event.data);
   };
 

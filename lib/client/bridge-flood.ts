@@ -25,6 +25,8 @@ export interface FloodReport {
 interface FloodGate {
   /** Count one arrival at `now` (ms); false once the view is over the limit (and from then on). */
   admit(now: number): boolean;
+  /** Pause now (the host fell behind: more than the limit waiting to be read). */
+  trip(now: number): void;
   readonly paused: boolean;
   report(): FloodReport | undefined;
 }
@@ -36,6 +38,10 @@ export function createFloodGate(perSecond = BRIDGE_MESSAGES_PER_SECOND): FloodGa
   const times = new Float64Array(limit).fill(Number.NEGATIVE_INFINITY);
   let next = 0;
   let tripped: FloodReport | undefined;
+  const trip = (now: number) => {
+    const oldest = times[next]!; // next < limit
+    tripped ??= { received: limit + 1, windowMs: Number.isFinite(oldest) ? Math.max(0, now - oldest) : 0, perSecond: limit, dropped: 0 };
+  };
   return {
     admit(now) {
       if (tripped) {
@@ -44,13 +50,14 @@ export function createFloodGate(perSecond = BRIDGE_MESSAGES_PER_SECOND): FloodGa
       }
       const oldest = times[next]!; // next < limit
       if (now - oldest < 1000) {
-        tripped = { received: limit + 1, windowMs: Math.max(0, now - oldest), perSecond: limit, dropped: 0 };
+        trip(now);
         return false;
       }
       times[next] = now;
       next = (next + 1) % limit;
       return true;
     },
+    trip,
     get paused() {
       return tripped !== undefined;
     },
@@ -61,6 +68,8 @@ export function createFloodGate(perSecond = BRIDGE_MESSAGES_PER_SECOND): FloodGa
 /** Collects items and hands them over in one call per animation frame. */
 interface FrameBatcher<T> {
   push(item: T): void;
+  /** Items waiting for a frame. */
+  readonly size: number;
   /** Drop what is waiting and stop. */
   cancel(): void;
 }
@@ -87,15 +96,20 @@ export const nextFrame: FrameScheduler = (run) => {
   };
 };
 
-/** Create a batcher that calls `flush` with what arrived since the last frame. */
-export function createFrameBatcher<T>(flush: (items: T[]) => void, schedule: FrameScheduler = nextFrame): FrameBatcher<T> {
+/** Create a batcher that calls `flush` with what arrived since the last frame, at most `perFrame` at a time. */
+export function createFrameBatcher<T>(flush: (items: T[]) => void, schedule: FrameScheduler = nextFrame, perFrame = Infinity): FrameBatcher<T> {
   let items: T[] = [];
   let scheduled = false;
   let cancelRun: (() => void) | undefined;
   const run = () => {
     scheduled = false;
-    const batch = items;
-    items = [];
+    const batch = items.length > perFrame ? items.splice(0, perFrame) : items;
+    if (batch === items) items = [];
+    // The rest waits for the next frame, so one frame's work stays bounded.
+    else if (items.length) {
+      scheduled = true;
+      cancelRun = schedule(run);
+    }
     flush(batch);
   };
   return {
@@ -104,6 +118,9 @@ export function createFrameBatcher<T>(flush: (items: T[]) => void, schedule: Fra
       if (scheduled) return;
       scheduled = true;
       cancelRun = schedule(run);
+    },
+    get size() {
+      return items.length;
     },
     cancel() {
       if (scheduled) cancelRun?.();

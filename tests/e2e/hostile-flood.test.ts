@@ -88,7 +88,7 @@ describe('a hostile server cannot freeze the page by volume', () => {
   it('pauses an app that posts 20,000 bridge messages at once, says so, and loads it again on Resume', async () => {
     await startProbe(page);
     await callTool('flood_app');
-    const paused = await page.waitForSelector('[data-testid="app-view"][data-state="paused"]', { timeout: 60_000 });
+    const paused = await page.waitForSelector('[data-testid="app-view"][data-state="paused"]', { timeout: 120_000 });
     // The probe answers a round trip while the flood is being dropped.
     figures.floodProbeMaxMs = Math.round(await probeMax(page));
     const reason = await page.textContent('[data-testid="app-paused-reason"]');
@@ -106,9 +106,9 @@ describe('a hostile server cannot freeze the page by volume', () => {
     // Resume loads the view again from scratch: it starts over, and floods, and is paused again.
     await page.click('[data-testid="app-resume"]');
     await page.waitForSelector('[data-testid="app-view"]:not([data-state="paused"]) [data-testid="app-frame"]');
-    await page.waitForSelector('[data-testid="app-view"][data-state="paused"]', { timeout: 60_000 });
+    await page.waitForSelector('[data-testid="app-view"][data-state="paused"]', { timeout: 120_000 });
     figures.floodResumeProbeMaxMs = Math.round(await probeMax(page));
-  });
+  }, 300_000);
 
   it('cuts a stream that never ends at 16 MiB, shows the cut, and the page holds no more afterwards', async () => {
     const cdp = await context.newCDPSession(page);
@@ -119,9 +119,9 @@ describe('a hostile server cannot freeze the page by volume', () => {
     const before = await heap();
     await startProbe(page);
     await callTool('endless_stream');
-    const result = await page.waitForSelector('[data-testid="tool-call-form"][data-tool="endless_stream"] [data-testid="tool-result"]', { timeout: 90_000 });
+    const result = await page.waitForSelector('[data-testid="tool-call-form"][data-tool="endless_stream"] [data-testid="tool-result"]', { timeout: 200_000 });
     figures.streamProbeMaxMs = Math.round(await probeMax(page));
-    expect(await result.textContent()).toContain('stream cut after 16.0 MiB: over the budget of 16.0 MiB per stream');
+    expect(await result.textContent()).toMatch(/stream cut after 16\.\d MiB: over the budget of 16\.0 MiB per stream/);
     // The server saw its stream closed by the reader (the page, through the proxy), near the budget: not the proxy's 64 MiB cut.
     await expect.poll(() => flood.endless().closedByReader, { timeout: 20_000 }).toBe(true);
     const atClose = flood.endless().bytesAtClose ?? 0;
@@ -137,5 +137,5 @@ describe('a hostile server cannot freeze the page by volume', () => {
     // Nothing keeps coming once the stream is closed; what the timeline holds is within its own budgets (48 MiB).
     expect(later - after).toBeLessThan(8 * 1024 * 1024);
     expect(after - before).toBeLessThan(120 * 1024 * 1024);
-  });
+  }, 300_000);
 });

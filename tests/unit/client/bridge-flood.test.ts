@@ -146,3 +146,28 @@ describe('inSlices', () => {
     expect(yields).toBeGreaterThan(0);
   });
 });
+
+describe('a host that falls behind', () => {
+  it('reads at most 100 messages a frame and pauses the view once a second’s worth waits unread', () => {
+    const { received, deliver, frame, floods, clock } = floodSetup(500);
+    // Arrivals spread over 1.2 s never trip the one-second window, but no frame comes in between.
+    for (let i = 0; i < 600; i++) {
+      clock.now = i * 2;
+      deliver(i);
+    }
+    expect(floods[0]).toMatchObject({ received: 501, perSecond: 500 });
+    frame();
+    expect(received).toHaveLength(0);
+  });
+
+  it('spreads a backlog under the limit over several frames', () => {
+    const { received, deliver, frame, floods } = floodSetup(500);
+    for (let i = 0; i < 250; i++) deliver(i);
+    frame();
+    expect(received).toHaveLength(100);
+    frame();
+    frame();
+    expect(received).toHaveLength(250);
+    expect(floods).toEqual([]);
+  });
+});
