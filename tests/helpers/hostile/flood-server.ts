@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
  * - `tools/list` holds `toolCount` tools (100,000 by default), `pageSize` per page;
  * - `flood_app` has an MCP App whose view, once initialized, posts `count` bridge messages in one
  *   burst (`mode: "burst"`) or keeps posting `perTick` every 10 ms (`mode: "sustained"`);
- * - `endless_stream` answers with an SSE stream of ~4 KiB progress notifications that never ends;
+ * - `endless_stream` answers with an SSE stream of ~60 KiB progress notifications that never ends;
  *   the server counts what it wrote and notices when the reader closes it.
  */
 
@@ -15,8 +15,8 @@ const VERSION = '2026-07-28';
 const SERVER_INFO = { name: 'hostile-flood', version: '1.0.0' };
 const APP_URI = 'ui://flood/view.html';
 const APP_MIME = 'text/html;profile=mcp-app';
-/** Bytes of padding in each endless-stream event (the JSON around it adds ~150). */
-const EVENT_PADDING = 4000;
+/** Bytes of padding in each endless-stream event (the JSON around it adds ~150): 16 MiB is ~270 events. */
+const EVENT_PADDING = 60_000;
 
 interface FloodServerOptions {
   toolCount?: number;
