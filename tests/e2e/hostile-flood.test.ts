@@ -10,6 +10,13 @@ import { startAppAndBrowser, stopAppAndBrowser, type AppAndBrowser } from './bro
  * runs) must keep answering: the issue's criterion is a gap under 200 ms.
  */
 
+/**
+ * 100,000 tools is the issue's case; CI lists 20,000 (same code paths, a fifth of the time) unless
+ * `LOUPE_E2E_FULL_FLOOD=1` asks for the full size.
+ */
+const TOOL_COUNT = process.env.LOUPE_E2E_FULL_FLOOD === '1' ? 100_000 : 20_000;
+const LAST_TOOL = `tool_${String(TOOL_COUNT - 1).padStart(6, '0')}`;
+
 /** The issue's criterion for the probe; reported beside each figure (a loaded CI machine may miss it, so it is not asserted). */
 const PROBE_LIMIT_MS = 200;
 
@@ -39,7 +46,7 @@ describe('a hostile server cannot freeze the page by volume', () => {
   const figures: Record<string, number> = {};
 
   beforeAll(async () => {
-    [env, flood] = await Promise.all([startAppAndBrowser('loupe-e2e-flood-'), startFloodServer()]);
+    [env, flood] = await Promise.all([startAppAndBrowser('loupe-e2e-flood-'), startFloodServer({ toolCount: TOOL_COUNT })]);
     context = await env.browser.newContext({ viewport: { width: 1400, height: 1000 } });
     page = await context.newPage();
     await page.goto(`${env.base}/?token=${env.server.token}`);
@@ -52,7 +59,7 @@ describe('a hostile server cannot freeze the page by volume', () => {
     await stopAppAndBrowser(env ?? {});
   });
 
-  it('connects to a server with 100,000 tools, lists them virtualized and finds one by search, the page answering throughout', async () => {
+  it('connects to a server with 20,000 tools (100,000 with LOUPE_E2E_FULL_FLOOD=1), lists them virtualized and finds one by search, the page answering throughout', async () => {
     await page.click('[data-testid="connect-button"]'); // leave the demo mock
     await page.waitForSelector('[data-testid="connection-status"]:not([data-state="connected"])');
     await page.fill('[data-testid="url-input"]', flood.url);
@@ -63,17 +70,18 @@ describe('a hostile server cannot freeze the page by volume', () => {
     await page.waitForSelector('[data-testid="connection-status"][data-state="connected"]', { timeout: 280_000 });
     figures.connectMs = Date.now() - started;
     figures.connectProbeMaxMs = Math.round(await probeMax(page));
-    expect(await page.textContent('[data-testid="tools-count"]')).toBe('100,000');
-    expect(flood.counts.get('tools/list')).toBe(100);
+    figures.toolCount = TOOL_COUNT;
+    expect(await page.textContent('[data-testid="tools-count"]')).toBe(TOOL_COUNT.toLocaleString('en-US'));
+    expect(flood.counts.get('tools/list')).toBe(TOOL_COUNT / 1000);
     // Virtualized: a screenful of rows in the document, not 100,000.
     expect(await page.getAttribute('[data-testid="tools-table"]', 'data-virtual')).toBe('true');
     expect(await page.$$eval('[data-testid="tools-table"] tr[data-tool]', (rows) => rows.length)).toBeLessThan(60);
 
     await startProbe(page);
-    await page.fill('[data-testid="tools-search"]', 'tool_099999');
-    await page.waitForSelector('[data-testid="tools-matches"]:has-text("1 of 100,000 match")');
-    await page.click('[data-testid="tools-table"] tr[data-tool="tool_099999"] [data-testid="select-tool"]');
-    await page.waitForSelector('[data-testid="tool-call-form"][data-tool="tool_099999"]');
+    await page.fill('[data-testid="tools-search"]', LAST_TOOL);
+    await page.waitForSelector(`[data-testid="tools-matches"]:has-text("1 of ${TOOL_COUNT.toLocaleString('en-US')} match")`);
+    await page.click(`[data-testid="tools-table"] tr[data-tool="${LAST_TOOL}"] [data-testid="select-tool"]`);
+    await page.waitForSelector(`[data-testid="tool-call-form"][data-tool="${LAST_TOOL}"]`);
     figures.searchProbeMaxMs = Math.round(await probeMax(page));
     await page.fill('[data-testid="tools-search"]', '');
   }, 300_000);
