@@ -7,6 +7,7 @@ import type { RequestOutcome } from '@/lib/client/results';
 import { sandboxOriginFor, sandboxProxyUrl } from '@/lib/client/sandbox-origin';
 import { AppFacts } from './AppFacts';
 import { BridgeLog } from './BridgeLog';
+import { FloodNotice } from './FloodNotice';
 import { LinkConsent } from './LinkConsent';
 import { useAppHost, type AppCallOutcome } from './use-app-host';
 import { useAppResource } from './use-app-resource';
@@ -72,17 +73,19 @@ export function AppView(props: AppViewProps) {
   const status =
     state.phase === 'loading'
       ? 'Reading the resource…'
-      : view.closed
-        ? 'Closed (ui/resource-teardown)'
-        : view.initialized
-          ? 'Connected (ui/initialize done)'
-          : 'Starting the sandbox…';
+      : view.paused
+        ? 'Paused (flooding the bridge)'
+        : view.closed
+          ? 'Closed (ui/resource-teardown)'
+          : view.initialized
+            ? 'Connected (ui/initialize done)'
+            : 'Starting the sandbox…';
 
   return (
     <section
       data-testid="app-view"
       data-tool={tool.name}
-      data-state={view.closed ? 'closed' : view.initialized ? 'initialized' : state.phase}
+      data-state={view.paused ? 'paused' : view.closed ? 'closed' : view.initialized ? 'initialized' : state.phase}
       className="@container space-y-2"
     >
       <header className="flex items-center justify-between gap-2 text-xs">
@@ -93,7 +96,7 @@ export function AppView(props: AppViewProps) {
           <span data-testid="app-status" className="text-muted">
             {status}
           </span>
-          {view.initialized && !view.closed ? (
+          {view.initialized && !view.closed && !view.paused ? (
             <button type="button" data-testid="app-close" onClick={view.close} className="rounded-md border border-border px-2 py-0.5 hover:bg-surface-muted">
               Close app
             </button>
@@ -111,7 +114,9 @@ export function AppView(props: AppViewProps) {
               Exit fullscreen
             </button>
           ) : null}
-          {view.closed ? (
+          {view.paused ? (
+            <FloodNotice report={view.paused} onResume={view.resume} />
+          ) : view.closed ? (
             <p className="rounded-md border border-dashed border-border p-3 text-xs text-muted">The app was torn down; its bridge log stays for reading.</p>
           ) : resource ? (
             <iframe

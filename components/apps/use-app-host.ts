@@ -4,9 +4,11 @@ import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { BridgeFrame } from '@/lib/client/app-bridge-transport';
 import { createAppHost, type AppHost } from '@/lib/client/app-host';
 import type { AppResource } from '@/lib/client/app-resource';
+import type { FloodReport } from '@/lib/client/bridge-flood';
 import type { RequestOutcome } from '@/lib/client/results';
 import type { Tool } from '@/lib/protocol';
-import { effectiveTheme, THEME_EVENT } from '@/components/ui/theme';
+import { effectiveTheme } from '@/components/ui/theme';
+import { useHostContextSync } from './use-host-context-sync';
 
 /**
  * Runs one view's host side while the component is mounted: creates the AppBridge host for the
@@ -45,6 +47,9 @@ interface AppHostView {
   closed: boolean;
   /** Tear the view down the proper way: ui/resource-teardown, wait for the answer, then remove it. */
   close(): void;
+  /** The view flooded the bridge: it is unloaded and its messages dropped until `resume()` loads it again. */
+  paused?: FloodReport;
+  resume(): void;
 }
 
 const MAX_LOG = 300;
@@ -76,13 +81,17 @@ export function useAppHost(
   const [messages, setMessages] = useState<unknown[]>([]);
   const [consent, setConsent] = useState<AppHostView['consent']>();
   const [closed, setClosed] = useState(false);
+  const [paused, setPaused] = useState<FloodReport>();
+  // Grows on Resume: a fresh host and a fresh load of the view.
+  const [run, setRun] = useState(0);
   const close = () => void host.current?.teardown().then(() => setClosed(true));
   const { sandboxOrigin, proxyUrl } = target;
 
   useEffect(() => {
     const el = frame.current;
     if (!resource || !el || !sandboxOrigin || !proxyUrl) return;
-    const viewId = `v${++views}-${resource.digest.slice(0, 8)}`;
+    // Each run (a Resume after a flood) is a fresh view with its own bridge frames.
+    const viewId = `v${++views}.${run}-${resource.digest.slice(0, 8)}`;
     let n = 0;
     const record = (f: BridgeFrame) => {
       setFrames((all) => [...all, { ...f, at: Date.now(), n: n++ }].slice(-MAX_LOG));
@@ -128,6 +137,10 @@ export function useAppHost(
       onMessage: (p) => setMessages((m) => [...m, p].slice(-20)),
       onModelContext: setModelContext,
       onRequestTeardown: () => void h.teardown().then(() => setClosed(true)),
+      onFlood: (report) => {
+        setPaused(report);
+        if (!report.dropped) void h.teardown();
+      },
     });
     host.current = h;
     let live = true;
@@ -145,34 +158,13 @@ export function useAppHost(
       el.src = 'about:blank';
       setInitialized(false);
     };
-  }, [frame, container, resource, sandboxOrigin, proxyUrl]);
+  }, [frame, container, resource, sandboxOrigin, proxyUrl, run]);
 
   useEffect(() => {
     if (deps.outcome) host.current?.outcome(deps.outcome);
   }, [deps.outcome]);
 
-  useEffect(() => {
-    if (typeof matchMedia === 'undefined') return;
-    const mq = matchMedia('(prefers-color-scheme: dark)');
-    const on = () => host.current?.updateContext({ theme: theme() });
-    mq.addEventListener('change', on);
-    window.addEventListener(THEME_EVENT, on);
-    return () => {
-      mq.removeEventListener('change', on);
-      window.removeEventListener(THEME_EVENT, on);
-    };
-  }, []);
-
-  useEffect(() => {
-    const el = container.current;
-    if (!el || typeof ResizeObserver === 'undefined') return;
-    const ro = new ResizeObserver(() => {
-      const dims = displayMode === 'fullscreen' ? { width: innerWidth, height: innerHeight } : { width: el.clientWidth, maxHeight: MAX_INLINE_HEIGHT };
-      host.current?.updateContext({ containerDimensions: dims });
-    });
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, [container, displayMode]);
+  useHostContextSync(host, container, displayMode, MAX_INLINE_HEIGHT);
 
   return {
     initialized,
@@ -185,6 +177,12 @@ export function useAppHost(
     consent,
     closed,
     close,
+    paused,
+    resume() {
+      setPaused(undefined);
+      setFrames([]);
+      setRun((r) => r + 1);
+    },
     setDisplayMode(mode) {
       setMode(mode);
       host.current?.updateContext({ displayMode: mode });

@@ -1,9 +1,10 @@
 'use client';
 
-import { useState } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import { EXT, type Tool } from '@/lib/protocol';
 import { useInspector } from '@/components/inspector/use-inspector';
 import { ToolCallForm } from './ToolCallForm';
+import { ToolList } from './ToolList';
 
 /**
  * The tools panel: the server's tools (from tools/list; tools with invalid header annotations
@@ -17,28 +18,9 @@ function supportsTasks(capabilities: Record<string, unknown> | undefined): boole
   return !!(ext && typeof ext === 'object' && EXT.tasks in ext) || !!capabilities.tasks;
 }
 
-function ToolRow({ tool, selected, onSelect }: { tool: Tool; selected: boolean; onSelect: () => void }) {
-  const hints = tool.annotations ?? {};
-  return (
-    <tr data-tool={tool.name} data-selected={selected ? 'true' : undefined} className={`border-t border-border align-top ${selected ? 'bg-accent/5' : ''}`}>
-      <td className="px-3 py-2 whitespace-nowrap">
-        <button type="button" data-testid="select-tool" className="font-mono text-accent hover:underline" onClick={onSelect}>
-          {tool.name}
-        </button>
-      </td>
-      <td className="px-3 py-2">{tool.title ?? <span className="text-muted">—</span>}</td>
-      <td className="px-3 py-2 text-xs text-muted">
-        <span className="line-clamp-2" title={tool.description}>
-          {tool.description ?? '—'}
-        </span>
-        <span className="mt-1 flex flex-wrap gap-1">
-          {hints.readOnlyHint ? <span className="rounded bg-surface-muted px-1.5">read-only</span> : null}
-          {hints.destructiveHint ? <span className="rounded bg-danger/15 px-1.5 text-danger">destructive</span> : null}
-          {hints.idempotentHint ? <span className="rounded bg-surface-muted px-1.5">idempotent</span> : null}
-        </span>
-      </td>
-    </tr>
-  );
+/** Whether a tool's name, title or description holds `q` (lower case). */
+function matches(t: Tool, q: string): boolean {
+  return t.name.toLowerCase().includes(q) || !!t.title?.toLowerCase().includes(q) || !!t.description?.toLowerCase().includes(q);
 }
 
 /** List the tools and call one. */
@@ -50,7 +32,11 @@ export function ToolsPanel() {
   const warnings = useInspector((s) => s.connection.warnings);
   const refreshTools = useInspector((s) => s.connection.refreshTools);
   const [selected, setSelected] = useState<string>();
-  const tool = tools.find((t) => t.name === selected);
+  const [query, setQuery] = useState('');
+  // Filtering 100,000 tools takes a few ms: the field stays responsive while the list catches up.
+  const deferred = useDeferredValue(query.trim().toLowerCase());
+  const shown = useMemo(() => (deferred ? tools.filter((t) => matches(t, deferred)) : tools), [tools, deferred]);
+  const tool = useMemo(() => tools.find((t) => t.name === selected), [tools, selected]);
   const dropped = warnings.filter((w) => w.startsWith('Dropped tool'));
 
   return (
@@ -59,7 +45,10 @@ export function ToolsPanel() {
         <div className="min-w-0 space-y-4">
           <div className="flex items-center justify-between gap-2">
             <h2 className="text-sm font-semibold">
-              Tools <span className="font-normal text-muted">({tools.length})</span>
+              Tools{' '}
+              <span className="font-normal text-muted">
+                (<span data-testid="tools-count">{tools.length.toLocaleString('en-US')}</span>)
+              </span>
             </h2>
             <button
               type="button"
@@ -70,34 +59,28 @@ export function ToolsPanel() {
               Refresh tools/list
             </button>
           </div>
-          <section
-            className="overflow-x-auto rounded-lg border border-border"
-            aria-label="Tools"
-            // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways must take focus so a keyboard user can scroll it (WCAG 2.1.1, axe scrollable-region-focusable)
-            tabIndex={0}
-          >
-            <table data-testid="tools-table" className="w-full text-left text-sm">
-              <thead className="bg-surface-muted text-xs uppercase tracking-wide text-muted">
-                <tr>
-                  <th className="px-3 py-2 font-medium">Name</th>
-                  <th className="px-3 py-2 font-medium">Title</th>
-                  <th className="px-3 py-2 font-medium">Description</th>
-                </tr>
-              </thead>
-              <tbody>
-                {tools.map((t) => (
-                  <ToolRow key={t.name} tool={t} selected={t.name === selected} onSelect={() => setSelected(t.name)} />
-                ))}
-                {tools.length === 0 ? (
-                  <tr>
-                    <td colSpan={3} className="px-3 py-4 text-center text-muted">
-                      {status === 'connected' ? 'The server lists no tools.' : 'Connect to a server to list its tools.'}
-                    </td>
-                  </tr>
-                ) : null}
-              </tbody>
-            </table>
-          </section>
+          {tools.length > 10 ? (
+            <input
+              type="search"
+              data-testid="tools-search"
+              aria-label="Search tools"
+              placeholder={`Search ${tools.length.toLocaleString('en-US')} tools by name, title or description`}
+              value={query}
+              onChange={(e) => setQuery(e.target.value)}
+              className="w-full rounded-md border border-border bg-surface px-2 py-1 text-sm"
+            />
+          ) : null}
+          {deferred ? (
+            <p data-testid="tools-matches" className="text-xs text-muted">
+              {shown.length.toLocaleString('en-US')} of {tools.length.toLocaleString('en-US')} match
+            </p>
+          ) : null}
+          <ToolList
+            tools={shown}
+            selected={selected}
+            onSelect={setSelected}
+            empty={deferred ? 'No tool matches.' : status === 'connected' ? 'The server lists no tools.' : 'Connect to a server to list its tools.'}
+          />
           {dropped.length ? (
             <ul className="space-y-1 text-xs text-danger" data-testid="dropped-tools">
               {dropped.map((w) => (

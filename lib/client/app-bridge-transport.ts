@@ -1,6 +1,10 @@
 import { JsonRpcMessageSchema, type JsonRpcMessage } from '../protocol';
 import type { TrackedTransport } from './tracking';
 import { asRecord } from '../shared/records';
+import { BRIDGE_MESSAGES_PER_SECOND, createFloodGate, createFrameBatcher, describeFlood, nextFrame, type FloodReport } from './bridge-flood';
+
+/** Messages read per animation frame; the rest wait for the next one. */
+const MESSAGES_PER_FRAME = 100;
 
 /**
  * The postMessage transport between the inspector and one app's sandbox proxy frame, for
@@ -8,6 +12,8 @@ import { asRecord } from '../shared/records';
  * (`event.source` is this frame's window) and the origin (the sandbox origin), posts with that
  * exact target origin instead of `"*"`, and reports every message it passes, in and out, as a
  * `bridge` frame so the timeline's app lane and the bridge log show the whole conversation.
+ * Incoming messages are rate-limited and handed on once per animation frame (bridge-flood.ts):
+ * a view that floods is paused, its further messages dropped unread.
  */
 
 /** What `TrackedTransport.record()` takes: a frame without seq, connection and time. */
@@ -29,6 +35,13 @@ interface BridgeTransportOptions {
   annotate?: (message: JsonRpcMessage, direction: BridgeDirection) => string | undefined;
   /** The window whose `message` events to watch (default: the global window). */
   listenOn?: Pick<Window, 'addEventListener' | 'removeEventListener'>;
+  /** Messages per second before the view is paused (default BRIDGE_MESSAGES_PER_SECOND). */
+  perSecond?: number;
+  /** The view went over the limit (first call), then the dropped count grew (at most once a frame). */
+  onFlood?: (report: FloodReport) => void;
+  /** Clock in ms (default performance.now) and frame scheduler (default: the next animation frame); tests inject both. */
+  now?: () => number;
+  schedule?: typeof nextFrame;
 }
 
 /** The SDK Transport shape AppBridge.connect() takes. */
@@ -81,11 +94,8 @@ export function createBridgeTransport(options: BridgeTransportOptions): BridgeTr
     }
   };
 
-  const listener = (event: MessageEvent) => {
-    const target = options.target();
-    if (closed || !target || event.source !== target || event.origin !== options.origin) return;
-    const data: unknown = event.data;
-    if (asRecord(data)?.jsonrpc !== '2.0') return;
+  const receive = (data: unknown) => {
+    if (closed || asRecord(data)?.jsonrpc !== '2.0') return;
     const parsed = JsonRpcMessageSchema.safeParse(data);
     if (!parsed.success) {
       record(data, 'in', `Invalid JSON-RPC message: ${parsed.error.issues[0]?.message ?? 'malformed'}`);
@@ -95,6 +105,49 @@ export function createBridgeTransport(options: BridgeTransportOptions): BridgeTr
     const message = data as JsonRpcMessage;
     record(message, 'in', options.annotate?.(message, 'in'));
     transport.onmessage?.(message);
+  };
+  const schedule = options.schedule ?? nextFrame;
+  const now = options.now ?? (() => performance.now());
+  const gate = createFloodGate(options.perSecond);
+  // One frame's messages go through together: one timeline update and one render per frame.
+  const gateLimit = options.perSecond ?? BRIDGE_MESSAGES_PER_SECOND;
+  const batcher = createFrameBatcher<unknown>(
+    (batch) => {
+      for (const data of batch) receive(data);
+    },
+    schedule,
+    MESSAGES_PER_FRAME,
+  );
+  let dropNoticeDue = false;
+
+  const flooded = () => {
+    const report = gate.report();
+    if (!report) return;
+    if (report.dropped === 0) {
+      batcher.cancel();
+      record({}, 'in', describeFlood(report));
+      options.onFlood?.(report);
+    } else if (!dropNoticeDue) {
+      dropNoticeDue = true;
+      schedule(() => {
+        dropNoticeDue = false;
+        const latest = gate.report();
+        if (latest && !closed) options.onFlood?.(latest);
+      });
+    }
+  };
+
+  const listener = (event: MessageEvent) => {
+    const target = options.target();
+    if (closed || !target || event.source !== target || event.origin !== options.origin) return;
+    // Counted before anything reads the message: a paused view's messages cost a comparison.
+    if (!gate.admit(now())) return flooded();
+    // A host too busy to keep up (a slow machine) must not queue the flood instead: a second's worth waiting is a flood too.
+    if (batcher.size >= gateLimit) {
+      gate.trip(now());
+      return flooded();
+    }
+    batcher.push(event.data);
   };
 
   const transport: BridgeTransport = {
@@ -118,6 +171,7 @@ export function createBridgeTransport(options: BridgeTransportOptions): BridgeTr
     async close() {
       if (closed) return;
       closed = true;
+      batcher.cancel();
       listenOn.removeEventListener('message', listener as EventListener);
       transport.onclose?.();
     },

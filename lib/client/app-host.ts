@@ -2,6 +2,7 @@ import { AppBridge, type McpUiHostContext } from '@modelcontextprotocol/ext-apps
 import { checkAppToolCall, grantedPermissions, sanitizeUiCsp, type JsonRpcMessage, type Tool } from '../protocol';
 import { createBridgeTransport, type BridgeFrame } from './app-bridge-transport';
 import type { AppResource } from './app-resource';
+import type { FloodReport } from './bridge-flood';
 import { bridgeError, cancelReason, partialArguments, toCallToolResult } from './app-tool-payloads';
 import type { RequestOutcome } from './results';
 
@@ -36,6 +37,8 @@ interface AppHostEvents {
   onRefusal?(tool: string, reason: string): void;
   onRequestTeardown?(): void;
   onError?(error: Error): void;
+  /** The view sent more than `perSecond` messages in a second: it is paused (called again as dropped messages add up). */
+  onFlood?(report: FloodReport): void;
 }
 
 interface AppHostOptions extends AppHostEvents {
@@ -52,6 +55,8 @@ interface AppHostOptions extends AppHostEvents {
   callTool(name: string, args: Record<string, unknown>): Promise<RequestOutcome>;
   readResource(uri: string): Promise<RequestOutcome>;
   record?(frame: BridgeFrame): void;
+  /** Bridge messages per second the view may send (default BRIDGE_MESSAGES_PER_SECOND). */
+  perSecond?: number;
 }
 
 /** The host side of one rendered view, as the inspector UI drives it. */
@@ -94,12 +99,19 @@ export function createAppHost(o: AppHostOptions): AppHost {
   let pendingOutcome: RequestOutcome | { type: 'abandoned' } | undefined;
   let done = false;
   let tornDown: Promise<void> | undefined;
+  // A paused view's answers are dropped, so teardown does not ask it and wait.
+  let flooded = false;
 
   const transport = createBridgeTransport({
     target: () => o.frame.contentWindow,
     origin: o.sandboxOrigin,
     exchangeId: `app:${o.viewId}`,
     record: o.record,
+    ...(o.perSecond !== undefined ? { perSecond: o.perSecond } : {}),
+    onFlood: (report) => {
+      flooded = true;
+      o.onFlood?.(report);
+    },
     annotate: (m: JsonRpcMessage) => ('error' in m && m.id !== null && m.id !== undefined ? refused.get(m.id) : undefined),
   });
 
@@ -209,7 +221,7 @@ export function createAppHost(o: AppHostOptions): AppHost {
       if (tornDown) return tornDown;
       tornDown = (async () => {
         try {
-          if (initialized) await bridge.teardownResource({}, { timeout: 2000 });
+          if (initialized && !flooded) await bridge.teardownResource({}, { timeout: 2000 });
         } catch {
           /* a view that does not answer is removed anyway */
         }

@@ -1,7 +1,8 @@
 import { ApiErrorSchema, PROXY_ERROR_HEADER, type ProxyEnvelope } from '../protocol/loupe-api';
 import { headerRecord } from './frames';
 import { loupeFetch } from './api-key';
-import { readSse } from './sse';
+import { mib, STREAM_BYTE_BUDGET } from './sse';
+import { parse, readStream, type ResumeState } from './http-stream';
 import { abortDetail, type Transport, type TransportEvent, type TransportKind, type TransportRequestOptions } from './transport';
 
 /**
@@ -22,34 +23,13 @@ interface HttpTransportOptions {
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
   /** Reported as `sent.via` (memory transports reuse this one). */
   kind?: TransportKind;
+  /** Bytes one SSE stream may carry before it is cut (default STREAM_BYTE_BUDGET). */
+  streamByteBudget?: number;
 }
 
 function idOf(message: unknown): unknown {
   return message && typeof message === 'object' ? (message as { id?: unknown }).id : undefined;
 }
-
-function parse(raw: string): { message?: unknown; parseError?: string } {
-  try {
-    return { message: JSON.parse(raw) };
-  } catch (e) {
-    return { parseError: (e as Error).message };
-  }
-}
-
-/** Whether a parsed message is the response to the request with `id`. */
-function answers(message: unknown, id: unknown): boolean {
-  if (id === undefined || !message || typeof message !== 'object') return false;
-  const m = message as Record<string, unknown>;
-  return m.id === id && ('result' in m || 'error' in m);
-}
-
-/** The last event id and `retry` a request's stream carried, for resuming it. */
-interface ResumeState {
-  lastEventId?: string;
-  retryMs?: number;
-}
-
-type StreamEnding = { cause: 'answered' } | { cause: 'end' | 'dropped' | 'aborted'; detail?: string };
 
 /** Resumes in a row that bring no new event before the request is given up as dropped. */
 const MAX_IDLE_RESUMES = 3;
@@ -72,41 +52,13 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
   });
 }
 
-/** Yield one SSE body's events until it ends, fails or carries the response to `requestId`. */
-async function* readStream(
-  body: ReadableStream<Uint8Array>,
-  requestId: unknown,
-  signal: AbortSignal | undefined,
-  resume: ResumeState,
-): AsyncGenerator<TransportEvent, StreamEnding> {
-  try {
-    for await (const item of readSse(body)) {
-      if (item.type === 'comment') {
-        yield { type: 'comment', text: item.text };
-        continue;
-      }
-      const { data, event, id } = item.event;
-      if (id) resume.lastEventId = id;
-      if (item.retry !== undefined) resume.retryMs = item.retry;
-      const parsed = parse(data);
-      const sse = { ...(event ? { event } : {}), ...(id ? { id } : {}), ...(item.retry !== undefined ? { retry: item.retry } : {}) };
-      yield { type: 'message', raw: data, ...parsed, sse };
-      // The response ends the request's stream; nothing more may come for it.
-      if (answers(parsed.message, requestId)) return { cause: 'answered' };
-    }
-    return { cause: 'end' };
-  } catch (e) {
-    if (signal?.aborted) return { cause: 'aborted', detail: abortDetail(signal) };
-    return { cause: 'dropped', detail: (e as Error).message };
-  }
-}
-
 const isEventStream = (r: Response) => (r.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
 
 /** Create a Streamable HTTP transport. */
 export function createHttpTransport(options: HttpTransportOptions): Transport {
   const doFetch = options.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init));
   const via: TransportKind = options.kind ?? (options.proxy ? 'proxy' : 'http');
+  const budget = options.streamByteBudget ?? STREAM_BYTE_BUDGET;
   // close() aborts every fetch in flight and refuses later sends, so nothing reaches the server after it.
   const closer = new AbortController();
 
@@ -187,7 +139,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
     resumable: boolean,
   ): AsyncGenerator<TransportEvent> {
     const resume: ResumeState = {};
-    let ending = yield* readStream(body, requestId, signal, resume);
+    let ending = yield* readStream(body, requestId, signal, resume, budget);
     for (
       let idle = 0;
       resumable && !options.proxy && (ending.cause === 'end' || ending.cause === 'dropped') && resume.lastEventId !== undefined && idle < MAX_IDLE_RESUMES;
@@ -211,11 +163,15 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
         ending = { cause: 'end', detail: `resuming with Last-Event-ID ${seen} got HTTP ${again.status}` };
         break;
       }
-      ending = yield* readStream(again.body, requestId, signal, resume);
+      ending = yield* readStream(again.body, requestId, signal, resume, budget);
       idle = resume.lastEventId === seen ? idle + 1 : 0;
     }
     if (ending.cause === 'answered') yield { type: 'close', cause: 'end', detail: 'response received' };
-    else yield { type: 'close', cause: ending.cause, ...(ending.detail ? { detail: ending.detail } : {}) };
+    else if (ending.cause === 'cut') {
+      // Shown twice on purpose: an error frame on the exchange and the reason on the stream's close.
+      yield { type: 'error', message: `SSE ${ending.detail ?? `stream cut after ${mib(budget)}`}`, cause: 'protocol' };
+      yield { type: 'close', cause: 'aborted', detail: ending.detail };
+    } else yield { type: 'close', cause: ending.cause, ...(ending.detail ? { detail: ending.detail } : {}) };
   }
 
   /** 2025-11-25: the standalone GET stream on which the server sends its own requests and notifications. */

@@ -9,11 +9,33 @@ type SseItem = { type: 'event'; event: EventSourceMessage; retry?: number } | { 
 const MAX_SSE_BUFFER = 8 * 1024 * 1024;
 
 /**
- * Yield the events and comments of an SSE body as they arrive. Throws when the body fails
- * mid-way (a dropped connection) or an event exceeds the buffer cap. Stopping the iteration
- * cancels the body.
+ * What one SSE stream may carry before the page cuts it: every event becomes a timeline frame,
+ * so a stream that never ends would otherwise grow the page without bound. Generous for real
+ * streams (progress, logs, a long listen); 2025-11-25 resumptions count afresh.
  */
-export async function* readSse(body: ReadableStream<Uint8Array>, maxBufferSize = MAX_SSE_BUFFER): AsyncGenerator<SseItem> {
+export const STREAM_BYTE_BUDGET = 16 * 1024 * 1024;
+
+/** Thrown by `readSse` when a stream has carried more bytes than its budget; the body is cancelled. */
+export class StreamBudgetError extends Error {
+  constructor(
+    readonly budgetBytes: number,
+    readonly readBytes: number,
+  ) {
+    super(`stream cut after ${mib(readBytes)}: over the budget of ${mib(budgetBytes)} per stream`);
+    this.name = 'StreamBudgetError';
+  }
+}
+
+/** Bytes as MiB for messages ("16.0 MiB"). */
+export const mib = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+
+/**
+ * Yield the events and comments of an SSE body as they arrive. Throws when the body fails
+ * mid-way (a dropped connection), an event exceeds the buffer cap, or the body has carried more
+ * than `maxBytes` in all (`StreamBudgetError`: a stream that never ends must not grow the page
+ * without bound). Stopping the iteration cancels the body.
+ */
+export async function* readSse(body: ReadableStream<Uint8Array>, maxBufferSize = MAX_SSE_BUFFER, maxBytes = Infinity): AsyncGenerator<SseItem> {
   const queue: SseItem[] = [];
   let failure: Error | undefined;
   let retry: number | undefined;
@@ -35,9 +57,13 @@ export async function* readSse(body: ReadableStream<Uint8Array>, maxBufferSize =
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let finished = false;
+  let read = 0;
   try {
     for (;;) {
       const { done, value } = await reader.read();
+      read += value?.byteLength ?? 0;
+      // Checked before parsing: the events of the chunk that crossed the budget are not kept either.
+      if (read > maxBytes) throw new StreamBudgetError(maxBytes, read);
       if (done) {
         parser.feed(decoder.decode());
         parser.reset({ consume: true });

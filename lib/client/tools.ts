@@ -1,6 +1,7 @@
 import { LegacyToolExecutionSchema, type HeaderBinding, type InputResponses, type Tool } from '../protocol';
 import type { Connection, RequestOptions } from './connection-types';
 import { filterTools, type DroppedTool } from './request-builder';
+import { inSlices, yieldToEventLoop } from './yield-slices';
 import { classifyRetry, type RequestOutcome } from './results';
 
 /**
@@ -35,7 +36,23 @@ export interface ToolApi {
   callTool(name: string, args?: Record<string, unknown>, options?: CallToolOptions): Promise<RequestOutcome>;
 }
 
-const MAX_PAGES = 100;
+/** Pages followed before giving up on a server whose cursors never end (100,000 tools at 100 per page fit). */
+const MAX_PAGES = 1000;
+
+/** Dropped tools named one by one in the warnings; the rest are counted. */
+const MAX_DROP_WARNINGS = 20;
+
+/** filterTools over a long list in slices that yield to the event loop (100,000 tools stay off one long task). */
+async function filterInSlices(all: readonly unknown[]): Promise<{ tools: Tool[]; dropped: DroppedTool[]; bindings: Map<string, HeaderBinding[]> }> {
+  const out = { tools: [] as Tool[], dropped: [] as DroppedTool[], bindings: new Map<string, HeaderBinding[]>() };
+  await inSlices(all, (chunk) => {
+    const f = filterTools(chunk);
+    for (const t of f.tools) out.tools.push(t);
+    for (const d of f.dropped) out.dropped.push(d);
+    for (const [k, v] of f.bindings) out.bindings.set(k, v);
+  });
+  return out;
+}
 
 /** Create the tool operations over a connection. */
 export function createToolApi(conn: Connection): ToolApi {
@@ -50,18 +67,22 @@ export function createToolApi(conn: Connection): ToolApi {
       if (last.type !== 'complete') return { outcome: last, tools: [], dropped: [] };
       const r = last.result as { tools?: unknown; nextCursor?: unknown };
       if (!Array.isArray(r.tools)) return { outcome: { type: 'invalid', reason: 'tools/list result has no tools array', result: r }, tools: [], dropped: [] };
-      all.push(...r.tools);
+      // One at a time: a spread of a 100,000-item page would overflow the argument limit.
+      for (const t of r.tools) all.push(t);
       cursor = typeof r.nextCursor === 'string' && r.nextCursor ? r.nextCursor : undefined;
       if (!cursor) break;
+      await yieldToEventLoop();
     }
     if (conn.era === 'legacy') {
       // Header bindings are a 2026-07-28 rule; older servers' tools are kept as they are.
-      const f = filterTools(all);
+      const f = await filterInSlices(all);
       const kept = all.filter((t) => t && typeof t === 'object' && typeof (t as Tool).name === 'string') as Tool[];
       cache = { tools: kept, dropped: [], bindings: new Map(kept.map((t) => [t.name, f.bindings.get(t.name) ?? []])) };
     } else {
-      const f = filterTools(all);
-      for (const d of f.dropped) conn.warn(`Dropped tool "${d.name}" from tools/list: ${d.reason}`);
+      const f = await filterInSlices(all);
+      // Each warning is a store update: a list of thousands of broken tools gets a few and a count.
+      for (const d of f.dropped.slice(0, MAX_DROP_WARNINGS)) conn.warn(`Dropped tool "${d.name}" from tools/list: ${d.reason}`);
+      if (f.dropped.length > MAX_DROP_WARNINGS) conn.warn(`Dropped tool … and ${f.dropped.length - MAX_DROP_WARNINGS} more from tools/list`);
       cache = f;
     }
     return { outcome: last, tools: cache.tools, dropped: cache.dropped };

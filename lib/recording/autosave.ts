@@ -30,6 +30,8 @@ interface AutosaveOptions {
   name?: string;
   /** Quiet period before a save (ms, default 2000). */
   delayMs?: number;
+  /** Clock for measuring a save's cost (ms; default performance.now). */
+  now?: () => number;
   /** Told about failed saves (the session goes on). */
   onError?: (error: Error) => void;
   setTimer?: (fn: () => void, ms: number) => unknown;
@@ -44,12 +46,21 @@ interface Autosave {
   stop(): void;
 }
 
-/** Save the recorder's session whenever it changes, debounced. */
+/**
+ * A save builds and serializes the whole session on the main thread, which for a huge session
+ * (100,000 tools, a stream cut at its budget) takes a second or more: the next save then waits
+ * this many times as long as the last one took, so saving never holds more than ~5% of the page.
+ */
+const SAVE_COST_FACTOR = 20;
+
+/** Save the recorder's session whenever it changes, debounced (and spaced out by what saving costs). */
 export function startAutosave(recorder: Recorder, options: AutosaveOptions): Autosave {
   const name = options.name ?? autosaveName();
   const setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
   const clearTimer = options.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
   const delay = options.delayMs ?? 2_000;
+  const now = options.now ?? (() => performance.now());
+  let nextDelay = delay;
   let timer: unknown;
   let saving: Promise<void> = Promise.resolve();
   let dirty = false;
@@ -58,13 +69,15 @@ export function startAutosave(recorder: Recorder, options: AutosaveOptions): Aut
     timer = undefined;
     if (!dirty) return saving;
     dirty = false;
+    const started = now();
     const text = serializeRecording(recorder.build());
+    nextDelay = Math.max(delay, (now() - started) * SAVE_COST_FACTOR);
     saving = saving.then(() => options.write(name, text)).catch((e: unknown) => options.onError?.(e instanceof Error ? e : new Error(String(e))));
     return saving;
   };
   const off = recorder.onChange(() => {
     dirty = true;
-    if (timer === undefined) timer = setTimer(() => void save(), delay);
+    if (timer === undefined) timer = setTimer(() => void save(), nextDelay);
   });
   return {
     name,

@@ -19,6 +19,11 @@ function setup(annotate?: Parameters<typeof createBridgeTransport>[0]['annotate'
     record: (f) => frames.push(f),
     annotate,
     listenOn: events as never,
+    // Batches run at once here; the per-frame batching is tested in bridge-flood.test.ts.
+    schedule: (run) => {
+      run();
+      return () => undefined;
+    },
   });
   t.onmessage = (m) => received.push(m);
   const deliver = (data: unknown, source: unknown = frameWindow, origin = SANDBOX) =>

@@ -1,0 +1,219 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A hostile MCP server (2026-07-28, stateless, plain node:http on 127.0.0.1, no CORS so the
+ * inspector goes through its proxy) that tries to freeze the page by volume:
+ * - `tools/list` holds `toolCount` tools (100,000 by default), `pageSize` per page;
+ * - `flood_app` has an MCP App whose view, once initialized, posts `count` bridge messages in one
+ *   burst (`mode: "burst"`) or keeps posting `perTick` every 10 ms (`mode: "sustained"`);
+ * - `endless_stream` answers with an SSE stream of ~60 KiB progress notifications that never ends;
+ *   the server counts what it wrote and notices when the reader closes it.
+ */
+
+const VERSION = '2026-07-28';
+const SERVER_INFO = { name: 'hostile-flood', version: '1.0.0' };
+const APP_URI = 'ui://flood/view.html';
+const APP_MIME = 'text/html;profile=mcp-app';
+/** Bytes of padding in each endless-stream event (the JSON around it adds ~150): 16 MiB is ~270 events. */
+const EVENT_PADDING = 60_000;
+
+interface FloodServerOptions {
+  toolCount?: number;
+  pageSize?: number;
+}
+
+/** What the endless stream did: bytes written, and whether (and after how many bytes) the reader closed it. */
+export interface EndlessStreamStats {
+  opened: number;
+  bytesWritten: number;
+  closedByReader: boolean;
+  bytesAtClose?: number;
+}
+
+export interface FloodServer {
+  url: string;
+  toolCount: number;
+  /** Requests of each method received so far. */
+  counts: Map<string, number>;
+  endless(): EndlessStreamStats;
+  stop(): Promise<void>;
+}
+
+/** The view: handshake, then flood the host as the tool input says. */
+const VIEW_HTML = `<!doctype html><html><head><meta charset="utf-8"><title>flood</title></head><body>
+<p id="status">starting</p>
+<script>
+(() => {
+  const post = (m) => window.parent.postMessage(m, '*');
+  const status = (t) => { document.getElementById('status').textContent = t; };
+  let flooding = false;
+  function flood(args) {
+    if (flooding) return;
+    flooding = true;
+    const count = Number(args.count) || 20000;
+    const note = (i) => ({ jsonrpc: '2.0', method: 'ui/notifications/size-changed', params: { width: 300, height: 100 + (i % 50) } });
+    const ask = (i) => ({ jsonrpc: '2.0', id: 'flood-' + i, method: 'ui/update-model-context', params: { content: [{ type: 'text', text: 'flood ' + i }] } });
+    const one = (i) => post(i % 2 ? note(i) : ask(i));
+    if (args.mode === 'sustained') {
+      let i = 0;
+      const per = Number(args.perTick) || 20;
+      setInterval(() => { for (let k = 0; k < per; k++) one(i++); status('sent ' + i); }, 10);
+      return;
+    }
+    for (let i = 0; i < count; i++) one(i);
+    status('sent ' + count);
+  }
+  window.addEventListener('message', (e) => {
+    const d = e.data;
+    if (!d || d.jsonrpc !== '2.0') return;
+    if (d.id === 'init' && d.result) {
+      post({ jsonrpc: '2.0', method: 'ui/notifications/initialized', params: {} });
+      status('initialized');
+    }
+    if (d.method === 'ui/notifications/tool-input') flood((d.params && d.params.arguments) || {});
+  });
+  post({ jsonrpc: '2.0', id: 'init', method: 'ui/initialize', params: { protocolVersion: '2026-01-26', appInfo: { name: 'flood', version: '1' }, appCapabilities: {} } });
+})();
+</script></body></html>`;
+
+function toolAt(i: number): Record<string, unknown> {
+  const n = String(i).padStart(6, '0');
+  return {
+    name: `tool_${n}`,
+    title: `Tool ${n}`,
+    description: `Generated tool number ${n} of a server that lists far too many tools.`,
+    inputSchema: { type: 'object', properties: { value: { type: 'string', description: 'any text' } } },
+  };
+}
+
+/** The hand-written tools first, then generated ones up to `total`. */
+function toolsPage(cursor: number, size: number, total: number): Record<string, unknown>[] {
+  const special = [
+    {
+      name: 'endless_stream',
+      description: 'Answers with an SSE stream that never ends.',
+      inputSchema: { type: 'object', properties: {} },
+    },
+    {
+      name: 'flood_app',
+      description: 'An MCP App that floods the host with bridge messages.',
+      inputSchema: {
+        type: 'object',
+        properties: { mode: { type: 'string', enum: ['burst', 'sustained'] }, count: { type: 'integer' }, perTick: { type: 'integer' } },
+      },
+      _meta: { ui: { resourceUri: APP_URI } },
+    },
+  ];
+  const out: Record<string, unknown>[] = [];
+  for (let i = cursor; i < Math.min(cursor + size, total); i++) out.push(i < special.length ? special[i]! : toolAt(i));
+  return out;
+}
+
+const complete = (extra: Record<string, unknown>) => ({ resultType: 'complete', ...extra, _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO } });
+
+/** Start the server on a free loopback port. */
+export async function startFloodServer(options: FloodServerOptions = {}): Promise<FloodServer> {
+  const toolCount = options.toolCount ?? 100_000;
+  const pageSize = options.pageSize ?? 1000;
+  const counts = new Map<string, number>();
+  const stats: EndlessStreamStats = { opened: 0, bytesWritten: 0, closedByReader: false };
+  const open = new Set<http.ServerResponse>();
+
+  function answer(res: http.ServerResponse, id: unknown, result: Record<string, unknown>) {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ jsonrpc: '2.0', id, result }));
+  }
+
+  function endless(res: http.ServerResponse, id: unknown) {
+    stats.opened++;
+    open.add(res);
+    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store' });
+    let n = 0;
+    const pad = 'x'.repeat(EVENT_PADDING);
+    const write = () => {
+      // Writes as fast as the reader takes them (backpressure), forever.
+      while (!res.destroyed) {
+        const data = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: String(id), progress: ++n, message: pad } });
+        const chunk = `id: ${n}\ndata: ${data}\n\n`;
+        stats.bytesWritten += chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', write);
+      }
+    };
+    res.on('close', () => {
+      open.delete(res);
+      stats.closedByReader = true;
+      stats.bytesAtClose = stats.bytesWritten;
+    });
+    write();
+  }
+
+  const server = http.createServer((req, res) => {
+    if (req.method !== 'POST') {
+      res.writeHead(405, { Allow: 'POST' }).end();
+      return;
+    }
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => (body += c));
+    req.on('end', () => {
+      let msg: { id?: unknown; method?: string; params?: Record<string, unknown> };
+      try {
+        msg = JSON.parse(body);
+      } catch {
+        res
+          .writeHead(400, { 'Content-Type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }));
+        return;
+      }
+      const method = String(msg.method);
+      counts.set(method, (counts.get(method) ?? 0) + 1);
+      if (msg.id === undefined) {
+        res.writeHead(202).end();
+        return;
+      }
+      const params = msg.params ?? {};
+      switch (method) {
+        case 'server/discover':
+          return answer(
+            res,
+            msg.id,
+            complete({
+              supportedVersions: [VERSION],
+              capabilities: { tools: {}, resources: {}, extensions: { 'io.modelcontextprotocol/ui': {} } },
+              ttlMs: 0,
+              cacheScope: 'public',
+            }),
+          );
+        case 'tools/list': {
+          const cursor = Number(params.cursor ?? 0) || 0;
+          const tools = toolsPage(cursor, pageSize, toolCount);
+          const next = cursor + pageSize < toolCount ? { nextCursor: String(cursor + pageSize) } : {};
+          return answer(res, msg.id, complete({ tools, ...next, ttlMs: 0, cacheScope: 'public' }));
+        }
+        case 'resources/read':
+          return answer(res, msg.id, complete({ contents: [{ uri: APP_URI, mimeType: APP_MIME, text: VIEW_HTML }], ttlMs: 0, cacheScope: 'public' }));
+        case 'tools/call':
+          if (params.name === 'endless_stream') return endless(res, msg.id);
+          return answer(res, msg.id, complete({ content: [{ type: 'text', text: `called ${String(params.name)}` }] }));
+        default:
+          res.writeHead(404, { 'Content-Type': 'application/json' });
+          res.end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: `Method not found: ${method}` } }));
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    toolCount,
+    counts,
+    endless: () => ({ ...stats }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const res of open) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
