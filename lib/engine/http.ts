@@ -42,8 +42,9 @@ interface HttpFrontOptions {
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
 
-function json(status: number, body: unknown, extra: Record<string, string> = {}): HttpOutput {
-  return body === undefined ? { status, headers: extra } : { status, headers: { ...JSON_HEADERS, ...extra }, body: JSON.stringify(body) };
+function json(status: number, body: unknown, extra?: Record<string, string>): HttpOutput {
+  if (body === undefined) return { status, headers: extra ?? {} };
+  return { status, headers: extra ? { ...JSON_HEADERS, ...extra } : { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
 }
 
 /** The web fetch face over the core. */
@@ -101,6 +102,7 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
       id: fields.id,
       requestHeaders: headerRecord(headers),
       requestBody: body,
+      requestText: text,
     });
     const record = (status: number, responseBody: unknown) => tap?.respond(status, responseBody);
     const denied = await opts.authorize?.(req, fields);
@@ -242,10 +244,12 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
       const o = first.o;
       const message = 'error' in o ? errorResponse(rpc.id, o.error) : { jsonrpc: '2.0' as const, id: rpc.id, result: o.result };
       const status = 'error' in o ? (o.httpStatus ?? httpStatusForError(o.error.code)) : 200;
-      tap?.respond(status, message);
       // The handshake succeeded: from now on this session id names the client and what it declared.
       if (fresh?.initialized && 'result' in o) opts.sessions?.add(fresh);
-      return json(status, message, fresh?.initialized && 'result' in o ? { [HEADER.sessionId]: fresh.id } : {});
+      const out = json(status, message, fresh?.initialized && 'result' in o ? { [HEADER.sessionId]: fresh.id } : undefined);
+      // The journal keeps the text just serialized for the wire and parses it only if read.
+      tap?.respond(status, message, typeof out.body === 'string' ? out.body : undefined);
+      return out;
     }
     const ch = channel!;
     void work.then((o) => {

@@ -1,6 +1,7 @@
 import type { Clock } from './runtime';
 import type { ExchangeHandle, ExchangeStart, ExchangeTap, StreamEnd } from './exchange-tap';
 import { boundPayload, DEFAULT_PAYLOAD_LIMITS, truncateString, type PayloadLimits } from './journal-bounds';
+import { fitsLimits } from './journal-lazy';
 
 /**
  * The journal: every exchange the mock served, in arrival order, with what the report card
@@ -8,6 +9,7 @@ import { boundPayload, DEFAULT_PAYLOAD_LIMITS, truncateString, type PayloadLimit
  * each SSE frame with its time). An entry opens when the request arrives, so open listen
  * streams are visible while they run, and it is completed when the response or stream ends.
  * Bounded by entry count and by bytes; oversized payloads keep their shape with markers.
+ * Small JSON bodies are kept as their text and parsed when first read (journal-lazy.ts).
  */
 
 /** One SSE frame the engine wrote on a streamed response. */
@@ -133,25 +135,59 @@ export function createJournal(options: JournalOptions): Journal {
 
   return {
     open(start) {
-      const headers: Record<string, string> = {};
+      // The caller's record is fresh (built for this exchange): kept as is unless a value is too long.
+      let headers = start.requestHeaders;
       let headerChars = 0;
-      for (const [k, v] of Object.entries(start.requestHeaders)) {
-        headers[k] = v.length > MAX_HEADER ? truncateString(v, 256) : v;
-        headerChars += k.length + headers[k].length + 4;
+      for (const k in headers) {
+        const v = headers[k] ?? '';
+        if (v.length > MAX_HEADER) {
+          if (headers === start.requestHeaders) headers = { ...headers };
+          headers[k] = truncateString(v, 256);
+        }
+        headerChars += k.length + (headers[k]?.length ?? 0) + 4;
       }
+      // Bodies are read through accessors, so a body kept as text is parsed (once) by its first reader.
+      let requestText: string | undefined;
+      let requestBody: unknown;
+      let responseText: string | undefined;
+      let responseBody: unknown;
       const entry: JournalEntry = {
         seq: ++seq,
         at: clock.now(),
         order: ++order,
         requestHeaders: headers,
-        requestBody: undefined,
+        get requestBody() {
+          if (requestText !== undefined) {
+            requestBody = boundPayload(JSON.parse(requestText), limits).value;
+            requestText = undefined;
+          }
+          return requestBody;
+        },
+        set requestBody(value) {
+          requestText = undefined;
+          requestBody = value;
+        },
+        get responseBody() {
+          if (responseText !== undefined) {
+            responseBody = boundPayload(JSON.parse(responseText), limits).value;
+            responseText = undefined;
+          }
+          return responseBody;
+        },
+        set responseBody(value) {
+          responseText = undefined;
+          responseBody = value;
+        },
         streamed: false,
         frames: [],
         bytes: headerChars + 200,
       };
       if (start.method !== undefined) entry.method = start.method;
       if (start.id !== undefined) entry.id = start.id;
-      entry.requestBody = bound(entry, start.requestBody);
+      if (start.requestText !== undefined && fitsLimits(start.requestText, limits)) {
+        requestText = start.requestText;
+        entry.bytes += requestText.length;
+      } else requestBody = bound(entry, start.requestBody);
       ring.push(entry);
       live.add(entry);
       total += entry.bytes;
@@ -167,10 +203,13 @@ export function createJournal(options: JournalOptions): Journal {
       };
       return {
         entry,
-        respond(status, body) {
+        respond(status, body, text) {
           if (done) return;
           entry.status = status;
-          if (body !== undefined) entry.responseBody = bound(entry, body);
+          if (text !== undefined && fitsLimits(text, limits)) {
+            responseText = text;
+            grow(entry, text.length);
+          } else if (body !== undefined) entry.responseBody = bound(entry, body);
           finish();
         },
         stream(status) {
