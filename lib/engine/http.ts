@@ -1,4 +1,5 @@
-import { ERROR, HEADER, httpStatusForError, errorResponse, JsonRpcRequestSchema, JsonRpcNotificationSchema, type JsonRpcRequest } from '../protocol';
+import { ERROR, HEADER, httpStatusForError, errorResponse, JsonRpcNotificationSchema, type JsonRpcRequest } from '../protocol';
+import { parseRequestEnvelope } from './envelope';
 import { parseJson } from '../shared/json';
 import { asRecord } from '../shared/records';
 import { isAllowedHost, isAllowedOrigin } from './guards';
@@ -111,7 +112,7 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
       return json(denied.status, denied.body, denied.headers);
     }
 
-    const asRequest = JsonRpcRequestSchema.safeParse(body);
+    const asRequest = parseRequestEnvelope(body);
     if (!asRequest.success) {
       const asNote = JsonRpcNotificationSchema.safeParse(body);
       if (asNote.success && !Object.hasOwn(body as Record<string, unknown>, 'id')) {
