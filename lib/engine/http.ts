@@ -5,6 +5,7 @@ import { asRecord } from '../shared/records';
 import { isAllowedHost, isAllowedOrigin } from './guards';
 import { SSE_HEADERS, createSseChannel } from './sse';
 import type { RequestOrigin, RequestPipeline } from './pipeline';
+import type { Outcome } from './context';
 import { tapChannel, type ExchangeHandle, type ExchangeTap } from './exchange-tap';
 import { dripResponse, faultReply, withStreamFaults } from './fault-stream';
 import type { FaultPlan, FaultRequest } from './faults';
@@ -187,8 +188,15 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
     const pending: { message: unknown; opts?: { droppable?: boolean; key?: string } }[] = [];
     let final: unknown;
     let channel: ReturnType<typeof createSseChannel> | undefined;
-    let resolveStream: ((r: HttpOutput) => void) | undefined;
-    const streamStarted = new Promise<HttpOutput>((r) => (resolveStream = r));
+    // One promise settles with whichever comes first: the outcome (a direct answer) or the stream
+    // (undefined, its answer in `streamed`). A race of two promises cost four more per request.
+    let streamed: HttpOutput | undefined;
+    let settle: ((o: Outcome | undefined) => void) | undefined;
+    let fail: ((e: unknown) => void) | undefined;
+    const first = new Promise<Outcome | undefined>((resolve, reject) => {
+      settle = resolve;
+      fail = reject;
+    });
     const deliver = (message: unknown, o?: { droppable?: boolean; key?: string }) => {
       if (!channel) {
         pending.push({ message, opts: o });
@@ -217,7 +225,8 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
       if (log) log.live = channel;
       tap?.stream(200);
       for (const p of pending.splice(0)) deliver(p.message, p.opts);
-      resolveStream?.({ status: 200, headers: { ...SSE_HEADERS }, stream: channel.stream, ...(channel.attach ? { attach: channel.attach } : {}) });
+      streamed = { status: 200, headers: { ...SSE_HEADERS }, stream: channel.stream, ...(channel.attach ? { attach: channel.attach } : {}) };
+      settle?.(undefined);
     };
     const origin: RequestOrigin = {
       transport: 'http',
@@ -238,11 +247,12 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
     // A stream fault needs a stream to damage, even where the answer would be plain JSON.
     if (plan?.stream.length) startStream();
 
-    const work = opts.pipeline(rpc, origin).finally(() => untrack?.());
-    const first = await Promise.race([work.then((o) => ({ kind: 'done' as const, o })), streamStarted.then((r) => ({ kind: 'stream' as const, r }))]);
-    if (first.kind === 'done' && !channel) {
+    const started = opts.pipeline(rpc, origin);
+    const work = untrack ? started.finally(untrack) : started;
+    work.then(settle, fail);
+    const o = await first;
+    if (o !== undefined && !channel) {
       unlink();
-      const o = first.o;
       const message = 'error' in o ? errorResponse(rpc.id, o.error) : { jsonrpc: '2.0' as const, id: rpc.id, result: o.result };
       const status = 'error' in o ? (o.httpStatus ?? httpStatusForError(o.error.code)) : 200;
       // The handshake succeeded: from now on this session id names the client and what it declared.
@@ -260,6 +270,7 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
       if (abort?.signal.aborted && ch.closed) return;
       ch.finish(message);
     });
-    return first.kind === 'stream' ? first.r : streamStarted;
+    // The stream started, before or just after the outcome: `streamed` is set either way.
+    return streamed!;
   }
 }
