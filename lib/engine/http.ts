@@ -42,11 +42,9 @@ interface HttpFrontOptions {
   authorize?: (req: HttpInput, body: Record<string, unknown>) => Promise<{ status: number; headers: Record<string, string>; body: unknown } | undefined>;
 }
 
-const JSON_HEADERS = { 'Content-Type': 'application/json' };
-
 function json(status: number, body: unknown, extra?: Record<string, string>): HttpOutput {
   if (body === undefined) return { status, headers: extra ?? {} };
-  return { status, headers: extra ? { ...JSON_HEADERS, ...extra } : { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
+  return { status, headers: extra ? { 'Content-Type': 'application/json', ...extra } : { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
 }
 
 /** The web fetch face over the core. */
@@ -188,8 +186,7 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
     const pending: { message: unknown; opts?: { droppable?: boolean; key?: string } }[] = [];
     let final: unknown;
     let channel: ReturnType<typeof createSseChannel> | undefined;
-    // One promise settles with whichever comes first: the outcome (a direct answer) or the stream
-    // (undefined, its answer in `streamed`). A race of two promises cost four more per request.
+    // Settles with what comes first: the outcome, or undefined when the stream (`streamed`) started.
     let streamed: HttpOutput | undefined;
     let settle: ((o: Outcome | undefined) => void) | undefined;
     let fail: ((e: unknown) => void) | undefined;
@@ -258,7 +255,6 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
       // The handshake succeeded: from now on this session id names the client and what it declared.
       if (fresh?.initialized && 'result' in o) opts.sessions?.add(fresh);
       const out = json(status, message, fresh?.initialized && 'result' in o ? { [HEADER.sessionId]: fresh.id } : undefined);
-      // The journal keeps the text just serialized for the wire and parses it only if read.
       tap?.respond(status, message, typeof out.body === 'string' ? out.body : undefined);
       return out;
     }
@@ -270,7 +266,6 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
       if (abort?.signal.aborted && ch.closed) return;
       ch.finish(message);
     });
-    // The stream started, before or just after the outcome: `streamed` is set either way.
-    return streamed!;
+    return streamed!; // set by startStream, before or just after the outcome
   }
 }

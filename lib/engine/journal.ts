@@ -1,6 +1,6 @@
 import type { Clock } from './runtime';
 import type { ExchangeHandle, ExchangeStart, ExchangeTap, StreamEnd } from './exchange-tap';
-import { boundPayload, DEFAULT_PAYLOAD_LIMITS, truncateString, type PayloadLimits } from './journal-bounds';
+import { boundHeaders, boundPayload, DEFAULT_PAYLOAD_LIMITS, headerChars, type PayloadLimits } from './journal-bounds';
 import { fitsLimits } from './journal-lazy';
 
 /**
@@ -8,8 +8,8 @@ import { fitsLimits } from './journal-lazy';
  * needs to grade the client (request headers and body as sent, status, the final response,
  * each SSE frame with its time). An entry opens when the request arrives, so open listen
  * streams are visible while they run, and it is completed when the response or stream ends.
- * Bounded by entry count and by bytes; oversized payloads keep their shape with markers.
- * Small JSON bodies are kept as their text and parsed when first read (journal-lazy.ts).
+ * Bounded by entry count and by bytes; oversized payloads keep their shape with markers; small
+ * JSON bodies are kept as their text and parsed when first read (journal-lazy.ts).
  */
 
 /** One SSE frame the engine wrote on a streamed response. */
@@ -96,8 +96,6 @@ interface JournalOptions {
   payload?: PayloadLimits;
 }
 
-const MAX_HEADER = 4096;
-
 /** A journal holding at most `capacity` entries and about `maxBytes` characters, oldest dropped first. */
 export function createJournal(options: JournalOptions): Journal {
   const { clock } = options;
@@ -135,18 +133,8 @@ export function createJournal(options: JournalOptions): Journal {
 
   return {
     open(start) {
-      // The caller's record is fresh (built for this exchange): kept as is unless a value is too long.
-      let headers = start.requestHeaders;
-      let headerChars = 0;
-      for (const k in headers) {
-        const v = headers[k] ?? '';
-        if (v.length > MAX_HEADER) {
-          if (headers === start.requestHeaders) headers = { ...headers };
-          headers[k] = truncateString(v, 256);
-        }
-        headerChars += k.length + (headers[k]?.length ?? 0) + 4;
-      }
-      // Bodies are read through accessors, so a body kept as text is parsed (once) by its first reader.
+      const headers = boundHeaders(start.requestHeaders, 4096);
+      // Read through accessors: a body kept as text is parsed once, by its first reader.
       let requestText: string | undefined;
       let requestBody: unknown;
       let responseText: string | undefined;
@@ -180,7 +168,7 @@ export function createJournal(options: JournalOptions): Journal {
         },
         streamed: false,
         frames: [],
-        bytes: headerChars + 200,
+        bytes: headerChars(headers) + 200,
       };
       if (start.method !== undefined) entry.method = start.method;
       if (start.id !== undefined) entry.id = start.id;
