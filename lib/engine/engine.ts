@@ -150,8 +150,9 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
     tap: {
       open(start) {
         // Bearer tokens never reach the journal in clear (the server redacts its own cookie).
-        const handle = journal.open({ ...start, requestHeaders: redactHeaders(start.requestHeaders, ['authorization']) });
-        void core.principalOf(start.requestHeaders.authorization ?? null).then((p) => handle.annotate({ principal: p }));
+        const authorization = start.requestHeaders.authorization;
+        const handle = journal.open(authorization === undefined ? start : { ...start, requestHeaders: redactHeaders(start.requestHeaders, ['authorization']) });
+        void core.principalOf(authorization ?? null).then((p) => handle.annotate({ principal: p }));
         return handle;
       },
     },

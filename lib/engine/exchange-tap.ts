@@ -12,14 +12,17 @@ export type StreamEnd = 'complete' | 'client-closed' | 'dropped';
 export interface ExchangeStart {
   method?: string;
   id?: unknown;
+  /** A record made for this exchange: the tap may keep it rather than copy it. */
   requestHeaders: Record<string, string>;
   requestBody: unknown;
+  /** The body's JSON text, when the front has it: the tap may keep that and parse it when read. */
+  requestText?: string;
 }
 
 /** Progress of one exchange, reported by the HTTP front. */
 export interface ExchangeHandle {
-  /** A JSON (or empty) answer: completes the entry. */
-  respond(status: number, body?: unknown): void;
+  /** A JSON (or empty) answer: completes the entry. `text` is `body` as sent, when serialized already. */
+  respond(status: number, body?: unknown, text?: string): void;
   /** The response turned into an SSE stream. */
   stream(status: number): void;
   frame(message: unknown): void;

@@ -1,9 +1,11 @@
-import { ERROR, HEADER, httpStatusForError, errorResponse, JsonRpcRequestSchema, JsonRpcNotificationSchema, type JsonRpcRequest } from '../protocol';
+import { ERROR, HEADER, httpStatusForError, errorResponse, JsonRpcNotificationSchema, type JsonRpcRequest } from '../protocol';
+import { parseRequestEnvelope } from './envelope';
 import { parseJson } from '../shared/json';
 import { asRecord } from '../shared/records';
 import { isAllowedHost, isAllowedOrigin } from './guards';
 import { SSE_HEADERS, createSseChannel } from './sse';
 import type { RequestOrigin, RequestPipeline } from './pipeline';
+import type { Outcome } from './context';
 import { tapChannel, type ExchangeHandle, type ExchangeTap } from './exchange-tap';
 import { dripResponse, faultReply, withStreamFaults } from './fault-stream';
 import type { FaultPlan, FaultRequest } from './faults';
@@ -43,10 +45,9 @@ interface HttpFrontOptions {
   authorize?: (req: HttpInput, body: Record<string, unknown>) => Promise<{ status: number; headers: Record<string, string>; body: unknown } | undefined>;
 }
 
-const JSON_HEADERS = { 'Content-Type': 'application/json' };
-
-function json(status: number, body: unknown, extra: Record<string, string> = {}): HttpOutput {
-  return body === undefined ? { status, headers: extra } : { status, headers: { ...JSON_HEADERS, ...extra }, body: JSON.stringify(body) };
+function json(status: number, body: unknown, extra?: Record<string, string>): HttpOutput {
+  if (body === undefined) return { status, headers: extra ?? {} };
+  return { status, headers: extra ? { 'Content-Type': 'application/json', ...extra } : { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
 }
 
 /** The web fetch face over the core. */
@@ -106,6 +107,7 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
       id: fields.id,
       requestHeaders: headerRecord(headers),
       requestBody: body,
+      requestText: text,
     });
     const record = (status: number, responseBody: unknown) => tap?.respond(status, responseBody);
     const denied = await opts.authorize?.(req, fields);
@@ -114,7 +116,7 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
       return json(denied.status, denied.body, denied.headers);
     }
 
-    const asRequest = JsonRpcRequestSchema.safeParse(body);
+    const asRequest = parseRequestEnvelope(body);
     if (!asRequest.success) {
       const asNote = JsonRpcNotificationSchema.safeParse(body);
       if (asNote.success && !Object.hasOwn(body as Record<string, unknown>, 'id')) {
@@ -197,8 +199,14 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
     const pending: { message: unknown; opts?: { droppable?: boolean; key?: string } }[] = [];
     let final: unknown;
     let channel: ReturnType<typeof createSseChannel> | undefined;
-    let resolveStream: ((r: HttpOutput) => void) | undefined;
-    const streamStarted = new Promise<HttpOutput>((r) => (resolveStream = r));
+    // Settles with what comes first: the outcome, or undefined when the stream (`streamed`) started.
+    let streamed: HttpOutput | undefined;
+    let settle: ((o: Outcome | undefined) => void) | undefined;
+    let fail: ((e: unknown) => void) | undefined;
+    const first = new Promise<Outcome | undefined>((resolve, reject) => {
+      settle = resolve;
+      fail = reject;
+    });
     const deliver = (message: unknown, o?: { droppable?: boolean; key?: string }) => {
       if (!channel) {
         pending.push({ message, opts: o });
@@ -227,7 +235,8 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
       if (log) log.live = channel;
       tap?.stream(200);
       for (const p of pending.splice(0)) deliver(p.message, p.opts);
-      resolveStream?.({ status: 200, headers: { ...SSE_HEADERS }, stream: channel.stream, ...(channel.attach ? { attach: channel.attach } : {}) });
+      streamed = { status: 200, headers: { ...SSE_HEADERS }, stream: channel.stream, ...(channel.attach ? { attach: channel.attach } : {}) };
+      settle?.(undefined);
     };
     const origin: RequestOrigin = {
       transport: 'http',
@@ -248,17 +257,19 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
     // A stream fault needs a stream to damage, even where the answer would be plain JSON.
     if (plan?.stream.length) startStream();
 
-    const work = opts.pipeline(rpc, origin).finally(() => untrack?.());
-    const first = await Promise.race([work.then((o) => ({ kind: 'done' as const, o })), streamStarted.then((r) => ({ kind: 'stream' as const, r }))]);
-    if (first.kind === 'done' && !channel) {
+    const started = opts.pipeline(rpc, origin);
+    const work = untrack ? started.finally(untrack) : started;
+    work.then(settle, fail);
+    const o = await first;
+    if (o !== undefined && !channel) {
       unlink();
-      const o = first.o;
       const message = 'error' in o ? errorResponse(rpc.id, o.error) : { jsonrpc: '2.0' as const, id: rpc.id, result: o.result };
       const status = 'error' in o ? (o.httpStatus ?? httpStatusForError(o.error.code)) : 200;
-      tap?.respond(status, message);
       // The handshake succeeded: from now on this session id names the client and what it declared.
       if (fresh?.initialized && 'result' in o) opts.sessions?.add(fresh);
-      return json(status, message, fresh?.initialized && 'result' in o ? { [HEADER.sessionId]: fresh.id } : {});
+      const out = json(status, message, fresh?.initialized && 'result' in o ? { [HEADER.sessionId]: fresh.id } : undefined);
+      tap?.respond(status, message, typeof out.body === 'string' ? out.body : undefined);
+      return out;
     }
     const ch = channel!;
     void work.then((o) => {
@@ -268,6 +279,6 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
       if (abort?.signal.aborted && ch.closed) return;
       ch.finish(message);
     });
-    return first.kind === 'stream' ? first.r : streamStarted;
+    return streamed!; // set by startStream, before or just after the outcome
   }
 }

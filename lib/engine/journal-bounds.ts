@@ -32,8 +32,27 @@ function fingerprint(text: string): string {
 }
 
 /** Shorten a string to `keep` characters plus a marker naming its full length and fingerprint. */
-export function truncateString(text: string, keep: number): string {
+function truncateString(text: string, keep: number): string {
   return `${text.slice(0, Math.max(0, keep))}${TRUNCATED}: ${text.length} chars, fnv1a ${fingerprint(text)}]`;
+}
+
+/** Request headers with values over `max` characters shortened; the caller's (fresh) record itself when none is. */
+export function boundHeaders(headers: Record<string, string>, max: number): Record<string, string> {
+  let out = headers;
+  for (const k in headers) {
+    const v = headers[k] ?? '';
+    if (v.length <= max) continue;
+    if (out === headers) out = { ...headers };
+    out[k] = truncateString(v, 256);
+  }
+  return out;
+}
+
+/** Approximate size of a header record, in characters. */
+export function headerChars(headers: Record<string, string>): number {
+  let chars = 0;
+  for (const k in headers) chars += k.length + (headers[k]?.length ?? 0) + 4;
+  return chars;
 }
 
 /** Result of {@link boundPayload}. */

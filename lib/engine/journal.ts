@@ -1,13 +1,15 @@
 import type { Clock } from './runtime';
 import type { ExchangeHandle, ExchangeStart, ExchangeTap, StreamEnd } from './exchange-tap';
-import { boundPayload, DEFAULT_PAYLOAD_LIMITS, truncateString, type PayloadLimits } from './journal-bounds';
+import { boundHeaders, boundPayload, DEFAULT_PAYLOAD_LIMITS, headerChars, type PayloadLimits } from './journal-bounds';
+import { fitsLimits } from './journal-lazy';
 
 /**
  * The journal: every exchange the mock served, in arrival order, with what the report card
  * needs to grade the client (request headers and body as sent, status, the final response,
  * each SSE frame with its time). An entry opens when the request arrives, so open listen
  * streams are visible while they run, and it is completed when the response or stream ends.
- * Bounded by entry count and by bytes; oversized payloads keep their shape with markers.
+ * Bounded by entry count and by bytes; oversized payloads keep their shape with markers; small
+ * JSON bodies are kept as their text and parsed when first read (journal-lazy.ts).
  */
 
 /** One SSE frame the engine wrote on a streamed response. */
@@ -94,8 +96,6 @@ interface JournalOptions {
   payload?: PayloadLimits;
 }
 
-const MAX_HEADER = 4096;
-
 /** A journal holding at most `capacity` entries and about `maxBytes` characters, oldest dropped first. */
 export function createJournal(options: JournalOptions): Journal {
   const { clock } = options;
@@ -133,25 +133,49 @@ export function createJournal(options: JournalOptions): Journal {
 
   return {
     open(start) {
-      const headers: Record<string, string> = {};
-      let headerChars = 0;
-      for (const [k, v] of Object.entries(start.requestHeaders)) {
-        headers[k] = v.length > MAX_HEADER ? truncateString(v, 256) : v;
-        headerChars += k.length + headers[k].length + 4;
-      }
+      const headers = boundHeaders(start.requestHeaders, 4096);
+      // Read through accessors: a body kept as text is parsed once, by its first reader.
+      let requestText: string | undefined;
+      let requestBody: unknown;
+      let responseText: string | undefined;
+      let responseBody: unknown;
       const entry: JournalEntry = {
         seq: ++seq,
         at: clock.now(),
         order: ++order,
         requestHeaders: headers,
-        requestBody: undefined,
+        get requestBody() {
+          if (requestText !== undefined) {
+            requestBody = boundPayload(JSON.parse(requestText), limits).value;
+            requestText = undefined;
+          }
+          return requestBody;
+        },
+        set requestBody(value) {
+          requestText = undefined;
+          requestBody = value;
+        },
+        get responseBody() {
+          if (responseText !== undefined) {
+            responseBody = boundPayload(JSON.parse(responseText), limits).value;
+            responseText = undefined;
+          }
+          return responseBody;
+        },
+        set responseBody(value) {
+          responseText = undefined;
+          responseBody = value;
+        },
         streamed: false,
         frames: [],
-        bytes: headerChars + 200,
+        bytes: headerChars(headers) + 200,
       };
       if (start.method !== undefined) entry.method = start.method;
       if (start.id !== undefined) entry.id = start.id;
-      entry.requestBody = bound(entry, start.requestBody);
+      if (start.requestText !== undefined && fitsLimits(start.requestText, limits)) {
+        requestText = start.requestText;
+        entry.bytes += requestText.length;
+      } else requestBody = bound(entry, start.requestBody);
       ring.push(entry);
       live.add(entry);
       total += entry.bytes;
@@ -167,10 +191,13 @@ export function createJournal(options: JournalOptions): Journal {
       };
       return {
         entry,
-        respond(status, body) {
+        respond(status, body, text) {
           if (done) return;
           entry.status = status;
-          if (body !== undefined) entry.responseBody = bound(entry, body);
+          if (text !== undefined && fitsLimits(text, limits)) {
+            responseText = text;
+            grow(entry, text.length);
+          } else if (body !== undefined) entry.responseBody = bound(entry, body);
           finish();
         },
         stream(status) {

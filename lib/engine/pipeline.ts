@@ -89,9 +89,10 @@ export function createRequestPipeline(core: EngineCore, tasks: TaskManager, hub:
       notify: origin.notify,
       openStream: origin.openStream,
       headers: origin.headers,
-      ...(session ? { session } : {}),
-      ...(era === 'legacy' && send ? { ask: (method: string, params: Record<string, unknown>) => outbound.ask(method, params, send, origin.signal) } : {}),
     };
+    // Set only when there is one (no spread of a throwaway object on every request).
+    if (session) ctx.session = session;
+    if (era === 'legacy' && send) ctx.ask = (method: string, params: Record<string, unknown>) => outbound.ask(method, params, send, origin.signal);
     if (era === 'modern') return modern(ctx);
     const o = await legacy(ctx);
     // In a session, 2025-11-25 carries JSON-RPC errors with HTTP 200: a 404 would read as "session expired".

@@ -53,11 +53,16 @@ export function createPrincipalResolver(endpoint: string, jwtKey?: string | Uint
     return typeof sub === 'string' && sub ? sub : undefined;
   }
 
-  return async (authorization) => {
-    const token = authorization ? /^Bearer\s+(\S+)$/i.exec(authorization.trim())?.[1] : undefined;
+  // Asked twice per request (the journal and the pipeline): a caller without a header, the common
+  // case, gets one settled promise instead of a new async call each time.
+  const anonymous = Promise.resolve(`${endpoint}:anonymous`);
+  return (authorization) => (authorization ? resolve(authorization) : anonymous);
+
+  async function resolve(authorization: string): Promise<string> {
+    const token = /^Bearer\s+(\S+)$/i.exec(authorization.trim())?.[1];
     if (!token) return `${endpoint}:anonymous`;
     const sub = await verifiedSubject(token);
     if (sub !== undefined) return `${endpoint}:sub:${sub}`;
     return `${endpoint}:token:${(await digest(token)).slice(0, 22)}`;
-  };
+  }
 }

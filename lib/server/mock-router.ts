@@ -44,14 +44,25 @@ interface MockRouterOptions {
   launch?: LaunchConnection;
 }
 
-/** Path segments, decoded; undefined when one is not valid percent-encoding. */
-function segments(pathname: string): string[] | undefined {
+/**
+ * Path segments, decoded; undefined when one is not valid percent-encoding. Every MCP request
+ * asks for its path's, nearly always one of a few paths: the last ones are remembered (bounded,
+ * so paths a client makes up cannot grow it). Callers only read the array.
+ */
+function segments(pathname: string): readonly string[] | undefined {
+  const known = recentSegments.get(pathname);
+  if (known !== undefined || recentSegments.has(pathname)) return known;
+  let parts: string[] | undefined;
   try {
-    return pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
   } catch {
-    return undefined;
+    parts = undefined;
   }
+  if (recentSegments.size >= 64) recentSegments.clear();
+  recentSegments.set(pathname, parts);
+  return parts;
 }
+const recentSegments = new Map<string, readonly string[] | undefined>();
 
 /** Create the router over a host; `/mcp` serves `defaultScenario`. */
 export function createMockRouter(host: MockHost, defaultScenario: string, options: MockRouterOptions = {}): MockRouter {

@@ -30,28 +30,36 @@ function answerFailure(res: ServerResponse, e: unknown): void {
 }
 
 /** Serve a request through an engine's transport-neutral face (no web stream bridges). */
-async function serveFast(handle: (input: HttpInput) => Promise<HttpOutput>, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const out = await handle(toNodeHttpInput(req, res));
+async function serveFast(handle: (input: HttpInput) => Promise<HttpOutput>, req: IncomingMessage, res: ServerResponse, url: string): Promise<void> {
+  const out = await handle(toNodeHttpInput(req, res, url));
   return writeHttpOutput(out, res);
+}
+
+/**
+ * An early answer (400, 403, 413, 415) leaves the body unread: drain it so the connection can
+ * be reused instead of stalling until the keep-alive timeout resets it. One function for every
+ * response (`this` is the response), not a closure per request.
+ */
+function drainUnread(this: ServerResponse): void {
+  if (!this.req.readableEnded) this.req.resume();
 }
 
 /** A node:http request listener serving a fetch handler (with an optional fast path for MCP routes). */
 export function toNodeHandler(handler: FetchHandler, fast?: FastPath): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    // An early answer (400, 403, 413, 415) leaves the body unread: drain it so the connection can
-    // be reused instead of stalling until the keep-alive timeout resets it.
-    res.once('finish', () => {
-      if (!req.readableEnded) req.resume();
-    });
-    if (requestUrl(req) === undefined) {
+    // 'finish' comes once per response.
+    res.on('finish', drainUnread);
+    const url = requestUrl(req);
+    if (url === undefined) {
       res.writeHead(400, { 'content-type': 'application/json' }).end(rpcError(-32600, 'Bad Request: the Host header and the request target do not form a URL'));
       return;
     }
     try {
-      const [pathname = ''] = (req.url ?? '/').split('?');
-      const direct = fast?.(pathname);
+      const target = req.url ?? '/';
+      const query = target.indexOf('?');
+      const direct = fast?.(query < 0 ? target : target.slice(0, query));
       if (direct) {
-        serveFast(direct, req, res).catch((e: unknown) => answerFailure(res, e));
+        serveFast(direct, req, res, url).catch((e: unknown) => answerFailure(res, e));
         return;
       }
       // A request fetch cannot represent (a CONNECT or TRACE method, a body cut short) is the client's fault.

@@ -43,11 +43,32 @@ function requestInit(req: IncomingMessage, res: ServerResponse): { headers: Head
  * make one (`Host: a:b`, a target that is not a path): the Host check itself reads the header.
  */
 export function requestUrl(req: IncomingMessage): string | undefined {
-  const host = (req.headers.host ?? '127.0.0.1').replace(/[^\w.:[\]-]/g, '') || '127.0.0.1';
+  const host = cleanHost(req.headers.host);
   const target = req.url ?? '/';
   const url = `http://${host}${target}`;
-  return target.startsWith('/') && URL.canParse(url) ? url : undefined;
+  if (!target.startsWith('/')) return undefined;
+  // A host already seen to make a URL with a plain path makes one again: no parse per request.
+  if (host === knownHost && PLAIN_TARGET.test(target)) return url;
+  if (!URL.canParse(url)) return undefined;
+  knownHost = host;
+  return url;
 }
+
+/** Paths and queries made only of characters that cannot break a URL after a valid host. */
+const PLAIN_TARGET = /^\/[\w\-.~/%?=&]*$/;
+let knownHost: string | undefined;
+
+/** The Host header with characters a host cannot hold removed (a missing or empty one is loopback). */
+function cleanHost(header: string | undefined): string {
+  if (header === undefined) return '127.0.0.1';
+  if (header === knownHostHeader) return knownHostClean;
+  const clean = header.replace(/[^\w.:[\]-]/g, '') || '127.0.0.1';
+  knownHostHeader = header;
+  knownHostClean = clean;
+  return clean;
+}
+let knownHostHeader: string | undefined;
+let knownHostClean = '127.0.0.1';
 
 /** Convert an IncomingMessage into a web Request whose body streams (large or unknown-length bodies). */
 export function toWebRequest(req: IncomingMessage, res: ServerResponse): Request {
@@ -93,14 +114,13 @@ function headerBag(req: IncomingMessage): HeaderBag {
 }
 
 /** The request as the engine's transport-neutral input (no web Request, no header copy). */
-export function toNodeHttpInput(req: IncomingMessage, res: ServerResponse): HttpInput {
-  const host = (req.headers.host ?? '127.0.0.1').replace(/[^\w.:[\]-]/g, '') || '127.0.0.1';
+export function toNodeHttpInput(req: IncomingMessage, res: ServerResponse, url = `http://${cleanHost(req.headers.host)}${req.url ?? '/'}`): HttpInput {
   // Most MCP requests answer before anything would listen for a disconnect: the controller and
   // its 'close' listener are made only when something asks for the signal (streams, delays).
   let signal: AbortSignal | undefined;
   return {
     method: req.method ?? 'GET',
-    url: `http://${host}${req.url ?? '/'}`,
+    url,
     headers: headerBag(req),
     get signal() {
       signal ??= disconnectSignal(res);

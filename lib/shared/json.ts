@@ -36,18 +36,28 @@ export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): JsonParse {
 
 /** Check the depth of an already parsed value and defuse its objects, without recursion. */
 function guardJson(value: unknown, maxDepth = MAX_JSON_DEPTH): JsonParse {
-  const stack: [unknown, number][] = [[value, 0]];
-  for (let top = stack.pop(); top; top = stack.pop()) {
-    const [v, depth] = top;
+  // Two parallel stacks rather than a [value, depth] pair per node: every request body passes here.
+  const values: unknown[] = [value];
+  const depths: number[] = [0];
+  while (values.length > 0) {
+    const v = values.pop();
+    const depth = depths.pop() ?? 0;
     if (typeof v !== 'object' || v === null) continue;
     if (depth >= maxDepth) return { ok: false, message: `JSON nested deeper than ${maxDepth} levels` };
     if (Array.isArray(v)) {
-      for (const item of v) stack.push([item, depth + 1]);
+      for (const item of v) {
+        values.push(item);
+        depths.push(depth + 1);
+      }
       continue;
     }
     if ((Object.hasOwn(v, 'toString') || Object.hasOwn(v, 'valueOf')) && !Object.hasOwn(v, Symbol.toPrimitive))
       Object.defineProperty(v, Symbol.toPrimitive, { value: plainToPrimitive, enumerable: false });
-    for (const item of Object.values(v)) stack.push([item, depth + 1]);
+    // JSON.parse makes own, enumerable keys only; the primitive guard above is a symbol, which for-in skips.
+    for (const k in v) {
+      values.push((v as Record<string, unknown>)[k]);
+      depths.push(depth + 1);
+    }
   }
   return { ok: true, value };
 }

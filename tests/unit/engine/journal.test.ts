@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMockEngine, type MockEngine } from '../../../lib/engine';
 import { createJournal, type JournalEvent } from '../../../lib/engine/journal';
-import { boundPayload, TRUNCATED } from '../../../lib/engine/journal-bounds';
+import { boundPayload, TRUNCATED, type PayloadLimits } from '../../../lib/engine/journal-bounds';
 import { getBuiltinScenario } from '../../../lib/scenario/builtins';
 import { ScenarioSchema } from '../../../lib/scenario/schema';
 import { createFakeClock } from '../../helpers/fake-clock';
@@ -180,5 +181,28 @@ describe('journal entries', () => {
     await engine.reset();
     expect(engine.journal.size).toBe(0);
     expect(seen).toEqual(expect.arrayContaining(['journal:entry', 'journal:end', 'journal:clear', 'scenario:reset']));
+  });
+
+  it('reads a body kept as its wire text exactly as the bounded copy it would have made', () => {
+    const limits: PayloadLimits = { maxString: 64, maxChars: 200, maxItems: 8, maxDepth: 4 };
+    const journal = createJournal({ clock: createFakeClock(), payload: limits });
+    // Any JSON, as text: the entry reads back what boundPayload makes of it, and flags the same truncation.
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 6 }), (value) => {
+        const text = JSON.stringify(value);
+        const h = journal.open({ requestHeaders: {}, requestBody: JSON.parse(text), requestText: text });
+        h.respond(200, JSON.parse(text), text);
+        const expected = boundPayload(JSON.parse(text), limits);
+        expect(h.entry.requestBody).toEqual(expected.value);
+        expect(h.entry.responseBody).toEqual(expected.value);
+        expect(h.entry.truncated ?? false).toBe(expected.truncated);
+      }),
+      { numRuns: 500 },
+    );
+    // Too deep for the limits although short: kept as a bounded copy, marker and flag included.
+    const deep = '[[[[[[1]]]]]]';
+    const h = journal.open({ requestHeaders: {}, requestBody: JSON.parse(deep), requestText: deep });
+    expect(h.entry.truncated).toBe(true);
+    expect(JSON.stringify(h.entry.requestBody)).toContain('too deep');
   });
 });
