@@ -38,7 +38,7 @@ export interface ExchangeResult {
   /** A non-JSON or non-response body (error pages, legacy 400 texts). */
   rawBody?: string;
   /** How it ended when no response arrived. */
-  failure?: { reason: 'timeout' | 'aborted' | 'network' | 'dropped' | 'proxy'; message: string };
+  failure?: { reason: 'timeout' | 'aborted' | 'network' | 'dropped' | 'proxy' | 'redirect'; message: string };
 }
 
 /** Send `message` (a request with `id`) and collect its answer. */
@@ -105,7 +105,7 @@ export async function runExchange(
           o.onServerRequest?.(m as unknown as JsonRpcRequest);
         } else if (!ev.sse) out.rawBody = ev.raw;
       } else if (ev.type === 'error') {
-        out.failure = { reason: ev.cause === 'proxy' ? 'proxy' : 'network', message: ev.message };
+        out.failure = { reason: ev.cause === 'proxy' || ev.cause === 'redirect' ? ev.cause : 'network', message: ev.message };
       } else if (ev.type === 'close') {
         if (out.response) break;
         if (ev.cause === 'aborted') out.failure = { reason: timedOut ? 'timeout' : 'aborted', message: timedOut ?? ev.detail ?? 'cancelled by the client' };

@@ -1,7 +1,7 @@
 import { ApiErrorSchema, PROXY_ERROR_HEADER, type ProxyEnvelope } from '../protocol/loupe-api';
 import { headerRecord } from './frames';
 import { loupeApiHeaders } from './api-key';
-import { readSse } from './sse';
+import { isEventStream, isRedirect, parseMessage, pause, readStream, refusedRedirect, type ResumeState } from './http-response';
 import { abortDetail, type Transport, type TransportEvent, type TransportKind, type TransportRequestOptions } from './transport';
 
 /**
@@ -24,84 +24,14 @@ interface HttpTransportOptions {
   kind?: TransportKind;
 }
 
-function idOf(message: unknown): unknown {
-  return message && typeof message === 'object' ? (message as { id?: unknown }).id : undefined;
-}
-
-function parse(raw: string): { message?: unknown; parseError?: string } {
-  try {
-    return { message: JSON.parse(raw) };
-  } catch (e) {
-    return { parseError: (e as Error).message };
-  }
-}
-
-/** Whether a parsed message is the response to the request with `id`. */
-function answers(message: unknown, id: unknown): boolean {
-  if (id === undefined || !message || typeof message !== 'object') return false;
-  const m = message as Record<string, unknown>;
-  return m.id === id && ('result' in m || 'error' in m);
-}
-
-/** The last event id and `retry` a request's stream carried, for resuming it. */
-interface ResumeState {
-  lastEventId?: string;
-  retryMs?: number;
-}
-
-type StreamEnding = { cause: 'answered' } | { cause: 'end' | 'dropped' | 'aborted'; detail?: string };
-
 /** Resumes in a row that bring no new event before the request is given up as dropped. */
 const MAX_IDLE_RESUMES = 3;
 /** The wait before resuming when the server set no `retry`. */
 const DEFAULT_RETRY_MS = 1000;
 
-/** Wait `ms`; false when the signal fired first. */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve(false);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+function idOf(message: unknown): unknown {
+  return message && typeof message === 'object' ? (message as { id?: unknown }).id : undefined;
 }
-
-/** Yield one SSE body's events until it ends, fails or carries the response to `requestId`. */
-async function* readStream(
-  body: ReadableStream<Uint8Array>,
-  requestId: unknown,
-  signal: AbortSignal | undefined,
-  resume: ResumeState,
-): AsyncGenerator<TransportEvent, StreamEnding> {
-  try {
-    for await (const item of readSse(body)) {
-      if (item.type === 'comment') {
-        yield { type: 'comment', text: item.text };
-        continue;
-      }
-      const { data, event, id } = item.event;
-      if (id) resume.lastEventId = id;
-      if (item.retry !== undefined) resume.retryMs = item.retry;
-      const parsed = parse(data);
-      const sse = { ...(event ? { event } : {}), ...(id ? { id } : {}), ...(item.retry !== undefined ? { retry: item.retry } : {}) };
-      yield { type: 'message', raw: data, ...parsed, sse };
-      // The response ends the request's stream; nothing more may come for it.
-      if (answers(parsed.message, requestId)) return { cause: 'answered' };
-    }
-    return { cause: 'end' };
-  } catch (e) {
-    if (signal?.aborted) return { cause: 'aborted', detail: abortDetail(signal) };
-    return { cause: 'dropped', detail: (e as Error).message };
-  }
-}
-
-const isEventStream = (r: Response) => (r.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
 
 /** Create a Streamable HTTP transport. */
 export function createHttpTransport(options: HttpTransportOptions): Transport {
@@ -147,10 +77,16 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       yield { type: 'close', cause: 'dropped' };
       return;
     }
+    if (!options.proxy && isRedirect(response)) {
+      yield { type: 'response', status: response.status, headers: headerRecord(response.headers), stream: false };
+      yield { type: 'error', message: refusedRedirect(response), cause: 'redirect' };
+      yield { type: 'close', cause: 'end' };
+      return;
+    }
     const proxyError = response.headers.get(PROXY_ERROR_HEADER);
     if (proxyError) {
       const text = await response.text().catch(() => '');
-      const detail = ApiErrorSchema.safeParse(parse(text).message).data?.error ?? text;
+      const detail = ApiErrorSchema.safeParse(parseMessage(text).message).data?.error ?? text;
       yield { type: 'error', message: `Proxy refused the request (${proxyError}): ${detail}`, cause: 'proxy' };
       yield { type: 'close', cause: 'end' };
       return;
@@ -167,7 +103,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
         else yield { type: 'close', cause: 'dropped', detail: (e as Error).message };
         return;
       }
-      if (text.length) yield { type: 'message', raw: text, ...parse(text) };
+      if (text.length) yield { type: 'message', raw: text, ...parseMessage(text) };
       yield { type: 'close', cause: 'end' };
       return;
     }
