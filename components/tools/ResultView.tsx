@@ -16,7 +16,8 @@ import { ContentBlock } from '@/components/resources/ContentBlock';
 function blockKey(block: unknown): string {
   const b = asRecord(block) ?? {};
   const shown = typeof b.text === 'string' ? b.text : typeof b.uri === 'string' ? b.uri : '';
-  return `${String(b.type)}:${shown}`;
+  // The start is enough to tell blocks apart; a 50 MB key would be copied and compared on every render.
+  return `${String(b.type)}:${shown.length}:${shown.slice(0, 256)}`;
 }
 
 /** A tool result (complete outcome, or a completed task's `result`). */

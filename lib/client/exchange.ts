@@ -37,6 +37,8 @@ export interface ExchangeResult {
   response?: JsonRpcResponse;
   /** A non-JSON or non-response body (error pages, legacy 400 texts). */
   rawBody?: string;
+  /** Why that body did not parse (not JSON, or nested past the cap). */
+  parseError?: string;
   /** How it ended when no response arrived. */
   failure?: { reason: 'timeout' | 'aborted' | 'network' | 'dropped' | 'proxy' | 'redirect'; message: string };
 }
@@ -84,6 +86,7 @@ export async function runExchange(
         const m = ev.message;
         if (!isRecord(m)) {
           if (!ev.sse) out.rawBody = ev.raw;
+          if (!ev.sse && ev.parseError) out.parseError = ev.parseError;
           continue;
         }
         const isResponse = 'result' in m || 'error' in m;

@@ -34,7 +34,8 @@ describe('a hostile MCP server in the inspector', () => {
   const navigations: string[] = [];
   let demoTasks: string[] = [];
   let receipt: unknown;
-  const gaps: number[] = [];
+  /** The probe's longest gap during each test, by test name. */
+  const gaps: [string, number][] = [];
 
   const mcp = () => httpTarget(`${env.base}/mcp`);
   const charge = () => callTool(mcp(), 'charge', { account: 'acct_h', amountCents: 700, idempotencyKey: 'k-hostile' }, mcp().opts());
@@ -63,25 +64,26 @@ describe('a hostile MCP server in the inspector', () => {
     await page.goto(`${env.base}/?token=${env.server.token}`);
     await page.waitForSelector('[data-testid="connection-status"][data-state="connected"]', { timeout: 30_000 });
     popups.length = 0;
+    await probeGap(); // page load and hydration are not the hostile server's doing
   });
   afterAll(async () => {
     await context?.close();
     await hostile?.close();
     await stopAppAndBrowser(env ?? {});
     if (gaps.length)
-      console.log(`main-thread probe: longest gap per step (ms): ${gaps.map((g) => Math.round(g)).join(', ')}; max ${Math.round(Math.max(...gaps))}`);
+      console.log(
+        `main-thread probe, longest gap between 50 ms ticks (ms):\n${gaps.map(([name, g]) => `  ${Math.round(g)}  ${name}`).join('\n')}\n  max ${Math.round(Math.max(...gaps.map(([, g]) => g)))}`,
+      );
   });
 
   /** The probe's longest gap since the last read (then reset), after a round trip through the main thread. */
   async function probeGap(): Promise<number> {
-    const gap = await page.evaluate(() => {
+    return page.evaluate(() => {
       const p = (window as unknown as { __loupeProbe: { max: number; last: number } }).__loupeProbe;
       const max = p.max;
       p.max = 0;
       return max;
     });
-    gaps.push(gap);
-    return gap;
   }
 
   /** Nothing ran in Loupe's origin and the page is where it was. */
@@ -96,7 +98,9 @@ describe('a hostile MCP server in the inspector', () => {
       (els) => els.map((e) => e.outerHTML.slice(0, 120)),
     );
     expect(planted).toEqual([]);
-    await probeGap();
+    // The page still answers (this evaluate is a round trip through its main thread); how long it
+    // went without a tick is reported, not asserted: on a shared machine that is a scheduling figure.
+    gaps.push([expect.getState().currentTestName ?? '?', await probeGap()]);
   }
 
   async function connect(mode: 'proxy' | 'direct', era: 'auto' | 'legacy' = 'auto'): Promise<void> {
@@ -196,24 +200,21 @@ describe('a hostile MCP server in the inspector', () => {
     await expectUnharmed();
   });
 
-  it(`shows a ${HUGE_BYTES / 1024 / 1024} MB result cut, with its size and the whole text to copy or download`, async () => {
+  it(`through the proxy, refuses a ${HUGE_BYTES / 1024 / 1024} MB result at its body cap and says so`, async () => {
     const form = await call(TOOL.huge);
-    const cut = await page.waitForSelector(`${form} [data-testid="tool-result"] [data-testid="long-text-cut"]`, { timeout: 60_000 });
-    expect(await cut.textContent()).toContain(`of ${HUGE_BYTES.toLocaleString('en')} characters (50.0 MiB)`);
-    expect(((await page.textContent(`${form} [data-testid="block-text"]`)) ?? '').length).toBe(100_000);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.click(`${form} [data-testid="long-text-download"]`)]);
-    const stream = await download.createReadStream();
-    let size = 0;
-    for await (const chunk of stream) size += (chunk as Buffer).length;
-    expect(size).toBe(HUGE_BYTES);
+    const problem = await page.waitForSelector(`${form} [data-testid="tool-result"][data-outcome="proxy"]`, { timeout: 60_000 });
+    expect(await problem.textContent()).toContain('Proxy refused the request (too-large): The upstream body exceeds 16777216 bytes');
     await expectUnharmed();
   });
 
-  it('shows structuredContent nested 10,000 levels folded, without a stack overflow', async () => {
+  it('shows a result nested 10,000 levels as refused past the nesting cap, and its body as a folded tree, without a stack overflow', async () => {
     const form = await call(TOOL.deep);
-    await page.waitForSelector(`${form} [data-testid="tool-result"][data-outcome="complete"]`, { timeout: 30_000 });
+    const problem = await page.waitForSelector(`${form} [data-testid="tool-result"][data-outcome="invalid"]`, { timeout: 30_000 });
+    expect(await problem.textContent()).toContain('JSON nested deeper than 512 levels');
     const rows = await rowsOf('tools/call');
     await page.click(`[data-testid="timeline-row"][data-id="${rows.at(-1)!.id}"]`);
+    await page.click('[data-testid="exchange-frames"] button[data-frame-kind="message"] >> nth=-1');
+    expect(await page.textContent('[data-testid="detail-pane"]')).toContain('not JSON: JSON nested deeper than 512 levels');
     await page.waitForSelector('[data-testid="detail-json-tree"]');
     // The tree opens two levels and folds the rest: a handful of nodes, not 10,000.
     expect((await page.$$('[data-testid="detail-json-tree"] [data-json-node]')).length).toBeLessThan(40);
@@ -240,7 +241,8 @@ describe('a hostile MCP server in the inspector', () => {
       const last = (await rowsOf('tools/call')).at(-1)!;
       expect(last.error).toBe(true);
       await page.click(`[data-testid="timeline-row"][data-id="${last.id}"]`);
-      await page.waitForFunction(() => /Proxy refused the request \(redirect\)/.test(document.querySelector('[data-testid="detail-pane"]')?.textContent ?? ''));
+      await page.click('[data-testid="exchange-frames"] button[data-frame-kind="error"]');
+      expect(await page.textContent('[data-testid="detail-pane"]')).toMatch(/Proxy refused the request \(redirect\): .*answered 30[27] redirecting to/);
     }
     await expectDemoIntact();
     await expectUnharmed();
@@ -264,8 +266,10 @@ describe('a hostile MCP server in the inspector', () => {
   it('keeps an app that attacks its host in its sandbox: no top navigation, no popup, no parent, no cookie, forged messages dropped', async () => {
     await call(TOOL.app);
     const view = await viewFrame();
-    await view.waitForFunction(() => document.getElementById('report')?.textContent?.includes('"done":true'), undefined, { timeout: 30_000 });
-    const report = JSON.parse((await view.textContent('#report'))!) as Record<string, string>;
+    await view.waitForFunction(() => document.getElementById('report')?.textContent?.includes('"done":true'), undefined, { timeout: 30_000 }).catch(() => {});
+    const text = (await view.textContent('#report')) ?? '';
+    expect(text, 'the view finished its probes').toContain('"done":true');
+    const report = JSON.parse(text) as Record<string, string>;
     expect(report).toMatchObject({
       host: expect.any(String),
       topNavigate: expect.stringMatching(/^threw /),
@@ -276,8 +280,8 @@ describe('a hostile MCP server in the inspector', () => {
       cookie: 'threw SecurityError',
       localStorage: 'threw SecurityError',
       fetchReset: 'blocked',
-      openLink: 'error',
-      modelOnly: 'refused',
+      openLink: '{"isError":true}',
+      modelOnly: expect.stringMatching(/^error .*model_only_secret/),
     });
     // Setting a property on a cross-origin window throws, so nothing lands on Loupe's window.
     expect(report.parentCanary).toMatch(/^threw /);
@@ -297,10 +301,31 @@ describe('a hostile MCP server in the inspector', () => {
     await page.waitForSelector(`${bad} [data-testid="tool-result"][data-outcome="complete"]`);
     expect(await page.textContent(`${bad} [data-testid="block-text"]`)).toContain('\uFFFD');
     const redirect = await call(TOOL.redirect307);
-    const problem = await page.waitForSelector(`${redirect} [data-testid="tool-result"]:not([data-outcome="complete"])`);
-    expect(await problem.textContent()).toContain('redirect');
-    expect((await rowsOf('tools/call')).at(-1)!.error).toBe(true);
+    const problem = await page.waitForSelector(`${redirect} [data-testid="tool-result"][data-outcome="redirect"]`);
+    expect(await problem.textContent()).toContain(
+      "Refused a redirect: the server answered a redirect (the browser hides where to); Loupe never follows a server's redirects",
+    );
+    const last = (await rowsOf('tools/call')).at(-1)!;
+    expect(last.error).toBe(true);
+    await page.click(`[data-testid="timeline-row"][data-id="${last.id}"]`);
+    await page.click('[data-testid="exchange-frames"] button[data-frame-kind="error"]');
+    expect(await page.textContent('[data-testid="detail-pane"]')).toContain('Refused a redirect');
     await expectDemoIntact();
+    await expectUnharmed();
+  });
+
+  it(`directly, shows a ${HUGE_BYTES / 1024 / 1024} MB result cut, with its size and the whole text to copy or download`, async () => {
+    const form = await call(TOOL.huge);
+    const done = await page.waitForSelector(`${form} [data-testid="tool-result"][data-outcome="complete"]`, { timeout: 90_000 }).catch(() => null);
+    expect(done, (await page.textContent(form))?.slice(0, 400)).not.toBeNull();
+    const cut = await page.waitForSelector(`${form} [data-testid="tool-result"] [data-testid="long-text-cut"]`);
+    expect(await cut.textContent()).toContain(`of ${HUGE_BYTES.toLocaleString('en')} characters (50.0 MiB)`);
+    expect(((await page.textContent(`${form} [data-testid="block-text"]`)) ?? '').length).toBe(100_000);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click(`${form} [data-testid="long-text-download"]`)]);
+    const stream = await download.createReadStream();
+    let size = 0;
+    for await (const chunk of stream) size += (chunk as Buffer).length;
+    expect(size).toBe(HUGE_BYTES);
     await expectUnharmed();
   });
 
