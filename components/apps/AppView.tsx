@@ -5,6 +5,7 @@ import { allowAttribute, buildAppCsp, toolUiOf, type Tool } from '@/lib/protocol
 import type { BridgeFrame } from '@/lib/client/app-bridge-transport';
 import type { RequestOutcome } from '@/lib/client/results';
 import { sandboxOriginFor, sandboxProxyUrl } from '@/lib/client/sandbox-origin';
+import { displayJson } from '@/lib/shared/display-json';
 import { AppFacts } from './AppFacts';
 import { BridgeLog } from './BridgeLog';
 import { FloodNotice } from './FloodNotice';
@@ -157,7 +158,7 @@ function Note({ title, value, testId }: { title: string; value: unknown; testId:
   return (
     <details className="rounded-md border border-border bg-surface px-3 py-1.5 text-xs" data-testid={testId}>
       <summary className="cursor-pointer font-semibold">{title}</summary>
-      <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap break-all">{JSON.stringify(value, null, 2)}</pre>
+      <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap break-all">{displayJson(value)}</pre>
     </details>
   );
 }

@@ -1,6 +1,7 @@
 'use client';
 
 import { useMemo, useState } from 'react';
+import { LongText } from '@/components/ui/LongText';
 import { copyText, jsonPath, type PathStep, valueAt } from './json-path';
 
 /**
@@ -10,11 +11,23 @@ import { copyText, jsonPath, type PathStep, valueAt } from './json-path';
  */
 
 const OPEN_DEPTH = 2;
+/** Single-key wrappers open on their own down to here; deeper ones wait for a click (10,000 nested levels would recurse 10,000 components). */
+const SINGLE_OPEN_DEPTH = 8;
 const FIRST_ITEMS = 50;
 
 type Select = (steps: PathStep[]) => void;
 
+/** Characters of one string value put on the page; a server's 50 MB string would freeze layout. */
+const SHOWN_CHARS = 10_000;
+
 function Scalar({ value }: { value: unknown }) {
+  if (typeof value === 'string' && value.length > SHOWN_CHARS)
+    return (
+      <span className="break-all text-success">
+        {JSON.stringify(value.slice(0, SHOWN_CHARS))}
+        <span className="text-warning"> … {(value.length - SHOWN_CHARS).toLocaleString('en')} more characters (Copy value copies them all)</span>
+      </span>
+    );
   if (typeof value === 'string') return <span className="break-all text-success">{JSON.stringify(value)}</span>;
   if (typeof value === 'number') return <span className="text-warning">{String(value)}</span>;
   return <span className="text-accent">{String(value)}</span>;
@@ -49,7 +62,7 @@ function Node({ name, value, steps, selected, onSelect }: NodeProps) {
   const isArray = Array.isArray(value);
   const entries: [PathStep, unknown][] =
     value !== null && typeof value === 'object' ? (isArray ? value.map((v, i) => [i, v] as [number, unknown]) : Object.entries(value)) : [];
-  const [open, setOpen] = useState(steps.length < OPEN_DEPTH || entries.length <= 1);
+  const [open, setOpen] = useState(steps.length < OPEN_DEPTH || (entries.length <= 1 && steps.length < SINGLE_OPEN_DEPTH));
   const [shown, setShown] = useState(FIRST_ITEMS);
   const path = jsonPath(steps);
   const key = <Key name={name} steps={steps} selected={selected === path} onSelect={onSelect} />;
@@ -147,12 +160,13 @@ export function JsonView({ text }: { text: string }) {
           <Node value={parsed.value} steps={[]} selected={path} onSelect={setSteps} />
         </div>
       ) : (
-        <pre
-          data-testid="detail-json"
+        <LongText
+          as="pre"
+          text={text || '(no payload)'}
+          testId="detail-json"
+          fileName="payload.json"
           className="min-h-0 flex-1 overflow-auto rounded-md border border-border bg-surface-muted p-2 font-mono text-xs whitespace-pre-wrap break-all"
-        >
-          {text || <span className="text-muted">(no payload)</span>}
-        </pre>
+        />
       )}
     </div>
   );

@@ -3,6 +3,7 @@
 import { useMemo } from 'react';
 import type { Lint } from '@/lib/protocol';
 import { maskAuthText } from '@/lib/state/auth-mask';
+import { displayJsonText } from '@/lib/shared/display-json';
 import { headerRows, type HeaderRowView } from '@/lib/state/header-mask';
 import { lineDiff, snapshotText, type DiffLine } from '@/lib/state/line-diff';
 import { lintsForEntry, selectBuffer, selectLintVersion, selectReveal, selectSelectedId, selectVersion } from '@/lib/state/selectors';
@@ -38,11 +39,7 @@ export type DetailDiff =
 function prettyJson(text: string | undefined): string {
   if (text === undefined) return '';
   if (text.length > PRETTY_LIMIT) return text;
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text;
-  }
+  return displayJsonText(text).text;
 }
 
 /** The request and response-head entries of an exchange (scanning from its first entry). */

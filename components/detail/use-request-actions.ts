@@ -3,6 +3,7 @@
 import { useCallback, useState } from 'react';
 import { useInspector, useInspectorStore } from '@/components/inspector/use-inspector';
 import { describeOutcome } from '@/lib/client/results';
+import { displayJsonText } from '@/lib/shared/display-json';
 import { absoluteUrl } from '@/lib/state/connection-slice';
 import { curlCommand, parseEditedRequest, requestOfEntry } from '@/lib/state/request-curl';
 import { selectBuffer, selectReveal } from '@/lib/state/selectors';
@@ -10,11 +11,7 @@ import { previewOf } from '@/lib/state/timeline-entry';
 import type { TimelineEntry } from '@/lib/state/timeline-types';
 
 function pretty(text: string): string {
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text;
-  }
+  return displayJsonText(text).text;
 }
 
 /**

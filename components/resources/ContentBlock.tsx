@@ -1,22 +1,21 @@
 'use client';
 
+import { displayJson } from '@/lib/shared/display-json';
 import { asRecord } from '@/lib/shared/records';
+import { LongText } from '@/components/ui/LongText';
 import { ResourceContentSchema } from '@/lib/client/resource-content';
 import { ContentView } from './ContentView';
 
 /**
  * One content block of a tool result or a prompt message: text in full, image and audio as
- * media, an embedded resource in its viewer, a resource link as its URI and name. Anything
+ * media, an embedded resource in its viewer, a resource link as its URI and name (text, never a
+ * link: the URI is the server's, `javascript:` included). Very long text is cut (LongText). Anything
  * else as JSON, so a new kind is still visible.
  */
 export function ContentBlock({ block }: { block: unknown }) {
   const b = asRecord(block) ?? {};
   if (b.type === 'text' && typeof b.text === 'string')
-    return (
-      <p data-testid="block-text" className="whitespace-pre-wrap break-words text-sm">
-        {b.text}
-      </p>
-    );
+    return <LongText text={b.text} testId="block-text" className="whitespace-pre-wrap break-words text-sm" />;
   if ((b.type === 'image' || b.type === 'audio') && typeof b.data === 'string')
     return (
       <div data-testid={`block-${b.type}`}>
@@ -42,5 +41,5 @@ export function ContentBlock({ block }: { block: unknown }) {
         {typeof b.description === 'string' ? <span className="block text-muted">{b.description}</span> : null}
       </p>
     );
-  return <pre className="overflow-x-auto text-xs">{JSON.stringify(block, null, 2)}</pre>;
+  return <pre className="overflow-x-auto text-xs">{displayJson(block)}</pre>;
 }

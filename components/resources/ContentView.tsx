@@ -1,5 +1,6 @@
 'use client';
 
+import { LongText } from '@/components/ui/LongText';
 import { baseMime, dataUrl, decodeBase64, formatBytes, hexDump, prettyJson, viewerFor } from '@/lib/client/resource-content';
 
 /**
@@ -18,9 +19,12 @@ interface Item {
 
 function Pre({ text, testId }: { text: string; testId: string }) {
   return (
-    <pre data-testid={testId} className="max-h-80 overflow-auto whitespace-pre-wrap break-words rounded bg-surface-muted p-2 font-mono text-xs">
-      {text}
-    </pre>
+    <LongText
+      as="pre"
+      text={text}
+      testId={testId}
+      className="max-h-80 overflow-auto whitespace-pre-wrap break-words rounded bg-surface-muted p-2 font-mono text-xs"
+    />
   );
 }
 

@@ -1,6 +1,7 @@
 'use client';
 
 import type { JsonRpcErrorObject } from '@/lib/protocol';
+import { displayJson } from '@/lib/shared/display-json';
 import { asRecord } from '@/lib/shared/records';
 import { keyedByContent } from '@/components/ui/content-keys';
 import { ContentBlock } from '@/components/resources/ContentBlock';
@@ -15,7 +16,8 @@ import { ContentBlock } from '@/components/resources/ContentBlock';
 function blockKey(block: unknown): string {
   const b = asRecord(block) ?? {};
   const shown = typeof b.text === 'string' ? b.text : typeof b.uri === 'string' ? b.uri : '';
-  return `${String(b.type)}:${shown}`;
+  // The start is enough to tell blocks apart; a 50 MB key would be copied and compared on every render.
+  return `${String(b.type)}:${shown.length}:${shown.slice(0, 256)}`;
 }
 
 /** A tool result (complete outcome, or a completed task's `result`). */
@@ -42,7 +44,7 @@ export function ResultView({ result, testId = 'tool-result' }: { result: Record<
       {result.structuredContent !== undefined ? (
         <details className="text-xs">
           <summary className="cursor-pointer text-muted">structuredContent</summary>
-          <pre className="mt-1 overflow-x-auto">{JSON.stringify(result.structuredContent, null, 2)}</pre>
+          <pre className="mt-1 overflow-x-auto">{displayJson(result.structuredContent)}</pre>
         </details>
       ) : null}
     </div>
@@ -56,7 +58,7 @@ export function ErrorView({ error, testId = 'tool-result' }: { error: JsonRpcErr
       <p className="font-mono">
         {error.code} {error.message}
       </p>
-      {error.data !== undefined ? <pre className="overflow-x-auto text-xs">{JSON.stringify(error.data, null, 2)}</pre> : null}
+      {error.data !== undefined ? <pre className="overflow-x-auto text-xs">{displayJson(error.data)}</pre> : null}
     </div>
   );
 }

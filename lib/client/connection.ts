@@ -168,7 +168,7 @@ export function createConnection(options: ConnectionOptions): Connection {
         const body = ex.rawBody ? `: ${ex.rawBody.slice(0, 200)}` : '';
         return {
           type: 'invalid',
-          reason: `HTTP ${ex.status ?? '?'} without a JSON-RPC response${body}`,
+          reason: `HTTP ${ex.status ?? '?'} without a JSON-RPC response${ex.parseError ? ` (not usable JSON: ${ex.parseError})` : ''}${body}`,
           ...(ex.status !== undefined ? { httpStatus: ex.status } : {}),
         };
       }

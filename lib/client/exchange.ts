@@ -37,8 +37,10 @@ export interface ExchangeResult {
   response?: JsonRpcResponse;
   /** A non-JSON or non-response body (error pages, legacy 400 texts). */
   rawBody?: string;
+  /** Why that body did not parse (not JSON, or nested past the cap). */
+  parseError?: string;
   /** How it ended when no response arrived. */
-  failure?: { reason: 'timeout' | 'aborted' | 'network' | 'dropped' | 'proxy'; message: string };
+  failure?: { reason: 'timeout' | 'aborted' | 'network' | 'dropped' | 'proxy' | 'redirect'; message: string };
 }
 
 /** Send `message` (a request with `id`) and collect its answer. */
@@ -84,6 +86,7 @@ export async function runExchange(
         const m = ev.message;
         if (!isRecord(m)) {
           if (!ev.sse) out.rawBody = ev.raw;
+          if (!ev.sse && ev.parseError) out.parseError = ev.parseError;
           continue;
         }
         const isResponse = 'result' in m || 'error' in m;
@@ -105,7 +108,7 @@ export async function runExchange(
           o.onServerRequest?.(m as unknown as JsonRpcRequest);
         } else if (!ev.sse) out.rawBody = ev.raw;
       } else if (ev.type === 'error') {
-        out.failure = { reason: ev.cause === 'proxy' ? 'proxy' : 'network', message: ev.message };
+        out.failure = { reason: ev.cause === 'proxy' || ev.cause === 'redirect' ? ev.cause : 'network', message: ev.message };
       } else if (ev.type === 'close') {
         if (out.response) break;
         if (ev.cause === 'aborted') out.failure = { reason: timedOut ? 'timeout' : 'aborted', message: timedOut ?? ev.detail ?? 'cancelled by the client' };

@@ -2,7 +2,7 @@ import { ApiErrorSchema, PROXY_ERROR_HEADER, type ProxyEnvelope } from '../proto
 import { headerRecord } from './frames';
 import { loupeFetch } from './api-key';
 import { mib, STREAM_BYTE_BUDGET } from './sse';
-import { parse, readStream, type ResumeState } from './http-stream';
+import { isEventStream, isRedirect, parseMessage, pause, readStream, refusedRedirect, type ResumeState } from './http-response';
 import { abortDetail, type Transport, type TransportEvent, type TransportKind, type TransportRequestOptions } from './transport';
 
 /**
@@ -27,38 +27,20 @@ interface HttpTransportOptions {
   streamByteBudget?: number;
 }
 
-function idOf(message: unknown): unknown {
-  return message && typeof message === 'object' ? (message as { id?: unknown }).id : undefined;
-}
-
 /** Resumes in a row that bring no new event before the request is given up as dropped. */
 const MAX_IDLE_RESUMES = 3;
 /** The wait before resuming when the server set no `retry`. */
 const DEFAULT_RETRY_MS = 1000;
 
-/** Wait `ms`; false when the signal fired first. */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve(false);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+function idOf(message: unknown): unknown {
+  return message && typeof message === 'object' ? (message as { id?: unknown }).id : undefined;
 }
-
-const isEventStream = (r: Response) => (r.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
 
 /** Create a Streamable HTTP transport. */
 export function createHttpTransport(options: HttpTransportOptions): Transport {
   const doFetch = options.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init));
-  const via: TransportKind = options.kind ?? (options.proxy ? 'proxy' : 'http');
   const budget = options.streamByteBudget ?? STREAM_BYTE_BUDGET;
+  const via: TransportKind = options.kind ?? (options.proxy ? 'proxy' : 'http');
   // close() aborts every fetch in flight and refuses later sends, so nothing reaches the server after it.
   const closer = new AbortController();
 
@@ -91,10 +73,16 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       yield { type: 'close', cause: 'dropped' };
       return;
     }
+    if (!options.proxy && isRedirect(response)) {
+      yield { type: 'response', status: response.status, headers: headerRecord(response.headers), stream: false };
+      yield { type: 'error', message: refusedRedirect(response), cause: 'redirect' };
+      yield { type: 'close', cause: 'end' };
+      return;
+    }
     const proxyError = response.headers.get(PROXY_ERROR_HEADER);
     if (proxyError) {
       const text = await response.text().catch(() => '');
-      const detail = ApiErrorSchema.safeParse(parse(text).message).data?.error ?? text;
+      const detail = ApiErrorSchema.safeParse(parseMessage(text).message).data?.error ?? text;
       yield { type: 'error', message: `Proxy refused the request (${proxyError}): ${detail}`, cause: 'proxy' };
       yield { type: 'close', cause: 'end' };
       return;
@@ -111,7 +99,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
         else yield { type: 'close', cause: 'dropped', detail: (e as Error).message };
         return;
       }
-      if (text.length) yield { type: 'message', raw: text, ...parse(text) };
+      if (text.length) yield { type: 'message', raw: text, ...parseMessage(text) };
       yield { type: 'close', cause: 'end' };
       return;
     }

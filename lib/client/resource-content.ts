@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { displayJsonText } from '../shared/display-json';
 
 /**
  * How a resource's content (a `resources/read` item, an embedded resource, an image or audio
@@ -35,13 +36,9 @@ export function viewerFor(item: { uri?: string; mimeType?: string; text?: string
   return 'text';
 }
 
-/** JSON text pretty-printed, or the text as it came when it does not parse. */
+/** JSON text pretty-printed (compact when indenting would be huge), or the text as it came when it does not parse. */
 export function prettyJson(text: string): { ok: boolean; text: string } {
-  try {
-    return { ok: true, text: JSON.stringify(JSON.parse(text), null, 2) };
-  } catch {
-    return { ok: false, text };
-  }
+  return displayJsonText(text);
 }
 
 /** The bytes of a base64 string, or undefined when it is not base64. */

@@ -34,7 +34,7 @@ export type RequestOutcome =
  * (the server answered 429/503 until the retries that honoured its Retry-After ran out), `auth` (the server wants credentials:
  * HTTP 401 during the era probe or the handshake).
  */
-type FailureReason = 'timeout' | 'aborted' | 'network' | 'dropped' | 'proxy' | 'unsafe-not-retried' | 'max-rounds' | 'local' | 'busy' | 'auth';
+type FailureReason = 'timeout' | 'aborted' | 'network' | 'dropped' | 'proxy' | 'redirect' | 'unsafe-not-retried' | 'max-rounds' | 'local' | 'busy' | 'auth';
 
 interface ClassifyContext {
   method: string;

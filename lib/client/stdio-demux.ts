@@ -1,4 +1,5 @@
 import { asRecord, isRecord } from '../shared/records';
+import { parseMessage } from './http-response';
 import { abortDetail, type TransportEvent } from './transport';
 
 /**
@@ -27,14 +28,6 @@ interface StdioRequest {
   events(signal: AbortSignal | undefined): AsyncGenerator<TransportEvent>;
 }
 
-function parse(raw: string): { message?: unknown; parseError?: string } {
-  try {
-    return { message: JSON.parse(raw) };
-  } catch (e) {
-    return { parseError: (e as Error).message };
-  }
-}
-
 const answers = (m: unknown, id: unknown) => isRecord(m) && m.id === id && ('result' in m || 'error' in m);
 
 /** `sse` marks the events as carried by an SSE frame (the proxy's stream). */
@@ -44,7 +37,7 @@ export function createStdioDemux(options: { sse?: boolean } = {}) {
   /** Route one stdout line. */
   function route(raw: string): void {
     if (!raw.trim()) return;
-    const parsed = parse(raw);
+    const parsed = parseMessage(raw);
     const m = parsed.message;
     const ev: TransportEvent = { type: 'message', raw, ...parsed, ...(options.sse ? { sse: {} } : {}) };
     if (isRecord(m) && ('result' in m || 'error' in m) && m.id !== undefined && m.id !== null) {

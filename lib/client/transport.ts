@@ -41,7 +41,7 @@ export type TransportEvent =
   | { type: 'response'; status: number; headers: Record<string, string>; stream: boolean }
   | { type: 'message'; raw: string; message?: unknown; parseError?: string; sse?: { event?: string; id?: string; retry?: number } }
   | { type: 'comment'; text: string }
-  | { type: 'error'; message: string; cause: 'network' | 'proxy' | 'protocol' }
+  | { type: 'error'; message: string; cause: 'network' | 'proxy' | 'protocol' | 'redirect' }
   | { type: 'close'; cause: TransportCloseCause; detail?: string };
 
 /** How a transport reaches the server (reported as `sent.via`). */

@@ -8,6 +8,7 @@ import {
   checkResultType,
   checkTransportHeaders,
 } from './envelope';
+import { checkEncoding } from './encoding';
 import { checkResponseError } from './error-codes';
 import { checkRequestHeaders } from './http-headers';
 import { checkRequestMeta } from './meta';
@@ -56,6 +57,7 @@ export function lintExchange(ex: Exchange, ctx: LintContext = {}): Lint[] {
   checkFrames(v, report);
   checkToolsList(v, report);
   checkUiResource(v, report);
+  checkEncoding(v, report);
   if (v.modern && v.result && (metaBroken || undeclaredTasks || out.some((l) => MUST_REJECT.has(l.id as LintId)))) {
     const why = metaBroken
       ? '400 with -32602 (required _meta)'

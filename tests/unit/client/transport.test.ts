@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createHttpTransport } from '../../../lib/client/http-transport';
 import { createTrackingTransport } from '../../../lib/client/tracking';
@@ -140,6 +142,31 @@ describe('HTTP transport: SSE', () => {
     });
     expect(events.map((e) => e.type)).toEqual(['sent', 'error', 'close']);
     expect(events[1]).toMatchObject({ cause: 'proxy', message: expect.stringContaining('(self): no') });
+  });
+
+  it('directly, refuses a redirect instead of following it: the target is never reached', async () => {
+    const hits: string[] = [];
+    const target = http.createServer((req, res) => {
+      hits.push(`${req.method} ${req.url}`);
+      res.end('{}');
+    });
+    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+    const to = `http://127.0.0.1:${(target.address() as AddressInfo).port}/api/scenarios/demo/reset`;
+    const server = http.createServer((_req, res) => res.writeHead(307, { Location: to }).end());
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+      const events = await collect(createHttpTransport({ url }).send(request));
+      expect(events.map((e) => e.type)).toEqual(['sent', 'response', 'error', 'close']);
+      expect(events[2]).toMatchObject({
+        cause: 'redirect',
+        message: `Refused a redirect: the server answered HTTP 307 redirecting to "${to}"; Loupe never follows a server's redirects`,
+      });
+      expect(hits).toEqual([]);
+    } finally {
+      await new Promise((r) => server.close(r));
+      await new Promise((r) => target.close(r));
+    }
   });
 });
 
