@@ -1,5 +1,6 @@
 import type http from 'node:http';
 import type { ReplyFault, StreamFault } from '../engine/faults';
+import type { TapFaultMark } from '../recording/tap-frames';
 import { asRecord } from '../shared/records';
 
 /**
@@ -108,5 +109,23 @@ export function createStreamDamage(faults: readonly StreamFault[]): StreamDamage
       }
       return out;
     },
+  };
+}
+
+/** Fault kinds that damage an SSE answer; on any other answer they do nothing. */
+const STREAM_KINDS = new Set(['drop', 'stall', 'garbage', 'duplicate', 'out-of-order', 'drip']);
+
+/**
+ * Mark a request's faults on the timeline: the others at once, the stream faults only once the
+ * answer shows whether they could apply (the returned function; a note says why one did not),
+ * so no mark claims damage that was never done.
+ */
+export function markFaults(marks: readonly TapFaultMark[], emit: (marks: TapFaultMark[]) => void): (note?: string) => void {
+  const now = marks.filter((m) => !STREAM_KINDS.has(m.kind));
+  let later = marks.filter((m) => STREAM_KINDS.has(m.kind));
+  if (now.length) emit(now);
+  return (note) => {
+    if (later.length) emit(note ? later.map((m) => ({ ...m, note })) : later);
+    later = [];
   };
 }

@@ -7,8 +7,7 @@ import { isAllowedHost } from '../engine/guards';
 import type { FaultPlan, ReplyFault } from '../engine/faults';
 import type { TapObserver } from '../recording/tap-frames';
 import type { TapFaults } from './tap-faults';
-import { createStreamDamage, faultReply, writeReply } from './tap-http-faults';
-
+import { createStreamDamage, faultReply, markFaults, writeReply } from './tap-http-faults';
 /**
  * The HTTP tap: a loopback endpoint that relays every request to one upstream MCP server and
  * every response back, byte for byte and as it arrives (no SSE buffering), with every header
@@ -103,9 +102,10 @@ export function startHttpTap(options: HttpTapOptions): Promise<HttpTap> {
     const body: Buffer[] = [];
     let finished = false;
     const observeRequest = (raw: Buffer) => seen.request(req.method ?? 'GET', record(headers.slice(0, -2)), raw.toString('utf8'));
+    let markStream: (note?: string) => void = () => {};
     if (buffered) {
       observeRequest(buffered);
-      if (plan && options.faults) seen.fault(options.faults.marks(plan));
+      if (plan && options.faults) markStream = markFaults(options.faults.marks(plan), (m) => seen.fault(m));
     }
     const upstream = requestFn(target, { method: req.method, headers, agent }, (up) => {
       const relayed = endToEnd(up.rawHeaders);
@@ -119,6 +119,7 @@ export function startHttpTap(options: HttpTapOptions): Promise<HttpTap> {
       const inflate = decoderFor(plain['content-encoding']);
       // Stream faults rewrite SSE text, so they skip a compressed stream (it is relayed as is).
       const damage = sse && !inflate && plan?.stream.length ? createStreamDamage(plan.stream) : undefined;
+      markStream(damage ? undefined : sse ? 'a compressed stream is relayed as is: not applied' : 'the answer was not an SSE stream: not applied');
       const text = new StringDecoder('utf8');
       if (inflate) {
         inflate.on('data', (c: Buffer) => seen.chunk(text.write(c)));
@@ -162,6 +163,7 @@ export function startHttpTap(options: HttpTapOptions): Promise<HttpTap> {
       });
     });
     upstream.on('error', (e) => {
+      markStream('the upstream never answered: not applied');
       if (finished) return;
       finished = true;
       options.log?.(`upstream ${target.origin}: ${e.message}`);

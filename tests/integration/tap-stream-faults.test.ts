@@ -39,6 +39,8 @@ describe('stream faults on the HTTP tap', () => {
       req.resume();
       req.on('end', () => {
         answered = new Promise((done) => res.on('finish', () => done()));
+        // A client that takes only JSON gets the result as one JSON body.
+        if (!req.headers.accept?.includes('text/event-stream')) return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(RESULT);
         res.writeHead(200, { 'Content-Type': 'text/event-stream' });
         res.end(`data: ${NOTE(1)}\n\ndata: ${NOTE(2)}\n\ndata: ${RESULT}\n\n`);
       });
@@ -52,7 +54,7 @@ describe('stream faults on the HTTP tap', () => {
   });
 
   /** One tools/call through a tap with these faults: the text the client got, whether its stream failed, and the frames. */
-  async function through(entries: TapFaultEntry[], opts: { abortAfterUpstream?: boolean } = {}) {
+  async function through(entries: TapFaultEntry[], opts: { abortAfterUpstream?: boolean; accept?: string } = {}) {
     const frames: Frame[] = [];
     const tap = await startHttpTap({
       upstream: new URL(upstreamUrl),
@@ -67,7 +69,7 @@ describe('stream faults on the HTTP tap', () => {
     try {
       const res = await fetch(tap.url, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+        headers: { 'Content-Type': 'application/json', Accept: opts.accept ?? 'application/json, text/event-stream' },
         body: CALL,
         signal: controller.signal,
       });
@@ -85,7 +87,8 @@ describe('stream faults on the HTTP tap', () => {
     } catch {
       failed = true;
     }
-    await expect.poll(() => frames.some((f) => f.kind === 'sse-close')).toBe(true);
+    const ended = opts.accept ? (f: Frame) => f.kind === 'fault' : (f: Frame) => f.kind === 'sse-close';
+    await expect.poll(() => frames.some(ended)).toBe(true);
     await tap.close();
     return { text, failed, frames };
   }
@@ -96,6 +99,15 @@ describe('stream faults on the HTTP tap', () => {
     expect(text).toBe(`data: ${NOTE(1)}\n\n`);
     expect(frames.find((f) => f.kind === 'fault')?.fault).toMatchObject({ rule: 'cut', kind: 'drop', request: 'tools/call slow' });
     expect(frames.find((f) => f.kind === 'sse-close')).toMatchObject({ closeReason: 'network-error' });
+  });
+
+  it('drop on an answer that is not a stream: the JSON passes untouched, and the mark says the fault did not apply', async () => {
+    const { text, failed, frames } = await through(fault('cut', { kind: 'drop', afterEvents: 0 }), { accept: 'application/json' });
+    expect(failed).toBe(false);
+    expect(text).toBe(RESULT);
+    expect(frames.filter((f) => f.kind === 'fault').map((f) => f.fault)).toEqual([
+      expect.objectContaining({ rule: 'cut', kind: 'drop', note: 'the answer was not an SSE stream: not applied' }),
+    ]);
   });
 
   it('stall: after the first event nothing more is relayed, not even the end', async () => {
