@@ -51,7 +51,12 @@ afterAll(async () => {
 
 describe('an endless stream through the proxy', () => {
   it('is cut at the byte budget, with the cut shown as the last frame and the stream dropped', { timeout: 120_000 }, async () => {
-    const transport = createHttpTransport({ url: upstreamUrl, proxy: { endpoint: new URL('/api/proxy', mock.url).href, token: mock.token } });
+    // The page's own budget (16 MiB, lib/client/sse.ts) would cut first; this test is about the proxy's.
+    const transport = createHttpTransport({
+      url: upstreamUrl,
+      proxy: { endpoint: new URL('/api/proxy', mock.url).href, token: mock.token },
+      streamByteBudget: 2 * BUDGET,
+    });
     let messages = 0;
     let relayedChars = 0;
     let last: TransportEvent | undefined;
