@@ -1,18 +1,18 @@
 'use client';
 
-import { useInspector, useInspectorStore } from '@/components/inspector/use-inspector';
+import { useInspector } from '@/components/inspector/use-inspector';
 import { maskAuthText } from '@/lib/state/auth-mask';
 import { stepInfo } from '@/lib/state/auth-steps';
 import { selectBuffer, selectVersion } from '@/lib/state/selectors';
 import type { TimelineEntry } from '@/lib/state/timeline-types';
 import { AuthChecks } from './AuthChecks';
+import { RevealSecrets } from './RevealSecrets';
 
 /**
  * The detail of an Auth-lane entry: which step of the flow, what it sent (the URL, secrets
  * masked unless revealed), why (the spec rule) and what was checked in the answer.
  */
 export function AuthStepDetail({ entry, reveal }: { entry: TimelineEntry; reveal: boolean }) {
-  const store = useInspectorStore();
   const buffer = useInspector(selectBuffer);
   // The buffer is mutated in place: the version re-renders this when the step's answer comes.
   useInspector(selectVersion);
@@ -34,15 +34,7 @@ export function AuthStepDetail({ entry, reveal }: { entry: TimelineEntry; reveal
         <h3 className="text-sm font-semibold">
           OAuth · {stepInfo(a.step).title} <span className="font-mono text-xs font-normal text-muted">({a.step})</span>
         </h3>
-        <button
-          type="button"
-          data-testid="auth-reveal"
-          aria-pressed={reveal}
-          onClick={() => store.getState().ui.setReveal(!reveal)}
-          className="shrink-0 rounded border border-border px-2 py-0.5 text-xs hover:bg-surface-muted"
-        >
-          {reveal ? 'Hide secrets' : 'Reveal secrets'}
-        </button>
+        <RevealSecrets reveal={reveal} testId="auth-reveal" />
       </div>
       <p className="text-xs">
         <span className="text-muted">Why: </span>

@@ -8,6 +8,7 @@ import { stepInfo } from '@/lib/state/auth-steps';
 import { headerRows } from '@/lib/state/header-mask';
 import { selectReveal } from '@/lib/state/selectors';
 import { AuthChecks } from './AuthChecks';
+import { RevealSecrets } from './RevealSecrets';
 
 const button = 'rounded-md px-3 py-1.5 text-sm font-medium';
 
@@ -84,14 +85,7 @@ export function GuidedCard() {
         <h2 id="guided-step-title" className="text-sm font-semibold">
           Next step: {info.title} <span className="font-mono text-xs font-normal text-muted">({pending.step})</span>
         </h2>
-        <button
-          type="button"
-          aria-pressed={reveal}
-          onClick={() => store.getState().ui.setReveal(!reveal)}
-          className="shrink-0 rounded border border-border px-2 py-0.5 text-xs hover:bg-surface-muted"
-        >
-          {reveal ? 'Hide secrets' : 'Reveal secrets'}
-        </button>
+        <RevealSecrets reveal={reveal} />
       </div>
       <p className="text-xs">
         <span className="text-muted">Why: </span>
