@@ -149,6 +149,7 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
     ...(auth ? { authorize: auth.guard } : {}),
     sessions: createLegacySessions({
       maxSessions: 1_000,
+      ...(stores.shared ? { fleet: true } : {}),
       keepAliveMs: scenario.settings.keepAliveMs,
       setTimer: (fn, ms) => clock.setTimeout(fn, ms),
       clearTimer: (h) => clock.clearTimeout(h),
