@@ -59,6 +59,11 @@ export function JournalEntryRow({ row, highlighted, focusNonce }: JournalEntryRo
           <span className="font-semibold">{row.method ?? '(not JSON-RPC)'}</span>
           {name ? <span className="text-muted"> {name}</span> : null}
           {row.fault ? <span className="ml-2 rounded bg-danger/15 px-1 text-danger">fault: {row.fault}</span> : null}
+          {row.instance ? (
+            <span data-testid="journal-instance" title="The fleet instance that served it" className="ml-2 rounded bg-surface-muted px-1 text-muted">
+              @{row.instance}
+            </span>
+          ) : null}
         </span>
         <span className="flex items-center gap-1">
           {row.streamed ? <span className="rounded bg-surface-muted px-1.5 font-mono text-muted">SSE{row.end ? ` · ${row.end}` : ''}</span> : null}

@@ -30,13 +30,16 @@ interface MockCommandOptions {
   report?: string;
 }
 
-/** `--report FILE`: the client's report card when the mock stops, JUnit XML for a .xml file, else JSON. */
-function writeReport(file: string | undefined, mockHost: MockHost, scenarioId: string): void {
+/**
+ * `--report FILE`: the client's report card when the mock stops, JUnit XML for a .xml file, else
+ * JSON. On a shared store it grades the whole fleet's traffic (every instance's finished exchanges).
+ */
+async function writeReport(file: string | undefined, mockHost: MockHost, scenarioId: string): Promise<void> {
   const engine = file ? mockHost.engine(scenarioId) : undefined;
   if (!file || !engine) return;
-  const card = engine.reportCard();
   const target = path.resolve(file);
   try {
+    const card = await engine.fleetReportCard();
     writeAtomic(target, target.endsWith('.xml') ? reportCardToJUnit(card, scenarioId) : `${JSON.stringify(card, null, 2)}\n`);
   } catch (e) {
     process.stderr.write(`mcp-loupe: could not write the report ${target}: ${(e as Error).message}\n`);
@@ -103,7 +106,7 @@ export async function runMockCommand(scenarioArg: string | undefined, opts: Mock
     const engine = mockHost.engine(scenario.id)!;
     process.stderr.write(`mcp-loupe: serving scenario "${scenario.id}" on stdio\n`);
     await serveStdio(engine);
-    writeReport(opts.report, mockHost, scenario.id);
+    await writeReport(opts.report, mockHost, scenario.id);
     mockHost.close();
     return;
   }
@@ -116,10 +119,12 @@ export async function runMockCommand(scenarioArg: string | undefined, opts: Mock
   const url = `http://${shown}:${server.port}/mcp`;
   process.stdout.write(`mcp-loupe mock: scenario "${scenario.id}" at ${url}\n`);
   process.stdout.write(`control token: ${router.token}\n`);
+  // In a fleet, the name this instance's exchanges carry in the shared journal and report card.
+  if (opened.stores.shared) process.stdout.write(`fleet instance: ${mockHost.engine(scenario.id)?.instance}\n`);
   process.stdout.write(`READY ${url} (${Math.round(performance.now() - started)} ms)\n`);
   const stop = async () => {
     await server.close();
-    writeReport(opts.report, mockHost, scenario.id);
+    await writeReport(opts.report, mockHost, scenario.id);
     mockHost.close();
     process.exit(process.exitCode ?? 0);
   };

@@ -12,11 +12,11 @@ import { createRequestPipeline } from './pipeline';
 import { createStateCodec } from './request-state';
 import { createRandomIds, createServerClock, randomToken, type Clock, type IdSource } from './runtime';
 import type { ControlAction } from './task-control';
-import { createTaskManager, NOT_FOUND } from './tasks';
+import { createTaskManager } from './tasks';
 import { createPrincipalResolver } from './principal';
 import { createJournal, type Journal } from './journal';
 import { createFaultInjector, createSharedFaultInjector } from './faults';
-import { mergeFleetJournal } from './fleet-journal';
+import { mergeFleetJournal, type FleetJournalEntry } from './fleet-journal';
 import { createInstanceFaults } from './instance-faults';
 import { gradeClient, type ReportCard } from './report-card';
 import { createAuthServer } from './auth/server';
@@ -69,6 +69,13 @@ export interface MockEngine {
   };
   /** Every exchange served over HTTP, bounded; `journal.subscribe` streams changes. */
   journal: Journal;
+  /** Which instance this engine is in a fleet (its finished exchanges carry it in the shared journal). */
+  readonly instance: string;
+  /**
+   * Only where stores are shared (a fleet): every instance's finished exchanges with a fleet seq
+   * above `sinceSeq`, in the order they began, each naming the instance that served it.
+   */
+  fleetJournal?: (sinceSeq?: number) => Promise<FleetJournalEntry[]>;
   /** The scenario's authorization server and metadata paths (auth/server.ts); absent without an `auth:` block. */
   handleAuth?: (input: HttpInput) => Promise<HttpOutput>;
   /** Grade the client's behaviour so far from the journal (see report-card.ts). */
@@ -96,7 +103,6 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
   const instanceFaults = createInstanceFaults(
     scenario.faults.map((f) => f.action.kind),
     clock,
-    NOT_FOUND,
   );
 
   const core: EngineCore = {
@@ -143,6 +149,7 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
     ...(auth ? { authorize: auth.guard } : {}),
     sessions: createLegacySessions({
       maxSessions: 1_000,
+      ...(stores.shared ? { fleet: true } : {}),
       keepAliveMs: scenario.settings.keepAliveMs,
       setTimer: (fn, ms) => clock.setTimeout(fn, ms),
       clearTimer: (h) => clock.clearTimeout(h),
@@ -167,12 +174,20 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
   });
   // A fleet grades every instance's traffic: each finished exchange goes to the shared store too.
   const journalCapacity = options.journalSize ?? 2000;
+  // Appends still on their way: a read waits for them, so it sees what this instance served (a report at exit too).
+  const appending = new Set<Promise<void>>();
+  const fleetJournal = async (sinceSeq = 0) => {
+    await Promise.all(appending);
+    return mergeFleetJournal(await stores.journal.list(scenario.id, journalCapacity, sinceSeq));
+  };
   if (stores.shared)
     journal.subscribe((e) => {
-      if (e.type === 'end')
-        stores.journal
-          .append(scenario.id, instanceId, e.entry, journalCapacity)
-          .catch((error: unknown) => core.emit('journal:store-error', { error: String(error) }));
+      if (e.type !== 'end') return;
+      const append = stores.journal
+        .append(scenario.id, instanceId, e.entry, journalCapacity)
+        .catch((error: unknown) => core.emit('journal:store-error', { error: String(error) }))
+        .finally(() => appending.delete(append));
+      appending.add(append);
     });
 
   return {
@@ -188,11 +203,10 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
       control: (taskId, action) => tasks.control(taskId, action),
     },
     journal,
+    instance: instanceId,
+    ...(stores.shared ? { fleetJournal } : {}),
     reportCard: () => gradeClient(journal.entries(), scenario, { now: clock.now() }),
-    fleetReportCard: async () =>
-      gradeClient(stores.shared ? mergeFleetJournal(await stores.journal.list(scenario.id, journalCapacity)) : journal.entries(), scenario, {
-        now: clock.now(),
-      }),
+    fleetReportCard: async () => gradeClient(stores.shared ? await fleetJournal() : journal.entries(), scenario, { now: clock.now() }),
     on(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -4,10 +4,16 @@ import type { JournalEntry } from './journal';
 
 /**
  * One journal out of every instance's finished exchanges, for a report card that grades the
- * fleet's traffic. Each instance numbers its own entries and events (`seq`, `order`), so the
- * merged journal renumbers them: events in time order, an instance's own order breaking ties
- * within it, the instance id between instances. Rows that do not look like entries are skipped.
+ * fleet's traffic and a journal view that shows it. Each instance numbers its own entries and
+ * events, so the merged journal renumbers them: an entry's `seq` is the store's (one counter for
+ * the fleet, rising as exchanges finish, so a reader can ask for what came after the last one it
+ * saw), and events (`order`) go in time order, an instance's own order breaking ties within it,
+ * the instance id between instances. Entries come out in the order they began. Rows that do not
+ * look like entries are skipped.
  */
+
+/** A journal entry of the fleet: which instance served it rides along. */
+export type FleetJournalEntry = JournalEntry & { instance: string };
 
 interface Event {
   at: number;
@@ -21,12 +27,12 @@ function looksLikeEntry(value: unknown): value is JournalEntry {
 }
 
 /** Merge the stored entries of a fleet into one journal, renumbered. */
-export function mergeFleetJournal(rows: readonly StoredJournalEntry[]): JournalEntry[] {
-  const entries: JournalEntry[] = [];
+export function mergeFleetJournal(rows: readonly StoredJournalEntry[]): FleetJournalEntry[] {
+  const entries: FleetJournalEntry[] = [];
   const events: Event[] = [];
   for (const row of rows) {
     if (!looksLikeEntry(row.entry)) continue;
-    const entry = row.entry;
+    const entry: FleetJournalEntry = Object.assign(row.entry, { seq: row.seq, instance: row.instance });
     entries.push(entry);
     events.push({ at: entry.at, instance: row.instance, order: entry.order, set: (n) => (entry.order = n) });
     for (const frame of entry.frames) {
@@ -39,7 +45,5 @@ export function mergeFleetJournal(rows: readonly StoredJournalEntry[]): JournalE
   const rank = (a: Event, b: Event) => (a.at !== b.at ? a.at - b.at : a.instance !== b.instance ? (a.instance < b.instance ? -1 : 1) : a.order - b.order);
   events.sort(rank);
   for (const [i, event] of events.entries()) event.set(i + 1);
-  entries.sort((a, b) => a.order - b.order);
-  for (const [i, entry] of entries.entries()) entry.seq = i + 1;
-  return entries;
+  return entries.sort((a, b) => a.order - b.order);
 }

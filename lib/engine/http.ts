@@ -174,7 +174,7 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
   async function serve(rpc: JsonRpcRequest, info: HttpInput, tap: ExchangeHandle | undefined, plan?: FaultPlan): Promise<HttpOutput> {
     const found = sessionOf(rpc, info.headers, opts.sessions);
     if (found === 'missing') {
-      const err = errorResponse(rpc.id, { code: -32001, message: 'Session not found: initialize again' });
+      const err = errorResponse(rpc.id, { code: -32001, message: opts.sessions?.missing ?? 'Session not found' });
       tap?.respond(404, err);
       return json(404, err);
     }

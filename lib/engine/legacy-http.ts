@@ -34,6 +34,8 @@ export interface StreamLog {
 /** The sessions of one engine, and their streams. */
 export interface LegacySessions {
   get(id: string): LegacySession | undefined;
+  /** What a request naming an unknown session is told (in a fleet: why, and what to do). */
+  readonly missing: string;
   /** Keep a session `initialize` just opened. */
   add(session: LegacySession): void;
   /** Start logging a stream of a session request; writes the priming event on `channel`. */
@@ -51,6 +53,8 @@ export interface LegacySessions {
 
 interface SessionOptions {
   maxSessions: number;
+  /** One instance of a fleet: sessions are this instance's alone. */
+  fleet?: boolean;
   keepAliveMs: number;
   setTimer: (fn: () => void, ms: number) => unknown;
   clearTimer: (h: unknown) => void;
@@ -97,8 +101,13 @@ export function createLegacySessions(opts: SessionOptions): LegacySessions {
     return { status: 200, headers: { ...SSE_HEADERS }, stream: channel.stream, ...(channel.attach ? { attach: channel.attach } : {}) };
   }
 
+  // In a fleet, the usual cause is a balancer that sent the client's request to another instance than the one that answered initialize.
+  const missing = opts.fleet
+    ? 'Session not found on this instance: a 2025-11-25 session lives on the fleet instance that answered initialize; send each client to one instance (sticky load balancing), or initialize again'
+    : 'Session not found: initialize again';
   return {
     get,
+    missing,
     add(session) {
       sessions.set(session.id, session);
       while (sessions.size > opts.maxSessions) end(sessions.keys().next().value as string);
@@ -134,7 +143,7 @@ export function createLegacySessions(opts: SessionOptions): LegacySessions {
       const id = req.headers.get(HEADER.sessionId);
       if (!id || (req.method !== 'GET' && req.method !== 'DELETE')) return undefined;
       const session = get(id);
-      if (!session) return jsonError(404, -32001, 'Session not found');
+      if (!session) return jsonError(404, -32001, missing);
       if (req.method === 'DELETE') {
         end(id);
         return { status: 200, headers: {} };

@@ -99,7 +99,7 @@ export function createLegacyDispatch(core: EngineCore, tasks: TaskManager): (ctx
 
   async function taskResult(ctx: RequestContext, taskId: string): Promise<Outcome> {
     for (;;) {
-      const rec = await tasks.read(taskId, ctx.principal);
+      const rec = await tasks.view(taskId, ctx.principal);
       if (!rec) return fail(ERROR.invalidParams, NOT_FOUND);
       const related = { [META.relatedTask]: { taskId } };
       if (rec.status === 'completed')
@@ -163,14 +163,14 @@ export function createLegacyDispatch(core: EngineCore, tasks: TaskManager): (ctx
     'prompts/get': unchecked(async (ctx) => strip(await answerInputRounds(ctx, async (params) => runRoute(prompt, { ...ctx, params })))),
     'completion/complete': route(CompleteParamsSchema, (_ctx, p) => strip(complete(core, p))),
     'tasks/get': unchecked(async (ctx) => {
-      const rec = await taskOf(ctx);
+      const rec = typeof ctx.params.taskId === 'string' ? await tasks.view(ctx.params.taskId, ctx.principal) : undefined;
       return rec ? ok(legacyTask(rec)) : fail(ERROR.invalidParams, NOT_FOUND);
     }),
     'tasks/result': route(LegacyTaskResultParamsSchema, (ctx, p) => taskResult(ctx, p.taskId)),
     'tasks/list': unchecked(async ({ params, principal }) => {
       if (params.cursor !== undefined) return fail(ERROR.invalidParams, 'Invalid params: unknown cursor');
       const stored = await core.stores.tasks.list({ principal, scenarioId: core.scenario.id });
-      const list = (await Promise.all(stored.map((r) => tasks.read(r.taskId, principal)))).filter((r): r is TaskRecord => !!r);
+      const list = (await Promise.all(stored.map((r) => tasks.view(r.taskId, principal)))).filter((r): r is TaskRecord => !!r);
       return ok({ tasks: list.map(legacyTask) });
     }),
     'tasks/cancel': unchecked(async (ctx) => {

@@ -29,6 +29,8 @@ export interface TaskManager {
   cancel(ctx: RequestContext, params: CancelTaskParams): Promise<Outcome>;
   /** Read a task for a principal, settled to now; undefined when unknown, foreign or expired. */
   read(taskId: string, principal: string | undefined): Promise<TaskRecord | undefined>;
+  /** {@link read} as a client is answered: a lagging instance (instance-skew) shows what it saw last. */
+  view(taskId: string, principal: string, onRead?: (r: TaskRecord) => void): Promise<TaskRecord | undefined>;
   snapshot(rec: TaskRecord): Record<string, unknown>;
   control(taskId: string, action: ControlAction): Promise<TaskRecord | undefined>;
   /** Hear every later change of one task, from this instance or (a shared store) any other; returns the unwatch. */
@@ -119,6 +121,13 @@ export function createTaskManager(core: EngineCore): TaskManager {
     });
   }
 
+  // The primary is read (a due step is written there) and the answer is the replica's.
+  async function view(taskId: string, principal: string, onRead?: (r: TaskRecord) => void): Promise<TaskRecord | undefined> {
+    const rec = await read(taskId, principal, onRead);
+    const shown = core.instanceFaults ? core.instanceFaults.replicaView(taskId, rec) : rec;
+    return shown?.principal === principal ? shown : undefined;
+  }
+
   // Another instance wrote a task (a shared store only). Read it only when someone here listens to
   // it, or this instance runs its timed steps (its lease): most tasks are neither on most instances.
   const unwatch = core.stores.watchTasks?.((taskId) => {
@@ -168,11 +177,10 @@ export function createTaskManager(core: EngineCore): TaskManager {
       return rec;
     },
     async get(ctx, { taskId }) {
-      const rec = await read(taskId, ctx.principal, (r) => {
+      const rec = await view(taskId, ctx.principal, (r) => {
         if (r.cancelRequestedAt !== undefined) r.pollsSinceCancel++;
       });
-      const answer = rec ? ok({ resultType: 'complete', ...taskSnapshot(rec) }) : fail(ERROR.invalidParams, NOT_FOUND);
-      return core.instanceFaults ? core.instanceFaults.taskView(taskId, answer) : answer;
+      return rec ? ok({ resultType: 'complete', ...taskSnapshot(rec) }) : fail(ERROR.invalidParams, NOT_FOUND);
     },
     async update(ctx, { taskId, inputResponses: responses }) {
       const rec = await read(taskId, ctx.principal);
@@ -199,6 +207,7 @@ export function createTaskManager(core: EngineCore): TaskManager {
       return ok({ resultType: 'complete' });
     },
     read: (taskId, principal) => read(taskId, principal),
+    view,
     snapshot: taskSnapshot,
     async control(taskId, action) {
       if (action.kind === 'expire') {
@@ -226,8 +235,9 @@ export function createTaskManager(core: EngineCore): TaskManager {
         stop();
         return stop;
       }
-      // News to every watcher goes to all of them; a revision the others heard already goes to this one alone.
-      if (heard < rec.revision && !(watchers.has(taskId) && watchers.announce(rec))) fn(rec);
+      // The first snapshot is this instance's view (stale or none while it lags), later changes the primary's fan-out; news goes to every watcher.
+      const shown = core.instanceFaults ? core.instanceFaults.replicaView(taskId, rec) : rec;
+      if (shown && heard < shown.revision && !(shown === rec && watchers.has(taskId) && watchers.announce(rec))) fn(shown);
       if (isTerminal(rec)) stop();
       return stop;
     },

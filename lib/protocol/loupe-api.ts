@@ -111,6 +111,8 @@ export const JournalEntrySchema = z.looseObject({
   frames: z.array(z.unknown()).optional(),
   end: z.string().optional(),
   fault: z.string().optional(),
+  /** In a fleet: the instance that served the exchange. */
+  instance: z.string().optional(),
 });
 export type JournalEntry = z.infer<typeof JournalEntrySchema>;
 

@@ -153,7 +153,7 @@ const InstanceSkewActionSchema = z
     ms: windowMs.describe('How long the instance lags, from the request the fault fires on.'),
   })
   .describe(
-    'The instance that receives the matching request lags behind the shared store for ms, like a replica that has not yet seen recent writes: tasks/get answers the state this instance last served of the task, or Task not found (-32602) for a task it never served. A client should poll again.',
+    "The instance that receives the matching request lags behind the shared store for ms, like a read replica that has not yet seen recent writes: every read of a task (tasks/get, 2025-11-25's tasks/result and tasks/list, a listen stream's first snapshot) answers the state this instance last served of the task, or Task not found (-32602) for a task it never served. Writes (tasks/update, tasks/cancel, the idempotency ledger) still go to the primary. A client should poll again.",
   );
 
 const FAULT_KINDS = ['rpc-error', 'http-status', 'latency', 'stall', 'drop', 'garbage', 'duplicate', 'out-of-order', 'drip', 'instance-down', 'instance-skew'];

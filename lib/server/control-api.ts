@@ -134,8 +134,11 @@ export function createControlApi(host: MockHost, options: ControlApiOptions): Co
       return json(200, { reset: engine.scenario.id } satisfies Reset);
     }
     if (route === 'journal' && req.method === 'GET') {
-      const since = Number(new URL(req.url).searchParams.get('since') ?? 0);
-      return json(200, { entries: engine.journal.entries(Number.isFinite(since) ? since : 0).map(publicEntry) });
+      const asked = Number(new URL(req.url).searchParams.get('since') ?? 0);
+      const since = Number.isFinite(asked) ? asked : 0;
+      // A fleet's instance shows every instance's finished exchanges (seq is the fleet's).
+      const entries = engine.fleetJournal ? await engine.fleetJournal(since) : engine.journal.entries(since);
+      return json(200, { entries: entries.map(publicEntry) });
     }
     if (route === 'snapshot' && req.method === 'GET') return json(200, await snapshotOf(engine));
     if (route === 'events' && req.method === 'GET') return scenarioEventStream(host, id, req.signal, { keepAliveMs: options.keepAliveMs });

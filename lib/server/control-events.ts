@@ -12,6 +12,8 @@ import type { HostEvent, MockHost } from './mock-host';
 
 interface EventStreamOptions {
   keepAliveMs?: number;
+  /** In a fleet: how often the shared journal is read for other instances' exchanges. Default 1000. */
+  fleetPollMs?: number;
   /** A reader this many events behind is cut off (it reconnects and gets a fresh snapshot). */
   maxQueued?: number;
 }
@@ -29,10 +31,54 @@ export function publicEntry(entry: JournalEntry): JournalEntry {
   return { ...entry, requestHeaders: redactHeaders(entry.requestHeaders) };
 }
 
-/** Journal and tasks of an engine, as the first event of a stream and the JSON of the snapshot route. */
+/** Journal and tasks of an engine, as the first event of a stream and the JSON of the snapshot route (a fleet's: every instance's). */
 export async function snapshotOf(engine: MockEngine): Promise<{ scenarioId: string; entries: JournalEntry[]; tasks: unknown[] }> {
-  const entries = engine.journal.entries(0).map(publicEntry);
+  const entries = (engine.fleetJournal ? await engine.fleetJournal(0) : engine.journal.entries(0)).map(publicEntry);
   return { scenarioId: engine.scenario.id, entries, tasks: await engine.tasks.list() };
+}
+
+/** How far behind the newest seen seq a fleet read starts: a row committed late may carry a lower seq. */
+const FLEET_REREAD = 200;
+
+/**
+ * A fleet's live journal: the other instances' exchanges reach this one only through the store,
+ * so it is read every `everyMs` and each entry not yet sent goes out as `journal:end`. The
+ * instance's own events are not relayed in a fleet (their seqs are its own, not the fleet's).
+ */
+function followFleetJournal(read: () => MockEngine | undefined, send: (entry: JournalEntry) => void, everyMs: number) {
+  const sent = new Set<number>();
+  let newest = 0;
+  let busy = false;
+  const poll = async () => {
+    const fleetJournal = read()?.fleetJournal;
+    if (busy || !fleetJournal) return;
+    busy = true;
+    try {
+      for (const entry of await fleetJournal(Math.max(0, newest - FLEET_REREAD))) {
+        newest = Math.max(newest, entry.seq);
+        if (sent.has(entry.seq)) continue;
+        sent.add(entry.seq);
+        send(publicEntry(entry));
+      }
+      for (const seq of sent) if (seq <= newest - FLEET_REREAD) sent.delete(seq);
+    } catch {
+      /* the store is away for now: the next read catches up */
+    } finally {
+      busy = false;
+    }
+  };
+  const timer = setInterval(() => void poll(), everyMs);
+  return {
+    /** After a snapshot: its entries count as sent. */
+    seen(entries: readonly JournalEntry[]) {
+      for (const e of entries) {
+        sent.add(e.seq);
+        newest = Math.max(newest, e.seq);
+      }
+    },
+    clear: () => sent.clear(),
+    stop: () => clearInterval(timer),
+  };
 }
 
 const FORWARDED = /^(journal:(entry|frame|end|clear)|task:[a-z-]+|scenario:(reset|replaced|deleted))$/;
@@ -62,13 +108,23 @@ export function scenarioEventStream(host: MockHost, id: string, signal: AbortSig
           .then((snap) => {
             const waiting = held ?? [];
             held = undefined;
+            fleet?.seen(snap.entries);
             send('scenario:snapshot', snap);
             for (const text of waiting) write(text);
           })
           .catch(() => finish());
       };
+      const fleet = host.engine(id)?.fleetJournal
+        ? followFleetJournal(
+            () => host.engine(id),
+            (entry) => send('journal:end', entry),
+            options.fleetPollMs ?? 1000,
+          )
+        : undefined;
       const off = host.on((event: HostEvent) => {
         if (event.scenarioId !== id || !FORWARDED.test(event.type)) return;
+        if (fleet && /^journal:(entry|frame|end)$/.test(event.type)) return;
+        if (event.type === 'journal:clear') fleet?.clear();
         const isEntry = event.type === 'journal:entry' || event.type === 'journal:end';
         send(event.type, isEntry ? publicEntry(event.data as JournalEntry) : event.data);
         if (event.type === 'scenario:replaced') snapshot();
@@ -78,6 +134,7 @@ export function scenarioEventStream(host: MockHost, id: string, signal: AbortSig
         if (closed) return;
         closed = true;
         off();
+        fleet?.stop();
         clearInterval(timer);
         signal.removeEventListener('abort', finish);
         try {

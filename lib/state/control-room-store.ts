@@ -20,6 +20,8 @@ export interface JournalRow {
   streamed: boolean;
   end?: string;
   fault?: string;
+  /** In a fleet: the instance that served it. */
+  instance?: string;
   requestHeaders: Record<string, string>;
   requestBody: unknown;
   responseBody?: unknown;
@@ -85,6 +87,7 @@ function toJournalRow(entry: JournalEntry): JournalRow {
     streamed: entry.streamed,
     end: entry.end,
     fault: entry.fault,
+    ...(entry.instance ? { instance: entry.instance } : {}),
     requestHeaders: entry.requestHeaders,
     requestBody: entry.requestBody,
     responseBody: entry.responseBody,

@@ -50,19 +50,22 @@ export function createMemoryFaultStates(guard: OpenGuard): Owned<FaultStateStore
 
 /** Finished journal entries per scope, JSON text so nothing is shared by reference. */
 export function createMemoryJournalStore(guard: OpenGuard): Owned<JournalStore> {
-  const scopes = new Map<string, { instance: string; json: string }[]>();
+  const scopes = new Map<string, { seq: number; instance: string; json: string }[]>();
+  let seq = 0;
   const store: JournalStore = {
     async append(scope, instance, entry, maxEntries) {
       guard('append journal entry');
       const list = scopes.get(scope) ?? [];
-      list.push({ instance, json: JSON.stringify(entry) });
+      list.push({ seq: ++seq, instance, json: JSON.stringify(entry) });
       if (list.length > maxEntries) list.splice(0, list.length - maxEntries);
       scopes.set(scope, list);
     },
-    async list(scope, limit) {
+    async list(scope, limit, afterSeq = 0) {
       guard('list journal entries');
-      const list = scopes.get(scope) ?? [];
-      return list.slice(Math.max(0, list.length - limit)).map((row): StoredJournalEntry => ({ instance: row.instance, entry: JSON.parse(row.json) }));
+      const list = (scopes.get(scope) ?? []).filter((row) => row.seq > afterSeq);
+      return list
+        .slice(Math.max(0, list.length - limit))
+        .map((row): StoredJournalEntry => ({ seq: row.seq, instance: row.instance, entry: JSON.parse(row.json) }));
     },
     async clear(scope) {
       guard('clear journal');

@@ -150,6 +150,8 @@ export interface FaultStateStore {
 
 /** A journal entry as one instance wrote it. */
 export interface StoredJournalEntry {
+  /** Its place in the fleet's journal: one counter in the store, rising in the order entries were appended. */
+  seq: number;
   /** Which instance served the exchange. */
   instance: string;
   /** The finished entry, as JSON (the engine's JournalEntry). */
@@ -160,8 +162,8 @@ export interface StoredJournalEntry {
 export interface JournalStore {
   /** Append a finished exchange; the oldest of the scope beyond `maxEntries` are dropped. */
   append(scope: string, instance: string, entry: unknown, maxEntries: number): Promise<void>;
-  /** The newest `limit` entries of the scope, in the order they were appended. */
-  list(scope: string, limit: number): Promise<StoredJournalEntry[]>;
+  /** The newest `limit` entries of the scope with a seq above `afterSeq` (default 0), in the order they were appended. */
+  list(scope: string, limit: number, afterSeq?: number): Promise<StoredJournalEntry[]>;
   clear(scope?: string): Promise<number>;
 }
 

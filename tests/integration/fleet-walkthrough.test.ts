@@ -3,12 +3,16 @@ import http from 'node:http';
 import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHeadlessSession } from '../../lib/client/headless';
 import type { ClientSession } from '../../lib/client/session';
 import type { JsonRpcNotification } from '../../lib/protocol';
 import { freshDatabase } from '../helpers/postgres';
 import { startCliMock, type Started } from '../helpers/processes';
+import { CAPS, rpc } from '../helpers/rpc';
+import { controlApi, httpTarget } from './http-target';
 
 /**
  * Seed 000's walkthrough against a fleet: three `mcp-loupe mock --store postgres://…` processes
@@ -70,7 +74,9 @@ describe('seed 000 walkthrough over three instances behind a round-robin balance
     // One data directory: the instances share the secret that signs requestState.
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-fleet-walk-'));
     // The first alone: it may rebuild the CLI bundle, and it creates the schema.
-    const start = () => startCliMock(['demo', '--store', url, '--data-dir', dataDir]);
+    let n = 0;
+    // Each writes the report card at exit (--report), which grades the fleet's traffic.
+    const start = () => startCliMock(['demo', '--store', url, '--data-dir', dataDir, '--report', path.join(dataDir, `report-${n++}.json`)]);
     fleet.push(await start());
     const rest = await Promise.allSettled([start(), start()]);
     for (const r of rest) if (r.status === 'fulfilled') fleet.push(r.value);
@@ -173,5 +179,103 @@ describe('seed 000 walkthrough over three instances behind a round-robin balance
     const charged = replies.map((r) => (r.type === 'complete' ? (r.result.structuredContent as { receipt: { receiptId: string }; replayed: boolean }) : r));
     expect(charged.map((c) => ('replayed' in c ? c.replayed : c))).toEqual([false, true, true]);
     expect(new Set(charged.map((c) => ('receipt' in c ? c.receipt.receiptId : undefined))).size).toBe(1);
+  });
+
+  /** A journal entry as the control API publishes it. */
+  type Entry = { seq: number; at: number; method?: string; instance?: string; requestBody: { params?: { name?: string } } };
+  const journalOf = async (m: Started, since = 0) =>
+    (await controlApi(m.url, m.token!, `/api/scenarios/demo/journal?since=${since}`, 'GET')).json.entries as Entry[];
+  const instanceIds = () => fleet.map((m) => /fleet instance: (\S+)/.exec(m.output())?.[1]);
+
+  it("any instance's journal lists the fleet's exchanges in the order they came, each with the instance that served it", async () => {
+    const ids = instanceIds();
+    expect(new Set(ids).size).toBe(3);
+    // The balancer's log, as instance names; every exchange has ended, so every one is in the shared journal.
+    const served = lb.served.map((s) => ids[s.instance]);
+    const entries = await journalOf(fleet[2]!);
+    for (const [i, id] of ids.entries()) expect(entries.filter((e) => e.instance === id)).toHaveLength(served.filter((s) => s === ids[i]).length);
+    const ats = entries.map((e) => e.at);
+    expect(ats).toEqual([...ats].sort((a, b) => a - b));
+    // The three charge calls, one after another: each on the instance the balancer sent it to.
+    const toolCalls = lb.served.filter((s) => s.method === 'tools/call').slice(-3);
+    const charges = entries.filter((e) => e.method === 'tools/call' && e.requestBody.params?.name === 'charge').sort((a, b) => a.seq - b.seq);
+    expect(charges.map((e) => e.instance)).toEqual(toolCalls.map((s) => ids[s.instance]));
+    // ?since= gives what came after a seq: the fleet's seq, the same on every instance.
+    const newest = Math.max(...entries.map((e) => e.seq));
+    const tail = await journalOf(fleet[0]!, newest - 2);
+    expect(tail.map((e) => e.seq).sort()).toEqual(
+      entries
+        .filter((e) => e.seq > newest - 2)
+        .map((e) => e.seq)
+        .sort(),
+    );
+    expect(tail.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it("the control room's live feed on one instance shows what another instance serves", async () => {
+    const ids = instanceIds();
+    const res = await fetch(new URL('/api/scenarios/demo/events', fleet[0]!.url), { headers: { Authorization: `Bearer ${fleet[0]!.token}` } });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    const events = () =>
+      text
+        .split('\n\n')
+        .slice(0, -1)
+        .map((block) => ({ type: /^event: (.+)$/m.exec(block)?.[1], data: /^data: (.+)$/m.exec(block)?.[1] }))
+        .filter((e): e is { type: string; data: string } => !!e.type && !!e.data)
+        .map((e) => ({ type: e.type, data: JSON.parse(e.data) as { entries?: Entry[] } & Entry }));
+    const until = async (found: () => boolean) => {
+      while (!found()) {
+        const { done, value } = await reader.read();
+        if (done) throw new Error(`the feed ended:\n${text}`);
+        text += decoder.decode(value, { stream: true });
+      }
+    };
+    await until(() => events().some((e) => e.type === 'scenario:snapshot'));
+    const snapshot = events().find((e) => e.type === 'scenario:snapshot')!.data.entries!;
+    expect(new Set(snapshot.map((e) => e.instance))).toEqual(new Set(ids));
+    // A request served by B, straight to it: A's feed shows it, named as B's.
+    const b = httpTarget(new URL('/mcp', fleet[1]!.url).toString());
+    expect((await rpc(b, 'tools/list', {}, b.opts({ caps: CAPS.none }))).status).toBe(200);
+    const fromB = () => events().find((e) => e.type === 'journal:end' && e.data.method === 'tools/list' && e.data.instance === ids[1]);
+    await until(() => fromB() !== undefined);
+    expect(fromB()!.data.seq).toBeGreaterThan(Math.max(...snapshot.map((e) => e.seq)));
+    await reader.cancel();
+  });
+
+  it('a 2025-11-25 client spread round-robin is told its session lives on another instance; sent to one instance, it works', async () => {
+    const spread = new V1Client({ name: 'legacy-round-robin', version: '1.0.0' });
+    const failure = await (async () => {
+      await spread.connect(new V1Transport(new URL(lb.url)));
+      for (let i = 0; i < 3; i += 1) await spread.listTools();
+    })().then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
+    // The SDK's StreamableHTTPError: the HTTP status as its code, the server's JSON-RPC error in its message.
+    expect((failure as Error & { code?: number }).code).toBe(404);
+    expect(failure?.message).toMatch(/Session not found on this instance: a 2025-11-25 session lives on the fleet instance that answered initialize/);
+    await spread.close();
+    // Sticky routing: every request of the client to the instance that answered its initialize.
+    const sticky = new V1Client({ name: 'legacy-sticky', version: '1.0.0' });
+    await sticky.connect(new V1Transport(new URL(fleet[1]!.url)));
+    for (let i = 0; i < 3; i += 1) expect((await sticky.listTools()).tools.map((t) => t.name)).toContain('charge');
+    await sticky.close();
+  });
+
+  it("--report at exit grades the fleet's traffic: its evidence is the fleet's journal", async () => {
+    const ids = instanceIds();
+    const entries = await journalOf(fleet[0]!);
+    await fleet[2]!.stop();
+    const card = JSON.parse(fs.readFileSync(path.join(dataDir, 'report-2.json'), 'utf8')) as { grades: { id: string; status: string; evidence: number[] }[] };
+    const keys = card.grades.find((g) => g.id === 'idempotency-keys');
+    expect(keys?.status).toBe('pass');
+    const bySeq = new Map(entries.map((e) => [e.seq, e]));
+    const evidence = (keys?.evidence ?? []).map((seq) => bySeq.get(seq));
+    // The three charge calls (and the demo's other keyed calls), served by all three instances.
+    expect(evidence.filter((e) => e?.requestBody.params?.name === 'charge')).toHaveLength(3);
+    expect(new Set(evidence.map((e) => e?.instance))).toEqual(new Set(ids));
   });
 });

@@ -108,13 +108,13 @@ export function createPgJournalStore(pool: Pool, guard: Guard): JournalStore {
         if (!writing) void drain();
       });
     },
-    async list(scope, limit) {
+    async list(scope, limit, afterSeq = 0) {
       guard('list journal entries');
-      const rows = await pool.query<{ instance: string; json: string }>(
-        'SELECT instance, json FROM (SELECT seq, instance, json FROM loupe_journal WHERE scope = $1 ORDER BY seq DESC LIMIT $2) AS newest ORDER BY seq',
-        [scope, limit],
+      const rows = await pool.query<{ seq: number; instance: string; json: string }>(
+        'SELECT seq::float8 AS seq, instance, json FROM (SELECT seq, instance, json FROM loupe_journal WHERE scope = $1 AND seq > $3 ORDER BY seq DESC LIMIT $2) AS newest ORDER BY seq',
+        [scope, limit, afterSeq],
       );
-      return rows.rows.map((row) => ({ instance: row.instance, entry: JSON.parse(row.json) as unknown }));
+      return rows.rows.map((row) => ({ seq: row.seq, instance: row.instance, entry: JSON.parse(row.json) as unknown }));
     },
     async clear(scope) {
       guard('clear journal');

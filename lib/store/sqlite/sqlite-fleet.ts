@@ -39,8 +39,8 @@ export function createSqliteFaultStates(db: SqliteDatabase): FaultStateStore {
 export function createSqliteJournalStore(db: SqliteDatabase): JournalStore {
   const insert = db.prepare('INSERT INTO journal (scope, instance, json) VALUES (?, ?, ?)');
   const trim = db.prepare('DELETE FROM journal WHERE scope = ? AND seq <= (SELECT seq FROM journal WHERE scope = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)');
-  const newest = db.prepare<[string, number], { instance: string; json: string }>(
-    'SELECT instance, json FROM (SELECT seq, instance, json FROM journal WHERE scope = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq',
+  const newest = db.prepare<[string, number, number], { seq: number; instance: string; json: string }>(
+    'SELECT seq, instance, json FROM (SELECT seq, instance, json FROM journal WHERE scope = ? AND seq > ? ORDER BY seq DESC LIMIT ?) ORDER BY seq',
   );
   return {
     async append(scope, instance, entry, maxEntries) {
@@ -49,8 +49,8 @@ export function createSqliteJournalStore(db: SqliteDatabase): JournalStore {
         trim.run(scope, scope, maxEntries);
       }).immediate();
     },
-    async list(scope, limit) {
-      return newest.all(scope, limit).map((row) => ({ instance: row.instance, entry: JSON.parse(row.json) as unknown }));
+    async list(scope, limit, afterSeq = 0) {
+      return newest.all(scope, afterSeq, limit).map((row) => ({ seq: row.seq, instance: row.instance, entry: JSON.parse(row.json) as unknown }));
     },
     async clear(scope) {
       return (scope === undefined ? db.prepare('DELETE FROM journal').run() : db.prepare('DELETE FROM journal WHERE scope = ?').run(scope)).changes;

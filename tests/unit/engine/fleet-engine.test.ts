@@ -6,7 +6,7 @@ import { ScenarioSchema } from '../../../lib/scenario/schema';
 import { createMemoryStores } from '../../../lib/store/memory';
 import type { Stores } from '../../../lib/store/types';
 import { createFakeClock, flushAsync, type FakeClock } from '../../helpers/fake-clock';
-import { CAPS, callTool, rpc } from '../../helpers/rpc';
+import { CAPS, buildRequest, callTool, parseSse, rpc } from '../../helpers/rpc';
 
 /**
  * A fleet in one process: engines sharing one memory store marked shared behave as instances
@@ -144,6 +144,83 @@ describe('instance faults', () => {
     clock.advance(2_000);
     expect((await get(b, taskId)).result.status).toBe('completed');
     expect((await get(b, other)).result.status).toBe('completed');
+  });
+});
+
+/** A 2025-11-25 connection to an engine (its message face), initialized; `call` sends one request and resolves with its response. */
+async function legacyPeer(engine: MockEngine) {
+  const face = engine.connect();
+  let next = 0;
+  // biome-ignore lint/suspicious/noExplicitAny: responses of several methods, asserted on at run time
+  const call = (method: string, params: Record<string, unknown> = {}): Promise<any> =>
+    new Promise((resolve) => {
+      const id = ++next;
+      void face({ jsonrpc: '2.0', id, method, params }, (m) => {
+        const msg = m as { id?: unknown };
+        if (msg.id === id) resolve(m);
+      });
+    });
+  await call('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'legacy', version: '1' } });
+  return call;
+}
+
+/** The first task status a listen stream on `engine` sends for `taskId`. */
+async function firstListenStatus(engine: MockEngine, taskId: string): Promise<string | undefined> {
+  const { request } = buildRequest('subscriptions/listen', { notifications: { taskIds: [taskId] } }, { caps: CAPS.tasks, id: 'l-1' });
+  const reader = (await engine.fetch(request)).body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  for (;;) {
+    const frames = parseSse(text.slice(0, text.lastIndexOf('\n\n') + 2)) as { method?: string; params?: { status?: string } }[];
+    const status = frames.find((m) => m.method === 'notifications/tasks')?.params?.status;
+    if (status) {
+      await reader.cancel();
+      return status;
+    }
+    const { done, value } = await reader.read();
+    if (done) return undefined;
+    text += decoder.decode(value, { stream: true });
+  }
+}
+
+describe('instance-skew: every read a lagging replica answers', () => {
+  it("a listen stream's first snapshot is the lagging instance's stale one; the others and the window's end show the task as it is", async () => {
+    const { engines, clock } = fleetOf(2, [{ match: { method: 'tasks/get', nth: 2 }, action: { kind: 'instance-skew', ms: 2_000 } }]);
+    const [a, b] = [engines[0]!, engines[1]!];
+    const taskId = (await callTool(a, 'job', {}, { caps: CAPS.tasks })).body.result.taskId as string;
+    const get = async (e: MockEngine) => (await rpc(e, 'tasks/get', { taskId }, { caps: CAPS.tasks })).body;
+    expect((await get(b)).result.status).toBe('working');
+    await clock.advanceAsync(1_000);
+    // The fleet's second tasks/get makes B lag: it still shows the task working.
+    expect((await get(b)).result.status).toBe('working');
+    expect(await firstListenStatus(b, taskId)).toBe('working');
+    expect(await firstListenStatus(a, taskId)).toBe('completed');
+    clock.advance(2_000);
+    expect(await firstListenStatus(b, taskId)).toBe('completed');
+  });
+
+  it("2025-11-25's tasks/get, tasks/list and tasks/result answer from the stale view; tasks/cancel goes to the primary", async () => {
+    const { engines, clock } = fleetOf(2, [{ match: { method: 'tasks/get', nth: 2 }, action: { kind: 'instance-skew', ms: 2_000 } }]);
+    const [a, b] = [engines[0]!, engines[1]!];
+    const [onA, onB] = [await legacyPeer(a), await legacyPeer(b)];
+    const job = async () => (await onA('tools/call', { name: 'job', arguments: {}, task: {} })).result.task.taskId as string;
+    const seen = await job();
+    expect((await onB('tasks/list')).result.tasks.map((t: { taskId: string; status: string }) => [t.taskId, t.status])).toEqual([[seen, 'working']]);
+    const unseen = await job();
+    const cancelled = await job();
+    await clock.advanceAsync(1_000);
+    // Faults match HTTP requests: two tasks/get of the fleet over HTTP, the second on B, make B lag.
+    for (const e of [a, b]) await rpc(e, 'tasks/get', { taskId: 'no-such-task' }, { caps: CAPS.tasks });
+    expect((await onB('tasks/get', { taskId: seen })).result.status).toBe('working');
+    expect((await onB('tasks/list')).result.tasks.map((t: { taskId: string; status: string }) => [t.taskId, t.status])).toEqual([[seen, 'working']]);
+    expect((await onB('tasks/result', { taskId: unseen })).error).toMatchObject({ code: -32602, message: 'Failed to retrieve task: Task not found' });
+    expect((await onB('tasks/get', { taskId: unseen })).error).toMatchObject({ code: -32602 });
+    // A write is the primary's: B cancels a task it never saw, and A sees it ended (completed before the cancel landed).
+    expect((await onB('tasks/cancel', { taskId: cancelled })).error).toMatchObject({ message: expect.stringContaining('already completed') });
+    clock.advance(2_000);
+    const statuses = (await onB('tasks/list')).result.tasks.map((t: { status: string }) => t.status);
+    expect(statuses).toEqual(['completed', 'completed', 'completed']);
+    expect((await onB('tasks/result', { taskId: unseen })).result.content).toEqual([{ type: 'text', text: 'done' }]);
   });
 });
 

@@ -66,8 +66,18 @@ export function describeFleetContract(openStores: () => Promise<Stores>): void {
       const { journal } = await openStores();
       for (let i = 1; i <= 5; i += 1) await journal.append('s', i % 2 ? 'A' : 'B', { seq: i, body: { n: [i] } }, 4);
       await journal.append('t', 'A', { seq: 1 }, 4);
-      expect(await journal.list('s', 10)).toEqual([2, 3, 4, 5].map((i) => ({ instance: i % 2 ? 'A' : 'B', entry: { seq: i, body: { n: [i] } } })));
+      const listed = await journal.list('s', 10);
+      expect(listed.map(({ instance, entry }) => ({ instance, entry }))).toEqual(
+        [2, 3, 4, 5].map((i) => ({ instance: i % 2 ? 'A' : 'B', entry: { seq: i, body: { n: [i] } } })),
+      );
+      // The store numbers the fleet's entries itself, rising in append order, and lists those after a seq.
+      const seqs = listed.map((e) => e.seq);
+      expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+      expect(new Set(seqs).size).toBe(4);
       expect((await journal.list('s', 2)).map((e) => (e.entry as { seq: number }).seq)).toEqual([4, 5]);
+      expect((await journal.list('s', 10, seqs[1])).map((e) => (e.entry as { seq: number }).seq)).toEqual([4, 5]);
+      expect((await journal.list('s', 1, seqs[1])).map((e) => (e.entry as { seq: number }).seq)).toEqual([5]);
+      expect(await journal.list('s', 10, seqs[3])).toEqual([]);
       expect(await journal.clear('s')).toBe(4);
       expect(await journal.list('s', 10)).toEqual([]);
       expect(await journal.list('t', 10)).toHaveLength(1);
