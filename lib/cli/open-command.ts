@@ -60,9 +60,11 @@ function loadPinned(files: readonly string[]): PinnedScenario[] {
   return pinned;
 }
 
-/** What a failed listen means to the person who asked for it. */
+/** What a failed start means to the person who asked for it: a listen error names the port, anything else (the store, the data directory) says itself. */
 function listenMessage(e: unknown, host: string, port: number): string {
-  const code = (e as { code?: unknown } | null)?.code;
+  const { code, syscall } = (e as { code?: unknown; syscall?: unknown } | null) ?? {};
+  if (syscall !== undefined && syscall !== 'listen') return `cannot start: ${e instanceof Error ? e.message : String(e)}`;
+  if (syscall === undefined && code === undefined) return `cannot start: ${e instanceof Error ? e.message : String(e)}`;
   if (code === 'EADDRINUSE') return `port ${port} is in use on ${host}; pass another --port, or leave it out to take the next free port after ${FIRST_PORT}`;
   if (code === 'EACCES') return `not allowed to listen on port ${port} (ports below 1024 need privileges); pass --port 0 for any free port`;
   if (code === 'EADDRNOTAVAIL') return `cannot listen on ${host}: no interface of this machine has that address`;
@@ -130,6 +132,11 @@ async function runOpenCommand(command: string[], flags: OpenFlags): Promise<void
     plan.link ?? (first ? { transport: 'direct', url: `/mcp/${first.scenario.id}`, era: 'auto', headerNames: [] } : undefined);
   const url = `${origin}/?token=${app.link()}${link ? `&${linkQuery(link)}` : ''}`;
   process.stdout.write(`Loupe is running: ${url}\n`);
+  if (app.advertHeldBy) {
+    say(
+      `another Loupe (pid ${app.advertHeldBy.pid}, ${app.advertHeldBy.url}) already uses ${plan.dataDir}: \`mcp-loupe link\` and \`tasks\` reach that one, not this one; give this one its own --data-dir to reach it from the CLI`,
+    );
+  }
   for (const p of pinned) say(`scenario "${p.scenario.id}" (${path.relative(process.cwd(), p.file) || p.file}) at ${origin}/mcp/${p.scenario.id}`);
   if (plan.launch?.transport === 'stdio') say(`the inspector starts ${[plan.launch.command, ...plan.launch.args].join(' ')} over stdio when the page opens`);
   else if (plan.launch) say(`the inspector connects to ${plan.launch.url} through Loupe's proxy when the page opens`);

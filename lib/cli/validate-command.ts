@@ -11,7 +11,10 @@ export function runValidateCommand(file: string): void {
   if (!parsed.ok) {
     process.stderr.write(`${formatIssues(parsed.errors)}\n`);
     process.stderr.write(`${parsed.errors.length} error(s) in ${file}\n`);
-    process.exit(1);
+    // Not process.exit: on a pipe, stderr is written asynchronously, and exiting now cut the list
+    // after the first 64 KB (the count line lost). The process ends by itself once it is written.
+    process.exitCode = 1;
+    return;
   }
   if (parsed.warnings.length) process.stderr.write(`${formatIssues(parsed.warnings)}\n`);
   process.stdout.write(`${file}: valid scenario "${parsed.scenario.id}" (${parsed.scenario.tools.length} tools)\n`);

@@ -1,4 +1,4 @@
-import { readFileSync, realpathSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { parseScenario, type FileRead, type ScenarioParse } from './loader';
 
@@ -8,12 +8,25 @@ import { parseScenario, type FileRead, type ScenarioParse } from './loader';
  */
 
 /**
+ * Largest scenario file read from disk. A real scenario is a few kilobytes, and large app HTML or
+ * resource bodies belong in `file:` entries; a 62 MB file of 60,000 tools used to take four
+ * minutes and 2.3 GB to be told it was wrong.
+ */
+const MAX_SCENARIO_FILE_BYTES = 8 * 1024 * 1024;
+
+/**
  * Reads and validates the scenario at `path`, filling each resource's `file:` (relative to the
  * scenario's directory) into its `text`. An unreadable scenario or resource file is an issue.
  */
 export function loadScenarioFile(path: string): ScenarioParse {
   let text: string;
   try {
+    const { size } = statSync(path);
+    if (size > MAX_SCENARIO_FILE_BYTES) {
+      const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+      const message = `The scenario file is ${mib(size)}, over the limit of ${mib(MAX_SCENARIO_FILE_BYTES)}: move large resource or app HTML bodies into \`file:\` entries`;
+      return { ok: false, errors: [{ source: path, line: 1, column: 1, path: '', message }] };
+    }
     text = readFileSync(path, 'utf8');
   } catch (error) {
     return { ok: false, errors: [{ source: path, line: 1, column: 1, path: '', message: `Cannot read the scenario file: ${describe(error)}` }] };

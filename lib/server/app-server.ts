@@ -71,6 +71,8 @@ export interface AppServer {
   token: string;
   /** A new one-time value for a sign-in link `<url>/?token=<value>`. */
   link(): string;
+  /** Another running Loupe that already advertises this data directory (so `mcp-loupe link` and `tasks` reach it, not this one). */
+  advertHeldBy?: { url: string; pid: number };
   server: http.Server;
   close(): Promise<void>;
 }
@@ -146,16 +148,17 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const host = options.host ?? '127.0.0.1';
   const url = `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;
   // `mcp-loupe tap` finds this Loupe through the data directory and pushes its session here.
-  const unadvertise = advertiseLoupe(options.dataDir, { url: host === '0.0.0.0' || host === '::' ? `http://127.0.0.1:${port}` : url, token });
+  const advertised = advertiseLoupe(options.dataDir, { url: host === '0.0.0.0' || host === '::' ? `http://127.0.0.1:${port}` : url, token });
   return {
     url,
     port,
     token,
     link: () => access.mintLink(),
+    advertHeldBy: advertised.heldBy && { url: advertised.heldBy.url, pid: advertised.heldBy.pid },
     server,
     close: () =>
       new Promise<void>((resolve) => {
-        unadvertise();
+        advertised.remove();
         server.closeAllConnections();
         server.close(() => {
           mockHost.close();

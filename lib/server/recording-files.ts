@@ -3,6 +3,7 @@ import path from 'node:path';
 import { RECORDING_NAME } from '../recording/autosave';
 import { parseRecording } from '../recording/schema';
 import type { RecordingFileSummary } from '../protocol/loupe-api';
+import { makeDir } from '../store/sqlite/make-dir';
 
 /**
  * Saved recordings (node only): `<dataDir>/recordings/<name>.loupe.json`. Every write is
@@ -36,7 +37,7 @@ function isRecordingName(name: unknown): name is string {
 
 /** Write a file atomically (a temp file renamed over the target). */
 export function writeAtomic(file: string, text: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  makeDir(path.dirname(file));
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
   fs.writeFileSync(tmp, text, { mode: 0o600 });
   fs.renameSync(tmp, file);

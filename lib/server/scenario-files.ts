@@ -6,6 +6,7 @@ import { loadScenarioFile, parseScenarioIn } from '../scenario/files';
 import type { ScenarioIssue } from '../scenario/loader';
 import type { Scenario } from '../scenario/schema';
 import type { ScenarioSummary, ScenarioValidation } from '../protocol/loupe-api';
+import { makeDir } from '../store/sqlite/make-dir';
 
 /**
  * Saved scenarios: `<dataDir>/scenarios/<id>.yaml` (node only). Files are validated before they
@@ -99,7 +100,7 @@ export function createScenarioFiles(dataDir: string, pinned: readonly PinnedScen
   };
   const fileOf = (id: string) => path.join(dir, `${id}.yaml`);
   const exists = (id: string) => fs.existsSync(fileOf(id));
-  const ensureDir = () => fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const ensureDir = () => makeDir(dir);
 
   function checkId(id: string, what = 'scenario id'): FileRefusal | undefined {
     if (!isScenarioId(id))

@@ -25,26 +25,41 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Write this process's advert; returns the function that removes it (only if it is still ours). */
-export function advertiseLoupe(dataDir: string, advert: { url: string; token: string }): () => void {
+/** The outcome of advertising: how to take the advert back, and who holds it when another Loupe already did. */
+interface Advertised {
+  remove: () => void;
+  heldBy?: LoupeAdvert;
+}
+
+/**
+ * Write this process's advert, unless a running Loupe already advertises this data directory: a
+ * second Loupe on the same directory must not take the first one's place, or the first becomes
+ * unreachable by `mcp-loupe link` and `tasks` once the second exits and removes its own advert.
+ */
+export function advertiseLoupe(dataDir: string, advert: { url: string; token: string }): Advertised {
+  const none = { remove: () => {} };
   const file = path.join(dataDir, FILE);
   const mine = JSON.stringify({ ...advert, pid: process.pid });
   // A Loupe on memory stores never creates its data directory; it is findable only if one exists.
-  if (!fs.existsSync(dataDir)) return () => {};
+  if (!fs.existsSync(dataDir)) return none;
+  const holder = findLoupe(dataDir);
+  if (holder && holder.pid !== process.pid) return { ...none, heldBy: holder };
   try {
     const tmp = `${file}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, mine, { mode: 0o600 });
     fs.renameSync(tmp, file);
   } catch {
     // A read-only data directory only means taps cannot find this Loupe.
-    return () => {};
+    return none;
   }
-  return () => {
-    try {
-      if (fs.readFileSync(file, 'utf8') === mine) fs.unlinkSync(file);
-    } catch {
-      /* already gone */
-    }
+  return {
+    remove: () => {
+      try {
+        if (fs.readFileSync(file, 'utf8') === mine) fs.unlinkSync(file);
+      } catch {
+        /* already gone */
+      }
+    },
   };
 }
 

@@ -98,6 +98,36 @@ describe('npx mcp-loupe', () => {
     }
   });
 
+  it('a second Loupe on the same data directory leaves the first one reachable by `link`, before and after it exits', async () => {
+    const shared = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-twice-'));
+    let second: Started | undefined;
+    try {
+      started = await startCliOpen(['--port', '0', '--data-dir', shared], env);
+      second = await startCliOpen(['--port', '0', '--data-dir', shared], env);
+      const warned = second;
+      await expect.poll(() => warned.output()).toContain(`another Loupe (pid ${started.child.pid}, http://127.0.0.1:${started.port}) already uses ${shared}`);
+      await second.stop();
+      second = undefined;
+      const made = await runCli(['link', '--data-dir', shared]);
+      expect(made.stderr).toBe('');
+      expect(made.stdout.trim()).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${started.port}/\\?token=[\\w-]+$`));
+    } finally {
+      await second?.stop();
+      fs.rmSync(shared, { recursive: true, force: true });
+    }
+  });
+
+  it('a data directory that cannot be made fails at once, naming it, not the port (and never hangs on /proc)', async () => {
+    const r = await runCli(['--no-open', '--port', '0', '--data-dir', '/proc/1/loupe-nope']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^mcp-loupe: cannot start: .*ENOENT: no such file or directory, mkdir '\/proc\/1\/loupe-nope'/);
+    const underFile = path.join(dataDir, 'a-file');
+    fs.writeFileSync(underFile, '');
+    const r2 = await runCli(['mock', 'demo', '--port', '0', '--data-dir', path.join(underFile, 'x')]);
+    expect(r2.code).not.toBe(0);
+    expect(r2.stderr).toContain('ENOTDIR');
+  });
+
   it('takes the next free port when 3000 is busy, and says so', async () => {
     // Hold 3000 unless something already does; either way it is busy.
     const holder = net.createServer();

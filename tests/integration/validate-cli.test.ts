@@ -46,4 +46,20 @@ describe('mcp-loupe validate', () => {
     expect(r.stderr).toMatch(/readme-apps-broken\.yaml:4:\d+ .*quote the value/);
     expect(r.stderr).toContain('1 error(s)');
   });
+  it('prints every error to a pipe, down to the count line, however long the list', async () => {
+    const file = path.join(dir, 'many.yaml');
+    const tools = Array.from({ length: 3000 }, (_, i) => `  - name: t${i}\n    description: a tool with no behaviour\n`).join('');
+    fs.writeFileSync(file, `id: many\nserver: { name: t, version: "1" }\ntools:\n${tools}`);
+    const r = await validate(file);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n').at(-1)).toBe(`3000 error(s) in ${file}`);
+  });
+
+  it('refuses a scenario file over 8 MiB at once, saying where large bodies belong', async () => {
+    const file = path.join(dir, 'huge.yaml');
+    fs.writeFileSync(file, `id: huge\nserver: { name: t, version: "1" }\n# ${'x'.repeat(9 * 1024 * 1024)}\ntools: []\n`);
+    const r = await validate(file);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('The scenario file is 9.0 MiB, over the limit of 8.0 MiB: move large resource or app HTML bodies into `file:` entries');
+  });
 });

@@ -4,12 +4,12 @@
  * deliberately does not re-export it so the engine and the in-memory store stay bundleable for
  * browsers and MSW.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveStoreOptions } from '../store-helpers';
 import type { StoreOptions, Stores } from '../types';
 import type { SqliteDatabase } from './connection';
 import { loadSqliteDriver, type SqliteDriver } from './drivers';
+import { makeDir } from './make-dir';
 import { configureConnection, migrateSchema } from './schema';
 import { checkStoreIntegrity, prepareStoreFile, type ExpectedStore } from './store-file';
 import { createSqliteFaultStates, createSqliteJournalStore, createSqliteLeases } from './sqlite-fleet';
@@ -48,7 +48,7 @@ export function openSqliteStores(dataDir: string, options?: SqliteStoreOptions):
   try {
     // Owner-only: tasks hold tool arguments and elicited inputs. The mode applies only to
     // directories this call creates.
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    makeDir(dataDir);
     prepareStoreFile(file, options?.expected);
     db = driver.open(file);
   } catch (error) {
