@@ -137,6 +137,9 @@ describe('the packed tarball, installed with plain npm install', () => {
       .map(String)
       .filter((f) => f.endsWith('.d.ts') && fs.statSync(path.join(types, f)).size > 64 * 1024);
     expect(large).toEqual([]);
+    // The README's "try one" for an installed package: the examples' path inside node_modules.
+    const example = 'node_modules/mcp-loupe/examples/task-script.yaml';
+    expect(run(process.execPath, ['node_modules/mcp-loupe/bin/mcp-loupe.mjs', 'validate', example], app, 60_000)).toContain(`${example}: valid scenario`);
   });
 
   it('npx mcp-loupe --port P: the printed URL opens the inspector connected to the demo, and a tool call answers', async () => {
