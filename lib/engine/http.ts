@@ -1,24 +1,22 @@
-import { ERROR, HEADER, httpStatusForError, errorResponse, JsonRpcNotificationSchema, type JsonRpcRequest } from '../protocol';
+import { ERROR, HEADER, errorResponse, JsonRpcNotificationSchema } from '../protocol';
 import { parseRequestEnvelope } from './envelope';
 import { parseJson } from '../shared/json';
 import { asRecord } from '../shared/records';
 import { isAllowedHost, isAllowedOrigin } from './guards';
-import { SSE_HEADERS, createSseChannel } from './sse';
-import type { RequestOrigin, RequestPipeline } from './pipeline';
-import type { Outcome } from './context';
-import { tapChannel, type ExchangeHandle, type ExchangeTap } from './exchange-tap';
-import { dripResponse, faultReply, withStreamFaults } from './fault-stream';
+import type { RequestPipeline } from './pipeline';
+import type { ExchangeTap } from './exchange-tap';
+import { dripResponse, faultReply } from './fault-stream';
+import { json, serveRequest } from './http-exchange';
 import type { FaultPlan, FaultRequest } from './faults';
 import type { InstanceFaults } from './instance-faults';
 import type { OutboundRequests } from './legacy-session';
-import { sessionOf, type LegacySessions, type StreamLog } from './legacy-http';
+import type { LegacySessions } from './legacy-http';
 import { headerRecord, safeHost, toHttpInput, toResponse, type HttpInput, type HttpOutput } from './http-types';
 
 /**
  * The Streamable HTTP face of the engine: transport checks (Host, Origin, method, content type,
- * size, JSON, JSON-RPC shape) and faults, then the request pipeline. A request answers with JSON
- * unless the handler emits a notification or opens a stream first, in which case it answers
- * with SSE. A notification POSTed by the client is accepted and dropped (202); a response only
+ * size, JSON, JSON-RPC shape) and faults, then the request pipeline (http-exchange.ts: JSON,
+ * or SSE once the handler emits a notification or opens a stream). A notification POSTed by the client is accepted and dropped (202); a response only
  * when it answers a request the server sent (2025-11-25 sessions, legacy-http.ts), else 400.
  */
 
@@ -43,11 +41,6 @@ interface HttpFrontOptions {
   outbound?: OutboundRequests;
   /** The scenario's protected resource (auth/resource.ts): a refusal (401/403) stops the message before it is served. */
   authorize?: (req: HttpInput, body: Record<string, unknown>) => Promise<{ status: number; headers: Record<string, string>; body: unknown } | undefined>;
-}
-
-function json(status: number, body: unknown, extra?: Record<string, string>): HttpOutput {
-  if (body === undefined) return { status, headers: extra ?? {} };
-  return { status, headers: extra ? { 'Content-Type': 'application/json', ...extra } : { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
 }
 
 /** The web fetch face over the core. */
@@ -152,7 +145,7 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
     const tool = rpc.method === 'tools/call' ? (rpc.params as { name?: unknown } | undefined)?.name : undefined;
     const planned = opts.faults?.plan({ method: rpc.method, tool: typeof tool === 'string' ? tool : undefined });
     const plan = planned instanceof Promise ? await planned : planned;
-    if (!plan) return serve(rpc, req, tap);
+    if (!plan) return serveRequest(opts, rpc, req, tap);
     tap?.annotate({ fault: plan.names.join(', ') });
     if (plan.instance) opts.instance?.open(plan.instance);
     const downNow = plan.instance && opts.instance?.downAnswer();
@@ -167,118 +160,7 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
       const reply = faultReply(plan.reply, rpc.id);
       tap?.respond(reply.status, reply.body);
       response = reply.output;
-    } else response = await serve(rpc, req, tap, plan);
+    } else response = await serveRequest(opts, rpc, req, tap, plan);
     return plan.drip ? dripResponse(response, plan.drip, { setTimer: opts.setTimer }) : response;
   };
-
-  async function serve(rpc: JsonRpcRequest, info: HttpInput, tap: ExchangeHandle | undefined, plan?: FaultPlan): Promise<HttpOutput> {
-    const found = sessionOf(rpc, info.headers, opts.sessions);
-    if (found === 'missing') {
-      const err = errorResponse(rpc.id, { code: -32001, message: opts.sessions?.missing ?? 'Session not found' });
-      tap?.respond(404, err);
-      return json(404, err);
-    }
-    const { session, fresh } = found;
-    let log: StreamLog | undefined;
-    // A session's stream outlives its connection (it can be resumed), so a drop does not cancel the work.
-    const onAbort = () => log || abort?.abort(info.signal.reason);
-    // Made on first need (a handler reads the signal, a stream closes, a session tracks the request):
-    // a direct answer, the common case, never allocates a controller nor listens for a disconnect.
-    let abort: AbortController | undefined;
-    const controller = (): AbortController => {
-      if (abort) return abort;
-      abort = new AbortController();
-      if (info.signal.aborted) abort.abort();
-      else info.signal.addEventListener('abort', onAbort, { once: true });
-      return abort;
-    };
-    const unlink = () => abort && info.signal.removeEventListener('abort', onAbort);
-    // Its work then ends only when done or when the client sends notifications/cancelled.
-    const untrack = session?.initialized ? opts.sessions?.track(session, rpc.id, controller()) : undefined;
-
-    const pending: { message: unknown; opts?: { droppable?: boolean; key?: string } }[] = [];
-    let final: unknown;
-    let channel: ReturnType<typeof createSseChannel> | undefined;
-    // Settles with what comes first: the outcome, or undefined when the stream (`streamed`) started.
-    let streamed: HttpOutput | undefined;
-    let settle: ((o: Outcome | undefined) => void) | undefined;
-    let fail: ((e: unknown) => void) | undefined;
-    const first = new Promise<Outcome | undefined>((resolve, reject) => {
-      settle = resolve;
-      fail = reject;
-    });
-    const deliver = (message: unknown, o?: { droppable?: boolean; key?: string }) => {
-      if (!channel) {
-        pending.push({ message, opts: o });
-        return startStream();
-      }
-      if (log && opts.sessions) opts.sessions.event(log, message, o);
-      else channel.send(message, o);
-    };
-
-    const startStream = () => {
-      if (channel) return;
-      channel = createSseChannel({
-        keepAliveMs: opts.keepAliveMs,
-        setTimer: opts.setTimer,
-        clearTimer: opts.clearTimer,
-        onClose: (reason) => {
-          tap?.close(reason === 'finished' ? 'complete' : reason === 'client' ? 'client-closed' : 'dropped', reason === 'finished' ? final : undefined);
-          if (reason !== 'finished' && !log) controller().abort(new Error(reason === 'client' ? 'client closed the stream' : 'the stream was dropped'));
-          unlink();
-        },
-      });
-      // The priming event goes out before any fault can cut the stream: it is what makes it resumable.
-      if (session?.initialized && opts.sessions) log = opts.sessions.openStream(session, channel);
-      channel = tapChannel(channel, tap);
-      if (plan?.stream.length) channel = withStreamFaults(channel, plan.stream, plan.random);
-      if (log) log.live = channel;
-      tap?.stream(200);
-      for (const p of pending.splice(0)) deliver(p.message, p.opts);
-      streamed = { status: 200, headers: { ...SSE_HEADERS }, stream: channel.stream, ...(channel.attach ? { attach: channel.attach } : {}) };
-      settle?.(undefined);
-    };
-    const origin: RequestOrigin = {
-      transport: 'http',
-      headers: info.headers,
-      get signal() {
-        return controller().signal;
-      },
-      ...(session ? { session } : {}),
-      sendRequest: (message) => deliver(message),
-      notify(method, params) {
-        if (controller().signal.aborted) return;
-        // Intermediate task snapshots may be dropped for a slow reader; terminal ones never are.
-        const droppable = method === 'notifications/tasks' && (params.status === 'working' || params.status === 'input_required');
-        deliver({ jsonrpc: '2.0', method, params }, { droppable, key: droppable ? String(params.taskId) : undefined });
-      },
-      openStream: startStream,
-    };
-    // A stream fault needs a stream to damage, even where the answer would be plain JSON.
-    if (plan?.stream.length) startStream();
-
-    const started = opts.pipeline(rpc, origin);
-    const work = untrack ? started.finally(untrack) : started;
-    work.then(settle, fail);
-    const o = await first;
-    if (o !== undefined && !channel) {
-      unlink();
-      const message = 'error' in o ? errorResponse(rpc.id, o.error) : { jsonrpc: '2.0' as const, id: rpc.id, result: o.result };
-      const status = 'error' in o ? (o.httpStatus ?? httpStatusForError(o.error.code)) : 200;
-      // The handshake succeeded: from now on this session id names the client and what it declared.
-      if (fresh?.initialized && 'result' in o) opts.sessions?.add(fresh);
-      const out = json(status, message, fresh?.initialized && 'result' in o ? { [HEADER.sessionId]: fresh.id } : undefined);
-      tap?.respond(status, message, typeof out.body === 'string' ? out.body : undefined);
-      return out;
-    }
-    const ch = channel!;
-    void work.then((o) => {
-      const message = 'error' in o ? errorResponse(rpc.id, o.error) : { jsonrpc: '2.0' as const, id: rpc.id, result: o.result };
-      final = message;
-      if (log && opts.sessions) return opts.sessions.finish(log, message);
-      if (abort?.signal.aborted && ch.closed) return;
-      ch.finish(message);
-    });
-    return streamed!; // set by startStream, before or just after the outcome
-  }
 }

@@ -2,6 +2,7 @@ import type { Clock } from './runtime';
 import type { ExchangeHandle, ExchangeStart, ExchangeTap, StreamEnd } from './exchange-tap';
 import { boundHeaders, boundPayload, DEFAULT_PAYLOAD_LIMITS, headerChars, type PayloadLimits } from './journal-bounds';
 import { fitsLimits } from './journal-lazy';
+import { EntryHandle, type HandleCore } from './journal-handle';
 
 /**
  * The journal: every exchange the mock served, in arrival order, with what the report card
@@ -66,7 +67,7 @@ export type JournalEvent =
   | { type: 'clear' };
 
 /** The journal's handle on one exchange: the reporting calls, plus the entry they fill. */
-interface JournalHandle extends ExchangeHandle {
+export interface JournalHandle extends ExchangeHandle {
   readonly entry: JournalEntry;
 }
 
@@ -131,6 +132,17 @@ export function createJournal(options: JournalOptions): Journal {
     }
   };
 
+  const core: HandleCore = {
+    limits,
+    maxFrames,
+    now: () => clock.now(),
+    nextOrder: () => ++order,
+    grow,
+    bound,
+    evict,
+    emit,
+  };
+
   return {
     open(start) {
       const headers = boundHeaders(start.requestHeaders, 4096);
@@ -181,51 +193,9 @@ export function createJournal(options: JournalOptions): Journal {
       total += entry.bytes;
       evict();
       emit({ type: 'entry', entry });
-      let done = false;
-      const finish = () => {
-        done = true;
-        entry.endedAt = clock.now();
-        entry.endOrder = ++order;
-        evict();
-        emit({ type: 'end', entry });
-      };
-      return {
-        entry,
-        respond(status, body, text) {
-          if (done) return;
-          entry.status = status;
-          if (text !== undefined && fitsLimits(text, limits)) {
-            responseText = text;
-            grow(entry, text.length);
-          } else if (body !== undefined) entry.responseBody = bound(entry, body);
-          finish();
-        },
-        stream(status) {
-          entry.status = status;
-          entry.streamed = true;
-        },
-        frame(message) {
-          if (done) return;
-          if (entry.frames.length >= maxFrames) {
-            entry.framesOmitted = (entry.framesOmitted ?? 0) + 1;
-            return;
-          }
-          const frame: JournalFrame = { at: clock.now(), order: ++order, message: bound(entry, message) };
-          entry.frames.push(frame);
-          evict();
-          emit({ type: 'frame', entry, frame });
-        },
-        close(end, final) {
-          if (done) return;
-          entry.end = end;
-          if (final !== undefined) entry.responseBody = bound(entry, final);
-          finish();
-        },
-        annotate(fields) {
-          if (fields.principal !== undefined) entry.principal = fields.principal;
-          if (fields.fault !== undefined) entry.fault = fields.fault;
-        },
-      };
+      return new EntryHandle(core, entry, (text) => {
+        responseText = text;
+      });
     },
     entries: (since = 0) => ring.filter((e) => e.seq > since),
     get: (n) => ring.find((e) => e.seq === n),

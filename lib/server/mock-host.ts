@@ -169,7 +169,8 @@ export function createMockHost(options: MockHostOptions): MockHost {
       if (!scenario) return undefined;
       if (options.transform) scenario = options.transform(scenario);
       const engine = createMockEngine({ scenario, stores, secret, allowedHosts: options.allowedHosts, seed: options.seed, principalKey });
-      const off = engine.on((event) => emit({ ...event, scenarioId: id }));
+      // Two journal events per request: copied only when someone listens (the control room's streams).
+      const off = engine.on((event) => listeners.size > 0 && emit({ ...event, scenarioId: id }));
       engines.set(id, { engine, off });
       return engine;
     },

@@ -22,6 +22,7 @@ const rpcError = (code: number, message: string) => JSON.stringify({ jsonrpc: '2
 
 /** The last resort: an answer if none has started, else the connection is cut. */
 function answerFailure(res: ServerResponse, e: unknown): void {
+  if (!res.req.readableEnded) res.req.resume();
   if (res.headersSent) {
     res.destroy();
     return;
@@ -32,7 +33,13 @@ function answerFailure(res: ServerResponse, e: unknown): void {
 /** Serve a request through an engine's transport-neutral face (no web stream bridges). */
 async function serveFast(handle: (input: HttpInput) => Promise<HttpOutput>, req: IncomingMessage, res: ServerResponse, url: string): Promise<void> {
   const out = await handle(toNodeHttpInput(req, res, url));
-  return writeHttpOutput(out, res);
+  const written = writeHttpOutput(out, res);
+  // An early answer (400, 403, 413, 415) leaves the body unread: drain it so the connection can
+  // be reused. Checked here rather than by a 'finish' listener per response: the fast path knows
+  // when it has answered (node dumps a body nobody started reading by itself; this covers one
+  // whose reading stopped midway).
+  if (!req.readableEnded) req.resume();
+  return written;
 }
 
 /**
@@ -47,11 +54,10 @@ function drainUnread(this: ServerResponse): void {
 /** A node:http request listener serving a fetch handler (with an optional fast path for MCP routes). */
 export function toNodeHandler(handler: FetchHandler, fast?: FastPath): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    // 'finish' comes once per response.
-    res.on('finish', drainUnread);
     const url = requestUrl(req);
     if (url === undefined) {
       res.writeHead(400, { 'content-type': 'application/json' }).end(rpcError(-32600, 'Bad Request: the Host header and the request target do not form a URL'));
+      req.resume();
       return;
     }
     try {
@@ -62,6 +68,8 @@ export function toNodeHandler(handler: FetchHandler, fast?: FastPath): (req: Inc
         serveFast(direct, req, res, url).catch((e: unknown) => answerFailure(res, e));
         return;
       }
+      // 'finish' comes once per response.
+      res.on('finish', drainUnread);
       // A request fetch cannot represent (a CONNECT or TRACE method, a body cut short) is the client's fault.
       const request = (async () => (canBuffer(req) ? toBufferedRequest(req, res) : toWebRequest(req, res)))();
       request.then(

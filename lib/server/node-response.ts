@@ -59,7 +59,13 @@ export async function writeHttpOutput(out: HttpOutput, res: ServerResponse): Pro
     return out.attach(createNodeSseSink(res));
   }
   if (out.stream) return writeWebResponse(new Response(out.stream, { status: out.status, headers: out.headers }), res);
-  // A string body lets node send headers and body in one write.
   const body = out.body;
-  res.writeHead(out.status, body !== undefined ? { ...out.headers, 'content-length': String(Buffer.byteLength(body)) } : out.headers).end(body);
+  if (body === undefined) return void res.writeHead(out.status, out.headers).end();
+  // A string body lets node send headers and body in one write. The headers go as one flat
+  // name/value array: node takes it as is, where a record is walked key by key and copied.
+  const head: string[] = [];
+  const h = out.headers;
+  for (const name in h) head.push(name, h[name] as string);
+  head.push('content-length', String(Buffer.byteLength(body)));
+  res.writeHead(out.status, head).end(body);
 }

@@ -1,0 +1,183 @@
+import { errorResponse, HEADER, httpStatusForError, type JsonRpcRequest } from '../protocol';
+import type { Outcome } from './context';
+import { tapChannel, type ExchangeHandle } from './exchange-tap';
+import { withStreamFaults } from './fault-stream';
+import type { FaultPlan } from './faults';
+import { sessionOf, type LegacySessions, type StreamLog } from './legacy-http';
+import type { LegacySession } from './legacy-session';
+import type { HeaderBag, HttpInput, HttpOutput } from './http-types';
+import type { RequestOrigin, RequestPipeline } from './pipeline';
+import { createSseChannel, SSE_HEADERS, type SseChannel } from './sse';
+
+/**
+ * One JSON-RPC request served over HTTP once the transport checks passed: the origin its
+ * handler sees, and the SSE stream it may open. The answer is JSON unless the handler emits a
+ * notification or opens a stream first. A class, not a nest of closures: every request makes
+ * one, and most answer directly, so what only a stream or a disconnect needs is made on demand.
+ */
+
+/** What serving needs from the HTTP front's options. */
+interface ServeOptions {
+  keepAliveMs: number;
+  setTimer: (fn: () => void, ms: number) => unknown;
+  clearTimer: (h: unknown) => void;
+  pipeline: RequestPipeline;
+  sessions?: LegacySessions;
+}
+
+type DeliverOptions = { droppable?: boolean; key?: string };
+
+export function json(status: number, body: unknown, extra?: Record<string, string>): HttpOutput {
+  if (body === undefined) return { status, headers: extra ?? {} };
+  return { status, headers: extra ? { 'Content-Type': 'application/json', ...extra } : { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
+}
+
+const messageOf = (id: JsonRpcRequest['id'], o: Outcome) => ('error' in o ? errorResponse(id, o.error) : { jsonrpc: '2.0' as const, id, result: o.result });
+
+/** Serve one request through the pipeline: JSON, or SSE once something streams. */
+export function serveRequest(opts: ServeOptions, rpc: JsonRpcRequest, info: HttpInput, tap: ExchangeHandle | undefined, plan?: FaultPlan): Promise<HttpOutput> {
+  const found = sessionOf(rpc, info.headers, opts.sessions);
+  if (found === 'missing') {
+    const err = errorResponse(rpc.id, { code: -32001, message: opts.sessions?.missing ?? 'Session not found' });
+    tap?.respond(404, err);
+    return Promise.resolve(json(404, err));
+  }
+  return new HttpExchange(opts, rpc, info, tap, plan, found.session, found.fresh).run();
+}
+
+class HttpExchange implements RequestOrigin {
+  readonly transport = 'http' as const;
+  readonly headers: HeaderBag;
+  readonly session: LegacySession | undefined;
+  // The pipeline hands these to handlers as plain functions, so they are bound here.
+  readonly notify: RequestOrigin['notify'] = (method, params) => {
+    if (this.controller().signal.aborted) return;
+    // Intermediate task snapshots may be dropped for a slow reader; terminal ones never are.
+    const droppable = method === 'notifications/tasks' && (params.status === 'working' || params.status === 'input_required');
+    this.deliver({ jsonrpc: '2.0', method, params }, { droppable, key: droppable ? String(params.taskId) : undefined });
+  };
+  readonly openStream = (): void => this.startStream();
+  readonly sendRequest = (message: unknown): void => this.deliver(message);
+
+  // Made on first need (a handler reads the signal, a stream closes, a session tracks the request):
+  // a direct answer, the common case, never allocates a controller nor listens for a disconnect.
+  private abort: AbortController | undefined;
+  /** A session's stream log: it outlives its connection (it can be resumed), so a drop does not cancel the work. */
+  private log: StreamLog | undefined;
+  private channel: SseChannel | undefined;
+  private pending: { message: unknown; opts?: DeliverOptions }[] | undefined;
+  private final: unknown;
+  private streamed: HttpOutput | undefined;
+  /** Settles the first of: the outcome, or undefined once the stream started. */
+  private settle: ((o: Outcome | undefined) => void) | undefined;
+
+  constructor(
+    private readonly opts: ServeOptions,
+    private readonly rpc: JsonRpcRequest,
+    private readonly info: HttpInput,
+    private readonly tap: ExchangeHandle | undefined,
+    private readonly plan: FaultPlan | undefined,
+    session: LegacySession | undefined,
+    private readonly fresh: LegacySession | undefined,
+  ) {
+    this.headers = info.headers;
+    this.session = session;
+  }
+
+  get signal(): AbortSignal {
+    return this.controller().signal;
+  }
+
+  /** The client's disconnect (an EventListener object: no closure per request). */
+  handleEvent(): void {
+    if (!this.log) this.abort?.abort(this.info.signal.reason);
+  }
+
+  private controller(): AbortController {
+    if (this.abort) return this.abort;
+    this.abort = new AbortController();
+    if (this.info.signal.aborted) this.abort.abort();
+    else this.info.signal.addEventListener('abort', this, { once: true });
+    return this.abort;
+  }
+
+  private unlink(): void {
+    if (this.abort) this.info.signal.removeEventListener('abort', this);
+  }
+
+  private deliver(message: unknown, o?: DeliverOptions): void {
+    if (!this.channel) {
+      if (this.pending) this.pending.push({ message, opts: o });
+      else this.pending = [{ message, opts: o }];
+      this.startStream();
+      return;
+    }
+    if (this.log && this.opts.sessions) this.opts.sessions.event(this.log, message, o);
+    else this.channel.send(message, o);
+  }
+
+  private startStream(): void {
+    if (this.channel) return;
+    const { opts, tap, plan, session } = this;
+    let channel = createSseChannel({
+      keepAliveMs: opts.keepAliveMs,
+      setTimer: opts.setTimer,
+      clearTimer: opts.clearTimer,
+      onClose: (reason) => {
+        tap?.close(reason === 'finished' ? 'complete' : reason === 'client' ? 'client-closed' : 'dropped', reason === 'finished' ? this.final : undefined);
+        if (reason !== 'finished' && !this.log) this.controller().abort(new Error(reason === 'client' ? 'client closed the stream' : 'the stream was dropped'));
+        this.unlink();
+      },
+    });
+    this.channel = channel;
+    // The priming event goes out before any fault can cut the stream: it is what makes it resumable.
+    if (session?.initialized && opts.sessions) this.log = opts.sessions.openStream(session, channel);
+    channel = tapChannel(channel, tap);
+    if (plan?.stream.length) channel = withStreamFaults(channel, plan.stream, plan.random);
+    this.channel = channel;
+    if (this.log) this.log.live = channel;
+    tap?.stream(200);
+    const pending = this.pending;
+    this.pending = undefined;
+    if (pending) for (const p of pending) this.deliver(p.message, p.opts);
+    this.streamed = { status: 200, headers: { ...SSE_HEADERS }, stream: channel.stream, ...(channel.attach ? { attach: channel.attach } : {}) };
+    this.settle?.(undefined);
+  }
+
+  async run(): Promise<HttpOutput> {
+    const { opts, rpc, session, fresh, tap } = this;
+    // Its work then ends only when done or when the client sends notifications/cancelled.
+    const untrack = session?.initialized ? opts.sessions?.track(session, rpc.id, this.controller()) : undefined;
+    let fail: ((e: unknown) => void) | undefined;
+    const first = new Promise<Outcome | undefined>((resolve, reject) => {
+      this.settle = resolve;
+      fail = reject;
+    });
+    // A stream fault needs a stream to damage, even where the answer would be plain JSON.
+    if (this.plan?.stream.length) this.startStream();
+    const started = opts.pipeline(rpc, this);
+    const work = untrack ? started.finally(untrack) : started;
+    work.then(this.settle, fail);
+    const o = await first;
+    if (o !== undefined && !this.channel) {
+      this.unlink();
+      const message = messageOf(rpc.id, o);
+      const status = 'error' in o ? (o.httpStatus ?? httpStatusForError(o.error.code)) : 200;
+      // The handshake succeeded: from now on this session id names the client and what it declared.
+      const opened = fresh?.initialized && 'result' in o ? fresh : undefined;
+      if (opened) opts.sessions?.add(opened);
+      const out = json(status, message, opened ? { [HEADER.sessionId]: opened.id } : undefined);
+      tap?.respond(status, message, typeof out.body === 'string' ? out.body : undefined);
+      return out;
+    }
+    const ch = this.channel as SseChannel;
+    void work.then((done) => {
+      const message = messageOf(rpc.id, done);
+      this.final = message;
+      if (this.log && opts.sessions) return opts.sessions.finish(this.log, message);
+      if (this.abort?.signal.aborted && ch.closed) return;
+      ch.finish(message);
+    });
+    return this.streamed as HttpOutput; // set by startStream, before or just after the outcome
+  }
+}
