@@ -10,7 +10,7 @@
  * characters (U+00AD, U+034F, U+115F-U+1160, U+17B4-U+17B5, U+180E, U+200B-U+200D, U+2060-U+2064,
  * U+3164, U+FEFF, U+FFA0).
  */
-const INVISIBLE = /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\u3164\uFEFF\uFFA0]/g;
+const INVISIBLE = /\u034F|[\u00AD\u061C\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\u3164\uFEFF\uFFA0]/g;
 
 /** The code points of those characters in `text`, in order of first appearance (`U+202E`). */
 export function invisibleCodes(text: string): string[] {
