@@ -33,6 +33,12 @@ beforeAll(async () => {
   upstreamClosed = new Promise((r) => (closed = r));
   upstream = http.createServer((req, res) => {
     req.resume();
+    if (req.url?.endsWith('/json')) {
+      // A JSON answer one byte over the same budget.
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(Buffer.alloc(BUDGET + 1, 0x20));
+      return;
+    }
     res.writeHead(200, { 'Content-Type': 'text/event-stream' });
     res.on('close', closed);
     const pump = () => {
@@ -81,5 +87,16 @@ describe('an endless stream through the proxy', () => {
     expect(messages).toBe(Math.floor(BUDGET / event.byteLength));
     expect(relayedChars).toBeLessThanOrEqual(BUDGET);
     await upstreamClosed;
+  });
+
+  it('refuses a JSON answer over the same budget, saying how many bytes it allows', { timeout: 60_000 }, async () => {
+    const transport = createHttpTransport({ url: `${upstreamUrl}/json`, proxy: { endpoint: new URL('/api/proxy', mock.url).href, token: mock.token } });
+    const events: TransportEvent[] = [];
+    for await (const ev of transport.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} })) events.push(ev);
+    expect(events.find((e) => e.type === 'error')).toEqual({
+      type: 'error',
+      cause: 'proxy',
+      message: `Proxy refused the request (too-large): The upstream body exceeds ${BUDGET} bytes or failed`,
+    });
   });
 });
