@@ -6,6 +6,7 @@ import { useInspector } from '@/components/inspector/use-inspector';
 import { ListFooter } from '@/components/resources/ListFooter';
 import { usePagedList } from '@/components/resources/use-paged-list';
 import { PromptForm } from './PromptForm';
+import { NameText } from '@/components/ui/NameText';
 
 /** The prompts panel: prompts/list page by page, and the chosen prompt's form and messages. */
 export function PromptsPanel() {
@@ -27,10 +28,10 @@ export function PromptsPanel() {
         {prompts.items.map((p) => (
           <li key={p.name} data-prompt={p.name}>
             <button type="button" data-testid="select-prompt" className="font-mono text-accent hover:underline" onClick={() => setSelected(p.name)}>
-              {p.name}
+              <NameText text={p.name} />
             </button>
             {p.arguments?.length ? <span className="ml-2 text-muted">({p.arguments.map((a) => a.name).join(', ')})</span> : null}
-            {p.description ? <span className="ml-2 text-muted">{p.description}</span> : null}
+            {p.description ? <bdi className="ml-2 text-muted">{p.description}</bdi> : null}
           </li>
         ))}
       </ul>

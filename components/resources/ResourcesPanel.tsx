@@ -7,6 +7,7 @@ import { ResourceRead } from './ResourceRead';
 import { TemplateForm } from './TemplateForm';
 import { usePagedList } from './use-paged-list';
 import { useResourceRead } from './use-resource-read';
+import { NameText } from '@/components/ui/NameText';
 
 /**
  * The resources panel: resources/list and resources/templates/list, page by page with their
@@ -19,11 +20,17 @@ function ResourceRow({ r, onRead }: { r: ListedResource; onRead(): void }) {
     <tr data-resource={r.uri} className="border-t border-border align-top">
       <td className="px-2 py-1.5">
         <button type="button" data-testid="read-resource" className="font-mono text-accent hover:underline" onClick={onRead}>
-          {r.title ?? r.name}
+          <NameText text={r.title ?? r.name} />
         </button>
-        {r.description ? <p className="text-muted">{r.description}</p> : null}
+        {r.description ? (
+          <p className="text-muted" dir="auto">
+            {r.description}
+          </p>
+        ) : null}
       </td>
-      <td className="px-2 py-1.5 font-mono break-all">{r.uri}</td>
+      <td className="px-2 py-1.5 font-mono break-all">
+        <NameText text={r.uri} />
+      </td>
       <td className="px-2 py-1.5 font-mono">{r.mimeType ?? '—'}</td>
     </tr>
   );
@@ -33,7 +40,12 @@ function Template({ t, onRead }: { t: ResourceTemplate; onRead(uri: string): voi
   return (
     <li className="space-y-1 text-xs">
       <p>
-        <span className="font-medium">{t.title ?? t.name}</span> <code className="font-mono text-muted">{t.uriTemplate}</code>
+        <span className="font-medium">
+          <NameText text={t.title ?? t.name} />
+        </span>{' '}
+        <code className="font-mono text-muted">
+          <NameText text={t.uriTemplate} />
+        </code>
       </p>
       {t.description ? <p className="text-muted">{t.description}</p> : null}
       <TemplateForm template={t} onRead={onRead} />

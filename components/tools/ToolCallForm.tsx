@@ -11,6 +11,7 @@ import { ToolAppView } from '@/components/apps/ToolAppView';
 import { ArgumentsForm } from './ArgumentsForm';
 import { OutcomeView } from './OutcomeView';
 import { MAX_ROUNDS, useToolCall } from './use-tool-call';
+import { NameText } from '@/components/ui/NameText';
 
 /**
  * Calling one tool: the argument form (or raw JSON), the "run as task" switch, the call, the
@@ -65,7 +66,9 @@ export function ToolCallForm({ tool, taskCapable }: { tool: Tool; taskCapable: b
   return (
     <section data-testid="tool-call-form" data-tool={tool.name} className="space-y-4 rounded-lg border border-border bg-surface p-4">
       <header className="space-y-1">
-        <h3 className="font-mono text-sm font-semibold">{tool.name}</h3>
+        <h3 className="font-mono text-sm font-semibold">
+          <NameText text={tool.name} />
+        </h3>
         {tool.description ? <p className="text-xs text-muted">{tool.description}</p> : null}
       </header>
       <ArgumentsForm

@@ -3,6 +3,7 @@
 import { useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { Tool } from '@/lib/protocol';
+import { NameText } from '@/components/ui/NameText';
 
 /**
  * The tools table. Up to `VIRTUAL_FROM` tools it renders every row; above that (a server with
@@ -44,13 +45,15 @@ function ToolRow({ tool, selected, onSelect, compact }: { tool: Tool; selected: 
     >
       <td className="px-3 py-2 whitespace-nowrap">
         <button type="button" data-testid="select-tool" className="font-mono text-accent hover:underline" onClick={onSelect}>
-          {tool.name}
+          <NameText text={tool.name} />
         </button>
       </td>
-      <td className={`px-3 py-2 ${compact ? 'truncate' : ''}`}>{tool.title ?? <span className="text-muted">—</span>}</td>
+      <td className={`px-3 py-2 ${compact ? 'truncate' : ''}`}>
+        {tool.title !== undefined ? <NameText text={tool.title} /> : <span className="text-muted">—</span>}
+      </td>
       <td className="px-3 py-2 text-xs text-muted">
         <span className={compact ? 'block truncate' : 'line-clamp-2'} title={tool.description}>
-          {tool.description ?? '—'}
+          <bdi>{tool.description ?? '—'}</bdi>
         </span>
         {compact ? null : (
           <span className="mt-1 flex flex-wrap gap-1">

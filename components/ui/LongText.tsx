@@ -6,7 +6,8 @@ import { formatBytes } from '@/lib/client/resource-content';
 /**
  * Text from a server, shown in full up to a limit and cut beyond it: a 50 MB string laid out in
  * one element freezes the page. The cut says how much is shown out of how much, and the whole
- * text stays reachable by Copy and Download (a Blob, built only when asked for).
+ * text stays reachable by Copy and Download (a Blob, built only when asked for). `dir="auto"`
+ * isolates it: a right-to-left override inside cannot turn the page's text around it.
  */
 
 /** The most characters put on the page. */
@@ -40,7 +41,7 @@ export function LongText({ text, className, testId, as = 'p', fileName = 'conten
   const Tag = as;
   if (text.length <= SHOWN_CHARS)
     return (
-      <Tag data-testid={testId} className={className}>
+      <Tag data-testid={testId} className={className} dir="auto">
         {text}
       </Tag>
     );
@@ -68,7 +69,7 @@ export function LongText({ text, className, testId, as = 'p', fileName = 'conten
         </button>
         <span className="text-muted">{note}</span>
       </p>
-      <Tag data-testid={testId} className={className}>
+      <Tag data-testid={testId} className={className} dir="auto">
         {text.slice(0, SHOWN_CHARS)}
       </Tag>
     </div>

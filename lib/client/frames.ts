@@ -131,11 +131,25 @@ export type Frame = z.infer<typeof FrameSchema>;
 /** Where the tracking decorator reports frames (the timeline store, a recorder, a test array). */
 export type FrameSink = (frame: Frame) => void;
 
-const encoder = new TextEncoder();
-
-/** UTF-8 byte length of a string. */
+/**
+ * UTF-8 byte length of a string, counted without encoding it: every frame is measured, and
+ * `TextEncoder.encode` would copy each payload once more (a stream of large events spent most of
+ * its main-thread time there). A lone surrogate counts 3 bytes, as the encoder writes U+FFFD.
+ */
 export function utf8Bytes(text: string | undefined): number {
-  return text ? encoder.encode(text).byteLength : 0;
+  if (!text) return 0;
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      // A surrogate pair: two UTF-16 units, four bytes.
+      n += 2;
+      i++;
+    } else n += 2;
+  }
+  return n;
 }
 
 /**

@@ -35,12 +35,25 @@ interface HeadlessOptions {
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
   /** OAuth for the HTTP transport (lib/client/auth): it fetches in place of `fetch`; its steps join the frames. */
   auth?: AuthorizedFetch;
+  /**
+   * Bytes one answer may carry before it is cut. None by default: the page's budget
+   * (ANSWER_BYTE_BUDGET) guards what a page keeps on screen, while a script or the CLI handles one
+   * message at a time and a listen stream may rightly run for days.
+   */
+  maxAnswerBytes?: number;
 }
 
 /** A session over Streamable HTTP (or a given transport) for scripts. */
 export function createHeadlessSession(o: HeadlessOptions): ClientSession {
   if (!o.transport && !o.url) throw new Error('createHeadlessSession needs a url or a transport');
-  const base = o.transport ?? createHttpTransport({ url: o.url ?? '', headers: o.headers, fetch: o.auth?.fetch ?? o.fetch });
+  const base =
+    o.transport ??
+    createHttpTransport({
+      url: o.url ?? '',
+      headers: o.headers,
+      fetch: o.auth?.fetch ?? o.fetch,
+      streamByteBudget: o.maxAnswerBytes ?? Number.POSITIVE_INFINITY,
+    });
   const tracked = o.onFrame ? createTrackingTransport(base, { sink: o.onFrame }) : undefined;
   // The auth lane's frames go into the same sequence as the MCP frames they interleave with.
   if (tracked && o.auth) o.auth.setSink(tracked.record);

@@ -80,6 +80,58 @@ export async function* readStream(
   }
 }
 
+/**
+ * The text of a body that is not a stream (JSON), read chunk by chunk and counted: past
+ * `maxBytes` the body is cancelled and a `StreamBudgetError` thrown, so an answer of any size
+ * never becomes one string (`res.text()` would hold all of it before anything could refuse it).
+ */
+export async function readBodyCapped(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string> {
+  if (!body) return '';
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  let read = 0;
+  let finished = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) {
+        parts.push(decoder.decode());
+        finished = true;
+        return parts.join('');
+      }
+      read += value.byteLength;
+      if (read > maxBytes) throw new StreamBudgetError(maxBytes, read, 'answer');
+      parts.push(decoder.decode(value, { stream: true }));
+    }
+  } finally {
+    if (!finished) await reader.cancel().catch(() => {});
+  }
+}
+
+/** The events of a JSON (not SSE) answer: its message, or the cut when it is over `budget`, then the close. */
+export async function* readJsonAnswer(
+  body: ReadableStream<Uint8Array> | null,
+  signal: AbortSignal | undefined,
+  budget: number,
+): AsyncGenerator<TransportEvent> {
+  let text: string;
+  try {
+    text = await readBodyCapped(body, budget);
+  } catch (e) {
+    if (e instanceof StreamBudgetError) {
+      // As for a cut stream: an error frame on the exchange, and the reason on its close.
+      const detail = `${e.message} (the page's limit; Loupe closed the connection)`;
+      yield { type: 'error', message: detail, cause: 'protocol' };
+      yield { type: 'close', cause: 'aborted', detail };
+    } else if (signal?.aborted) yield { type: 'close', cause: 'aborted', detail: abortDetail(signal) };
+    else yield { type: 'close', cause: 'dropped', detail: (e as Error).message };
+    return;
+  }
+  if (text.length) yield { type: 'message', raw: text, ...parseMessage(text) };
+  yield { type: 'close', cause: 'end' };
+}
+
 /** A redirect answer: `redirect: 'manual'` gives a browser an opaque one (status 0), Node the 3xx itself. */
 export const isRedirect = (r: Response) => r.type === 'opaqueredirect' || (r.status >= 300 && r.status < 400);
 

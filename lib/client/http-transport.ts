@@ -2,7 +2,7 @@ import { ApiErrorSchema, PROXY_ERROR_HEADER, type ProxyEnvelope } from '../proto
 import { headerRecord } from './frames';
 import { loupeFetch } from './api-key';
 import { mib, STREAM_BYTE_BUDGET } from './sse';
-import { isEventStream, isRedirect, parseMessage, pause, readStream, refusedRedirect, type ResumeState } from './http-response';
+import { isEventStream, isRedirect, parseMessage, pause, readBodyCapped, readJsonAnswer, readStream, refusedRedirect, type ResumeState } from './http-response';
 import { abortDetail, type Transport, type TransportEvent, type TransportKind, type TransportRequestOptions } from './transport';
 
 /**
@@ -23,12 +23,17 @@ interface HttpTransportOptions {
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
   /** Reported as `sent.via` (memory transports reuse this one). */
   kind?: TransportKind;
-  /** Bytes one SSE stream may carry before it is cut (default STREAM_BYTE_BUDGET). */
+  /**
+   * Bytes one answer (an SSE stream or a JSON body) may carry before it is cut (default
+   * STREAM_BYTE_BUDGET, the page's; `Infinity` for none, as the CLI).
+   */
   streamByteBudget?: number;
 }
 
 /** Resumes in a row that bring no new event before the request is given up as dropped. */
 const MAX_IDLE_RESUMES = 3;
+/** Most of a proxy refusal's body read (its JSON error is a line). */
+const PROXY_ERROR_BYTES = 64 * 1024;
 /** The wait before resuming when the server set no `retry`. */
 const DEFAULT_RETRY_MS = 1000;
 
@@ -81,7 +86,8 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
     }
     const proxyError = response.headers.get(PROXY_ERROR_HEADER);
     if (proxyError) {
-      const text = await response.text().catch(() => '');
+      // Loupe's own refusal is short; a body claiming to be one is still read within a small cap.
+      const text = await readBodyCapped(response.body, PROXY_ERROR_BYTES).catch(() => '');
       const detail = ApiErrorSchema.safeParse(parseMessage(text).message).data?.error ?? text;
       yield { type: 'error', message: `Proxy refused the request (${proxyError}): ${detail}`, cause: 'proxy' };
       yield { type: 'close', cause: 'end' };
@@ -91,16 +97,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
     yield { type: 'response', status: response.status, headers: headerRecord(response.headers), stream };
     const requestId = idOf(message);
     if (!stream || !response.body) {
-      let text: string;
-      try {
-        text = await response.text();
-      } catch (e) {
-        if (signal?.aborted) yield { type: 'close', cause: 'aborted', detail: abortDetail(signal) };
-        else yield { type: 'close', cause: 'dropped', detail: (e as Error).message };
-        return;
-      }
-      if (text.length) yield { type: 'message', raw: text, ...parseMessage(text) };
-      yield { type: 'close', cause: 'end' };
+      yield* readJsonAnswer(response.body, signal, budget);
       return;
     }
     yield* follow(response.body, requestId, headers, signal, !!req.resumable);

@@ -1,4 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { ANSWER_BYTE_BUDGET } from '../protocol/loupe-api';
 
 /** Reading a `text/event-stream` body into events and comments with eventsource-parser. */
 
@@ -9,19 +10,20 @@ type SseItem = { type: 'event'; event: EventSourceMessage; retry?: number } | { 
 const MAX_SSE_BUFFER = 8 * 1024 * 1024;
 
 /**
- * What one SSE stream may carry before the page cuts it: every event becomes a timeline frame,
- * so a stream that never ends would otherwise grow the page without bound. Generous for real
- * streams (progress, logs, a long listen); 2025-11-25 resumptions count afresh.
+ * What one answer (an SSE stream, a JSON body) may carry before the page cuts it: the one rule of
+ * `ANSWER_BYTE_BUDGET` (lib/protocol/loupe-api.ts). Generous for real streams (progress, logs, a
+ * long listen); 2025-11-25 resumptions count afresh.
  */
-export const STREAM_BYTE_BUDGET = 16 * 1024 * 1024;
+export const STREAM_BYTE_BUDGET = ANSWER_BYTE_BUDGET;
 
-/** Thrown by `readSse` when a stream has carried more bytes than its budget; the body is cancelled. */
+/** Thrown when an answer has carried more bytes than its budget; the body is cancelled. */
 export class StreamBudgetError extends Error {
   constructor(
     readonly budgetBytes: number,
     readonly readBytes: number,
+    what: 'stream' | 'answer' = 'stream',
   ) {
-    super(`stream cut after ${mib(readBytes)}: over the budget of ${mib(budgetBytes)} per stream`);
+    super(`${what === 'stream' ? 'stream' : 'JSON answer'} cut after ${mib(readBytes)}: over the budget of ${mib(budgetBytes)} per ${what}`);
     this.name = 'StreamBudgetError';
   }
 }

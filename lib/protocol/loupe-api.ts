@@ -22,6 +22,22 @@ export const SANDBOX_PROXY_PATH = '/sandbox/proxy.html';
 /** Header a proxy refusal carries, so it is not mistaken for the upstream's own status. */
 export const PROXY_ERROR_HEADER = 'x-loupe-proxy-error';
 /**
+ * The one size rule for what an inspected server sends toward the page: the page keeps at most
+ * this many bytes of any one answer, a JSON body or an SSE stream alike, and cuts it there with
+ * the reason on the timeline (lib/client/http-response.ts). Every answer becomes timeline frames,
+ * a recording and a view, so an answer that never ends must not grow the page without bound.
+ * The CLI sets none (lib/client/headless.ts): a terminal holds one message at a time.
+ */
+export const ANSWER_BYTE_BUDGET = 16 * 1024 * 1024;
+/**
+ * What the proxy passes on of any one answer: twice the page's budget, so through the proxy it is
+ * still the page that cuts, with its own message (a proxy cut at the same byte ends the relayed
+ * response abruptly, and the browser reports that as a network error before the page has counted
+ * past its budget). Beyond it a JSON body is refused (`too-large`) and a stream is cut with a
+ * notice: the bound of what the server process holds or relays for a client that sets no budget.
+ */
+export const PROXY_ANSWER_BYTES = 2 * ANSWER_BYTE_BUDGET;
+/**
  * Header every call of Loupe's pages to its API carries: the session's request key (see
  * lib/server/launch-access.ts). A form, a navigation or a followed redirect cannot add it.
  */

@@ -1,5 +1,6 @@
 import type { Recorder } from './recorder';
 import { serializeRecording } from './schema';
+import { recordingBlobInSlices } from './recording-blob';
 import { asRecord } from '../shared/records';
 import { ReplayStartedSchema } from '../protocol/loupe-api';
 import { loupeFetch } from '../client/api-key';
@@ -20,8 +21,8 @@ export function autosaveName(date: Date = new Date()): string {
   return `${date.toISOString().replace(/[:.]/g, '-')}.loupe.json`;
 }
 
-/** Writes one recording document under a name. */
-type RecordingWriter = (name: string, text: string) => Promise<void>;
+/** Writes one recording document (its JSON text, or that text in a Blob) under a name. */
+type RecordingWriter = (name: string, body: string | Blob) => Promise<void>;
 
 /** How and where {@link startAutosave} saves. */
 interface AutosaveOptions {
@@ -52,6 +53,8 @@ interface Autosave {
  * this many times as long as the last one took, so saving never holds more than ~5% of the page.
  */
 const SAVE_COST_FACTOR = 20;
+/** Sessions carrying more payload than this are serialized in slices (recording-blob.ts). */
+const SLICED_FROM = 1024 * 1024;
 
 /** Save the recorder's session whenever it changes, debounced (and spaced out by what saving costs). */
 export function startAutosave(recorder: Recorder, options: AutosaveOptions): Autosave {
@@ -70,9 +73,24 @@ export function startAutosave(recorder: Recorder, options: AutosaveOptions): Aut
     if (!dirty) return saving;
     dirty = false;
     const started = now();
-    const text = serializeRecording(recorder.build());
-    nextDelay = Math.max(delay, (now() - started) * SAVE_COST_FACTOR);
-    saving = saving.then(() => options.write(name, text)).catch((e: unknown) => options.onError?.(e instanceof Error ? e : new Error(String(e))));
+    const recording = recorder.build();
+    const failed = (e: unknown) => options.onError?.(e instanceof Error ? e : new Error(String(e)));
+    if (recording.frames.reduce((n, f) => n + f.bytes, 0) < SLICED_FROM) {
+      // Into a Blob at once: while the save waits and uploads, its bytes sit outside the JS heap.
+      const body = new Blob([serializeRecording(recording)], { type: 'application/json' });
+      nextDelay = Math.max(delay, (now() - started) * SAVE_COST_FACTOR);
+      saving = saving.then(() => options.write(name, body)).catch(failed);
+      return saving;
+    }
+    // A big session (a stream cut at its budget is 16 MiB of events) is built in slices.
+    const builtMs = now() - started;
+    saving = saving
+      .then(async () => {
+        const { blob, busyMs } = await recordingBlobInSlices(recording);
+        nextDelay = Math.max(delay, (builtMs + busyMs) * SAVE_COST_FACTOR);
+        await options.write(name, blob);
+      })
+      .catch(failed);
     return saving;
   };
   const off = recorder.onChange(() => {
@@ -96,11 +114,11 @@ export function startAutosave(recorder: Recorder, options: AutosaveOptions): Aut
 /** A writer that saves through Loupe's control API (the page's cookie or an explicit token). */
 export function recordingsApiWriter(options: { base?: string; token?: string; fetch?: typeof fetch } = {}): RecordingWriter {
   const doFetch = (input: string, init: RequestInit) => loupeFetch(input, init, options.fetch);
-  return async (name, text) => {
+  return async (name, body) => {
     const res = await doFetch(`${options.base ?? ''}/api/recordings/${encodeURIComponent(name)}`, {
       method: 'PUT',
       headers: { 'Content-Type': 'application/json', ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}) },
-      body: text,
+      body,
     });
     if (!res.ok) throw new Error(`Failed to save recording ${name}: HTTP ${res.status} ${await res.text().catch(() => '')}`);
   };

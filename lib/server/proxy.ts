@@ -1,5 +1,5 @@
 import { readStreamCapped, toHttpInput, toResponse, type HttpInput, type HttpOutput } from '../engine/http-types';
-import { PROXY_ERROR_HEADER, ProxyEnvelopeSchema, type ApiError } from '../protocol/loupe-api';
+import { PROXY_ANSWER_BYTES, PROXY_ERROR_HEADER, ProxyEnvelopeSchema, type ApiError } from '../protocol/loupe-api';
 import { forwardedHeaders, relayedHeaders } from './proxy-headers';
 import { relayStream } from './proxy-relay';
 import { checkTarget } from './proxy-target';
@@ -12,9 +12,11 @@ import { parseJson } from '../shared/json';
  * so it can reach servers without CORS and send headers a page cannot (Authorization).
  *
  * Guard rails: only http(s) targets that are not Loupe's own control routes (proxy-target.ts);
- * hop-by-hop headers stripped both ways (proxy-headers.ts); envelope and response sizes capped;
- * the upstream must answer within a time limit and a stream lives at most `maxStreamMs` and
- * `maxStreamBytes` (proxy-relay.ts, which tells the client where and why it cut); a redirect is
+ * hop-by-hop headers stripped both ways (proxy-headers.ts); the envelope's size capped; the
+ * upstream must answer within a time limit; of its answer at most `maxAnswerBytes` pass
+ * (PROXY_ANSWER_BYTES, twice the page's own budget, one rule for both kinds): a JSON body over it
+ * is refused (`too-large`), a stream is cut there with a notice (proxy-relay.ts, which tells the
+ * client where and why) and lives at most `maxStreamMs`; a redirect is
  * refused (502 `redirect`), neither followed nor relayed, so an inspected server can never send
  * the browser anywhere, Loupe's own API included. A refusal carries `x-loupe-proxy-error` so a
  * client never mistakes it for the upstream's own status.
@@ -23,14 +25,12 @@ import { parseJson } from '../shared/json';
 interface ProxyOptions {
   /** Largest envelope accepted (default 1 MiB). */
   maxRequestBytes?: number;
-  /** Largest non-streamed upstream body relayed (default 16 MiB). */
-  maxResponseBytes?: number;
+  /** Most bytes of one upstream answer passed on, a JSON body or an SSE stream (default PROXY_ANSWER_BYTES). */
+  maxAnswerBytes?: number;
   /** Time allowed for the upstream's answer, or its whole body when not streamed (default 30 s). */
   timeoutMs?: number;
   /** Longest an SSE stream is relayed before it is closed (default 30 min). */
   maxStreamMs?: number;
-  /** Most bytes of one SSE stream relayed before it is cut with a notice (default 64 MiB). */
-  maxStreamBytes?: number;
   fetch?: typeof fetch;
 }
 
@@ -56,10 +56,9 @@ export function createProxyHandler(options: ProxyOptions = {}): (req: Request) =
 /** Create the proxy; the router checks the token before calling it. */
 export function createProxy(options: ProxyOptions = {}): Proxy {
   const maxRequest = options.maxRequestBytes ?? 1024 * 1024;
-  const maxResponse = options.maxResponseBytes ?? 16 * 1024 * 1024;
+  const maxAnswer = options.maxAnswerBytes ?? PROXY_ANSWER_BYTES;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const maxStreamMs = options.maxStreamMs ?? 30 * 60_000;
-  const maxStreamBytes = options.maxStreamBytes ?? 64 * 1024 * 1024;
   const doFetch = options.fetch ?? fetch;
 
   async function handle(req: HttpInput): Promise<HttpOutput> {
@@ -122,7 +121,7 @@ export function createProxy(options: ProxyOptions = {}): Proxy {
     const out = relayedHeaders(res.headers);
     const streamed = (res.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
     if (!streamed) {
-      const body = await readStreamCapped(res.body, maxResponse).catch(() => undefined);
+      const body = await readStreamCapped(res.body, maxAnswer).catch(() => undefined);
       clearTimeout(deadline);
       req.signal.removeEventListener('abort', onClientGone);
       if (!body)
@@ -131,13 +130,13 @@ export function createProxy(options: ProxyOptions = {}): Proxy {
           upstream.signal.aborted ? 'timeout' : 'too-large',
           upstream.signal.aborted
             ? `${target.origin} did not finish its answer within ${timeoutMs} ms`
-            : `The upstream body exceeds ${maxResponse} bytes or failed`,
+            : `The upstream body exceeds ${maxAnswer} bytes or failed`,
         );
       return { status: res.status, headers: out, ...(res.status === 204 || res.status === 304 ? {} : { body }) };
     }
     // A stream: the head arrived in time; from now on only its lifetime is capped.
     clearTimeout(deadline);
-    return { status: res.status, headers: out, stream: relayStream(res.body!, upstream, { maxStreamMs, maxStreamBytes }) };
+    return { status: res.status, headers: out, stream: relayStream(res.body!, upstream, { maxStreamMs, maxStreamBytes: maxAnswer }) };
   }
 
   return { handle, fetch: async (req) => toResponse(await handle(toHttpInput(req))) };

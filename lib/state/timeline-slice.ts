@@ -57,6 +57,10 @@ const OBSERVE_CHUNK = 2000;
 const LINT_NOTIFY_MS = 250;
 const BULK_LINT_DELAY_MS = 100;
 const LINT_PRESSURE_BYTES = 8 * 1024 * 1024;
+/** Live frames: one slice of ingest (ms), and what a slice takes at once before the rest waits for the next. */
+const SLICE_MS = 100;
+const SLICE_BYTES = 256 * 1024;
+const SLICE_FRAMES = 500;
 
 /** The timeline slice of the inspector store. */
 export function createTimelineSlice(set: SliceSet<TimelineSlice>, get: SliceGet<TimelineSlice>, options: InspectorStoreOptions = {}): TimelineSlice {
@@ -70,6 +74,25 @@ export function createTimelineSlice(set: SliceSet<TimelineSlice>, get: SliceGet<
   const listeners = new Set<FrameListener>();
   let lintScheduled = false;
   let queue: Frame[] = [];
+
+  /** The live ingest slice (see `enqueue`): when it started and what it took. */
+  let sliceStart = 0;
+  let sliceBytes = 0;
+  let sliceFrames = 0;
+  const flushQueue = () => {
+    const batch = queue;
+    queue = [];
+    const now = Date.now();
+    if (now - sliceStart >= SLICE_MS) {
+      sliceStart = now;
+      sliceBytes = 0;
+      sliceFrames = 0;
+    }
+    for (const f of batch) sliceBytes += f.bytes;
+    sliceFrames += batch.length;
+    ingest(batch);
+    changed();
+  };
 
   const update = (patch: Partial<TimelineState>) => set((s) => ({ timeline: { ...s.timeline, ...patch } }));
   const changed = (extra: Partial<TimelineState> = {}) => update({ version: get().timeline.version + 1, stats: buffer.stats(), ...extra });
@@ -170,12 +193,11 @@ export function createTimelineSlice(set: SliceSet<TimelineSlice>, get: SliceGet<
     enqueue(frame) {
       queue.push(frame);
       if (queue.length > 1) return;
-      queueMicrotask(() => {
-        const batch = queue;
-        queue = [];
-        ingest(batch);
-        changed();
-      });
+      // A burst (a stream of large events) is taken in slices: past SLICE_BYTES in the current
+      // slice, the rest waits for the next one, so the views render a few times a second, not per event.
+      const wait = sliceBytes >= SLICE_BYTES || sliceFrames >= SLICE_FRAMES ? sliceStart + SLICE_MS - Date.now() : 0;
+      if (wait > 0) setTimeout(flushQueue, wait);
+      else queueMicrotask(flushQueue);
     },
     clear() {
       buffer.clear();

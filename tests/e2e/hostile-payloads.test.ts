@@ -202,10 +202,25 @@ describe('a hostile MCP server in the inspector', () => {
     await expectUnharmed();
   });
 
+  it('shows names with a right-to-left override or zero-width characters marked, not as sent, and lints them', async () => {
+    await page.click('[data-tab="tools"]');
+    const name = (tool: string) => page.textContent(`[data-testid="tools-table"] tr[data-tool="${tool}"] [data-testid="select-tool"]`);
+    expect(await name(TOOL.rtlName)).toBe('report_⟨U+202E⟩fdp.exe');
+    expect(await name(TOOL.hiddenName)).toBe('delete_⟨U+200B⟩files⟨U+2066⟩');
+    // The description is isolated: its override cannot reverse the page's text after it.
+    expect(await page.$eval(`tr[data-tool="${TOOL.rtlName}"] td:nth-child(3) bdi`, (e) => getComputedStyle(e).unicodeBidi)).toBe('isolate');
+    const form = await call(TOOL.rtlName);
+    expect(await page.textContent(`${form} h3`)).toBe('report_⟨U+202E⟩fdp.exe');
+    await expect
+      .poll(async () => (await rowsOf('tools/list')).map((r) => r.lints).join('\n'), { timeout: 10_000 })
+      .toContain('tool name "report_⟨U+202E⟩fdp.exe" holds U+202E');
+    await expectUnharmed();
+  });
+
   it(`through the proxy, refuses a ${HUGE_BYTES / 1024 / 1024} MB result at its body cap and says so`, async () => {
     const form = await call(TOOL.huge);
     const problem = await page.waitForSelector(`${form} [data-testid="tool-result"][data-outcome="proxy"]`, { timeout: 60_000 });
-    expect(await problem.textContent()).toContain('Proxy refused the request (too-large): The upstream body exceeds 16777216 bytes');
+    expect(await problem.textContent()).toContain('Proxy refused the request (too-large): The upstream body exceeds 33554432 bytes');
     await expectUnharmed();
   });
 
@@ -326,24 +341,27 @@ describe('a hostile MCP server in the inspector', () => {
     await expectDemoIntact();
     await expectUnharmed();
   });
-  // Open: straight from the server (no proxy cap), a 50 MB result still freezes the page for
-  // longer than the test's 30 s waits, somewhere after the fetch (the text view itself is cut).
-  // Opt in with LOUPE_E2E_HUGE_DIRECT=1 while that is being fixed; it runs last so it cannot
-  // take the other cases down with it.
+  // Straight from the server (no proxy cap) the page reads the 50 MB answer by stream and cuts it
+  // at its own 16 MiB budget. It took 15 s on a loaded 2-core machine (the server builds the
+  // 50 MB text first), over the 10 s a default case may cost: opt in with LOUPE_E2E_HUGE_DIRECT=1.
+  // It runs last, after the direct and 2025-11-25 cases, as it connects directly again.
   it.runIf(process.env.LOUPE_E2E_HUGE_DIRECT === '1')(
-    `directly, shows a ${HUGE_BYTES / 1024 / 1024} MB result cut, with its size and the whole text to copy or download`,
+    `directly, cuts a ${HUGE_BYTES / 1024 / 1024} MB result at the page's 16 MiB budget and says so, on the result and the timeline`,
     async () => {
+      await connect('direct');
+      const started = Date.now();
       const form = await call(TOOL.huge);
-      const done = await page.waitForSelector(`${form} [data-testid="tool-result"][data-outcome="complete"]`, { timeout: 90_000 }).catch(() => null);
-      expect(done, (await page.textContent(form))?.slice(0, 400)).not.toBeNull();
-      const cut = await page.waitForSelector(`${form} [data-testid="tool-result"] [data-testid="long-text-cut"]`);
-      expect(await cut.textContent()).toContain(`of ${HUGE_BYTES.toLocaleString('en')} characters (50.0 MiB)`);
-      expect(((await page.textContent(`${form} [data-testid="block-text"]`)) ?? '').length).toBe(100_000);
-      const [download] = await Promise.all([page.waitForEvent('download'), page.click(`${form} [data-testid="long-text-download"]`)]);
-      const stream = await download.createReadStream();
-      let size = 0;
-      for await (const chunk of stream) size += (chunk as Buffer).length;
-      expect(size).toBe(HUGE_BYTES);
+      const problem = await page.waitForSelector(`${form} [data-testid="tool-result"]:not([data-outcome="complete"])`, { timeout: 60_000 });
+      console.log(`a ${HUGE_BYTES / 1024 / 1024} MB result read directly, cut and shown in ${Date.now() - started} ms`);
+      expect(await problem.textContent()).toMatch(
+        /JSON answer cut after 1\d\.\d MiB: over the budget of 16\.0 MiB per answer \(the page's limit; Loupe closed the connection\)/,
+      );
+      const last = (await rowsOf('tools/call')).at(-1)!;
+      expect(last.error).toBe(true);
+      await page.click(`[data-testid="timeline-row"][data-id="${last.id}"]`);
+      await page.click('[data-testid="exchange-frames"] button[data-frame-kind="error"]');
+      expect(await page.textContent('[data-testid="detail-pane"]')).toContain('JSON answer cut after');
+      expect(await page.getAttribute('[data-testid="connection-status"]', 'data-state')).toBe('connected');
       await expectUnharmed();
     },
   );

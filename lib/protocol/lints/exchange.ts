@@ -9,6 +9,7 @@ import {
   checkTransportHeaders,
 } from './envelope';
 import { checkEncoding } from './encoding';
+import { checkNames } from './names';
 import { checkResponseError } from './error-codes';
 import { checkRequestHeaders } from './http-headers';
 import { checkRequestMeta } from './meta';
@@ -58,6 +59,7 @@ export function lintExchange(ex: Exchange, ctx: LintContext = {}): Lint[] {
   checkToolsList(v, report);
   checkUiResource(v, report);
   checkEncoding(v, report);
+  checkNames(v, report);
   if (v.modern && v.result && (metaBroken || undeclaredTasks || out.some((l) => MUST_REJECT.has(l.id as LintId)))) {
     const why = metaBroken
       ? '400 with -32602 (required _meta)'

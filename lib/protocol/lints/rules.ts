@@ -22,6 +22,7 @@ export const LINT_RULES = {
   // JSON-RPC envelope and results
   'request-jsonrpc-invalid': r('error', 'client', 'basic/index#json-rpc-messages', 'Request is not a valid JSON-RPC 2.0 message'),
   'text-not-utf8': r('warning', 'server', 'basic/transports', 'Text holds U+FFFD: bytes that were not UTF-8'),
+  'text-bidi-control': r('warning', 'server', 'server/tools#tool-names', 'Name holds bidirectional controls or invisible characters'),
   'jsonrpc-invalid': r('error', 'server', 'basic/index#json-rpc-messages', 'Response is not a valid JSON-RPC 2.0 message'),
   'response-id-mismatch': r('error', 'server', 'basic/index#responses', 'Response id differs from the request id'),
   'result-type-missing': r('error', 'server', 'basic/index#result-type', 'Result without resultType'),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Frame } from '../../../lib/client/frames';
+import { utf8Bytes, type Frame } from '../../../lib/client/frames';
+import { createHeadlessSession } from '../../../lib/client/headless';
 import { createHttpTransport } from '../../../lib/client/http-transport';
 import { createTrackingTransport } from '../../../lib/client/tracking';
 import type { TransportEvent } from '../../../lib/client/transport';
@@ -70,5 +71,93 @@ describe('stream byte budget', () => {
     const events: TransportEvent[] = [];
     for await (const ev of t.send(request)) events.push(ev);
     expect(events.map((e) => e.type)).toEqual(['sent', 'response', 'message', 'close']);
+  });
+
+  it('cuts a JSON answer over the budget while reading it, cancels the body and fails the request with the reason', async () => {
+    // A JSON body that would go on for 64 MiB; it is produced only as far as it is read.
+    const state = { produced: 0, cancelled: false };
+    const chunk = new TextEncoder().encode('A'.repeat(64 * 1024));
+    const fetch = async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(c) {
+            c.enqueue(new TextEncoder().encode('{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"'));
+          },
+          pull(c) {
+            if (state.produced >= 64 * 1024 * 1024) return c.close();
+            state.produced += chunk.byteLength;
+            c.enqueue(chunk);
+          },
+          cancel() {
+            state.cancelled = true;
+          },
+        }),
+        { status: 200, headers: { 'Content-Type': 'application/json' } },
+      );
+    const frames: Frame[] = [];
+    const t = createTrackingTransport(createHttpTransport({ url: 'http://mcp.test/mcp', fetch, streamByteBudget: 1024 * 1024 }), {
+      sink: (f) => frames.push(f),
+    });
+    const events: TransportEvent[] = [];
+    for await (const ev of t.send(request)) events.push(ev);
+    expect(events.map((e) => e.type)).toEqual(['sent', 'response', 'error', 'close']);
+    expect(events[2]).toMatchObject({
+      type: 'error',
+      cause: 'protocol',
+      message: expect.stringMatching(/^JSON answer cut after 1\.\d MiB: over the budget of 1\.0 MiB per answer/),
+    });
+    expect(state.cancelled).toBe(true);
+    expect(state.produced).toBeLessThan(2 * 1024 * 1024);
+    expect(frames.find((f) => f.kind === 'error')?.errorText).toMatch(
+      /^JSON answer cut after 1\.\d MiB: over the budget of 1\.0 MiB per answer \(the page's limit; Loupe closed the connection\)$/,
+    );
+  });
+
+  it('reads a JSON answer under the budget as before, whatever its chunking and characters', async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { resultType: 'complete', content: [{ type: 'text', text: 'é€😀 ‮' }] } });
+    const bytes = new TextEncoder().encode(body);
+    const fetch = async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(c) {
+            // One byte per chunk: characters split across chunks must still decode.
+            for (const b of bytes) c.enqueue(Uint8Array.of(b));
+            c.close();
+          },
+        }),
+        { status: 200, headers: { 'Content-Type': 'application/json' } },
+      );
+    const t = createHttpTransport({ url: 'http://mcp.test/mcp', fetch, streamByteBudget: bytes.byteLength });
+    const events: TransportEvent[] = [];
+    for await (const ev of t.send(request)) events.push(ev);
+    expect(events[2]).toMatchObject({ type: 'message', raw: body });
+    expect(events.at(-1)).toEqual({ type: 'close', cause: 'end' });
+  });
+
+  it("the CLI's headless session sets no budget: a 17 MiB stream of progress (over the page's 16 MiB) before the result is read to the result", async () => {
+    const progress = `data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1,"message":"${'x'.repeat(1 << 20)}"}}\n\n`;
+    const fetch = async (_url: string, init: RequestInit) => {
+      const id = (JSON.parse(String(init.body)) as { id?: number }).id;
+      const encoder = new TextEncoder();
+      let sent = 0;
+      return new Response(
+        new ReadableStream<Uint8Array>({
+          pull(c) {
+            if (sent++ < 17) return c.enqueue(encoder.encode(progress));
+            c.enqueue(encoder.encode(`data: {"jsonrpc":"2.0","id":${id},"result":{"resultType":"complete","content":[{"type":"text","text":"done"}]}}\n\n`));
+            c.close();
+          },
+        }),
+        { status: 200, headers: { 'Content-Type': 'text/event-stream' } },
+      );
+    };
+    const session = createHeadlessSession({ url: 'http://mcp.test/mcp', era: 'modern', fetch });
+    const outcome = await session.callTool('long', {});
+    expect(outcome).toMatchObject({ type: 'complete', result: { content: [{ type: 'text', text: 'done' }] } });
+  });
+
+  it('measures frames in UTF-8 bytes as the encoder would, surrogate pairs and lone surrogates included', () => {
+    for (const text of ['', 'ascii', 'é', '€', '😀', 'a\uD800b', '\uDC00', 'x\uD83D', '‮‮', 'mixed é€😀 text'.repeat(100)])
+      expect(utf8Bytes(text), JSON.stringify(text)).toBe(new TextEncoder().encode(text).byteLength);
   });
 });

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { Frame } from '../../../lib/client/frames';
+import { describeConnection } from '../../../lib/recording/connection';
+import { createRecorder } from '../../../lib/recording/recorder';
+import { recordingBlobInSlices } from '../../../lib/recording/recording-blob';
+import { parseRecording, serializeRecording } from '../../../lib/recording/schema';
+
+/** A big session is saved in slices: the text must be byte for byte what the one-go writer writes. */
+
+const progress = (seq: number, pad: number): Frame => {
+  const body = { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: seq, message: 'x'.repeat(pad) } };
+  return {
+    seq,
+    connectionId: 'c1',
+    at: 1000 + seq,
+    direction: 'in',
+    kind: 'sse-frame',
+    exchangeId: 'c1:1',
+    streamId: 's1',
+    body,
+    raw: JSON.stringify(body),
+    bytes: pad + 90,
+  };
+};
+
+describe('recording in slices', () => {
+  it('writes exactly serializeRecording’s text, over many slices, even when the server info holds a "frames" key', async () => {
+    // A server that names things "frames" cannot move where the frames go.
+    const recorder = createRecorder({
+      connection: describeConnection({ target: 'http://127.0.0.1/mcp', serverInfo: { name: 'frames', version: '1', frames: [] } as never }),
+      lint: false,
+    });
+    for (let i = 0; i < 60; i++) recorder.sink(progress(i, 2_000));
+    // A frame whose raw text differs from its body's JSON keeps its raw (compactFrame).
+    recorder.sink({ ...progress(60, 10), raw: '{ "jsonrpc": "2.0" }' });
+    const recording = recorder.build();
+    let clock = 0;
+    // Each reading of the clock moves it 5 ms: a slice ends every other frame.
+    const { blob, busyMs } = await recordingBlobInSlices(recording, () => (clock += 5));
+    const text = await blob.text();
+    expect(text).toBe(serializeRecording(recording));
+    expect(busyMs).toBeGreaterThan(0);
+    const opened = parseRecording(text);
+    expect(opened.ok ? opened.recording.frames.length : opened.error).toBe(61);
+  });
+
+  it('writes an empty session', async () => {
+    const recording = createRecorder({ connection: describeConnection({ target: 'http://127.0.0.1/mcp' }) }).build();
+    expect(await (await recordingBlobInSlices(recording)).blob.text()).toBe(serializeRecording(recording));
+  });
+});
