@@ -1,5 +1,5 @@
 // `npm run lint`: Biome (lint rules and the format check), the room boundaries, the
-// unused-export check and the pages' API-call check, in that order. Each prints its own
+// unused-export check, the pages' API-call check and the file budgets, in that order. Each prints its own
 // findings; the exit code is 1 when any of them found something, so `npm test` stops before
 // the suites.
 import { spawnSync } from 'node:child_process';
@@ -12,6 +12,7 @@ const steps = [
   ['room boundaries', [path.join(root, 'scripts/check-boundaries.mjs')]],
   ['unused exports', [path.join(root, 'scripts/check-unused-exports.mjs')]],
   ["the pages' API calls go through loupeFetch", [path.join(root, 'scripts/check-api-fetch.mjs')]],
+  ['file budgets (lib 250 lines, components 200)', [path.join(root, 'scripts/check-file-budget.mjs')]],
 ];
 
 let failed = 0;

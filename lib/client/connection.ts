@@ -1,12 +1,12 @@
-import { ERROR, LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSION, type Implementation, type RequestId } from '../protocol';
+import { ERROR, LEGACY_VERSION, LEGACY_VERSIONS, MODERN_VERSION, type Implementation } from '../protocol';
 import { createSystemClock, sleep } from '../shared/clock';
-import { runExchange, type ExchangeResult } from './exchange';
-import { buildNotification, buildRequest, legacyHeaders, withTasksExtension, type Era } from './request-builder';
+import { sendRequest } from './connection-send';
+import { buildNotification, legacyHeaders, type Era } from './request-builder';
 import { classifyResult, classifyRetry, describeOutcome, type RequestOutcome } from './results';
 import type { Connection, ConnectionOptions, RequestOptions } from './connection-types';
 import { retryDelayMs } from './reconnect';
 import { BUSY_RETRIES, busyWait, isBusyStatus, MAX_RETRY_AFTER_MS } from './retry-after';
-import { openServerStream, respondToServer, type ServerStream } from './server-requests';
+import { openServerStream, type ServerStream } from './server-requests';
 import {
   authorizationRequired,
   isLegacyVersion,
@@ -23,7 +23,8 @@ import {
  * version), request ids, per-request `_meta` and headers, deadlines, and the rule that a
  * request that was in flight when the connection dropped is re-sent only when that is safe.
  * Higher-level operations (tools, MRTR, tasks, listen) live in their own modules and use
- * `request`; reading the handshake answers is version-negotiation.ts.
+ * `request`; reading the handshake answers is version-negotiation.ts, and putting one attempt
+ * on the wire is connection-send.ts.
  */
 
 const DEFAULT_CLIENT: Implementation = { name: 'mcp-loupe', version: '0.1.0' };
@@ -49,57 +50,8 @@ export function createConnection(options: ConnectionOptions): Connection {
   const closedOutcome: RequestOutcome = { type: 'failure', reason: 'aborted', message: 'disconnected' };
   const withClose = (signal: AbortSignal | undefined) => (signal ? AbortSignal.any([signal, closer.signal]) : closer.signal);
 
-  async function send(
-    method: string,
-    params: Record<string, unknown> | undefined,
-    o: RequestOptions,
-    asEra: Era,
-  ): Promise<{ ex: ExchangeResult; id: RequestId; declaredTasks: boolean }> {
-    const id = nextId++;
-    o.onId?.(id);
-    const declaredTasks = asEra === 'modern' && !!o.declareTasks;
-    const progressToken = o.onProgress ? `p${id}` : undefined;
-    const built = buildRequest({
-      id,
-      method,
-      params,
-      era: asEra,
-      protocolVersion: version,
-      capabilities: declaredTasks ? withTasksExtension(caps) : caps,
-      clientInfo,
-      logLevel: options.logLevel,
-      progressToken,
-      bindings: o.bindings,
-      sessionId,
-    });
-    const ex = await runExchange(options.transport, clock, built.message, built.headers, {
-      signal: o.signal,
-      conversationId: o.conversationId,
-      timeoutMs: o.timeoutMs ?? options.timeoutMs ?? 60_000,
-      maxTimeoutMs: o.maxTimeoutMs ?? options.maxTimeoutMs ?? 600_000,
-      progressToken,
-      onNotification: (n) => {
-        if (n.method === 'notifications/progress' && progressToken !== undefined && n.params?.progressToken === progressToken) {
-          const p = n.params as { progress: number; total?: number; message?: string };
-          o.onProgress?.({
-            progress: p.progress,
-            ...(p.total !== undefined ? { total: p.total } : {}),
-            ...(p.message !== undefined ? { message: p.message } : {}),
-          });
-        }
-        o.onNotification?.(n);
-        options.onNotification?.(n);
-      },
-      // 2025-11-25 HTTP: the server's questions ride the request's stream, which may be resumed.
-      resumable: asEra === 'legacy',
-      onServerRequest: (r) => {
-        if (asEra !== 'legacy')
-          return warn(`the server sent a ${r.method} request on a 2026-07-28 stream (servers ask through input_required there); not answered`);
-        void respondToServer(options.transport, r, options.onServerRequest, legacyHeaders(undefined, version, sessionId), warn);
-      },
-    });
-    return { ex, id, declaredTasks };
-  }
+  const send = (method: string, params: Record<string, unknown> | undefined, o: RequestOptions, asEra: Era) =>
+    sendRequest({ options, clock, clientInfo, warn, version, sessionId }, nextId++, method, params, o, asEra);
 
   async function request(method: string, params: Record<string, unknown> | undefined = undefined, given: RequestOptions = {}): Promise<RequestOutcome> {
     // After close nothing reaches the wire: not a poll, not a listen re-open, not a retry.

@@ -14,8 +14,14 @@ import { migrateV1, RecordingV1Schema } from './schema-v1';
 
 /** The format marker of every recording document. */
 export const RECORDING_FORMAT = 'mcp-loupe-recording';
-/** The version this build writes. */
-export const RECORDING_VERSION = 2;
+/**
+ * The version this build writes. 3: frames may be `fault` marks (kind `fault`, the `fault`
+ * field) and authorization steps (`lane: 'auth'`, the `auth` field). A version 2 reader rejects
+ * the first with an unclear field error and silently drops the second's fields (auth steps read
+ * as MCP traffic), so every file this build writes says 3: a version 2 build then refuses it
+ * and asks to be updated, instead of mis-reading it.
+ */
+export const RECORDING_VERSION = 3;
 
 /** What the session talked to; values of secret headers are never stored, only their names. */
 const ConnectionMetaSchema = z.object({
@@ -63,7 +69,7 @@ const RedactionNoteSchema = z.object({
   counts: z.record(z.string(), z.number().int().min(0)),
 });
 
-/** The current (version 2) recording document. */
+/** The current (version 3) recording document. */
 export const RecordingSchema = z.object({
   format: z.literal(RECORDING_FORMAT),
   version: z.literal(RECORDING_VERSION),
@@ -98,6 +104,9 @@ interface Migration {
 /** Every migration, in order: each version's document is upgraded step by step to the current one. */
 export const migrations: readonly Migration[] = [
   { from: 1, to: 2, schema: RecordingV1Schema, migrate: (doc) => migrateV1(doc as z.infer<typeof RecordingV1Schema>) },
+  // Version 3 only added frame fields, so a version 2 document is a version 3 one as it stands.
+  // Builds between the two wrote fault and auth frames under version 2: they are read as such.
+  { from: 2, to: 3, schema: RecordingSchema.extend({ version: z.literal(2) }), migrate: (doc) => ({ ...(doc as object), version: 3 }) },
 ];
 
 /** The outcome of opening a recording. `migratedFrom` is set when an older version was upgraded. */
@@ -154,10 +163,7 @@ export function openRecording(doc: unknown): OpenResult {
   if (declared === undefined) return { ok: false, error: 'Not a Loupe recording: no numeric "version" field' };
   let version: number = declared;
   if (version > RECORDING_VERSION)
-    return {
-      ok: false,
-      error: `This recording is version ${version}; this build of Loupe reads versions up to ${RECORDING_VERSION}. Update Loupe to open it.`,
-    };
+    return { ok: false, error: `recording format ${version} is newer than this Loupe understands (${RECORDING_VERSION}); update mcp-loupe` };
   const from = version;
   let current = doc;
   let failed = false;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, type Started } from '../helpers/processes';
 import { controlApi } from '../integration/http-target';
@@ -100,26 +100,39 @@ describe('accessibility (axe-core) in light and dark', () => {
   ];
 
   for (const scheme of ['light', 'dark'] as Scheme[]) {
-    for (const [name, url, prepare] of pages) {
-      it(`${name} (${scheme}) has no serious or critical violations`, async () => {
+    describe(`in the ${scheme} theme`, () => {
+      // One browser context per theme: the token cookie and the theme choice are set once, by
+      // visiting the home page with the token and using the toggle, as a user opening the
+      // printed link would; every page below opens in it (each on a new tab) instead of
+      // connecting the inspector again for each.
+      let context: BrowserContext;
+      beforeAll(async () => {
         const system: Scheme = scheme === 'dark' ? 'light' : 'dark';
-        const context = await browser.newContext({ colorScheme: system, viewport: { width: 1440, height: 1000 } });
-        try {
-          const page = await context.newPage();
-          // The token cookie is set by visiting the home page with it, as a user opening the printed link.
-          await page.goto(`${base}/?token=${server.token}`);
-          await page.click(`label:has([data-testid="theme-${scheme}"])`);
-          await page.goto(`${base}${url()}`);
-          await prepare(page);
-          expect(await page.evaluate(() => [document.documentElement.dataset.theme, getComputedStyle(document.body).backgroundColor])).toEqual([
-            scheme,
-            BACKGROUND[scheme],
-          ]);
-          expect(await seriousViolations(page)).toEqual([]);
-        } finally {
-          await context.close();
-        }
+        context = await browser.newContext({ colorScheme: system, viewport: { width: 1440, height: 1000 } });
+        const page = await context.newPage();
+        await page.goto(`${base}/?token=${server.token}`);
+        await page.click(`label:has([data-testid="theme-${scheme}"])`);
+        await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
+        await page.close();
       });
-    }
+      afterAll(() => context?.close());
+
+      for (const [name, url, prepare] of pages) {
+        it(`${name} (${scheme}) has no serious or critical violations`, async () => {
+          const page = await context.newPage();
+          try {
+            await page.goto(`${base}${url()}`);
+            await prepare(page);
+            expect(await page.evaluate(() => [document.documentElement.dataset.theme, getComputedStyle(document.body).backgroundColor])).toEqual([
+              scheme,
+              BACKGROUND[scheme],
+            ]);
+            expect(await seriousViolations(page)).toEqual([]);
+          } finally {
+            await page.close();
+          }
+        });
+      }
+    });
   }
 });

@@ -117,7 +117,7 @@ describe('recordings in the browser', () => {
     for (let i = 0; i < 100 && !(fs.existsSync(saved) && fs.readdirSync(saved).length); i++) await page.waitForTimeout(100);
     const [file] = fs.readdirSync(saved);
     expect(file).toMatch(/^\d{4}-\d\d-\d\dT[\d-]+Z\.loupe\.json$/);
-    expect(JSON.parse(fs.readFileSync(path.join(saved, file), 'utf8'))).toMatchObject({ format: 'mcp-loupe-recording', version: 2 });
+    expect(JSON.parse(fs.readFileSync(path.join(saved, file), 'utf8'))).toMatchObject({ format: 'mcp-loupe-recording', version: 3 });
     await context.close();
   });
 

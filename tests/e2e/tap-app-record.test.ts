@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/processes';
+import { startTapProcess, type Started } from '../helpers/processes';
 import { startAppAndBrowser, stopAppAndBrowser, type AppAndBrowser } from './browser';
 
 /**
@@ -15,12 +14,10 @@ import { startAppAndBrowser, stopAppAndBrowser, type AppAndBrowser } from './bro
  * the sandbox with the call's result. Then Save recording puts the session in the saved
  * sessions, redacted, and the link opens it in the recording viewer. Needs `npm run build`.
  */
-
-const CLI = path.join(ROOT, 'bin', 'mcp-loupe.mjs');
 const SECRET = 'sk-tapped-3c1f9e7a5b2d4c6e8f0a1b3c5d7e9f1a';
 
 let env: Partial<AppAndBrowser> = {};
-let tap: ChildProcess;
+let tap: Started;
 let tapUrl: string;
 let context: BrowserContext;
 let page: Page;
@@ -38,33 +35,14 @@ async function viewFrame(port: number): Promise<Frame> {
 
 beforeAll(async () => {
   env = await startAppAndBrowser('loupe-e2e-tap-app-');
-  tap = spawn(process.execPath, [CLI, 'tap', '--upstream', `${env.base}/mcp/demo`, '--port', '0', '--data-dir', env.dataDir!], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  tap.stderr!.on('data', (d) => (out += d));
-  tapUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`tap did not start (exit ${String(tap.exitCode)}):\n${out}`)), 30_000);
-    tap.stdout!.on('data', (d) => {
-      out += d;
-      const m = /READY (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-  });
+  tap = await startTapProcess(['--upstream', `${env.base}/mcp/demo`, '--data-dir', env.dataDir!]);
+  tapUrl = tap.url;
   context = await env.browser!.newContext({ viewport: { width: 1600, height: 1400 } });
   page = await context.newPage();
 });
 afterAll(async () => {
   await context?.close();
-  if (tap && tap.exitCode === null) {
-    const ended = new Promise((r) => tap.once('exit', r));
-    tap.kill('SIGTERM');
-    await ended;
-  }
+  await tap?.stop();
   await stopAppAndBrowser(env);
 });
 

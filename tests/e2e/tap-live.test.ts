@@ -1,9 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, startSdkServer } from '../helpers/processes';
+import { startSdkServer, startTapProcess, type Started } from '../helpers/processes';
 import { showFrames, startAppAndBrowser, stopAppAndBrowser, type AppAndBrowser } from './browser';
 
 /**
@@ -14,11 +12,9 @@ import { showFrames, startAppAndBrowser, stopAppAndBrowser, type AppAndBrowser }
  * Needs `npm run build`.
  */
 
-const CLI = path.join(ROOT, 'bin', 'mcp-loupe.mjs');
-
 let env: Partial<AppAndBrowser> = {};
 let sdk: Awaited<ReturnType<typeof startSdkServer>>;
-let tap: ChildProcess;
+let tap: Started;
 let tapUrl: string;
 let context: BrowserContext;
 let page: Page;
@@ -53,33 +49,14 @@ const frames = async () => Number(await page.getAttribute('[data-testid="tap-inf
 
 beforeAll(async () => {
   [env, sdk] = await Promise.all([startAppAndBrowser('loupe-e2e-tap-'), startSdkServer()]);
-  tap = spawn(process.execPath, [CLI, 'tap', '--upstream', sdk.url, '--port', '0', '--data-dir', env.dataDir!], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  tap.stderr!.on('data', (d) => (out += d));
-  tapUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`tap did not start (exit ${String(tap.exitCode)}):\n${out}`)), 30_000);
-    tap.stdout!.on('data', (d) => {
-      out += d;
-      const m = /READY (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-  });
+  tap = await startTapProcess(['--upstream', sdk.url, '--data-dir', env.dataDir!]);
+  tapUrl = tap.url;
   context = await env.browser!.newContext({ viewport: { width: 1600, height: 1400 } });
   page = await context.newPage();
 });
 afterAll(async () => {
   await context?.close();
-  if (tap && tap.exitCode === null) {
-    const ended = new Promise((r) => tap.once('exit', r));
-    tap.kill('SIGTERM');
-    await ended;
-  }
+  await tap?.stop();
   await sdk?.stop();
   await stopAppAndBrowser(env);
 });

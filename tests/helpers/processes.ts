@@ -54,6 +54,35 @@ function stopper(child: ChildProcess) {
     });
 }
 
+/** A child's stdout and stderr as one text, kept as it arrives. */
+function keepOutput(child: ChildProcess): () => string {
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  return () => out;
+}
+
+/**
+ * The first match of `pattern` in what `child` printed, checked as stdout arrives; rejects with
+ * everything it printed when it exits first or `ms` pass (`what` names it in the error).
+ */
+function waitForOutput(child: ChildProcess, output: () => string, pattern: RegExp, what: string, ms: number): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} did not start:\n${output()}`)), ms);
+    child.stdout!.on('data', () => {
+      const m = pattern.exec(output());
+      if (m) {
+        clearTimeout(timer);
+        resolve(m);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${what} exited with ${code}:\n${output()}`));
+    });
+  });
+}
+
 /** Which Node runs which copy of the CLI (default: this Node, the repository's bin/mcp-loupe.mjs). */
 interface CliRuntime {
   node?: string;
@@ -69,24 +98,11 @@ export async function startCliMock(args: string[], env: Record<string, string> =
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const ready = await new Promise<RegExpExecArray>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`mock did not start:\n${out}`)), 15_000);
-    const check = () => {
-      const m = /READY (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m);
-      }
-    };
-    child.stdout!.on('data', check);
-    child.once('exit', (code) => reject(new Error(`mock exited with ${code}:\n${out}`)));
-  });
-  const url = ready[1];
-  const token = /control token: (\S+)/.exec(out)?.[1];
-  return { child, url, port: Number(new URL(url).port), token, output: () => out, stop: stopper(child) };
+  const output = keepOutput(child);
+  const ready = await waitForOutput(child, output, /READY (http:\/\/\S+)/, 'mock', 15_000);
+  const url = ready[1]!;
+  const token = /control token: (\S+)/.exec(output())?.[1];
+  return { child, url, port: Number(new URL(url).port), token, output, stop: stopper(child) };
 }
 
 /** How `mcp-loupe` is run and where (default: this Node, the repository's bin, in the repository, with this process's environment). */
@@ -109,22 +125,10 @@ export async function startCliOpen(args: string[], env: Record<string, string> =
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`mcp-loupe did not print its URL:\n${out}`)), 30_000);
-    child.stdout!.on('data', () => {
-      const m = /Loupe is running: (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`mcp-loupe exited with ${code}:\n${out}`)));
-  });
+  const output = keepOutput(child);
+  const url = (await waitForOutput(child, output, /Loupe is running: (http:\/\/\S+)/, 'mcp-loupe', 30_000))[1]!;
   const parsed = new URL(url);
-  return { child, url, port: Number(parsed.port), token: parsed.searchParams.get('token') ?? undefined, output: () => out, stop: stopper(child) };
+  return { child, url, port: Number(parsed.port), token: parsed.searchParams.get('token') ?? undefined, output, stop: stopper(child) };
 }
 
 /**
@@ -149,23 +153,21 @@ export async function startApp(dataDir: string, env: Record<string, string> = {}
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
+  const output = keepOutput(child);
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the app server exited:\n${out}`);
+    if (child.exitCode !== null) throw new Error(`the app server exited:\n${output()}`);
     try {
       const r = await fetch(`${base}/healthz`);
       if (r.status === 200) break;
     } catch {
       /* not listening yet */
     }
-    if (Date.now() > deadline) throw new Error(`the app server did not answer:\n${out}`);
+    if (Date.now() > deadline) throw new Error(`the app server did not answer:\n${output()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { child, url: `${base}/mcp`, port, token, output: () => out, stop: stopper(child) };
+  return { child, url: `${base}/mcp`, port, token, output, stop: stopper(child) };
 }
 
 /**
@@ -180,27 +182,31 @@ export async function startSdkServer(
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`SDK server did not start:\n${out}`)), 15_000);
-    child.stdout!.on('data', () => {
-      const m = /READY (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`SDK server exited with ${code}:\n${out}`)));
-  });
+  const output = keepOutput(child);
+  const url = (await waitForOutput(child, output, /READY (http:\/\/\S+)/, 'SDK server', 15_000))[1]!;
   const stop = () =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null) return resolve();
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
     });
-  return { url, child, output: () => out, stop };
+  return { url, child, output, stop };
+}
+
+/**
+ * Start `mcp-loupe tap [args] --port 0` (HTTP: `['--upstream', url, '--data-dir', dir]`) and wait
+ * for its READY line on stdout; `url` is the local endpoint a client is pointed at. `stop`
+ * ends it with SIGTERM (as a client's host would) and waits for the exit.
+ */
+export async function startTapProcess(args: string[]): Promise<Started> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'mcp-loupe.mjs'), 'tap', ...args, '--port', '0'], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output = keepOutput(child);
+  const url = (await waitForOutput(child, output, /READY (http:\/\/\S+)/, 'tap', 30_000))[1]!;
+  return { child, url, port: Number(new URL(url).port), output, stop: stopper(child) };
 }
 
 /** Pids of live (not zombie) processes whose command line contains `needle`, from /proc. */

@@ -27,7 +27,10 @@ describe('a fresh clone', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-fresh-clone-'));
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('installs its dependencies as the first step of npm test', { timeout: 900_000 }, async () => {
+  // Under an `npm test` that itself began in a fresh clone (CI), its first step was this very
+  // install, checked by every suite after it; doing it again in a second clone proves nothing more.
+  const provenByThisRun = process.env.LOUPE_TEST_FRESH_INSTALL === '1';
+  it.skipIf(provenByThisRun)('installs its dependencies as the first step of npm test', { timeout: 900_000 }, async () => {
     const clone = path.join(dir, 'loupe');
     const cloned = spawnSync('git', ['clone', '--quiet', ROOT, clone], { encoding: 'utf8' });
     expect(cloned.status, cloned.stderr).toBe(0);

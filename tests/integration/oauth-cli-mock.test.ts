@@ -1,11 +1,11 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, startCliMock, type Started } from '../helpers/processes';
+import { cliWithUser } from '../helpers/oauth';
+import { startCliMock, type Started } from '../helpers/processes';
 
 /**
  * The headless `mcp-loupe` client against `mcp-loupe mock oauth`, both real processes: the
@@ -15,31 +15,8 @@ import { ROOT, startCliMock, type Started } from '../helpers/processes';
  * reuses without a new authorization, and refreshes when they have expired.
  */
 
-const CLI = path.join(ROOT, 'bin', 'mcp-loupe.mjs');
 type Grade = { id: string; status: string; evidence: number[] };
 type Entry = { method: string; requestBody?: { oauth?: { params?: Record<string, unknown> } } };
-
-/** Run the CLI and be the person who opens every authorize URL it prints. */
-function cliWithUser(args: string[]): Promise<{ code: number; stdout: string; stderr: string; opened: string[] }> {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  const opened: string[] = [];
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', async (d) => {
-    stderr += d;
-    for (const m of stderr.matchAll(/Open this URL in a browser to authorize[^\n]*\n\s+(\S+)/g)) {
-      const url = m[1];
-      if (!url || opened.includes(url)) continue;
-      opened.push(url);
-      // The browser: the mock consents at once and redirects to the CLI's loopback listener.
-      const res = await fetch(url, { redirect: 'manual' });
-      const location = res.headers.get('location');
-      if (location) await fetch(location);
-    }
-  });
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code: code ?? 1, stdout, stderr, opened })));
-}
 
 let mock: Started;
 let docs: http.Server;

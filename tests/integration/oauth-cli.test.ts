@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +10,7 @@ import { parseRecording } from '../../lib/recording/schema';
 import { redactRecording } from '../../lib/recording/redact';
 import { shareFragment, openShareFragment } from '../../lib/recording/share';
 import { startOAuthGateway, type OAuthGateway } from '../helpers/oauth-gateway';
+import { cliWithUser } from '../helpers/oauth';
 import { ROOT, startCliMock, type Started } from '../helpers/processes';
 
 /**
@@ -29,27 +30,6 @@ function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: st
       resolve({ code, stdout, stderr });
     });
   });
-}
-
-/** Run the CLI with --auth and be the person who opens the printed URL in a browser. */
-function cliWithUser(args: string[]): Promise<{ code: number; stdout: string; stderr: string; opened: string[] }> {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  const opened: string[] = [];
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', async (d) => {
-    stderr += d;
-    const m = /Open this URL in a browser to authorize[^\n]*\n\s+(\S+)/.exec(stderr);
-    if (m?.[1] && !opened.includes(m[1])) {
-      opened.push(m[1]);
-      // The browser: the AS redirects, the browser follows to the loopback redirect URI.
-      const res = await fetch(m[1], { redirect: 'manual' });
-      const location = res.headers.get('location');
-      if (location) await fetch(location);
-    }
-  });
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code: code ?? 1, stdout, stderr, opened })));
 }
 
 let mock: Started;

@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import { UnauthorizedError } from '@modelcontextprotocol/client';
 import { UnauthorizedError as V1UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authorizeAndExchange, connectWithOAuth, MemoryOAuthProvider, registerClient } from '../helpers/oauth';
 import { startCliMock, type Started } from '../helpers/processes';
 
 /**
@@ -16,56 +17,6 @@ import { startCliMock, type Started } from '../helpers/processes';
  */
 
 type Grade = { id: string; status: string; evidence: number[] };
-
-/** An in-memory OAuthClientProvider whose "browser" follows the authorize URL and keeps the callback. */
-class HeadlessProvider implements OAuthClientProvider {
-  callback?: URL;
-  authorizeUrls: URL[] = [];
-  private info?: Awaited<ReturnType<OAuthClientProvider['clientInformation']>>;
-  private saved?: Awaited<ReturnType<OAuthClientProvider['tokens']>>;
-  private verifier = '';
-  private discovery?: Awaited<ReturnType<NonNullable<OAuthClientProvider['discoveryState']>>>;
-  readonly redirectUrl = 'http://127.0.0.1:7777/callback';
-  get clientMetadata() {
-    return {
-      client_name: 'sdk-v2-test',
-      redirect_uris: [this.redirectUrl],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-      application_type: 'native',
-    };
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: NonNullable<typeof this.info>) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: NonNullable<typeof this.saved>) {
-    this.saved = tokens;
-  }
-  async redirectToAuthorization(url: URL) {
-    this.authorizeUrls.push(url);
-    const res = await fetch(url, { redirect: 'manual' });
-    this.callback = new URL(res.headers.get('location') ?? '');
-  }
-  saveCodeVerifier(v: string) {
-    this.verifier = v;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-  saveDiscoveryState(state: NonNullable<typeof this.discovery>) {
-    this.discovery = state;
-  }
-  discoveryState() {
-    return this.discovery;
-  }
-}
 
 async function reportCard(mock: Started): Promise<Record<string, Grade>> {
   const res = await fetch(new URL('/api/scenarios/oauth/report-card', mock.url), { headers: { Authorization: `Bearer ${mock.token}` } });
@@ -86,18 +37,8 @@ describe('mcp-loupe mock oauth', () => {
   });
 
   it('lets the SDK v2 client authorize, call a tool, step up, and grades it passing', async () => {
-    const provider = new HeadlessProvider();
-    const url = new URL(mock.url);
-    const open = async () => {
-      const client = new Client({ name: 'sdk-oauth', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-      const transport = new StreamableHTTPClientTransport(url, { authProvider: provider });
-      return { client, transport };
-    };
-    let { client, transport } = await open();
-    await expect(client.connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
-    await transport.finishAuth(provider.callback!.searchParams);
-    ({ client, transport } = await open());
-    await client.connect(transport);
+    const provider = new MemoryOAuthProvider('sdk-v2-test');
+    const { client, transport } = await connectWithOAuth(new URL(mock.url), provider);
     const who = await client.callTool({ name: 'whoami', arguments: {} });
     expect(who.content).toEqual([{ type: 'text', text: 'Authorized: your token carries notes:read.' }]);
 
@@ -136,7 +77,7 @@ describe('mcp-loupe mock oauth', () => {
     expect((await fetch(new URL('/api/scenarios/oauth/reset', mock.url), { method: 'POST', headers: { Authorization: `Bearer ${mock.token}` } })).status).toBe(
       200,
     );
-    const provider = new HeadlessProvider();
+    const provider = new MemoryOAuthProvider('sdk-v1-test');
     const url = new URL(mock.url);
     const client = new V1Client({ name: 'sdk-v1-oauth', version: '1.0.0' });
     const first = new V1Transport(url, { authProvider: provider as never });
@@ -156,22 +97,15 @@ describe('mcp-loupe mock oauth', () => {
     expect((await fetch(new URL('/api/scenarios/oauth/reset', mock.url), { method: 'POST', headers: { Authorization: `Bearer ${mock.token}` } })).status).toBe(
       200,
     );
-    const origin = new URL(mock.url).origin;
-    const issuer = `${origin}/mcp/oauth/as`;
-    const redirect = 'http://127.0.0.1:7777/callback';
-    const reg = (await (
-      await fetch(`${issuer}/register`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ redirect_uris: [redirect], token_endpoint_auth_method: 'none' }),
-      })
-    ).json()) as { client_id: string };
-    const q = new URLSearchParams({ response_type: 'code', client_id: reg.client_id, redirect_uri: redirect, scope: 'notes:read' });
-    const res = await fetch(`${issuer}/authorize?${q}`, { redirect: 'manual' });
-    // The mock requires PKCE: the refusal comes back to the redirect URI.
-    expect(new URL(res.headers.get('location') ?? '').searchParams.get('error')).toBe('invalid_request');
-    const form = new URLSearchParams({ grant_type: 'authorization_code', code: 'made-up', redirect_uri: redirect, client_id: reg.client_id });
-    expect((await fetch(`${issuer}/token`, { method: 'POST', body: form })).status).toBe(400);
+    const issuer = `${new URL(mock.url).origin}/mcp/oauth/as`;
+    const client = await registerClient(fetch, issuer, { application_type: undefined });
+    // The mock requires PKCE: the refusal comes back to the redirect URI, and without a code the token step fails.
+    const refused = await authorizeAndExchange(fetch, client, mock.url, 'notes:read', { noPkce: true, noResource: true }).then(
+      () => undefined,
+      (e: { location?: URL; status?: number }) => e,
+    );
+    expect(refused?.location?.searchParams.get('error')).toBe('invalid_request');
+    expect(refused?.status).toBe(400);
     const g = await reportCard(mock);
     for (const id of [
       'pkce-code-challenge-sent',

@@ -1,7 +1,8 @@
-import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { setupServer } from 'msw/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMswHandlers } from '../../../lib/adapters/msw';
+import { connectWithOAuth, MemoryOAuthProvider } from '../../helpers/oauth';
 
 /**
  * `mcp-loupe/msw`: the engine behind MSW's `setupServer`, serving a strict independent client
@@ -97,47 +98,6 @@ describe('createMswHandlers', () => {
   });
 });
 
-/** The SDK v2 client's OAuth provider, in memory; its "browser" follows the authorize redirect and keeps the callback. */
-class MemoryProvider implements OAuthClientProvider {
-  callback?: URL;
-  private info?: Awaited<ReturnType<OAuthClientProvider['clientInformation']>>;
-  private saved?: Awaited<ReturnType<OAuthClientProvider['tokens']>>;
-  private verifier = '';
-  readonly redirectUrl = 'http://127.0.0.1:7777/callback';
-  get clientMetadata() {
-    return {
-      client_name: 'msw-oauth',
-      redirect_uris: [this.redirectUrl],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-      application_type: 'native',
-    };
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: NonNullable<typeof this.info>) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: NonNullable<typeof this.saved>) {
-    this.saved = tokens;
-  }
-  async redirectToAuthorization(url: URL) {
-    const res = await fetch(url, { redirect: 'manual' });
-    this.callback = new URL(res.headers.get('location') ?? '');
-  }
-  saveCodeVerifier(v: string) {
-    this.verifier = v;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
-
 describe('createMswHandlers with an auth: block', () => {
   it('serves the protected resource, its metadata, the authorization server and the token endpoint as the real mock does', async () => {
     const engine = serve('oauth');
@@ -151,17 +111,9 @@ describe('createMswHandlers with an auth: block', () => {
     await expect(fetch('http://localhost/.well-known/security.txt')).rejects.toThrow();
 
     // The SDK v2 client runs its own OAuth against it: 401, discovery, DCR, PKCE, token, then the call.
-    const provider = new MemoryProvider();
-    const open = () => ({
-      client: new Client({ name: 'msw-oauth', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } }),
-      transport: new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), { authProvider: provider }),
-    });
-    let { client, transport } = open();
-    await expect(client.connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
+    const provider = new MemoryOAuthProvider('msw-oauth');
+    const { client } = await connectWithOAuth(new URL('http://localhost/mcp'), provider, 'msw-oauth');
     expect(provider.callback?.searchParams.get('iss')).toBe('http://localhost/mcp/oauth/as');
-    await transport.finishAuth(provider.callback!.searchParams);
-    ({ client, transport } = open());
-    await client.connect(transport);
     cleanups.push(() => client.close());
     expect(await client.callTool({ name: 'whoami', arguments: {} })).toMatchObject({
       content: [{ type: 'text', text: 'Authorized: your token carries notes:read.' }],

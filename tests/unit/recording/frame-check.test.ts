@@ -73,7 +73,7 @@ describe('the fast frame check', () => {
   it('opening a recording still names the invalid field, and strips unknown ones', () => {
     const doc = {
       format: 'mcp-loupe-recording',
-      version: 2,
+      version: 3,
       createdAt: 'x',
       app: { name: 'a', version: '1' },
       connection: { target: 't' },
