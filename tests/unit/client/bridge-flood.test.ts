@@ -3,11 +3,12 @@ import { createBridgeTransport, type BridgeFrame } from '../../../lib/client/app
 import { createFloodGate, createFrameBatcher, describeFlood, type FloodReport } from '../../../lib/client/bridge-flood';
 import { inSlices } from '../../../lib/client/yield-slices';
 
-/** A view that floods its host is paused; a busy but honest one is not; messages arrive in one batch per frame. */
+/** A view that floods its host is paused; a busy but honest one is not; messages are read a few per frame. */
 
 const SANDBOX = 'http://localhost:3000';
+const MIB = 1024 * 1024;
 
-/** A transport on a fake clock whose frames run when the test says. */
+/** A transport on a fake clock whose frames and timers run when the test says. */
 function floodSetup(perSecond: number) {
   const frameWindow = { postMessage: () => undefined } as unknown as Window;
   const events = new EventTarget();
@@ -15,9 +16,11 @@ function floodSetup(perSecond: number) {
   const received: unknown[] = [];
   const floods: FloodReport[] = [];
   const due: (() => void)[] = [];
+  const timers: (() => void)[] = [];
   const clock = { now: 0 };
+  let frameGone = false;
   const t = createBridgeTransport({
-    target: () => frameWindow,
+    target: () => (frameGone ? null : frameWindow),
     origin: SANDBOX,
     exchangeId: 'app:v1',
     record: (f) => frames.push(f),
@@ -29,13 +32,17 @@ function floodSetup(perSecond: number) {
       due.push(run);
       return () => due.splice(due.indexOf(run), 1);
     },
+    later: (run) => {
+      timers.push(run);
+      return () => timers.splice(timers.indexOf(run), 1);
+    },
   });
   t.onmessage = (m) => received.push(m);
   void t.start(); // adds the listener synchronously
-  const deliver = (i: number) =>
+  const deliver = (i: number, pad = '') =>
     events.dispatchEvent(
       Object.assign(new Event('message'), {
-        data: { jsonrpc: '2.0', method: 'ui/notifications/size-changed', params: { height: i } },
+        data: { jsonrpc: '2.0', method: 'ui/notifications/size-changed', params: { height: i, pad } },
         source: frameWindow,
         origin: SANDBOX,
       }),
@@ -43,7 +50,11 @@ function floodSetup(perSecond: number) {
   const frame = () => {
     for (const run of due.splice(0)) run();
   };
-  return { t, frames, received, floods, deliver, frame, clock };
+  const timer = () => {
+    for (const run of timers.splice(0)) run();
+  };
+  const removeFrame = () => (frameGone = true);
+  return { t, frames, received, floods, deliver, frame, timer, clock, removeFrame };
 }
 
 describe('flood gate', () => {
@@ -62,53 +73,127 @@ describe('flood gate', () => {
     expect(gate.paused).toBe(false);
   });
 
+  it('trips when the bytes read within a second go over, and not on the same bytes spread wider', () => {
+    const spread = createFloodGate(200, 3 * MIB);
+    // 1.5 MiB every half second: never more than 3 MiB within one second.
+    for (let i = 0; i < 20; i++) expect(spread.weigh(i * 500, 1.5 * MIB)).toBe(true);
+    const gate = createFloodGate(200, 3 * MIB);
+    expect([0, 10, 20].map((t) => gate.weigh(t, MIB))).toEqual([true, true, true]);
+    expect(gate.weigh(30, 1)).toBe(false);
+    expect(gate.report()).toEqual({ received: 4, windowMs: 30, perSecond: 200, dropped: 1, bytes: 3 * MIB + 1, bytesPerSecond: 3 * MIB });
+  });
+
   it('says what happened in words', () => {
     expect(describeFlood({ received: 501, windowMs: 42, perSecond: 500, dropped: 19_499 })).toBe(
-      'Paused: the app sent 501 messages in 0.042 s; the limit is 500 per second; 19,499 more dropped',
+      'Paused: the app sent 501 messages in 0.042 s; the limit is 500 per second; 19,499 dropped unread',
+    );
+    expect(describeFlood({ received: 9, windowMs: 250, perSecond: 200, dropped: 1, bytes: 9 * MIB, bytesPerSecond: 8 * MIB })).toBe(
+      'Paused: the app sent 9.0 MiB in 9 messages in 0.25 s; the limit is 8 MiB per second; 1 dropped unread',
     );
   });
 });
 
 describe('frame batcher', () => {
-  it('hands over everything pushed before the frame in one call, and schedules one frame per batch', () => {
+  it('hands over what was pushed before the frame, in order, one frame scheduled at a time', () => {
     const due: (() => void)[] = [];
-    const batches: number[][] = [];
-    const b = createFrameBatcher<number>(
-      (items) => batches.push(items),
-      (run) => {
+    const seen: number[][] = [[]];
+    const b = createFrameBatcher<number>((i) => seen.at(-1)!.push(i), {
+      schedule: (run) => {
         due.push(run);
         return () => undefined;
       },
-    );
+    });
     for (let i = 0; i < 5; i++) b.push(i);
     expect(due).toHaveLength(1);
     due.shift()!();
+    seen.push([]);
     b.push(9);
     due.shift()!();
-    expect(batches).toEqual([[0, 1, 2, 3, 4], [9]]);
+    expect(seen).toEqual([[0, 1, 2, 3, 4], [9]]);
+  });
+
+  it('stops a frame once its time budget is spent, and leaves the rest for the next', () => {
+    const due: (() => void)[] = [];
+    let t = 0;
+    const perFrame: number[] = [];
+    let count = 0;
+    const b = createFrameBatcher<number>(
+      () => {
+        count++;
+        t += 4; // each item costs 4 ms
+      },
+      {
+        schedule: (run) => {
+          due.push(run);
+          return () => undefined;
+        },
+        budgetMs: 6,
+        now: () => t,
+      },
+    );
+    for (let i = 0; i < 5; i++) b.push(i);
+    while (due.length) {
+      const before = count;
+      due.shift()!();
+      perFrame.push(count - before);
+    }
+    expect(perFrame).toEqual([2, 2, 1]);
   });
 });
 
 describe('bridge transport under a flood', () => {
-  it('passes a burst under the limit in one batch per frame', () => {
+  it('passes a burst under the limit, 50 messages a frame', () => {
     const { received, deliver, frame, floods } = floodSetup(100);
     for (let i = 0; i < 100; i++) deliver(i);
     expect(received).toHaveLength(0);
+    frame();
+    expect(received).toHaveLength(50);
     frame();
     expect(received).toHaveLength(100);
     expect(floods).toEqual([]);
   });
 
-  it('pauses a view that sends 20,000 messages at once: nothing of the flood is read, the pause is on the timeline, the drops are counted', () => {
-    const { received, deliver, frame, floods, frames } = floodSetup(500);
+  it('pauses a view that sends 20,000 messages at once: nothing of the flood is read, the pause is on the timeline, every drop is counted', () => {
+    const { received, deliver, frame, timer, floods, frames } = floodSetup(500);
     for (let i = 0; i < 20_000; i++) deliver(i);
     frame();
     // The messages queued before the pause are dropped with it: none of the burst reaches the bridge.
     expect(received).toHaveLength(0);
-    expect(floods[0]).toEqual({ received: 501, windowMs: 0, perSecond: 500, dropped: 0 });
-    expect(floods.at(-1)).toMatchObject({ dropped: 20_000 - 501 });
-    expect(floods.length).toBeLessThanOrEqual(3);
-    expect(frames.map((f) => f.errorText)).toEqual(['Paused: the app sent 501 messages in 0.000 s; the limit is 500 per second']);
+    expect(floods).toEqual([{ received: 501, windowMs: 0, perSecond: 500, dropped: 500 }]);
+    expect(frames.map((f) => f.errorText)).toEqual(['Paused: the app sent 501 messages in 0.000 s; the limit is 500 per second; 500 dropped unread']);
+    // The count of what followed is told once the notice timer comes, not once per message.
+    timer();
+    expect(floods).toHaveLength(2);
+    expect(floods[1]).toMatchObject({ dropped: 20_000 - 1 });
+    expect(frames).toHaveLength(1);
+  });
+
+  it('keeps counting a paused view’s messages after its frame is gone and the bridge closed, and stops listening once they stop', async () => {
+    const { t, deliver, timer, floods, clock, removeFrame } = floodSetup(10);
+    for (let i = 0; i < 11; i++) deliver(i);
+    removeFrame();
+    await t.close();
+    for (let i = 0; i < 5; i++) deliver(i); // in flight when the frame went
+    clock.now = 200;
+    timer();
+    expect(floods.at(-1)).toMatchObject({ dropped: 10 + 5 });
+    clock.now = 1500; // quiet for a second: the listener goes
+    timer();
+    deliver(99);
+    timer();
+    expect(floods.at(-1)).toMatchObject({ dropped: 15 });
+  });
+
+  it('pauses a view that sends 1 MiB messages once 8 MiB arrived within a second, reading no further', () => {
+    const { received, deliver, frame, floods, frames } = floodSetup(500);
+    const pad = 'x'.repeat(MIB);
+    for (let i = 0; i < 20; i++) deliver(i, pad);
+    frame();
+    // Seven are read (7 MiB and their JSON); the eighth goes over and is dropped, with the twelve still waiting.
+    expect(received).toHaveLength(7);
+    expect(floods[0]).toMatchObject({ received: 8, perSecond: 500, dropped: 13, bytesPerSecond: 8 * MIB });
+    expect(floods[0]!.bytes).toBeGreaterThan(8 * MIB);
+    expect(frames.at(-1)?.errorText).toMatch(/^Paused: the app sent 8\.0 MiB in 8 messages in 0\.000 s; the limit is 8 MiB per second; 13 dropped unread$/);
   });
 
   it('pauses a sustained flood once it goes over the limit, after handing on what came before', () => {
@@ -155,7 +240,7 @@ describe('inSlices', () => {
 });
 
 describe('a host that falls behind', () => {
-  it('reads at most 100 messages a frame and pauses the view once a second’s worth waits unread', () => {
+  it('pauses the view once a second’s worth waits unread', () => {
     const { received, deliver, frame, floods, clock } = floodSetup(500);
     // Arrivals spread over 1.2 s never trip the one-second window, but no frame comes in between.
     for (let i = 0; i < 600; i++) {
@@ -171,9 +256,8 @@ describe('a host that falls behind', () => {
     const { received, deliver, frame, floods } = floodSetup(500);
     for (let i = 0; i < 250; i++) deliver(i);
     frame();
-    expect(received).toHaveLength(100);
-    frame();
-    frame();
+    expect(received).toHaveLength(50);
+    for (let i = 0; i < 4; i++) frame();
     expect(received).toHaveLength(250);
     expect(floods).toEqual([]);
   });
