@@ -53,6 +53,12 @@ interface BridgeTransportOptions {
   later?: (run: () => void, ms: number) => () => void;
 }
 
+/** A message waiting to be read, with the time it came. */
+interface Arrival {
+  event: MessageEvent;
+  at: number;
+}
+
 /** The SDK Transport shape AppBridge.connect() takes. */
 interface BridgeTransport {
   start(): Promise<void>;
@@ -155,7 +161,7 @@ export function createBridgeTransport(options: BridgeTransportOptions): BridgeTr
     cancelTick = later(tick, NOTICE_MS);
   };
 
-  const receive = (event: MessageEvent) => {
+  const receive = ({ event, at }: Arrival) => {
     // Read here, not on arrival: a message dropped while waiting is never deserialized.
     const data: unknown = event.data;
     if (closed || asRecord(data)?.jsonrpc !== '2.0') return;
@@ -165,7 +171,8 @@ export function createBridgeTransport(options: BridgeTransportOptions): BridgeTr
     } catch {
       raw = undefined;
     }
-    if (!gate.weigh(now(), raw?.length ?? 0)) return flooded();
+    // Weighed at its arrival time: a slow page reading one big message a frame still sees the rate it was sent at.
+    if (!gate.weigh(at, raw?.length ?? 0)) return flooded();
     const parsed = JsonRpcMessageSchema.safeParse(data);
     if (!parsed.success) {
       record(data, 'in', `Invalid JSON-RPC message: ${parsed.error.issues[0]?.message ?? 'malformed'}`, raw);
@@ -177,7 +184,7 @@ export function createBridgeTransport(options: BridgeTransportOptions): BridgeTr
     transport.onmessage?.(message);
   };
   // A frame reads what it can within its budget: one timeline update and one render per frame.
-  const batcher = createFrameBatcher<MessageEvent>(receive, { schedule, perFrame: MESSAGES_PER_FRAME, budgetMs: FRAME_BUDGET_MS, now });
+  const batcher = createFrameBatcher<Arrival>(receive, { schedule, perFrame: MESSAGES_PER_FRAME, budgetMs: FRAME_BUDGET_MS, now });
 
   const listener = (event: MessageEvent) => {
     if (gate.paused) {
@@ -199,7 +206,7 @@ export function createBridgeTransport(options: BridgeTransportOptions): BridgeTr
       gate.admit(now());
       return flooded();
     }
-    batcher.push(event);
+    batcher.push({ event, at: now() });
   };
 
   const transport: BridgeTransport = {

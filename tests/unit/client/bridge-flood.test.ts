@@ -196,6 +196,19 @@ describe('bridge transport under a flood', () => {
     expect(frames.at(-1)?.errorText).toMatch(/^Paused: the app sent 8\.0 MiB in 8 messages in 0\.000 s; the limit is 8 MiB per second; 13 dropped unread$/);
   });
 
+  it('weighs a message at the time it came, so a page slow to read big messages still pauses the view that sent them together', () => {
+    const { received, deliver, frame, floods, clock } = floodSetup(500);
+    const pad = 'x'.repeat(MIB);
+    for (let i = 0; i < 20; i++) deliver(i, pad);
+    // Reading is slow: every look at the clock is 300 ms later, so a frame reads one message, and eight take seconds.
+    let t = 0;
+    Object.defineProperty(clock, 'now', { get: () => (t += 300) });
+    for (let f = 0; f < 20 && !floods.length; f++) frame();
+    expect(t).toBeGreaterThan(2000);
+    expect(received).toHaveLength(7);
+    expect(floods[0]).toMatchObject({ received: 8, dropped: 13 });
+  });
+
   it('pauses a sustained flood once it goes over the limit, after handing on what came before', () => {
     const { received, deliver, frame, floods, clock } = floodSetup(500);
     let sent = 0;
