@@ -1,6 +1,6 @@
 'use client';
 
-import { BRIDGE_BYTES_PER_SECOND, BRIDGE_MESSAGES_PER_SECOND, describeFlood, type FloodReport } from '@/lib/client/bridge-flood';
+import { BRIDGE_BYTES_PER_WINDOW, BRIDGE_BYTES_WINDOW_MS, BRIDGE_MESSAGES_PER_SECOND, describeFlood, type FloodReport } from '@/lib/client/bridge-flood';
 
 /**
  * Shown in place of a view that flooded the bridge: what it sent, the limit, and Resume, which
@@ -17,7 +17,7 @@ export function FloodNotice({ report, onResume }: { report: FloodReport; onResum
       <p data-testid="app-paused-reason">{describeFlood(report)}.</p>
       <p className="text-xs">
         The view was unloaded and its further messages counted and dropped unread so this page stays responsive. Views may send up to{' '}
-        {BRIDGE_MESSAGES_PER_SECOND} messages and {BRIDGE_BYTES_PER_SECOND / 1024 / 1024} MiB per second.
+        {BRIDGE_MESSAGES_PER_SECOND} messages per second and {BRIDGE_BYTES_PER_WINDOW / 1024 / 1024} MiB per {BRIDGE_BYTES_WINDOW_MS / 1000} s.
       </p>
       <button type="button" data-testid="app-resume" onClick={onResume} className="rounded-md border border-danger/40 px-2 py-0.5 text-xs hover:bg-danger/10">
         Resume (load the view again)

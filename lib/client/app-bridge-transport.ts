@@ -43,8 +43,8 @@ interface BridgeTransportOptions {
   listenOn?: Pick<Window, 'addEventListener' | 'removeEventListener'>;
   /** Messages per second before the view is paused (default BRIDGE_MESSAGES_PER_SECOND). */
   perSecond?: number;
-  /** JSON per second before the view is paused (default BRIDGE_BYTES_PER_SECOND). */
-  bytesPerSecond?: number;
+  /** JSON per ten seconds before the view is paused (default BRIDGE_BYTES_PER_WINDOW). */
+  bytesLimit?: number;
   /** The view went over the limit (first call), then the dropped count grew (at most every NOTICE_MS, closed or not, until its messages stop). */
   onFlood?: (report: FloodReport) => void;
   /** Clock in ms (default performance.now), frame scheduler (default: the next animation frame) and timer; tests inject them. */
@@ -117,7 +117,7 @@ export function createBridgeTransport(options: BridgeTransportOptions): BridgeTr
       const timer = setTimeout(run, ms);
       return () => clearTimeout(timer);
     });
-  const gate = createFloodGate(options.perSecond, options.bytesPerSecond);
+  const gate = createFloodGate(options.perSecond, options.bytesLimit);
   const gateLimit = options.perSecond ?? BRIDGE_MESSAGES_PER_SECOND;
   // The window whose messages are counted as dropped once paused: the frame may be gone by then.
   let source: MessageEventSource | null = null;

@@ -3,7 +3,7 @@
  * counted on arrival (a fixed ring of arrival times, O(1) each) and read later, a few per
  * animation frame within a time budget, so a burst costs a bounded slice of each frame instead
  * of one task's worth of parsing and rendering per message. More than `perSecond` messages, or
- * more than `bytesPerSecond` of JSON, within any one second pauses the view: what it sends after
+ * more than 4 MiB of JSON within ten seconds, pauses the view: what it sends after
  * that is counted and dropped, never read.
  */
 
@@ -13,8 +13,14 @@
  * a parse, a bridge log row and a timeline frame, so the limit stays close to that.
  */
 export const BRIDGE_MESSAGES_PER_SECOND = 200;
-/** JSON a view may send per second (as read, UTF-16 code units): each byte read is parsed, logged and kept. */
-export const BRIDGE_BYTES_PER_SECOND = 8 * 1024 * 1024;
+/**
+ * JSON a view may send within BRIDGE_BYTES_WINDOW_MS (as read, UTF-16 code units): each byte read
+ * is parsed, logged and kept on the timeline, and a page already holding a large timeline spends
+ * seconds on each 1 MiB message, so the window is long enough that big messages sent a little
+ * apart (the sandbox relays them slowly) still count together.
+ */
+export const BRIDGE_BYTES_PER_WINDOW = 4 * 1024 * 1024;
+export const BRIDGE_BYTES_WINDOW_MS = 10_000;
 
 /** Why a view was paused, as the UI tells the user. */
 export interface FloodReport {
@@ -26,16 +32,16 @@ export interface FloodReport {
   perSecond: number;
   /** Messages that arrived from the view and were dropped unread (those waiting at the pause and all since). */
   dropped: number;
-  /** Set when the view was paused for volume: the bytes in the window and the limit per second. */
+  /** Set when the view was paused for volume: the bytes in the window and the limit (per BRIDGE_BYTES_WINDOW_MS). */
   bytes?: number;
-  bytesPerSecond?: number;
+  bytesLimit?: number;
 }
 
-/** A sliding one-second window over arrival times, and one over the bytes of the messages read. */
+/** A sliding one-second window over arrival times, and a ten-second one over the bytes of the messages read. */
 interface FloodGate {
   /** Count one arrival at `now` (ms); false once the view is over the limit (and from then on, counting it dropped). */
   admit(now: number): boolean;
-  /** Weigh one message read at `now`; false (the view paused, the message dropped) when the bytes in the last second go over. */
+  /** Weigh one message that came at `now`; false (the view paused, the message dropped) when the bytes in the window go over. */
   weigh(now: number, bytes: number): boolean;
   /** Pause now (the host fell behind: more than the limit waiting to be read). */
   trip(now: number): void;
@@ -46,12 +52,12 @@ interface FloodGate {
 }
 
 /** Create the gate of one view. */
-export function createFloodGate(perSecond = BRIDGE_MESSAGES_PER_SECOND, bytesPerSecond = BRIDGE_BYTES_PER_SECOND): FloodGate {
+export function createFloodGate(perSecond = BRIDGE_MESSAGES_PER_SECOND, bytesLimit = BRIDGE_BYTES_PER_WINDOW): FloodGate {
   const limit = Math.max(1, Math.floor(perSecond));
   // The arrival times of the last `limit` admitted messages; `next` is the oldest.
   const times = new Float64Array(limit).fill(Number.NEGATIVE_INFINITY);
   let next = 0;
-  // Messages read in the last second, oldest first, with their sum (at most `limit` of them: the count gate comes first).
+  // Messages read in the byte window, oldest first, with their sum (at most ten times `limit`: the count gate comes first).
   const reads: { at: number; bytes: number }[] = [];
   let readBytes = 0;
   let tripped: FloodReport | undefined;
@@ -76,12 +82,12 @@ export function createFloodGate(perSecond = BRIDGE_MESSAGES_PER_SECOND, bytesPer
     },
     weigh(now, bytes) {
       if (tripped) return false;
-      while (reads.length && now - reads[0]!.at >= 1000) readBytes -= reads.shift()!.bytes;
+      while (reads.length && now - reads[0]!.at >= BRIDGE_BYTES_WINDOW_MS) readBytes -= reads.shift()!.bytes;
       reads.push({ at: now, bytes });
       readBytes += bytes;
-      if (readBytes <= bytesPerSecond) return true;
+      if (readBytes <= bytesLimit) return true;
       const first = reads[0]!.at;
-      tripped = { received: reads.length, windowMs: Math.max(0, now - first), perSecond: limit, dropped: 1, bytes: readBytes, bytesPerSecond };
+      tripped = { received: reads.length, windowMs: Math.max(0, now - first), perSecond: limit, dropped: 1, bytes: readBytes, bytesLimit };
       return false;
     },
     trip,
@@ -189,7 +195,7 @@ const MIB = 1024 * 1024;
 export function describeFlood(r: FloodReport): string {
   const seconds = (r.windowMs / 1000).toFixed(r.windowMs < 100 ? 3 : 2);
   const more = r.dropped ? `; ${r.dropped.toLocaleString('en-US')} dropped unread` : '';
-  if (r.bytes !== undefined && r.bytesPerSecond !== undefined)
-    return `Paused: the app sent ${(r.bytes / MIB).toFixed(1)} MiB in ${r.received.toLocaleString('en-US')} messages in ${seconds} s; the limit is ${(r.bytesPerSecond / MIB).toFixed(0)} MiB per second${more}`;
+  if (r.bytes !== undefined && r.bytesLimit !== undefined)
+    return `Paused: the app sent ${(r.bytes / MIB).toFixed(1)} MiB in ${r.received.toLocaleString('en-US')} messages in ${seconds} s; the limit is ${(r.bytesLimit / MIB).toFixed(0)} MiB per ${BRIDGE_BYTES_WINDOW_MS / 1000} s${more}`;
   return `Paused: the app sent ${r.received.toLocaleString('en-US')} messages in ${seconds} s; the limit is ${r.perSecond.toLocaleString('en-US')} per second${more}`;
 }

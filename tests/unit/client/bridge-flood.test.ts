@@ -73,22 +73,22 @@ describe('flood gate', () => {
     expect(gate.paused).toBe(false);
   });
 
-  it('trips when the bytes read within a second go over, and not on the same bytes spread wider', () => {
+  it('trips when the bytes within ten seconds go over, and not on the same bytes spread wider', () => {
     const spread = createFloodGate(200, 3 * MIB);
-    // 1.5 MiB every half second: never more than 3 MiB within one second.
-    for (let i = 0; i < 20; i++) expect(spread.weigh(i * 500, 1.5 * MIB)).toBe(true);
+    // 1.5 MiB every five seconds: never more than 3 MiB within ten.
+    for (let i = 0; i < 20; i++) expect(spread.weigh(i * 5000, 1.5 * MIB)).toBe(true);
     const gate = createFloodGate(200, 3 * MIB);
     expect([0, 10, 20].map((t) => gate.weigh(t, MIB))).toEqual([true, true, true]);
     expect(gate.weigh(30, 1)).toBe(false);
-    expect(gate.report()).toEqual({ received: 4, windowMs: 30, perSecond: 200, dropped: 1, bytes: 3 * MIB + 1, bytesPerSecond: 3 * MIB });
+    expect(gate.report()).toEqual({ received: 4, windowMs: 30, perSecond: 200, dropped: 1, bytes: 3 * MIB + 1, bytesLimit: 3 * MIB });
   });
 
   it('says what happened in words', () => {
     expect(describeFlood({ received: 501, windowMs: 42, perSecond: 500, dropped: 19_499 })).toBe(
       'Paused: the app sent 501 messages in 0.042 s; the limit is 500 per second; 19,499 dropped unread',
     );
-    expect(describeFlood({ received: 9, windowMs: 250, perSecond: 200, dropped: 1, bytes: 9 * MIB, bytesPerSecond: 8 * MIB })).toBe(
-      'Paused: the app sent 9.0 MiB in 9 messages in 0.25 s; the limit is 8 MiB per second; 1 dropped unread',
+    expect(describeFlood({ received: 5, windowMs: 2500, perSecond: 200, dropped: 1, bytes: 5 * MIB, bytesLimit: 4 * MIB })).toBe(
+      'Paused: the app sent 5.0 MiB in 5 messages in 2.50 s; the limit is 4 MiB per 10 s; 1 dropped unread',
     );
   });
 });
@@ -184,29 +184,29 @@ describe('bridge transport under a flood', () => {
     expect(floods.at(-1)).toMatchObject({ dropped: 15 });
   });
 
-  it('pauses a view that sends 1 MiB messages once 8 MiB arrived within a second, reading no further', () => {
+  it('pauses a view that sends 1 MiB messages once 4 MiB arrived within ten seconds, reading no further', () => {
     const { received, deliver, frame, floods, frames } = floodSetup(500);
     const pad = 'x'.repeat(MIB);
     for (let i = 0; i < 20; i++) deliver(i, pad);
     frame();
-    // Seven are read (7 MiB and their JSON); the eighth goes over and is dropped, with the twelve still waiting.
-    expect(received).toHaveLength(7);
-    expect(floods[0]).toMatchObject({ received: 8, perSecond: 500, dropped: 13, bytesPerSecond: 8 * MIB });
-    expect(floods[0]!.bytes).toBeGreaterThan(8 * MIB);
-    expect(frames.at(-1)?.errorText).toMatch(/^Paused: the app sent 8\.0 MiB in 8 messages in 0\.000 s; the limit is 8 MiB per second; 13 dropped unread$/);
+    // Three are read (3 MiB and their JSON); the fourth goes over and is dropped, with the sixteen still waiting.
+    expect(received).toHaveLength(3);
+    expect(floods[0]).toMatchObject({ received: 4, perSecond: 500, dropped: 17, bytesLimit: 4 * MIB });
+    expect(floods[0]!.bytes).toBeGreaterThan(4 * MIB);
+    expect(frames.at(-1)?.errorText).toMatch(/^Paused: the app sent 4\.0 MiB in 4 messages in 0\.000 s; the limit is 4 MiB per 10 s; 17 dropped unread$/);
   });
 
   it('weighs a message at the time it came, so a page slow to read big messages still pauses the view that sent them together', () => {
     const { received, deliver, frame, floods, clock } = floodSetup(500);
     const pad = 'x'.repeat(MIB);
     for (let i = 0; i < 20; i++) deliver(i, pad);
-    // Reading is slow: every look at the clock is 300 ms later, so a frame reads one message, and eight take seconds.
+    // Reading is slow: every look at the clock is 3 s later, so a frame reads one message, and four take over ten seconds.
     let t = 0;
-    Object.defineProperty(clock, 'now', { get: () => (t += 300) });
+    Object.defineProperty(clock, 'now', { get: () => (t += 3000) });
     for (let f = 0; f < 20 && !floods.length; f++) frame();
-    expect(t).toBeGreaterThan(2000);
-    expect(received).toHaveLength(7);
-    expect(floods[0]).toMatchObject({ received: 8, dropped: 13 });
+    expect(t).toBeGreaterThan(10_000);
+    expect(received).toHaveLength(3);
+    expect(floods[0]).toMatchObject({ received: 4, dropped: 17 });
   });
 
   it('pauses a sustained flood once it goes over the limit, after handing on what came before', () => {
