@@ -1,5 +1,6 @@
 'use client';
 
+import { memo, useState } from 'react';
 import { frameText } from '@/lib/client/frames';
 import type { LoggedFrame } from './use-app-host';
 import { asRecord } from '@/lib/shared/records';
@@ -38,36 +39,44 @@ export function BridgeLog({ frames, started }: { frames: readonly LoggedFrame[];
       </h4>
       <ol data-testid="bridge-log" className="max-h-96 min-h-24 overflow-y-auto font-mono text-[11px] leading-5">
         {frames.length === 0 ? <li className="px-3 py-2 font-sans text-muted">No bridge messages yet.</li> : null}
-        {frames.map((f) => {
-          const flagged = !!f.errorText;
-          const kind = kindOf(f);
-          return (
-            <li
-              key={f.n}
-              data-method={f.method ?? ''}
-              data-direction={f.direction}
-              data-kind={kind}
-              data-flagged={flagged ? 'true' : 'false'}
-              className={`border-b border-border/60 px-3 ${flagged ? 'bg-danger/10 text-danger' : ''}`}
-            >
-              <details>
-                <summary className="cursor-pointer list-none truncate" title={flagged ? f.errorText : undefined}>
-                  <span className="inline-block w-12 text-right text-muted">+{Math.max(0, f.at - t0)}</span>{' '}
-                  <span title={f.direction === 'out' ? 'inspector → view' : 'view → inspector'}>{f.direction === 'out' ? '→' : '←'}</span>{' '}
-                  <span className={kind === 'request' || kind === 'notification' ? 'font-semibold' : ''}>{f.method ?? kind}</span>
-                  {f.rpcId !== undefined ? <span className="text-muted"> #{String(f.rpcId)}</span> : null}
-                  {kind === 'result' || kind === 'error' ? <span className="text-muted"> {kind}</span> : null}
-                  {summary(f) ? <span className={flagged ? '' : 'text-muted'}> · {summary(f)}</span> : null}
-                </summary>
-                <pre className="max-h-64 overflow-auto whitespace-pre-wrap break-all py-1 text-[10px]">{truncate(frameText(f))}</pre>
-              </details>
-            </li>
-          );
-        })}
+        {frames.map((f) => (
+          <Row key={f.n} f={f} t0={t0} />
+        ))}
       </ol>
     </div>
   );
 }
+
+/**
+ * One message; memoized (a logged frame never changes), so a frame that adds rows renders only
+ * those, and its body is laid out only once opened: a burst re-renders a few rows, not 300 bodies.
+ */
+const Row = memo(function Row({ f, t0 }: { f: LoggedFrame; t0: number }) {
+  const [open, setOpen] = useState(false);
+  const flagged = !!f.errorText;
+  const kind = kindOf(f);
+  return (
+    <li
+      data-method={f.method ?? ''}
+      data-direction={f.direction}
+      data-kind={kind}
+      data-flagged={flagged ? 'true' : 'false'}
+      className={`border-b border-border/60 px-3 ${flagged ? 'bg-danger/10 text-danger' : ''}`}
+    >
+      <details onToggle={(e) => setOpen(e.currentTarget.open)}>
+        <summary className="cursor-pointer list-none truncate" title={flagged ? f.errorText : undefined}>
+          <span className="inline-block w-12 text-right text-muted">+{Math.max(0, f.at - t0)}</span>{' '}
+          <span title={f.direction === 'out' ? 'inspector → view' : 'view → inspector'}>{f.direction === 'out' ? '→' : '←'}</span>{' '}
+          <span className={kind === 'request' || kind === 'notification' ? 'font-semibold' : ''}>{f.method ?? kind}</span>
+          {f.rpcId !== undefined ? <span className="text-muted"> #{String(f.rpcId)}</span> : null}
+          {kind === 'result' || kind === 'error' ? <span className="text-muted"> {kind}</span> : null}
+          {summary(f) ? <span className={flagged ? '' : 'text-muted'}> · {summary(f)}</span> : null}
+        </summary>
+        {open ? <pre className="max-h-64 overflow-auto whitespace-pre-wrap break-all py-1 text-[10px]">{truncate(frameText(f))}</pre> : null}
+      </details>
+    </li>
+  );
+});
 
 /** Bodies can carry a whole HTML document (sandbox-resource-ready): show the start only. */
 function truncate(text: string | undefined): string {

@@ -1,6 +1,7 @@
 'use client';
 
 import { useEffect, useRef, useState, type RefObject } from 'react';
+import { flushSync } from 'react-dom';
 import type { BridgeFrame } from '@/lib/client/app-bridge-transport';
 import { createAppHost, type AppHost } from '@/lib/client/app-host';
 import type { AppResource } from '@/lib/client/app-resource';
@@ -93,6 +94,8 @@ export function useAppHost(
     // Each run (a Resume after a flood) is a fresh view with its own bridge frames.
     const viewId = `v${++views}.${run}-${resource.digest.slice(0, 8)}`;
     let n = 0;
+    let live = true;
+    let pausedOnce = false;
     const record = (f: BridgeFrame) => {
       setFrames((all) => [...all, { ...f, at: Date.now(), n: n++ }].slice(-MAX_LOG));
       latest.current.onBridgeMessage?.(f);
@@ -138,12 +141,17 @@ export function useAppHost(
       onModelContext: setModelContext,
       onRequestTeardown: () => void h.teardown().then(() => setClosed(true)),
       onFlood: (report) => {
-        setPaused(report);
-        if (!report.dropped) void h.teardown();
+        // A report from a view a Resume (or unmount) replaced must not pause the new one.
+        if (!live) return;
+        if (pausedOnce) return setPaused(report);
+        pausedOnce = true;
+        // Rendered now, not when React gets to it: the frame goes (and with it the flood's source)
+        // before another queued message is dispatched.
+        flushSync(() => setPaused(report));
+        void h.teardown();
       },
     });
     host.current = h;
-    let live = true;
     void h.connect().then(() => {
       if (!live) return;
       el.src = proxyUrl;

@@ -3,8 +3,14 @@ import type { TrackedTransport } from './tracking';
 import { asRecord } from '../shared/records';
 import { BRIDGE_MESSAGES_PER_SECOND, createFloodGate, createFrameBatcher, describeFlood, nextFrame, type FloodReport } from './bridge-flood';
 
-/** Messages read per animation frame; the rest wait for the next one. */
-const MESSAGES_PER_FRAME = 100;
+/** Messages read per animation frame at most; the rest wait for the next one. */
+const MESSAGES_PER_FRAME = 50;
+/** Time a frame spends reading messages (at least one): a 1 MB message alone can take that. */
+const FRAME_BUDGET_MS = 6;
+/** While paused, the dropped count is told again at most this often. */
+const NOTICE_MS = 250;
+/** A paused view's listener goes once no message came for this long (its frame is gone by then). */
+const QUIET_MS = 1000;
 
 /**
  * The postMessage transport between the inspector and one app's sandbox proxy frame, for
@@ -12,8 +18,8 @@ const MESSAGES_PER_FRAME = 100;
  * (`event.source` is this frame's window) and the origin (the sandbox origin), posts with that
  * exact target origin instead of `"*"`, and reports every message it passes, in and out, as a
  * `bridge` frame so the timeline's app lane and the bridge log show the whole conversation.
- * Incoming messages are rate-limited and handed on once per animation frame (bridge-flood.ts):
- * a view that floods is paused, its further messages dropped unread.
+ * Incoming messages are rate-limited and read a few per animation frame (bridge-flood.ts): a
+ * view that floods is paused, its further messages counted and dropped unread.
  */
 
 /** What `TrackedTransport.record()` takes: a frame without seq, connection and time. */
@@ -37,11 +43,20 @@ interface BridgeTransportOptions {
   listenOn?: Pick<Window, 'addEventListener' | 'removeEventListener'>;
   /** Messages per second before the view is paused (default BRIDGE_MESSAGES_PER_SECOND). */
   perSecond?: number;
-  /** The view went over the limit (first call), then the dropped count grew (at most once a frame). */
+  /** JSON per ten seconds before the view is paused (default BRIDGE_BYTES_PER_WINDOW). */
+  bytesLimit?: number;
+  /** The view went over the limit (first call), then the dropped count grew (at most every NOTICE_MS, closed or not, until its messages stop). */
   onFlood?: (report: FloodReport) => void;
-  /** Clock in ms (default performance.now) and frame scheduler (default: the next animation frame); tests inject both. */
+  /** Clock in ms (default performance.now), frame scheduler (default: the next animation frame) and timer; tests inject them. */
   now?: () => number;
   schedule?: typeof nextFrame;
+  later?: (run: () => void, ms: number) => () => void;
+}
+
+/** A message waiting to be read, with the time it came. */
+interface Arrival {
+  event: MessageEvent;
+  at: number;
 }
 
 /** The SDK Transport shape AppBridge.connect() takes. */
@@ -62,7 +77,7 @@ export function createBridgeTransport(options: BridgeTransportOptions): BridgeTr
   const methods = new Map<string, string>();
   let closed = false;
 
-  const record = (message: unknown, direction: BridgeDirection, errorText?: string) => {
+  const record = (message: unknown, direction: BridgeDirection, errorText?: string, text?: string) => {
     if (!options.record) return;
     const m = asRecord(message);
     const id = m && (typeof m.id === 'string' || typeof m.id === 'number') ? m.id : undefined;
@@ -71,9 +86,9 @@ export function createBridgeTransport(options: BridgeTransportOptions): BridgeTr
     if (!method && id !== undefined) method = methods.get(`${direction === 'in' ? 'out' : 'in'}:${id}`);
     const error = asRecord(m?.error);
     const detail = errorText ?? (error ? `${String(error.code)} ${String(error.message)}` : undefined);
-    let raw: string | undefined;
+    let raw = text;
     try {
-      raw = JSON.stringify(message);
+      raw ??= JSON.stringify(message);
     } catch {
       raw = undefined;
     }
@@ -94,64 +109,110 @@ export function createBridgeTransport(options: BridgeTransportOptions): BridgeTr
     }
   };
 
-  const receive = (data: unknown) => {
+  const schedule = options.schedule ?? nextFrame;
+  const now = options.now ?? (() => performance.now());
+  const later =
+    options.later ??
+    ((run: () => void, ms: number) => {
+      const timer = setTimeout(run, ms);
+      return () => clearTimeout(timer);
+    });
+  const gate = createFloodGate(options.perSecond, options.bytesLimit);
+  const gateLimit = options.perSecond ?? BRIDGE_MESSAGES_PER_SECOND;
+  // The window whose messages are counted as dropped once paused: the frame may be gone by then.
+  let source: MessageEventSource | null = null;
+  let listening = false;
+  const detach = () => {
+    if (!listening) return;
+    listening = false;
+    listenOn.removeEventListener('message', listener as EventListener);
+  };
+
+  // Paused: the dropped count is told again at most every NOTICE_MS, and the listener goes once
+  // QUIET_MS pass without a message (the frame is gone by then, so nothing more is coming).
+  let lastDrop = 0;
+  let told = -1;
+  let cancelTick: (() => void) | undefined;
+  const tick = () => {
+    cancelTick = undefined;
+    const report = gate.report();
+    if (report && report.dropped !== told) {
+      told = report.dropped;
+      options.onFlood?.(report);
+    }
+    if (now() - lastDrop >= QUIET_MS) detach();
+    else cancelTick = later(tick, NOTICE_MS);
+  };
+  const flooded = () => {
+    const report = gate.report();
+    if (!report) return;
+    lastDrop = now();
+    if (cancelTick) return;
+    if (told >= 0) {
+      cancelTick = later(tick, NOTICE_MS);
+      return;
+    }
+    // The pause itself: what waited unread is dropped with it; one flagged frame says why.
+    gate.drop(batcher.cancel());
+    const first = gate.report() ?? report;
+    told = first.dropped;
+    record({}, 'in', describeFlood(first));
+    options.onFlood?.(first);
+    cancelTick = later(tick, NOTICE_MS);
+  };
+
+  const receive = ({ event, at }: Arrival) => {
+    // Read here, not on arrival: a message dropped while waiting is never deserialized.
+    const data: unknown = event.data;
     if (closed || asRecord(data)?.jsonrpc !== '2.0') return;
+    let raw: string | undefined;
+    try {
+      raw = JSON.stringify(data);
+    } catch {
+      raw = undefined;
+    }
+    // Weighed at its arrival time: a slow page reading one big message a frame still sees the rate it was sent at.
+    if (!gate.weigh(at, raw?.length ?? 0)) return flooded();
     const parsed = JsonRpcMessageSchema.safeParse(data);
     if (!parsed.success) {
-      record(data, 'in', `Invalid JSON-RPC message: ${parsed.error.issues[0]?.message ?? 'malformed'}`);
+      record(data, 'in', `Invalid JSON-RPC message: ${parsed.error.issues[0]?.message ?? 'malformed'}`, raw);
       transport.onerror?.(new Error('Failed to read a bridge message: invalid JSON-RPC'));
       return;
     }
     const message = data as JsonRpcMessage;
-    record(message, 'in', options.annotate?.(message, 'in'));
+    record(message, 'in', options.annotate?.(message, 'in'), raw);
     transport.onmessage?.(message);
   };
-  const schedule = options.schedule ?? nextFrame;
-  const now = options.now ?? (() => performance.now());
-  const gate = createFloodGate(options.perSecond);
-  // One frame's messages go through together: one timeline update and one render per frame.
-  const gateLimit = options.perSecond ?? BRIDGE_MESSAGES_PER_SECOND;
-  const batcher = createFrameBatcher<unknown>(
-    (batch) => {
-      for (const data of batch) receive(data);
-    },
-    schedule,
-    MESSAGES_PER_FRAME,
-  );
-  let dropNoticeDue = false;
-
-  const flooded = () => {
-    const report = gate.report();
-    if (!report) return;
-    if (report.dropped === 0) {
-      batcher.cancel();
-      record({}, 'in', describeFlood(report));
-      options.onFlood?.(report);
-    } else if (!dropNoticeDue) {
-      dropNoticeDue = true;
-      schedule(() => {
-        dropNoticeDue = false;
-        const latest = gate.report();
-        if (latest && !closed) options.onFlood?.(latest);
-      });
-    }
-  };
+  // A frame reads what it can within its budget: one timeline update and one render per frame.
+  const batcher = createFrameBatcher<Arrival>(receive, { schedule, perFrame: MESSAGES_PER_FRAME, budgetMs: FRAME_BUDGET_MS, now });
 
   const listener = (event: MessageEvent) => {
+    if (gate.paused) {
+      // The cheapest path there is: a comparison and a count, nothing read.
+      if (event.source === source && event.origin === options.origin) {
+        gate.admit(now());
+        flooded();
+      }
+      return;
+    }
     const target = options.target();
     if (closed || !target || event.source !== target || event.origin !== options.origin) return;
-    // Counted before anything reads the message: a paused view's messages cost a comparison.
+    source = event.source;
+    // Counted before anything reads the message.
     if (!gate.admit(now())) return flooded();
     // A host too busy to keep up (a slow machine) must not queue the flood instead: a second's worth waiting is a flood too.
     if (batcher.size >= gateLimit) {
       gate.trip(now());
+      gate.admit(now());
       return flooded();
     }
-    batcher.push(event.data);
+    batcher.push({ event, at: now() });
   };
 
   const transport: BridgeTransport = {
     async start() {
+      if (listening || closed) return;
+      listening = true;
       listenOn.addEventListener('message', listener as EventListener);
     },
     async send(message) {
@@ -172,7 +233,8 @@ export function createBridgeTransport(options: BridgeTransportOptions): BridgeTr
       if (closed) return;
       closed = true;
       batcher.cancel();
-      listenOn.removeEventListener('message', listener as EventListener);
+      // A paused view's listener stays until its messages stop (tick), counting what it drops.
+      if (!gate.paused) detach();
       transport.onclose?.();
     },
   };

@@ -93,30 +93,62 @@ describe('a hostile server cannot freeze the page by volume', () => {
     await page.click(`[data-testid="tool-call-form"][data-tool="${name}"] [data-testid="call-tool"]`);
   }
 
-  it('pauses an app that posts 20,000 bridge messages at once, says so, and loads it again on Resume', async () => {
+  /** The view of `tool`, once paused: the reason shown, the dropped count in it, and the probe's longest stall. */
+  async function pausedView(tool: string): Promise<{ reason: string; dropped: number }> {
+    const view = `[data-testid="app-view"][data-tool="${tool}"]`;
+    await page.waitForSelector(`${view}[data-state="paused"]`, { timeout: 120_000 });
+    // The frame is gone with the pause: the flood's source is unloaded.
+    expect(await page.$(`${view} [data-testid="app-frame"]`)).toBeNull();
+    // Messages still in flight when the frame went are counted for a second more; then the count stands.
+    await page.waitForTimeout(1500);
+    const reason = (await page.textContent(`${view} [data-testid="app-paused-reason"]`)) ?? '';
+    const dropped = /; ([\d,]+) dropped unread\.$/.exec(reason);
+    return { reason, dropped: dropped ? Number(dropped[1]!.replace(/,/g, '')) : 0 };
+  }
+
+  it('pauses an app that posts 20,000 bridge messages at once, says so with what it dropped, and loads it again on Resume', async () => {
     await startProbe(page);
     await callTool('flood_app');
-    const paused = await page.waitForSelector('[data-testid="app-view"][data-state="paused"]', { timeout: 120_000 });
+    const { reason, dropped } = await pausedView('flood_app');
     // The probe answers a round trip while the flood is being dropped.
     figures.floodProbeMaxMs = Math.round(await probeMax(page));
-    const reason = await page.textContent('[data-testid="app-paused-reason"]');
-    expect(reason).toMatch(/^Paused: the app sent 501 messages in [\d.]+ s; the limit is 500 per second/);
-    expect(await paused.$('[data-testid="app-frame"]')).toBeNull();
-    // What passed before the pause is in the bridge log; nothing of the flood beyond the limit is.
-    const logged = await page.$$eval('[data-testid="bridge-log"] li[data-method]', (els) => els.length);
-    expect(logged).toBeLessThanOrEqual(520);
+    expect(reason).toMatch(/^Paused: the app sent 201 messages in [\d.]+ s; the limit is 200 per second; [\d,]+ dropped unread\.$/);
+    // What the user reads is what was counted: some of the burst was dropped unread, never more than the view sent.
+    figures.floodDroppedShown = dropped;
+    expect(dropped).toBeGreaterThan(0);
+    expect(dropped).toBeLessThanOrEqual(20_000 - 201);
+    // What passed before the pause is in the bridge log (the handshake and at most the limit); nothing of the flood beyond it.
+    const fromView = await page.$$eval('[data-testid="bridge-log"] li[data-direction="in"]', (els) => els.length);
+    expect(fromView).toBeLessThanOrEqual(1 + 200 + 1);
     expect(await page.$$eval('[data-testid="bridge-log"] li[data-flagged="true"]', (els) => els.map((e) => e.textContent ?? ''))).toEqual(
-      expect.arrayContaining([expect.stringContaining('Paused: the app sent 501 messages')]),
+      expect.arrayContaining([expect.stringContaining('Paused: the app sent 201 messages')]),
     );
-    const dropped = /(\d[\d,]*) more dropped/.exec((await page.textContent('[data-testid="app-paused-reason"]')) ?? '');
-    figures.floodDroppedShown = dropped ? Number(dropped[1]!.replace(/,/g, '')) : 0;
 
     // Resume loads the view again from scratch: it starts over, and floods, and is paused again.
+    await startProbe(page);
     await page.click('[data-testid="app-resume"]');
     await page.waitForSelector('[data-testid="app-view"]:not([data-state="paused"]) [data-testid="app-frame"]');
-    await page.waitForSelector('[data-testid="app-view"][data-state="paused"]', { timeout: 120_000 });
+    await pausedView('flood_app');
     figures.floodResumeProbeMaxMs = Math.round(await probeMax(page));
   }, 300_000);
+
+  it('pauses an app that keeps sending 2,000 bridge messages a second', async () => {
+    await startProbe(page);
+    await callTool('flood_app_sustained');
+    const { reason } = await pausedView('flood_app_sustained');
+    figures.sustainedProbeMaxMs = Math.round(await probeMax(page));
+    expect(reason).toMatch(/^Paused: the app sent 201 messages in [\d.]+ s; the limit is 200 per second/);
+  }, 120_000);
+
+  it('pauses an app that sends 1 MiB bridge messages once 4 MiB came within ten seconds', async () => {
+    await startProbe(page);
+    await callTool('flood_app_huge');
+    const { reason, dropped } = await pausedView('flood_app_huge');
+    figures.hugeProbeMaxMs = Math.round(await probeMax(page));
+    figures.hugeDroppedShown = dropped;
+    expect(reason).toMatch(/^Paused: the app sent \d+\.\d MiB in \d+ messages in [\d.]+ s; the limit is 4 MiB per 10 s; [\d,]+ dropped unread\.$/);
+    expect(dropped).toBeLessThanOrEqual(100);
+  }, 120_000);
 
   it('cuts a stream that never ends at 16 MiB, shows the cut, and the page holds no more afterwards', async () => {
     const cdp = await context.newCDPSession(page);

@@ -6,7 +6,9 @@ import type { AddressInfo } from 'node:net';
  * inspector goes through its proxy) that tries to freeze the page by volume:
  * - `tools/list` holds `toolCount` tools (100,000 by default), `pageSize` per page;
  * - `flood_app` has an MCP App whose view, once initialized, posts `count` bridge messages in one
- *   burst (`mode: "burst"`) or keeps posting `perTick` every 10 ms (`mode: "sustained"`);
+ *   burst (`mode: "burst"`) or keeps posting `perTick` every 10 ms for `forMs` (`mode: "sustained"`),
+ *   each padded with `padBytes` of text; `flood_app_sustained` (2,000 a second for 5 s) and
+ *   `flood_app_huge` (100 messages of 1 MiB at once) are the same view with those as defaults;
  * - `endless_stream` answers with an SSE stream of ~60 KiB progress notifications that never ends;
  *   the server counts what it wrote and notices when the reader closes it.
  */
@@ -40,25 +42,35 @@ export interface FloodServer {
   stop(): Promise<void>;
 }
 
+/** The flood views by URI, each with the defaults its tool's input may override. */
+const FLOOD_VIEWS: Record<string, Record<string, unknown>> = {
+  [APP_URI]: {},
+  'ui://flood/sustained.html': { mode: 'sustained', perTick: 20, forMs: 5000 },
+  'ui://flood/huge.html': { count: 100, padBytes: 1024 * 1024 },
+};
+
 /** The view: handshake, then flood the host as the tool input says. */
-const VIEW_HTML = `<!doctype html><html><head><meta charset="utf-8"><title>flood</title></head><body>
+const viewHtml = (defaults: Record<string, unknown>) => `<!doctype html><html><head><meta charset="utf-8"><title>flood</title></head><body>
 <p id="status">starting</p>
 <script>
 (() => {
   const post = (m) => window.parent.postMessage(m, '*');
   const status = (t) => { document.getElementById('status').textContent = t; };
   let flooding = false;
-  function flood(args) {
+  function flood(input) {
     if (flooding) return;
     flooding = true;
+    const args = Object.assign(${JSON.stringify(defaults)}, input);
     const count = Number(args.count) || 20000;
-    const note = (i) => ({ jsonrpc: '2.0', method: 'ui/notifications/size-changed', params: { width: 300, height: 100 + (i % 50) } });
-    const ask = (i) => ({ jsonrpc: '2.0', id: 'flood-' + i, method: 'ui/update-model-context', params: { content: [{ type: 'text', text: 'flood ' + i }] } });
+    const pad = 'x'.repeat(Number(args.padBytes) || 0);
+    const note = (i) => ({ jsonrpc: '2.0', method: 'ui/notifications/size-changed', params: { width: 300, height: 100 + (i % 50) }, pad });
+    const ask = (i) => ({ jsonrpc: '2.0', id: 'flood-' + i, method: 'ui/update-model-context', params: { content: [{ type: 'text', text: 'flood ' + i + pad }] } });
     const one = (i) => post(i % 2 ? note(i) : ask(i));
     if (args.mode === 'sustained') {
       let i = 0;
       const per = Number(args.perTick) || 20;
-      setInterval(() => { for (let k = 0; k < per; k++) one(i++); status('sent ' + i); }, 10);
+      const until = Date.now() + (Number(args.forMs) || 5000);
+      const timer = setInterval(() => { for (let k = 0; k < per; k++) one(i++); status('sent ' + i); if (Date.now() > until) clearInterval(timer); }, 10);
       return;
     }
     for (let i = 0; i < count; i++) one(i);
@@ -103,6 +115,18 @@ function toolsPage(cursor: number, size: number, total: number): Record<string, 
         properties: { mode: { type: 'string', enum: ['burst', 'sustained'] }, count: { type: 'integer' }, perTick: { type: 'integer' } },
       },
       _meta: { ui: { resourceUri: APP_URI } },
+    },
+    {
+      name: 'flood_app_sustained',
+      description: 'An MCP App that sends 2,000 bridge messages a second for 5 s.',
+      inputSchema: { type: 'object', properties: {} },
+      _meta: { ui: { resourceUri: 'ui://flood/sustained.html' } },
+    },
+    {
+      name: 'flood_app_huge',
+      description: 'An MCP App that sends 100 bridge messages of 1 MiB at once.',
+      inputSchema: { type: 'object', properties: {} },
+      _meta: { ui: { resourceUri: 'ui://flood/huge.html' } },
     },
   ];
   const out: Record<string, unknown>[] = [];
@@ -191,8 +215,11 @@ export async function startFloodServer(options: FloodServerOptions = {}): Promis
           const next = cursor + pageSize < toolCount ? { nextCursor: String(cursor + pageSize) } : {};
           return answer(res, msg.id, complete({ tools, ...next, ttlMs: 0, cacheScope: 'public' }));
         }
-        case 'resources/read':
-          return answer(res, msg.id, complete({ contents: [{ uri: APP_URI, mimeType: APP_MIME, text: VIEW_HTML }], ttlMs: 0, cacheScope: 'public' }));
+        case 'resources/read': {
+          const uri = String(params.uri);
+          const defaults = Object.hasOwn(FLOOD_VIEWS, uri) ? FLOOD_VIEWS[uri]! : {};
+          return answer(res, msg.id, complete({ contents: [{ uri, mimeType: APP_MIME, text: viewHtml(defaults) }], ttlMs: 0, cacheScope: 'public' }));
+        }
         case 'tools/call':
           if (params.name === 'endless_stream') return endless(res, msg.id);
           return answer(res, msg.id, complete({ content: [{ type: 'text', text: `called ${String(params.name)}` }] }));

@@ -3,11 +3,12 @@ import { createBridgeTransport, type BridgeFrame } from '../../../lib/client/app
 import { createFloodGate, createFrameBatcher, describeFlood, type FloodReport } from '../../../lib/client/bridge-flood';
 import { inSlices } from '../../../lib/client/yield-slices';
 
-/** A view that floods its host is paused; a busy but honest one is not; messages arrive in one batch per frame. */
+/** A view that floods its host is paused; a busy but honest one is not; messages are read a few per frame. */
 
 const SANDBOX = 'http://localhost:3000';
+const MIB = 1024 * 1024;
 
-/** A transport on a fake clock whose frames run when the test says. */
+/** A transport on a fake clock whose frames and timers run when the test says. */
 function floodSetup(perSecond: number) {
   const frameWindow = { postMessage: () => undefined } as unknown as Window;
   const events = new EventTarget();
@@ -15,9 +16,11 @@ function floodSetup(perSecond: number) {
   const received: unknown[] = [];
   const floods: FloodReport[] = [];
   const due: (() => void)[] = [];
+  const timers: (() => void)[] = [];
   const clock = { now: 0 };
+  let frameGone = false;
   const t = createBridgeTransport({
-    target: () => frameWindow,
+    target: () => (frameGone ? null : frameWindow),
     origin: SANDBOX,
     exchangeId: 'app:v1',
     record: (f) => frames.push(f),
@@ -29,13 +32,17 @@ function floodSetup(perSecond: number) {
       due.push(run);
       return () => due.splice(due.indexOf(run), 1);
     },
+    later: (run) => {
+      timers.push(run);
+      return () => timers.splice(timers.indexOf(run), 1);
+    },
   });
   t.onmessage = (m) => received.push(m);
   void t.start(); // adds the listener synchronously
-  const deliver = (i: number) =>
+  const deliver = (i: number, pad = '') =>
     events.dispatchEvent(
       Object.assign(new Event('message'), {
-        data: { jsonrpc: '2.0', method: 'ui/notifications/size-changed', params: { height: i } },
+        data: { jsonrpc: '2.0', method: 'ui/notifications/size-changed', params: { height: i, pad } },
         source: frameWindow,
         origin: SANDBOX,
       }),
@@ -43,7 +50,11 @@ function floodSetup(perSecond: number) {
   const frame = () => {
     for (const run of due.splice(0)) run();
   };
-  return { t, frames, received, floods, deliver, frame, clock };
+  const timer = () => {
+    for (const run of timers.splice(0)) run();
+  };
+  const removeFrame = () => (frameGone = true);
+  return { t, frames, received, floods, deliver, frame, timer, clock, removeFrame };
 }
 
 describe('flood gate', () => {
@@ -62,53 +73,140 @@ describe('flood gate', () => {
     expect(gate.paused).toBe(false);
   });
 
+  it('trips when the bytes within ten seconds go over, and not on the same bytes spread wider', () => {
+    const spread = createFloodGate(200, 3 * MIB);
+    // 1.5 MiB every five seconds: never more than 3 MiB within ten.
+    for (let i = 0; i < 20; i++) expect(spread.weigh(i * 5000, 1.5 * MIB)).toBe(true);
+    const gate = createFloodGate(200, 3 * MIB);
+    expect([0, 10, 20].map((t) => gate.weigh(t, MIB))).toEqual([true, true, true]);
+    expect(gate.weigh(30, 1)).toBe(false);
+    expect(gate.report()).toEqual({ received: 4, windowMs: 30, perSecond: 200, dropped: 1, bytes: 3 * MIB + 1, bytesLimit: 3 * MIB });
+  });
+
   it('says what happened in words', () => {
     expect(describeFlood({ received: 501, windowMs: 42, perSecond: 500, dropped: 19_499 })).toBe(
-      'Paused: the app sent 501 messages in 0.042 s; the limit is 500 per second; 19,499 more dropped',
+      'Paused: the app sent 501 messages in 0.042 s; the limit is 500 per second; 19,499 dropped unread',
+    );
+    expect(describeFlood({ received: 5, windowMs: 2500, perSecond: 200, dropped: 1, bytes: 5 * MIB, bytesLimit: 4 * MIB })).toBe(
+      'Paused: the app sent 5.0 MiB in 5 messages in 2.50 s; the limit is 4 MiB per 10 s; 1 dropped unread',
     );
   });
 });
 
 describe('frame batcher', () => {
-  it('hands over everything pushed before the frame in one call, and schedules one frame per batch', () => {
+  it('hands over what was pushed before the frame, in order, one frame scheduled at a time', () => {
     const due: (() => void)[] = [];
-    const batches: number[][] = [];
-    const b = createFrameBatcher<number>(
-      (items) => batches.push(items),
-      (run) => {
+    const seen: number[][] = [[]];
+    const b = createFrameBatcher<number>((i) => seen.at(-1)!.push(i), {
+      schedule: (run) => {
         due.push(run);
         return () => undefined;
       },
-    );
+    });
     for (let i = 0; i < 5; i++) b.push(i);
     expect(due).toHaveLength(1);
     due.shift()!();
+    seen.push([]);
     b.push(9);
     due.shift()!();
-    expect(batches).toEqual([[0, 1, 2, 3, 4], [9]]);
+    expect(seen).toEqual([[0, 1, 2, 3, 4], [9]]);
+  });
+
+  it('stops a frame once its time budget is spent, and leaves the rest for the next', () => {
+    const due: (() => void)[] = [];
+    let t = 0;
+    const perFrame: number[] = [];
+    let count = 0;
+    const b = createFrameBatcher<number>(
+      () => {
+        count++;
+        t += 4; // each item costs 4 ms
+      },
+      {
+        schedule: (run) => {
+          due.push(run);
+          return () => undefined;
+        },
+        budgetMs: 6,
+        now: () => t,
+      },
+    );
+    for (let i = 0; i < 5; i++) b.push(i);
+    while (due.length) {
+      const before = count;
+      due.shift()!();
+      perFrame.push(count - before);
+    }
+    expect(perFrame).toEqual([2, 2, 1]);
   });
 });
 
 describe('bridge transport under a flood', () => {
-  it('passes a burst under the limit in one batch per frame', () => {
+  it('passes a burst under the limit, 50 messages a frame', () => {
     const { received, deliver, frame, floods } = floodSetup(100);
     for (let i = 0; i < 100; i++) deliver(i);
     expect(received).toHaveLength(0);
+    frame();
+    expect(received).toHaveLength(50);
     frame();
     expect(received).toHaveLength(100);
     expect(floods).toEqual([]);
   });
 
-  it('pauses a view that sends 20,000 messages at once: nothing of the flood is read, the pause is on the timeline, the drops are counted', () => {
-    const { received, deliver, frame, floods, frames } = floodSetup(500);
+  it('pauses a view that sends 20,000 messages at once: nothing of the flood is read, the pause is on the timeline, every drop is counted', () => {
+    const { received, deliver, frame, timer, floods, frames } = floodSetup(500);
     for (let i = 0; i < 20_000; i++) deliver(i);
     frame();
     // The messages queued before the pause are dropped with it: none of the burst reaches the bridge.
     expect(received).toHaveLength(0);
-    expect(floods[0]).toEqual({ received: 501, windowMs: 0, perSecond: 500, dropped: 0 });
-    expect(floods.at(-1)).toMatchObject({ dropped: 20_000 - 501 });
-    expect(floods.length).toBeLessThanOrEqual(3);
-    expect(frames.map((f) => f.errorText)).toEqual(['Paused: the app sent 501 messages in 0.000 s; the limit is 500 per second']);
+    expect(floods).toEqual([{ received: 501, windowMs: 0, perSecond: 500, dropped: 500 }]);
+    expect(frames.map((f) => f.errorText)).toEqual(['Paused: the app sent 501 messages in 0.000 s; the limit is 500 per second; 500 dropped unread']);
+    // The count of what followed is told once the notice timer comes, not once per message.
+    timer();
+    expect(floods).toHaveLength(2);
+    expect(floods[1]).toMatchObject({ dropped: 20_000 - 1 });
+    expect(frames).toHaveLength(1);
+  });
+
+  it('keeps counting a paused view’s messages after its frame is gone and the bridge closed, and stops listening once they stop', async () => {
+    const { t, deliver, timer, floods, clock, removeFrame } = floodSetup(10);
+    for (let i = 0; i < 11; i++) deliver(i);
+    removeFrame();
+    await t.close();
+    for (let i = 0; i < 5; i++) deliver(i); // in flight when the frame went
+    clock.now = 200;
+    timer();
+    expect(floods.at(-1)).toMatchObject({ dropped: 10 + 5 });
+    clock.now = 1500; // quiet for a second: the listener goes
+    timer();
+    deliver(99);
+    timer();
+    expect(floods.at(-1)).toMatchObject({ dropped: 15 });
+  });
+
+  it('pauses a view that sends 1 MiB messages once 4 MiB arrived within ten seconds, reading no further', () => {
+    const { received, deliver, frame, floods, frames } = floodSetup(500);
+    const pad = 'x'.repeat(MIB);
+    for (let i = 0; i < 20; i++) deliver(i, pad);
+    frame();
+    // Three are read (3 MiB and their JSON); the fourth goes over and is dropped, with the sixteen still waiting.
+    expect(received).toHaveLength(3);
+    expect(floods[0]).toMatchObject({ received: 4, perSecond: 500, dropped: 17, bytesLimit: 4 * MIB });
+    expect(floods[0]!.bytes).toBeGreaterThan(4 * MIB);
+    expect(frames.at(-1)?.errorText).toMatch(/^Paused: the app sent 4\.0 MiB in 4 messages in 0\.000 s; the limit is 4 MiB per 10 s; 17 dropped unread$/);
+  });
+
+  it('weighs a message at the time it came, so a page slow to read big messages still pauses the view that sent them together', () => {
+    const { received, deliver, frame, floods, clock } = floodSetup(500);
+    const pad = 'x'.repeat(MIB);
+    for (let i = 0; i < 20; i++) deliver(i, pad);
+    // Reading is slow: every look at the clock is 3 s later, so a frame reads one message, and four take over ten seconds.
+    let t = 0;
+    Object.defineProperty(clock, 'now', { get: () => (t += 3000) });
+    for (let f = 0; f < 20 && !floods.length; f++) frame();
+    expect(t).toBeGreaterThan(10_000);
+    expect(received).toHaveLength(3);
+    expect(floods[0]).toMatchObject({ received: 4, dropped: 17 });
   });
 
   it('pauses a sustained flood once it goes over the limit, after handing on what came before', () => {
@@ -155,7 +253,7 @@ describe('inSlices', () => {
 });
 
 describe('a host that falls behind', () => {
-  it('reads at most 100 messages a frame and pauses the view once a second’s worth waits unread', () => {
+  it('pauses the view once a second’s worth waits unread', () => {
     const { received, deliver, frame, floods, clock } = floodSetup(500);
     // Arrivals spread over 1.2 s never trip the one-second window, but no frame comes in between.
     for (let i = 0; i < 600; i++) {
@@ -171,9 +269,8 @@ describe('a host that falls behind', () => {
     const { received, deliver, frame, floods } = floodSetup(500);
     for (let i = 0; i < 250; i++) deliver(i);
     frame();
-    expect(received).toHaveLength(100);
-    frame();
-    frame();
+    expect(received).toHaveLength(50);
+    for (let i = 0; i < 4; i++) frame();
     expect(received).toHaveLength(250);
     expect(floods).toEqual([]);
   });
