@@ -1,5 +1,5 @@
 import type { Recorder } from './recorder';
-import { serializeRecording } from './schema';
+import { serializeRecordingInSlices } from './serialize-slices';
 import { asRecord } from '../shared/records';
 import { ReplayStartedSchema } from '../protocol/loupe-api';
 import { loupeFetch } from '../client/api-key';
@@ -20,8 +20,8 @@ export function autosaveName(date: Date = new Date()): string {
   return `${date.toISOString().replace(/[:.]/g, '-')}.loupe.json`;
 }
 
-/** Writes one recording document under a name. */
-type RecordingWriter = (name: string, text: string) => Promise<void>;
+/** Writes one recording document (JSON text; autosave's is a Blob, built in pieces) under a name. */
+type RecordingWriter = (name: string, body: string | Blob) => Promise<void>;
 
 /** How and where {@link startAutosave} saves. */
 interface AutosaveOptions {
@@ -30,10 +30,14 @@ interface AutosaveOptions {
   name?: string;
   /** Quiet period before a save (ms, default 2000). */
   delayMs?: number;
-  /** Clock for measuring a save's cost (ms; default performance.now). */
+  /** Clock for the quiet period and a save's cost (ms; default performance.now). */
   now?: () => number;
+  /** How the serializer gives the event loop back between slices (tests). */
+  yieldNow?: () => Promise<void>;
   /** Told about failed saves (the session goes on). */
   onError?: (error: Error) => void;
+  /** Told what each save cost: the milliseconds of main-thread work, and the bytes written. */
+  onSaved?: (cost: { busyMs: number; bytes: number }) => void;
   setTimer?: (fn: () => void, ms: number) => unknown;
   clearTimer?: (handle: unknown) => void;
 }
@@ -47,11 +51,19 @@ interface Autosave {
 }
 
 /**
- * A save builds and serializes the whole session on the main thread, which for a huge session
- * (100,000 tools, a stream cut at its budget) takes a second or more: the next save then waits
- * this many times as long as the last one took, so saving never holds more than ~5% of the page.
+ * A save serializes the whole session in slices that yield (serialize-slices.ts), so it is never
+ * one long task; its work still adds up for a huge session (100,000 tools: a second or more of
+ * slices), so the next save waits this many times as long as the last one worked: saving never
+ * takes more than ~5% of the page's time.
  */
 const SAVE_COST_FACTOR = 20;
+/**
+ * While frames keep arriving (a server listing 100,000 tools page after page, a flooding stream)
+ * a save is put off until they have paused for half the quiet period, so a flood is saved
+ * once when it settles rather than again and again while it grows; but never put off longer
+ * than this, so a session that never pauses is still saved.
+ */
+const MAX_DEFER_MS = 60_000;
 
 /** Save the recorder's session whenever it changes, debounced (and spaced out by what saving costs). */
 export function startAutosave(recorder: Recorder, options: AutosaveOptions): Autosave {
@@ -59,25 +71,45 @@ export function startAutosave(recorder: Recorder, options: AutosaveOptions): Aut
   const setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
   const clearTimer = options.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
   const delay = options.delayMs ?? 2_000;
+  const settle = delay / 2;
   const now = options.now ?? (() => performance.now());
   let nextDelay = delay;
   let timer: unknown;
   let saving: Promise<void> = Promise.resolve();
   let dirty = false;
+  let dirtySince = 0;
+  let lastChange = 0;
 
   const save = (): Promise<void> => {
     timer = undefined;
     if (!dirty) return saving;
     dirty = false;
-    const started = now();
-    const text = serializeRecording(recorder.build());
-    nextDelay = Math.max(delay, (now() - started) * SAVE_COST_FACTOR);
-    saving = saving.then(() => options.write(name, text)).catch((e: unknown) => options.onError?.(e instanceof Error ? e : new Error(String(e))));
+    // Built without lints (a full re-lint of the session each time): they are derived, and the
+    // recording viewer lints a recording that carries none when it opens it.
+    const recording = recorder.build({ lints: false });
+    saving = saving
+      .then(async () => {
+        const { blob, busyMs } = await serializeRecordingInSlices(recording, { now, ...(options.yieldNow ? { yieldNow: options.yieldNow } : {}) });
+        nextDelay = Math.max(delay, busyMs * SAVE_COST_FACTOR);
+        await options.write(name, blob);
+        options.onSaved?.({ busyMs, bytes: blob.size });
+      })
+      .catch((e: unknown) => options.onError?.(e instanceof Error ? e : new Error(String(e))));
     return saving;
   };
+  const due = () => {
+    const t = now();
+    if (dirty && t - lastChange < settle && t - dirtySince < MAX_DEFER_MS) {
+      timer = setTimer(due, Math.max(settle, 1));
+      return;
+    }
+    void save();
+  };
   const off = recorder.onChange(() => {
+    lastChange = now();
+    if (!dirty) dirtySince = lastChange;
     dirty = true;
-    if (timer === undefined) timer = setTimer(() => void save(), nextDelay);
+    if (timer === undefined) timer = setTimer(due, nextDelay);
   });
   return {
     name,
@@ -96,11 +128,11 @@ export function startAutosave(recorder: Recorder, options: AutosaveOptions): Aut
 /** A writer that saves through Loupe's control API (the page's cookie or an explicit token). */
 export function recordingsApiWriter(options: { base?: string; token?: string; fetch?: typeof fetch } = {}): RecordingWriter {
   const doFetch = (input: string, init: RequestInit) => loupeFetch(input, init, options.fetch);
-  return async (name, text) => {
+  return async (name, body) => {
     const res = await doFetch(`${options.base ?? ''}/api/recordings/${encodeURIComponent(name)}`, {
       method: 'PUT',
       headers: { 'Content-Type': 'application/json', ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}) },
-      body: text,
+      body,
     });
     if (!res.ok) throw new Error(`Failed to save recording ${name}: HTTP ${res.status} ${await res.text().catch(() => '')}`);
   };

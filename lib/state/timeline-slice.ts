@@ -8,7 +8,8 @@ import { DEFAULT_FILTERS, type LintMap, type TimelineFilters, type TimelineStats
 /**
  * The timeline slice: the reactive face of the byte-bounded buffer. Components subscribe to
  * `version` (or to derived selectors) and read entries through `buffer`; one ingest is one
- * store update, so a 100,000-frame recording opened with `appendMany` renders once.
+ * store update, so a 100,000-frame recording opened with `appendMany` renders once, and live
+ * frames (`enqueue`) are one update per animation frame however many arrive.
  * Lints run off the ingest path, in slices of a few milliseconds, as exchanges complete.
  */
 
@@ -34,7 +35,7 @@ interface TimelineState {
   append(frame: Frame): void;
   /** Ingest many frames in one store update; `lints` (e.g. from a recording) skip re-linting them. */
   appendMany(frames: readonly Frame[], options?: { lints?: LintMap }): void;
-  /** Ingest a live frame: frames of the same tick are batched into one update. */
+  /** Ingest a live frame: frames arriving before the next animation frame are batched into one update. */
   enqueue(frame: Frame): void;
   clear(): void;
   setFilters(patch: Partial<TimelineFilters>): void;
@@ -58,6 +59,31 @@ const LINT_NOTIFY_MS = 250;
 const BULK_LINT_DELAY_MS = 100;
 const LINT_PRESSURE_BYTES = 8 * 1024 * 1024;
 
+/** A hidden tab runs no animation frames: live frames then wait at most this long. */
+const HIDDEN_FLUSH_MS = 100;
+
+/**
+ * Run `flush` before the next paint: however many frames arrive meanwhile (a server listing
+ * 100,000 tools, an app flooding the bridge), the timeline re-renders once per animation frame.
+ * A timer stands in when no frame comes (hidden tab); without a DOM (Node), the next microtask.
+ */
+function perAnimationFrame(flush: () => void): void {
+  if (typeof requestAnimationFrame !== 'function') {
+    queueMicrotask(flush);
+    return;
+  }
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    cancelAnimationFrame(frame);
+    clearTimeout(timer);
+    flush();
+  };
+  const frame = requestAnimationFrame(once);
+  const timer = setTimeout(once, HIDDEN_FLUSH_MS);
+}
+
 /** The timeline slice of the inspector store. */
 export function createTimelineSlice(set: SliceSet<TimelineSlice>, get: SliceGet<TimelineSlice>, options: InspectorStoreOptions = {}): TimelineSlice {
   const buffer = createTimelineBuffer(options.limits, options.spill);
@@ -67,6 +93,7 @@ export function createTimelineSlice(set: SliceSet<TimelineSlice>, get: SliceGet<
   const afterPaint = (run: () => void) => void setTimeout(run, BULK_LINT_DELAY_MS);
   const scheduleBulk =
     options.scheduleLint ?? (typeof requestAnimationFrame === 'function' ? (run: () => void) => void requestAnimationFrame(() => afterPaint(run)) : afterPaint);
+  const scheduleFrames = options.scheduleFrames ?? perAnimationFrame;
   const listeners = new Set<FrameListener>();
   let lintScheduled = false;
   let queue: Frame[] = [];
@@ -170,7 +197,7 @@ export function createTimelineSlice(set: SliceSet<TimelineSlice>, get: SliceGet<
     enqueue(frame) {
       queue.push(frame);
       if (queue.length > 1) return;
-      queueMicrotask(() => {
+      scheduleFrames(() => {
         const batch = queue;
         queue = [];
         ingest(batch);
