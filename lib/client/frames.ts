@@ -133,9 +133,15 @@ export type FrameSink = (frame: Frame) => void;
 
 const encoder = new TextEncoder();
 
-/** UTF-8 byte length of a string. */
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * UTF-8 byte length of a string. ASCII text (most JSON) is counted by a native scan, without
+ * encoding a copy: a server listing 100,000 tools sent 25 MiB that were encoded only to be measured.
+ */
 export function utf8Bytes(text: string | undefined): number {
-  return text ? encoder.encode(text).byteLength : 0;
+  if (!text) return 0;
+  return NON_ASCII.test(text) ? encoder.encode(text).byteLength : text.length;
 }
 
 /**
