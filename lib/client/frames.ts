@@ -133,7 +133,7 @@ export type FrameSink = (frame: Frame) => void;
 
 const encoder = new TextEncoder();
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /**
  * UTF-8 byte length of a string. ASCII text (most JSON) is counted by a native scan, without

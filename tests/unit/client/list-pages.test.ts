@@ -19,7 +19,9 @@ function server(total: number, size: number, options: { fail?: string; endless?:
     asked.push(cursor);
     if (cursor !== undefined && cursor === options.fail) return { type: 'error', error: { code: -32603, message: 'boom' } };
     const from = Number(cursor ?? 0);
-    const items = Array.from({ length: Math.min(size, Math.max(0, total - from)) }, (_, i) => (i === 0 && from === size ? { bad: true } : { name: `n${from + i}` }));
+    const items = Array.from({ length: Math.min(size, Math.max(0, total - from)) }, (_, i) =>
+      i === 0 && from === size ? { bad: true } : { name: `n${from + i}` },
+    );
     const next = options.endless || from + size < total ? { nextCursor: String(from + size) } : {};
     return { type: 'complete', result: { items, ...next, ttlMs: 5, cacheScope: 'public' } };
   };

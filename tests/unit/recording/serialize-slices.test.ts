@@ -11,7 +11,11 @@ import { serializeRecordingInSlices } from '../../../lib/recording/serialize-sli
  */
 
 const page = (seq: number): Frame => {
-  const body = { jsonrpc: '2.0', id: seq, result: { tools: Array.from({ length: 50 }, (_, i) => ({ name: `t${seq}_${i}`, inputSchema: { type: 'object' } })) } };
+  const body = {
+    jsonrpc: '2.0',
+    id: seq,
+    result: { tools: Array.from({ length: 50 }, (_, i) => ({ name: `t${seq}_${i}`, inputSchema: { type: 'object' } })) },
+  };
   const raw = JSON.stringify(body);
   return { seq, connectionId: 'c1', at: 1000 + seq, direction: 'in', kind: 'message', exchangeId: `c1:${seq}`, bytes: raw.length, body, raw };
 };
