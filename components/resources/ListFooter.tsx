@@ -2,13 +2,14 @@
 
 import type { CacheHints } from '@/lib/client/list-page';
 
-/** Under a paged list: the caching hints of the last page, any problem, and "Load more" while there is a next cursor. */
+/** Under a paged list: the caching hints of the last page, any problem, progress while pages arrive, and "Load more" where the list stopped early. */
 export function ListFooter({
   cache,
   pages,
   nextCursor,
   loading,
   problem,
+  count,
   onMore,
 }: {
   cache: CacheHints;
@@ -16,6 +17,7 @@ export function ListFooter({
   nextCursor?: string;
   loading: boolean;
   problem?: string;
+  count: number;
   onMore(): void;
 }) {
   return (
@@ -31,7 +33,8 @@ export function ListFooter({
           {problem}
         </span>
       ) : null}
-      {nextCursor ? (
+      {loading ? <span data-testid="list-loading">Listing… {count.toLocaleString('en-US')} so far</span> : null}
+      {nextCursor && !loading ? (
         <button type="button" data-testid="load-more" disabled={loading} className="text-accent hover:underline disabled:opacity-50" onClick={onMore}>
           Load more (nextCursor)
         </button>

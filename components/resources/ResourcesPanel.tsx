@@ -4,37 +4,54 @@ import { listResources, listResourceTemplates, type ListedResource, type Resourc
 import { useInspector } from '@/components/inspector/use-inspector';
 import { ListFooter } from './ListFooter';
 import { ResourceRead } from './ResourceRead';
+import { SearchableTable } from './SearchableTable';
 import { TemplateForm } from './TemplateForm';
 import { usePagedList } from './use-paged-list';
 import { useResourceRead } from './use-resource-read';
 import { NameText } from '@/components/ui/NameText';
 
 /**
- * The resources panel: resources/list and resources/templates/list, page by page with their
- * caching hints; Read on a resource or an expanded template shows its contents in the viewer
+ * The resources panel: resources/list (a searchable table, virtualized when long) and
+ * resources/templates/list, every page followed (usePagedList), with the last page's caching hints; Read on a resource or an expanded template shows its contents in the viewer
  * for their MIME type. Nothing is asked of a server that does not advertise `resources`.
  */
 
-function ResourceRow({ r, onRead }: { r: ListedResource; onRead(): void }) {
+const ROW_HEIGHT = 36;
+/** Templates each carry a form: more than this many are not drawn. */
+const MAX_TEMPLATES = 200;
+
+function ResourceRow({ r, onRead, compact }: { r: ListedResource; onRead(): void; compact: boolean }) {
   return (
-    <tr data-resource={r.uri} className="border-t border-border align-top">
-      <td className="px-2 py-1.5">
+    <tr data-resource={r.uri} className="border-t border-border align-top" style={compact ? { height: ROW_HEIGHT } : undefined}>
+      <td className={`px-2 py-1.5 ${compact ? 'truncate' : ''}`}>
         <button type="button" data-testid="read-resource" className="font-mono text-accent hover:underline" onClick={onRead}>
           <NameText text={r.title ?? r.name} />
         </button>
-        {r.description ? (
+        {r.description && !compact ? (
           <p className="text-muted" dir="auto">
             {r.description}
           </p>
         ) : null}
       </td>
-      <td className="px-2 py-1.5 font-mono break-all">
+      <td className={`px-2 py-1.5 font-mono ${compact ? 'truncate' : 'break-all'}`} title={compact ? r.uri : undefined}>
         <NameText text={r.uri} />
       </td>
       <td className="px-2 py-1.5 font-mono">{r.mimeType ?? '—'}</td>
     </tr>
   );
 }
+
+/** Whether a resource's name, title, URI or description holds `q` (lower case). */
+const resourceMatches = (r: ListedResource, q: string) =>
+  r.name.toLowerCase().includes(q) || r.uri.toLowerCase().includes(q) || !!r.title?.toLowerCase().includes(q) || !!r.description?.toLowerCase().includes(q);
+
+const RESOURCE_HEAD = (
+  <tr>
+    <th className="px-2 py-1.5 font-medium">Name</th>
+    <th className="px-2 py-1.5 font-medium">URI</th>
+    <th className="px-2 py-1.5 font-medium">MIME</th>
+  </tr>
+);
 
 function Template({ t, onRead }: { t: ResourceTemplate; onRead(uri: string): void }) {
   return (
@@ -66,41 +83,39 @@ export function ResourcesPanel() {
     <section data-testid="resources-panel" className="space-y-3">
       <div className="flex items-center justify-between gap-2">
         <h2 className="text-sm font-semibold">
-          Resources <span className="font-normal text-muted">({resources.items.length})</span>
+          Resources{' '}
+          <span className="font-normal text-muted">
+            (<span data-testid="resources-count">{resources.count.toLocaleString('en-US')}</span>)
+          </span>
         </h2>
         <button type="button" className="text-xs text-accent hover:underline" onClick={resources.refresh}>
           Refresh resources/list
         </button>
       </div>
-      <section
-        className="overflow-x-auto rounded-lg border border-border"
-        aria-label="Resources"
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways must take focus so a keyboard user can scroll it (WCAG 2.1.1, axe scrollable-region-focusable)
-        tabIndex={0}
-      >
-        <table data-testid="resources-table" className="w-full text-left text-xs">
-          <thead className="bg-surface-muted uppercase tracking-wide text-muted">
-            <tr>
-              <th className="px-2 py-1.5 font-medium">Name</th>
-              <th className="px-2 py-1.5 font-medium">URI</th>
-              <th className="px-2 py-1.5 font-medium">MIME</th>
-            </tr>
-          </thead>
-          <tbody>
-            {resources.items.map((r) => (
-              <ResourceRow key={r.uri} r={r} onRead={() => void read(r.uri)} />
-            ))}
-          </tbody>
-        </table>
-      </section>
+      <SearchableTable
+        name="resources"
+        items={resources.items}
+        count={resources.count}
+        matches={resourceMatches}
+        head={RESOURCE_HEAD}
+        columns={3}
+        rowHeight={ROW_HEIGHT}
+        row={(r, compact) => <ResourceRow key={r.uri} r={r} compact={compact} onRead={() => void read(r.uri)} />}
+        empty={resources.loading ? 'Listing…' : 'The server lists no resources.'}
+      />
       <ListFooter {...resources} onMore={resources.loadMore} />
       <ResourceRead state={state} />
-      <h3 className="text-xs font-semibold uppercase tracking-wide text-muted">Templates ({templates.items.length})</h3>
+      <h3 className="text-xs font-semibold uppercase tracking-wide text-muted">Templates ({templates.count.toLocaleString('en-US')})</h3>
       <ul data-testid="resource-templates" className="space-y-3">
-        {templates.items.map((t) => (
+        {templates.items.slice(0, Math.min(templates.count, MAX_TEMPLATES)).map((t) => (
           <Template key={t.uriTemplate} t={t} onRead={(uri) => void read(uri)} />
         ))}
       </ul>
+      {templates.count > MAX_TEMPLATES ? (
+        <p className="text-xs text-muted" data-testid="templates-cut">
+          The first {MAX_TEMPLATES} of {templates.count.toLocaleString('en-US')} templates are shown.
+        </p>
+      ) : null}
       <ListFooter {...templates} onMore={templates.loadMore} />
     </section>
   );

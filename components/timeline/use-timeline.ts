@@ -29,6 +29,7 @@ export function useTimeline() {
   const selectedId = useInspector(selectSelectedId);
   const follow = useInspector(selectFollow);
   const grouped = useInspector((s) => s.timeline.grouped);
+  const firstId = useInspector((s) => s.timeline.stats.firstId);
   const scrollRef = useRef<HTMLTableElement>(null);
   const sectionRef = useRef<HTMLElement>(null);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
@@ -61,11 +62,14 @@ export function useTimeline() {
   const waterfall = useWaterfall(fit, sectionRef);
   const selectedRow = selectedId === undefined ? -1 : rows.indexOf(selectedId);
 
-  // Follow the newest entry while following.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` moves on every ingest, so the view keeps to the newest entry even when the count stays the same (a full buffer evicting as it grows)
+  // Follow the newest entry while following: when a row is added, or the oldest entries leave (a
+  // full buffer evicting as it grows keeps the count). Not on every ingest: frames that only add
+  // to a row already in view need no scroll, and each scroll forces a layout of the page (a
+  // server listing 100,000 tools page by page spent seconds there).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `firstId` moves when the oldest entries leave, which shifts the rows under a count that stays the same
   useEffect(() => {
     if (follow && count) virtualizer.scrollToIndex(count - 1, { align: 'end' });
-  }, [follow, count, version, virtualizer]);
+  }, [follow, count, firstId, virtualizer]);
 
   // Keep the selected entry in view (opening the detail pane shrinks the list).
   useEffect(() => {

@@ -1,6 +1,5 @@
 import type { Recorder } from './recorder';
-import { serializeRecording } from './schema';
-import { recordingBlobInSlices } from './recording-blob';
+import { serializeRecordingInSlices } from './serialize-slices';
 import { asRecord } from '../shared/records';
 import { ReplayStartedSchema } from '../protocol/loupe-api';
 import { loupeFetch } from '../client/api-key';
@@ -21,7 +20,7 @@ export function autosaveName(date: Date = new Date()): string {
   return `${date.toISOString().replace(/[:.]/g, '-')}.loupe.json`;
 }
 
-/** Writes one recording document (its JSON text, or that text in a Blob) under a name. */
+/** Writes one recording document (JSON text; autosave's is a Blob, built in pieces) under a name. */
 type RecordingWriter = (name: string, body: string | Blob) => Promise<void>;
 
 /** How and where {@link startAutosave} saves. */
@@ -31,10 +30,14 @@ interface AutosaveOptions {
   name?: string;
   /** Quiet period before a save (ms, default 2000). */
   delayMs?: number;
-  /** Clock for measuring a save's cost (ms; default performance.now). */
+  /** Clock for the quiet period and a save's cost (ms; default performance.now). */
   now?: () => number;
+  /** How the serializer gives the event loop back between slices (tests). */
+  yieldNow?: () => Promise<void>;
   /** Told about failed saves (the session goes on). */
   onError?: (error: Error) => void;
+  /** Told what each save cost: the milliseconds of main-thread work, and the bytes written. */
+  onSaved?: (cost: { busyMs: number; bytes: number }) => void;
   setTimer?: (fn: () => void, ms: number) => unknown;
   clearTimer?: (handle: unknown) => void;
 }
@@ -48,13 +51,19 @@ interface Autosave {
 }
 
 /**
- * A save builds and serializes the whole session on the main thread, which for a huge session
- * (100,000 tools, a stream cut at its budget) takes a second or more: the next save then waits
- * this many times as long as the last one took, so saving never holds more than ~5% of the page.
+ * A save serializes the whole session in slices that yield (serialize-slices.ts), so it is never
+ * one long task; its work still adds up for a huge session (100,000 tools: a second or more of
+ * slices), so the next save waits this many times as long as the last one worked: saving never
+ * takes more than ~5% of the page's time.
  */
 const SAVE_COST_FACTOR = 20;
-/** Sessions carrying more payload than this are serialized in slices (recording-blob.ts). */
-const SLICED_FROM = 1024 * 1024;
+/**
+ * While frames keep arriving (a server listing 100,000 tools page after page, a flooding stream)
+ * a save is put off until they have paused for half the quiet period, so a flood is saved
+ * once when it settles rather than again and again while it grows; but never put off longer
+ * than this, so a session that never pauses is still saved.
+ */
+const MAX_DEFER_MS = 60_000;
 
 /** Save the recorder's session whenever it changes, debounced (and spaced out by what saving costs). */
 export function startAutosave(recorder: Recorder, options: AutosaveOptions): Autosave {
@@ -62,40 +71,45 @@ export function startAutosave(recorder: Recorder, options: AutosaveOptions): Aut
   const setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
   const clearTimer = options.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
   const delay = options.delayMs ?? 2_000;
+  const settle = delay / 2;
   const now = options.now ?? (() => performance.now());
   let nextDelay = delay;
   let timer: unknown;
   let saving: Promise<void> = Promise.resolve();
   let dirty = false;
+  let dirtySince = 0;
+  let lastChange = 0;
 
   const save = (): Promise<void> => {
     timer = undefined;
     if (!dirty) return saving;
     dirty = false;
-    const started = now();
-    const recording = recorder.build();
-    const failed = (e: unknown) => options.onError?.(e instanceof Error ? e : new Error(String(e)));
-    if (recording.frames.reduce((n, f) => n + f.bytes, 0) < SLICED_FROM) {
-      // Into a Blob at once: while the save waits and uploads, its bytes sit outside the JS heap.
-      const body = new Blob([serializeRecording(recording)], { type: 'application/json' });
-      nextDelay = Math.max(delay, (now() - started) * SAVE_COST_FACTOR);
-      saving = saving.then(() => options.write(name, body)).catch(failed);
-      return saving;
-    }
-    // A big session (a stream cut at its budget is 16 MiB of events) is built in slices.
-    const builtMs = now() - started;
+    // Built without lints (a full re-lint of the session each time): they are derived, and the
+    // recording viewer lints a recording that carries none when it opens it.
+    const recording = recorder.build({ lints: false });
     saving = saving
       .then(async () => {
-        const { blob, busyMs } = await recordingBlobInSlices(recording);
-        nextDelay = Math.max(delay, (builtMs + busyMs) * SAVE_COST_FACTOR);
+        const { blob, busyMs } = await serializeRecordingInSlices(recording, { now, ...(options.yieldNow ? { yieldNow: options.yieldNow } : {}) });
+        nextDelay = Math.max(delay, busyMs * SAVE_COST_FACTOR);
         await options.write(name, blob);
+        options.onSaved?.({ busyMs, bytes: blob.size });
       })
-      .catch(failed);
+      .catch((e: unknown) => options.onError?.(e instanceof Error ? e : new Error(String(e))));
     return saving;
   };
+  const due = () => {
+    const t = now();
+    if (dirty && t - lastChange < settle && t - dirtySince < MAX_DEFER_MS) {
+      timer = setTimer(due, Math.max(settle, 1));
+      return;
+    }
+    void save();
+  };
   const off = recorder.onChange(() => {
+    lastChange = now();
+    if (!dirty) dirtySince = lastChange;
     dirty = true;
-    if (timer === undefined) timer = setTimer(() => void save(), nextDelay);
+    if (timer === undefined) timer = setTimer(due, nextDelay);
   });
   return {
     name,

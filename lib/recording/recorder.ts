@@ -48,7 +48,8 @@ export interface Recorder {
   readonly dropped: number;
   /** Called after every change (for autosave); returns the unsubscribe function. */
   onChange(listener: () => void): () => void;
-  build(): Recording;
+  /** The recording so far; `lints: false` leaves the lints out (autosave: linting the whole session again each time is too costly). */
+  build(options?: { lints?: boolean }): Recording;
 }
 
 /** The app resources (ui:// HTML with the MCP Apps profile) a frame's resources/read result carries. */
@@ -139,8 +140,8 @@ export function createRecorder(options: RecorderOptions): Recorder {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    build() {
-      const lints = options.lint === false ? {} : Object.fromEntries(lintFrames(frames));
+    build(o = {}) {
+      const lints = options.lint === false || o.lints === false ? {} : Object.fromEntries(lintFrames(frames));
       return {
         format: RECORDING_FORMAT,
         version: RECORDING_VERSION,

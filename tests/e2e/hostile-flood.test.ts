@@ -16,6 +16,9 @@ import { startAppAndBrowser, stopAppAndBrowser, type AppAndBrowser } from './bro
  */
 const TOOL_COUNT = process.env.LOUPE_E2E_FULL_FLOOD === '1' ? 100_000 : 20_000;
 const LAST_TOOL = `tool_${String(TOOL_COUNT - 1).padStart(6, '0')}`;
+/** Resources and prompts listed (each): 10,000 in CI (10 pages, virtualized), the issue's 100,000 with the flag. */
+const LIST_COUNT = process.env.LOUPE_E2E_FULL_FLOOD === '1' ? 100_000 : 10_000;
+const LAST_ENTRY = String(LIST_COUNT - 1).padStart(6, '0');
 
 /** The issue's criterion for the probe; reported beside each figure (a loaded CI machine may miss it, so it is not asserted). */
 const PROBE_LIMIT_MS = 200;
@@ -46,7 +49,10 @@ describe('a hostile server cannot freeze the page by volume', () => {
   const figures: Record<string, number> = {};
 
   beforeAll(async () => {
-    [env, flood] = await Promise.all([startAppAndBrowser('loupe-e2e-flood-'), startFloodServer({ toolCount: TOOL_COUNT })]);
+    [env, flood] = await Promise.all([
+      startAppAndBrowser('loupe-e2e-flood-'),
+      startFloodServer({ toolCount: TOOL_COUNT, resourceCount: LIST_COUNT, promptCount: LIST_COUNT }),
+    ]);
     context = await env.browser.newContext({ viewport: { width: 1400, height: 1000 } });
     page = await context.newPage();
     await page.goto(`${env.base}/?token=${env.server.token}`);
@@ -178,5 +184,43 @@ describe('a hostile server cannot freeze the page by volume', () => {
     // Nothing keeps coming once the stream is closed; what the timeline holds is within its own budgets (48 MiB).
     expect(later - after).toBeLessThan(8 * 1024 * 1024);
     expect(after - before).toBeLessThan(120 * 1024 * 1024);
+  }, 300_000);
+  it('lists 10,000 resources and 10,000 prompts (100,000 each with LOUPE_E2E_FULL_FLOOD=1) page after page, virtualized, and finds the last of each by search, the page answering throughout', async () => {
+    const total = LIST_COUNT.toLocaleString('en-US');
+    if ((await page.inputValue('[data-testid="url-input"]')) !== flood.url) {
+      // Run on its own (-t): connect to the flood server first.
+      await page.click('[data-testid="connect-button"]');
+      await page.waitForSelector('[data-testid="connection-status"]:not([data-state="connected"])');
+      await page.fill('[data-testid="url-input"]', flood.url);
+      await page.selectOption('[data-testid="mode-select"]', 'proxy');
+      await page.click('[data-testid="connect-button"]');
+      await page.waitForSelector('[data-testid="connection-status"][data-state="connected"]', { timeout: 280_000 });
+    }
+    await startProbe(page);
+    await page.click('[data-tab="resources"]');
+    // Every page is followed on its own (no "Load more" for each thousand), and the list shows as it grows.
+    await page.waitForSelector(`[data-testid="resources-count"]:text-is("${total}")`, { timeout: 200_000 });
+    await page.waitForSelector('[data-testid="resources-panel"] [data-testid="list-loading"]', { state: 'detached' });
+    figures.resourcesProbeMaxMs = Math.round(await probeMax(page));
+    expect(flood.counts.get('resources/list')).toBe(LIST_COUNT / 1000);
+    expect(await page.$('[data-testid="resources-panel"] [data-testid="load-more"]')).toBeNull();
+    expect(await page.getAttribute('[data-testid="resources-table"]', 'data-virtual')).toBe('true');
+    expect(await page.$$eval('[data-testid="resources-table"] tr[data-resource]', (rows) => rows.length)).toBeLessThan(60);
+    await page.fill('[data-testid="resources-search"]', `resources/${LAST_ENTRY}`);
+    await page.waitForSelector(`[data-testid="resources-matches"]:has-text("1 of ${total} match")`);
+    await page.waitForSelector(`[data-testid="resources-table"] tr[data-resource="flood://resources/${LAST_ENTRY}"]`);
+
+    await startProbe(page);
+    await page.click('[data-tab="prompts"]');
+    await page.waitForSelector(`[data-testid="prompts-count"]:text-is("${total}")`, { timeout: 200_000 });
+    await page.waitForSelector('[data-testid="prompts-panel"] [data-testid="list-loading"]', { state: 'detached' });
+    expect(flood.counts.get('prompts/list')).toBe(LIST_COUNT / 1000);
+    expect(await page.getAttribute('[data-testid="prompts-table"]', 'data-virtual')).toBe('true');
+    await page.fill('[data-testid="prompts-search"]', `prompt_${LAST_ENTRY}`);
+    await page.waitForSelector(`[data-testid="prompts-matches"]:has-text("1 of ${total} match")`);
+    await page.click(`[data-testid="prompts-table"] tr[data-prompt="prompt_${LAST_ENTRY}"] [data-testid="select-prompt"]`);
+    await page.waitForSelector(`[data-testid="prompt-form"][data-prompt="prompt_${LAST_ENTRY}"]`);
+    figures.promptsProbeMaxMs = Math.round(await probeMax(page));
+    await page.click('[data-tab="tools"]');
   }, 300_000);
 });

@@ -26,6 +26,8 @@ interface SessionState extends TaskSession {
   ctx: LintContext;
   conversations: Conversation[];
   pages: Map<string, { nextCursor?: unknown; cacheScope?: unknown }>;
+  /** The tools list this session built (and may grow in place). */
+  ownTools?: Tool[];
 }
 
 const conversationKey = (v: View) => `${v.method}\u0000${String(v.params.name ?? v.params.uri ?? '')}`;
@@ -50,12 +52,17 @@ function learnContext(s: SessionState, v: View): void {
     if (Array.isArray(r.supportedVersions)) s.ctx = { ...s.ctx, supportedVersions: r.supportedVersions.filter((x): x is string => typeof x === 'string') };
   }
   if (v.method === 'tools/list' && Array.isArray(r.tools)) {
-    const page = r.tools.flatMap((t) => {
+    // The list grows in place, a page at a time: copying it on every page made a 100,000-tool
+    // listing quadratic. A first page (no cursor) starts a new list.
+    // A list the caller gave in the base context is copied once, never grown in place.
+    const earlier = s.ctx.tools ?? [];
+    const tools: Tool[] = v.params.cursor === undefined ? [] : earlier === s.ownTools ? earlier : [...earlier];
+    for (const t of r.tools) {
       const parsed = ToolSchema.safeParse(t);
-      return parsed.success ? [parsed.data] : [];
-    });
-    const earlier: Tool[] = v.params.cursor === undefined ? [] : (s.ctx.tools ?? []);
-    s.ctx = { ...s.ctx, tools: [...earlier, ...page] };
+      if (parsed.success) tools.push(parsed.data);
+    }
+    s.ownTools = tools;
+    if (tools !== s.ctx.tools) s.ctx = { ...s.ctx, tools };
   }
 }
 

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 /**
  * A hostile MCP server (2026-07-28, stateless, plain node:http on 127.0.0.1, no CORS so the
  * inspector goes through its proxy) that tries to freeze the page by volume:
- * - `tools/list` holds `toolCount` tools (100,000 by default), `pageSize` per page;
+ * - `tools/list` holds `toolCount` tools (100,000 by default), `pageSize` per page, and
+ *   `resources/list` and `prompts/list` as many resources and prompts as asked for;
  * - `flood_app` has an MCP App whose view, once initialized, posts `count` bridge messages in one
  *   burst (`mode: "burst"`) or keeps posting `perTick` every 10 ms for `forMs` (`mode: "sustained"`),
  *   each padded with `padBytes` of text; `flood_app_sustained` (2,000 a second for 5 s) and
@@ -22,6 +23,10 @@ const EVENT_PADDING = 60_000;
 
 interface FloodServerOptions {
   toolCount?: number;
+  /** Resources listed by resources/list (default 0), `pageSize` per page. */
+  resourceCount?: number;
+  /** Prompts listed by prompts/list (default 0; the prompts capability is declared only when some are). */
+  promptCount?: number;
   pageSize?: number;
 }
 
@@ -36,6 +41,8 @@ export interface EndlessStreamStats {
 export interface FloodServer {
   url: string;
   toolCount: number;
+  resourceCount: number;
+  promptCount: number;
   /** Requests of each method received so far. */
   counts: Map<string, number>;
   endless(): EndlessStreamStats;
@@ -134,11 +141,34 @@ function toolsPage(cursor: number, size: number, total: number): Record<string, 
   return out;
 }
 
+/** Generated entries `cursor` to `cursor + size` (below `total`) of a list. */
+function pageOf(cursor: number, size: number, total: number, make: (n: string) => Record<string, unknown>): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (let i = cursor; i < Math.min(cursor + size, total); i++) out.push(make(String(i).padStart(6, '0')));
+  return out;
+}
+
+const resourceAt = (n: string) => ({
+  uri: `flood://resources/${n}`,
+  name: `resource_${n}`,
+  title: `Resource ${n}`,
+  description: `Generated resource number ${n} of a server that lists far too many resources.`,
+  mimeType: 'text/plain',
+});
+const promptAt = (n: string) => ({
+  name: `prompt_${n}`,
+  title: `Prompt ${n}`,
+  description: `Generated prompt number ${n} of a server that lists far too many prompts.`,
+  arguments: [{ name: 'topic', required: false }],
+});
+
 const complete = (extra: Record<string, unknown>) => ({ resultType: 'complete', ...extra, _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO } });
 
 /** Start the server on a free loopback port. */
 export async function startFloodServer(options: FloodServerOptions = {}): Promise<FloodServer> {
   const toolCount = options.toolCount ?? 100_000;
+  const resourceCount = options.resourceCount ?? 0;
+  const promptCount = options.promptCount ?? 0;
   const pageSize = options.pageSize ?? 1000;
   const counts = new Map<string, number>();
   const stats: EndlessStreamStats = { opened: 0, bytesWritten: 0, closedByReader: false };
@@ -204,7 +234,7 @@ export async function startFloodServer(options: FloodServerOptions = {}): Promis
             msg.id,
             complete({
               supportedVersions: [VERSION],
-              capabilities: { tools: {}, resources: {}, extensions: { 'io.modelcontextprotocol/ui': {} } },
+              capabilities: { tools: {}, resources: {}, ...(promptCount ? { prompts: {} } : {}), extensions: { 'io.modelcontextprotocol/ui': {} } },
               ttlMs: 0,
               cacheScope: 'public',
             }),
@@ -215,6 +245,16 @@ export async function startFloodServer(options: FloodServerOptions = {}): Promis
           const next = cursor + pageSize < toolCount ? { nextCursor: String(cursor + pageSize) } : {};
           return answer(res, msg.id, complete({ tools, ...next, ttlMs: 0, cacheScope: 'public' }));
         }
+        case 'resources/list':
+        case 'prompts/list': {
+          const cursor = Number(params.cursor ?? 0) || 0;
+          const [key, total, make] =
+            method === 'prompts/list' ? (['prompts', promptCount, promptAt] as const) : (['resources', resourceCount, resourceAt] as const);
+          const next = cursor + pageSize < total ? { nextCursor: String(cursor + pageSize) } : {};
+          return answer(res, msg.id, complete({ [key]: pageOf(cursor, pageSize, total, make), ...next, ttlMs: 0, cacheScope: 'public' }));
+        }
+        case 'resources/templates/list':
+          return answer(res, msg.id, complete({ resourceTemplates: [], ttlMs: 0, cacheScope: 'public' }));
         case 'resources/read': {
           const uri = String(params.uri);
           const defaults = Object.hasOwn(FLOOD_VIEWS, uri) ? FLOOD_VIEWS[uri]! : {};
@@ -234,6 +274,8 @@ export async function startFloodServer(options: FloodServerOptions = {}): Promis
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     toolCount,
+    resourceCount,
+    promptCount,
     counts,
     endless: () => ({ ...stats }),
     stop: () =>

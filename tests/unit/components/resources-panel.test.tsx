@@ -7,9 +7,9 @@ import { ResourcesPanel } from '../../../components/resources/ResourcesPanel';
 import { cleanup, click, render } from '../../helpers/render';
 
 /**
- * The resources panel against a server that pages its list: the first page on connect, the
- * next one on "Load more" with the cursor the server gave, the caching hints of the last page,
- * and an opaque binary resource read as its size and hex dump.
+ * The resources panel against a server that pages its list: every page on connect, the next
+ * one asked for with the cursor the server gave, the caching hints of the last page, and an
+ * opaque binary resource read as its size and hex dump.
  */
 
 afterEach(cleanup);
@@ -56,7 +56,7 @@ async function until(check: () => boolean, ms = 8_000): Promise<void> {
 }
 
 describe('ResourcesPanel', () => {
-  it('loads the next page with the server’s cursor, shows the caching hints, and dumps a binary read as hex', async () => {
+  it('follows the pages with the server’s cursor, shows the caching hints, and dumps a binary read as hex', async () => {
     const seen: unknown[] = [];
     const store = createInspectorStore({ fetch: pagingServer(seen), scheduleLint: () => {} });
     await store.getState().connection.connect({ url: 'http://127.0.0.1/mcp' });
@@ -65,11 +65,7 @@ describe('ResourcesPanel', () => {
         <ResourcesPanel />
       </InspectorProvider>,
     );
-    await until(() => !!view.query('[data-resource="file:///a.txt"]'));
-    expect(view.text('[data-testid="cache-hints"]')).toContain('ttlMs 60000');
-    expect(view.query('[data-resource="file:///b.bin"]')).toBeNull();
-    await click(view.get('[data-testid="load-more"]'));
-    await until(() => !!view.query('[data-resource="file:///b.bin"]'));
+    await until(() => !!view.query('[data-resource="file:///b.bin"]') && !view.query('[data-testid="list-loading"]'));
     expect(view.query('[data-resource="file:///a.txt"]')).not.toBeNull();
     expect(view.query('[data-testid="load-more"]')).toBeNull();
     expect(view.text('[data-testid="cache-hints"]')).toContain('2 pages · ttlMs 30000 · cacheScope private');
