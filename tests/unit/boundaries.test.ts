@@ -1,10 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scanImports } from '../../scripts/import-scanner.mjs';
+import { fixtureTrees, runChecker } from '../helpers/fixture-tree';
 
 /**
  * The boundary checker is run as `npm run lint:boundaries` runs it, as a process, so its exit code
@@ -13,27 +11,10 @@ import { scanImports } from '../../scripts/import-scanner.mjs';
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const checker = path.join(repo, 'scripts/check-boundaries.mjs');
 
-function run(...args: string[]) {
-  const r = spawnSync(process.execPath, [checker, ...args], { encoding: 'utf8' });
-  return { code: r.status, out: `${r.stdout}${r.stderr}` };
-}
-
-const fixtures: string[] = [];
+const run = (...args: string[]) => runChecker(checker, ...args);
 
 /** A throwaway tree: path → file content. */
-function tree(files: Record<string, string>): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-boundaries-'));
-  fixtures.push(root);
-  for (const [rel, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    fs.writeFileSync(path.join(root, rel), text);
-  }
-  return root;
-}
-
-afterAll(() => {
-  for (const root of fixtures) fs.rmSync(root, { recursive: true, force: true });
-});
+const tree = fixtureTrees('loupe-boundaries-');
 
 describe('boundary checker', () => {
   it('finds no violations in the repository', () => {

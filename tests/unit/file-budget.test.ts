@@ -1,9 +1,7 @@
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { fixtureTrees, runChecker } from '../helpers/fixture-tree';
 
 /**
  * The file-budget check (scripts/check-file-budget.mjs, a step of `npm run lint`) run as lint
@@ -12,27 +10,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const checker = path.join(repo, 'scripts/check-file-budget.mjs');
 
-function run(...args: string[]) {
-  const r = spawnSync(process.execPath, [checker, ...args], { encoding: 'utf8' });
-  return { code: r.status, out: `${r.stdout}${r.stderr}` };
-}
+const run = (...args: string[]) => runChecker(checker, ...args);
 
-const fixtures: string[] = [];
 const lines = (n: number) => 'export const x = 1;\n'.repeat(n);
 
-function tree(files: Record<string, string>): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-budget-'));
-  fixtures.push(root);
-  for (const [rel, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    fs.writeFileSync(path.join(root, rel), text);
-  }
-  return root;
-}
-
-afterAll(() => {
-  for (const root of fixtures) fs.rmSync(root, { recursive: true, force: true });
-});
+const tree = fixtureTrees('loupe-budget-');
 
 describe('file budget check', () => {
   it('passes on the repository', () => {

@@ -1,34 +1,15 @@
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { fixtureTrees, runChecker } from '../helpers/fixture-tree';
 
 /** The unused-export check, run as `npm run lint:exports` runs it, on throwaway trees. */
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const checker = path.join(repo, 'scripts/check-unused-exports.mjs');
 
-function run(root: string) {
-  const r = spawnSync(process.execPath, [checker, root], { encoding: 'utf8' });
-  return { code: r.status, out: `${r.stdout}${r.stderr}` };
-}
+const run = (root: string) => runChecker(checker, root);
 
-const fixtures: string[] = [];
-
-function tree(files: Record<string, string>): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-exports-'));
-  fixtures.push(root);
-  for (const [rel, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    fs.writeFileSync(path.join(root, rel), text);
-  }
-  return root;
-}
-
-afterAll(() => {
-  for (const root of fixtures) fs.rmSync(root, { recursive: true, force: true });
-});
+const tree = fixtureTrees('loupe-exports-');
 
 /** A small tree that uses exports in every way the checker follows. */
 const base = {
