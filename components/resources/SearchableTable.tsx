@@ -1,19 +1,14 @@
 'use client';
 
-import { useDeferredValue, useMemo, useRef, useState, type ReactNode } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { useDeferredValue, useMemo, useState, type ReactNode } from 'react';
+import { useVirtualRows, VIRTUAL_VIEW_HEIGHT } from '@/components/ui/use-virtual-rows';
 
 /**
- * A long list of a server (resources, prompts) as a table with a search box: up to
- * `VIRTUAL_FROM` entries every row is rendered; above that (a server with 100,000 resources) only
- * the rows in view, at a fixed height, so the table costs what ~30 rows cost however long the
- * list is. Filtering runs on a deferred copy of the query, so typing stays responsive while
+ * A long list of a server (resources, prompts) as a table with a search box, virtualized when
+ * long (use-virtual-rows.ts). Filtering runs on a deferred copy of the query, so typing stays responsive while
  * the matches of a huge list are found.
  */
 
-/** Lists longer than this are virtualized. */
-const VIRTUAL_FROM = 200;
-const VIEW_HEIGHT = 480;
 /** Lists longer than this get a search box. */
 const SEARCH_FROM = 10;
 
@@ -51,18 +46,7 @@ export function SearchableTable<T>({ name, items, count, matches, head, columns,
   // Unfiltered, the list is shown as it is (no copy of 100,000 entries per page that arrives).
   const shown = filtered ?? items;
   const total = filtered ? filtered.length : count;
-  const virtual = total > VIRTUAL_FROM;
-  const scrollRef = useRef<HTMLElement>(null);
-  const virtualizer = useVirtualizer({
-    count: virtual ? total : 0,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => rowHeight,
-    overscan: 10,
-  });
-  const inView = virtualizer.getVirtualItems();
-  const before = inView[0]?.start ?? 0;
-  const after = virtual ? virtualizer.getTotalSize() - (inView.at(-1)?.end ?? 0) : 0;
-  const rows = virtual ? inView.flatMap((v) => shown[v.index] ?? []) : shown.slice(0, total);
+  const { virtual, scrollRef, rows, before, after } = useVirtualRows(shown, total, rowHeight);
   const label = name.charAt(0).toUpperCase() + name.slice(1);
 
   return (
@@ -86,7 +70,7 @@ export function SearchableTable<T>({ name, items, count, matches, head, columns,
       <section
         ref={scrollRef}
         className="overflow-auto rounded-lg border border-border"
-        style={virtual ? { height: VIEW_HEIGHT } : undefined}
+        style={virtual ? { height: VIRTUAL_VIEW_HEIGHT } : undefined}
         aria-label={label}
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must take focus so a keyboard user can scroll it (WCAG 2.1.1, axe scrollable-region-focusable)
         tabIndex={0}

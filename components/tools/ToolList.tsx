@@ -1,20 +1,15 @@
 'use client';
 
-import { useRef } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import type { Tool } from '@/lib/protocol';
 import { NameText } from '@/components/ui/NameText';
+import { useVirtualRows, VIRTUAL_VIEW_HEIGHT } from '@/components/ui/use-virtual-rows';
 
 /**
- * The tools table. Up to `VIRTUAL_FROM` tools it renders every row; above that (a server with
- * 100,000 tools) only the rows in view, at a fixed height with one line of description, so the
- * list costs what ~30 rows cost however long it is.
+ * The tools table, virtualized when long (use-virtual-rows.ts): a virtualized row has a fixed
+ * height with one line of description.
  */
 
-/** Lists longer than this are virtualized. */
-const VIRTUAL_FROM = 200;
 const ROW_HEIGHT = 44;
-const VIEW_HEIGHT = 480;
 
 interface ToolListProps {
   tools: readonly Tool[];
@@ -77,24 +72,13 @@ const Head = () => (
 
 /** The tools as a table; virtualized when long. */
 export function ToolList({ tools, selected, onSelect, empty }: ToolListProps) {
-  const virtual = tools.length > VIRTUAL_FROM;
-  const scrollRef = useRef<HTMLElement>(null);
-  const virtualizer = useVirtualizer({
-    count: virtual ? tools.length : 0,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 10,
-  });
-  const items = virtualizer.getVirtualItems();
-  const before = items[0]?.start ?? 0;
-  const after = virtual ? virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0) : 0;
-  const rows = virtual ? items.flatMap((item) => tools[item.index] ?? []) : tools;
+  const { virtual, scrollRef, rows, before, after } = useVirtualRows(tools, tools.length, ROW_HEIGHT);
 
   return (
     <section
       ref={scrollRef}
       className="overflow-auto rounded-lg border border-border"
-      style={virtual ? { height: VIEW_HEIGHT } : undefined}
+      style={virtual ? { height: VIRTUAL_VIEW_HEIGHT } : undefined}
       aria-label="Tools"
       // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must take focus so a keyboard user can scroll it (WCAG 2.1.1, axe scrollable-region-focusable)
       tabIndex={0}
