@@ -54,7 +54,7 @@ export function ReviewDialog({ recording, onClose, note }: { recording: Recordin
           <h3 className="text-sm font-semibold">Secrets found</h3>
           {x.items.length === 0 ? (
             <p className="text-xs text-muted" data-testid="review-none">
-              No Authorization values, cookies, tokens, API keys, session or task ids were found.
+              No Authorization values, cookies, tokens, API keys, session or task ids were found, nor keys, JWTs, private keys or passwords in message text.
             </p>
           ) : (
             <ul data-testid="review-items" className="space-y-2">

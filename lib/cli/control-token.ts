@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { findLoupe } from '../server/tap-discovery';
+import { readLoupeAdvert } from '../server/tap-discovery';
 import { UsageError } from './errors';
 
 /**
@@ -11,8 +11,20 @@ import { UsageError } from './errors';
 export function controlToken(opts: { token?: string; dataDir?: string }, url: URL): string {
   const given = opts.token ?? process.env.LOUPE_TOKEN;
   if (given) return given;
-  const advert = findLoupe(path.resolve(opts.dataDir ?? (process.env.LOUPE_DATA_DIR || '.loupe')));
-  if (advert && new URL(advert.url).origin === url.origin) return advert.token;
+  const dir = opts.dataDir ?? (process.env.LOUPE_DATA_DIR || '.loupe');
+  const found = readLoupeAdvert(path.resolve(dir));
+  if (found?.running && new URL(found.advert.url).origin === url.origin) return found.advert.token;
+  // The data directory was found; telling the user to pass it would send them in a circle.
+  if (found && !found.running)
+    throw new UsageError(
+      `the Loupe recorded in ${dir} (pid ${found.advert.pid}, ${found.advert.url}) is not running: ` +
+        `start it again (\`mcp-loupe open --data-dir ${dir}\`), or pass --token for another Loupe`,
+    );
+  if (found)
+    throw new UsageError(
+      `the Loupe running from ${dir} listens at ${new URL(found.advert.url).origin}, not ${url.origin}: ` +
+        'point --url at it, or pass --token for the Loupe at that URL',
+    );
   throw new UsageError(
     'the control API needs a token: pass --token or set LOUPE_TOKEN (printed when the mock starts); ' +
       'for a Loupe started with `mcp-loupe open` or `npm start`, pass its --data-dir (or run from the folder holding its .loupe)',

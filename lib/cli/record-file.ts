@@ -24,10 +24,16 @@ function autosavePath(now: Date = new Date()): string {
 /** Where the recording went (and how many frames it holds now), or why it was not written. */
 type RecordOutcome = { ok: true; file: string; frames: number; total: number; appended: boolean } | { ok: false; message: string };
 
+/** What a --record that names a directory is told (reading it would fail with a bare EISDIR). */
+function directoryMessage(target: string): string {
+  return `--record ${target} names a directory: give a file path like ${path.join(target, 'session.json')}`;
+}
+
 /** Refuse a --record FILE that holds something other than a recording, before anything is sent. */
 export function checkRecordTarget(target: string): void {
   const file = path.resolve(target);
   if (!fs.existsSync(file)) return;
+  if (fs.statSync(file).isDirectory()) throw new UsageError(directoryMessage(target));
   const text = fs.readFileSync(file, 'utf8');
   const existing = text.trim() ? parseRecording(text) : undefined;
   if (existing && !existing.ok)
@@ -42,6 +48,7 @@ export function writeSessionRecording(target: string | true, frames: readonly Fr
   let out: Recording = recording;
   let appended = false;
   if (fs.existsSync(file)) {
+    if (fs.statSync(file).isDirectory()) return { ok: false, message: directoryMessage(target === true ? file : target) };
     const text = fs.readFileSync(file, 'utf8');
     const existing = text.trim() ? parseRecording(text) : undefined;
     if (existing && !existing.ok)

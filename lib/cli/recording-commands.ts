@@ -39,7 +39,8 @@ function openFileOrExit(file: string): Extract<OpenedFile, { ok: true }> {
 
 /** One line per kind of secret, as the review screen lists them. */
 function formatReview(items: ReviewItem[]): string {
-  if (!items.length) return 'No secrets found (no Authorization, cookies, tokens, API keys, session or task ids).';
+  if (!items.length)
+    return 'No secrets found (no Authorization, cookies, tokens, API keys, session or task ids, and no keys, JWTs, private keys or passwords in message text).';
   return items
     .map(
       (i) =>

@@ -18,7 +18,7 @@ export const SECRET_QUERY =
   /^(token|loupe_token|access_token|id_token|refresh_token|api[_-]?key|apikey|key|code|sig|signature|secret|client_secret|password|auth)$/i;
 /** JSON object keys whose string value is a credential (not `progressToken`: it is an id). */
 export const SECRET_BODY_KEY =
-  /^(api[_-]?key|apikey|access[_-]?token|refresh[_-]?token|id[_-]?token|token|secret|client[_-]?secret|password|authorization|bearer[_-]?token)$/i;
+  /^(api[_-]?key|apikey|access[_-]?token|refresh[_-]?token|id[_-]?token|token|secret|client[_-]?secret|password|passwd|authorization|bearer[_-]?token)$/i;
 
 /** The target with user info and credential query parameters removed. */
 export function stripTargetSecrets(target: string): string {

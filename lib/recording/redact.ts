@@ -1,6 +1,7 @@
 import { utf8Bytes, type Frame } from '../client/frames';
 import { fingerprint, sha256Hex } from '../shared/fingerprint';
 import type { Recording } from './schema';
+import { PASSWORD_TEXT } from './body-secrets';
 import { collectFrameSecrets, collectSecrets, SECRET_KINDS, type Secret, type SecretKind } from './secrets';
 
 /**
@@ -41,6 +42,10 @@ const KIND_LABELS: Record<SecretKind, string> = {
   'session-id': 'Session ids (Mcp-Session-Id)',
   'task-id': 'Task ids (they act as bearer tokens)',
   oauth: 'OAuth codes, PKCE verifiers, state and client secrets',
+  'provider-key': 'Provider keys in message text (sk-, sk_live_, ghp_, github_pat_, xox…, AKIA…, AIza…)',
+  jwt: 'JWTs in message text',
+  'private-key': 'PEM private key blocks',
+  password: 'Passwords (password fields, "password: …" in text)',
 };
 
 /** A secret shown without revealing it: a short head and tail and its length. */
@@ -72,6 +77,8 @@ function createReplacer(secrets: Secret[]) {
       map.set(fingerprint(s.value), { ...s, pseudonym: fingerprint(s.pseudonym) });
     }
   }
+  // Short passwords are replaced where text names them ("password hunter2"), not as substrings.
+  const passwords = new Map([...exact].filter(([, s]) => s.kind === 'password'));
   const keys = [...map.keys()].sort((a, b) => b.length - a.length);
   const pattern = keys.length ? new RegExp(keys.map(escapeRegExp).join('|'), 'g') : undefined;
   const bump = (s: Secret) => counts.set(s.value, (counts.get(s.value) ?? 0) + 1);
@@ -81,11 +88,20 @@ function createReplacer(secrets: Secret[]) {
       bump(whole);
       return whole.pseudonym;
     }
-    if (!pattern || value.length < 8) return value;
-    return value.replace(pattern, (m) => {
-      const s = map.get(m)!;
+    if (value.length < 8) return value;
+    const out = pattern
+      ? value.replace(pattern, (m) => {
+          const s = map.get(m)!;
+          bump(s);
+          return s.pseudonym;
+        })
+      : value;
+    if (!passwords.size) return out;
+    return out.replace(PASSWORD_TEXT, (m, _sep: string, v: string) => {
+      const s = passwords.get(v);
+      if (!s) return m;
       bump(s);
-      return s.pseudonym;
+      return `${m.slice(0, m.length - v.length)}${s.pseudonym}`;
     });
   };
   const json = (value: unknown): unknown => {
@@ -186,12 +202,14 @@ export function redactRecording(recording: Recording, options: RedactOptions = {
   for (const kind of SECRET_KINDS) {
     const of = secrets.filter((s) => s.kind === kind);
     if (!of.length) continue;
+    // A value's percent-encoded forms share its pseudonym: one value, not several.
+    const firsts = of.filter((s, i) => of.findIndex((o) => o.pseudonym === s.pseudonym) === i);
     items.push({
       kind,
       label: KIND_LABELS[kind],
-      distinct: of.length,
+      distinct: firsts.length,
       occurrences: of.reduce((n, s) => n + (r.counts.get(s.value) ?? 0), 0),
-      examples: of.slice(0, 3).map((s) => ({ masked: maskSecret(s.value), pseudonym: s.pseudonym })),
+      examples: firsts.slice(0, 3).map((s) => ({ masked: maskSecret(s.value), pseudonym: s.pseudonym })),
       redacted: !keep.has(kind),
     });
   }

@@ -2,18 +2,32 @@ import type { Frame } from '../client/frames';
 import { COOKIE_HEADER, SECRET_BODY_KEY, SECRET_HEADER, SECRET_QUERY, SESSION_HEADER } from './connection';
 import type { Recording } from './schema';
 import { asRecord } from '../shared/records';
+import { findBodySecrets } from './body-secrets';
 
 /**
  * Finding the secrets of a recording: credentials in headers (Authorization, cookies, API
  * keys, session ids), bearer tokens and `?token=`-style query parameters anywhere in text,
  * credential-named JSON fields, and task ids (bearer tokens by the spec) wherever a message
- * names them, and the codes, verifiers, secrets and tokens of authorization flows (lane `auth`).
+ * names them, the codes, verifiers, secrets and tokens of authorization flows (lane `auth`), and
+ * keys, JWTs, private keys and passwords pasted into message text (body-secrets.ts).
  * Each distinct value gets one pseudonym of its kind, so the redacted recording
  * still shows that two requests used the same task or the same credential.
  */
 
 /** The kinds of secret a recording is scanned for. */
-export const SECRET_KINDS = ['authorization', 'cookie', 'token', 'api-key', 'session-id', 'task-id', 'oauth'] as const;
+export const SECRET_KINDS = [
+  'authorization',
+  'cookie',
+  'token',
+  'api-key',
+  'session-id',
+  'task-id',
+  'oauth',
+  'provider-key',
+  'jwt',
+  'private-key',
+  'password',
+] as const;
 /** One kind of secret (see SECRET_KINDS). */
 export type SecretKind = (typeof SECRET_KINDS)[number];
 
@@ -33,6 +47,10 @@ const PREFIX: Record<SecretKind, (n: number) => string> = {
   'session-id': (n) => `session${String(n).padStart(4, '0')}-redacted`,
   'task-id': (n) => `task${String(n).padStart(4, '0')}-redacted`,
   oauth: (n) => `redacted-oauth-${n}`,
+  'provider-key': (n) => `redacted-provider-key-${n}`,
+  jwt: (n) => `redacted-jwt-${n}`,
+  'private-key': (n) => `redacted-private-key-${n}`,
+  password: (n) => `redacted-password-${n}`,
 };
 
 /**
@@ -45,6 +63,12 @@ const AUTH_TOKEN_FIELD = /^(access_token|refresh_token|id_token|subject_token|as
 
 const BEARER = /\bBearer\s+([A-Za-z0-9\-._~+/]+=*)/gi;
 const QUERY = /[?&#]([A-Za-z_][A-Za-z0-9_-]*)=([^&#\s"'<>\\]+)/g;
+
+/** The kind of a credential-named JSON field's value. */
+function bodyKeyKind(key: string): SecretKind {
+  if (/^pass(word|wd)$/i.test(key)) return 'password';
+  return /key/i.test(key) ? 'api-key' : 'token';
+}
 
 /** Collects secrets, giving each distinct value one pseudonym. */
 interface SecretCollector {
@@ -81,6 +105,7 @@ function createSecretCollector(): SecretCollector {
   function scanText(text: string): void {
     if (text.length < 8) return;
     for (const m of text.matchAll(BEARER)) add('authorization', m[1]!);
+    for (const b of findBodySecrets(text)) add(b.kind, b.value);
     if (!text.includes('=')) return;
     for (const m of text.matchAll(QUERY)) {
       const name = m[1]!;
@@ -119,7 +144,7 @@ function createSecretCollector(): SecretCollector {
   function scanJson(value: unknown, key?: string): void {
     if (typeof value === 'string') {
       if (key === 'taskId') add('task-id', value);
-      else if (key !== undefined && SECRET_BODY_KEY.test(key)) add(/key/i.test(key) ? 'api-key' : 'token', value);
+      else if (key !== undefined && SECRET_BODY_KEY.test(key)) add(bodyKeyKind(key), value);
       else scanText(value);
       return;
     }

@@ -125,6 +125,8 @@ function inflateCapped(data: Uint8Array, max: number): Uint8Array | string {
 export function openShareFragment(hash: string): OpenResult {
   const params = new URLSearchParams(hash.replace(/^#/, ''));
   const payload = params.get(SHARE_PARAM);
+  if (payload === '')
+    return { ok: false, error: `The link's #${SHARE_PARAM}= fragment is empty: the recording was cut off the link, copy the whole link again` };
   if (!payload) return { ok: false, error: `The link carries no recording (no #${SHARE_PARAM}= fragment)` };
   const bytes = fromBase64Url(payload);
   if (!bytes) return { ok: false, error: 'The link is damaged: the recording is not valid base64url' };

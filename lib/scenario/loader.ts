@@ -69,9 +69,12 @@ export function parseScenario(text: string, source: string, options: ParseScenar
       errors: [{ source, line, column, path: '', message: `The document is nested more than ${MAX_NESTING} levels deep; scenarios never need that` }],
     };
   }
-  const json = /^\s*\{/.test(text);
+  // A `.json` file is JSON whatever it starts with, so its errors are JSON's, not YAML's.
+  const json = /\.json$/i.test(source) || /^\s*\{/.test(text);
   // The json schema refuses unquoted scalars, so `{"id": x}` is an error rather than a string.
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, schema: json ? 'json' : 'core', uniqueKeys: true });
+  // YAML merge keys (`<<: *base`) are YAML 1.1, off by default in the yaml package; toJS's alias
+  // cap below still bounds what they expand to.
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, schema: json ? 'json' : 'core', uniqueKeys: true, merge: !json });
   const locator = createLocator(doc, lineCounter);
   const fromYaml = (error: YAMLError): ScenarioIssue => ({ source, ...locator.position(error.pos[0]), path: '', message: error.message });
   const yamlWarnings = doc.warnings.map(fromYaml);
@@ -138,7 +141,9 @@ function jsonSyntaxIssue(text: string, source: string, locator: Locator): Scenar
     const message = reasonOf(error);
     const offset = /at position (\d+)/.exec(message);
     const lineColumn = /at line (\d+) column (\d+)/.exec(message);
-    const at = offset ? locator.position(Number(offset[1])) : lineColumn ? { line: Number(lineColumn[1]), column: Number(lineColumn[2]) } : undefined;
+    // V8 names no position when the text ends early ("Unexpected end of JSON input"): the end is where.
+    const end = /end of (JSON )?(input|data)/i.test(message) ? locator.position(text.trimEnd().length) : undefined;
+    const at = offset ? locator.position(Number(offset[1])) : lineColumn ? { line: Number(lineColumn[1]), column: Number(lineColumn[2]) } : end;
     if (!at) return undefined;
     const plain = message.replace(/^JSON\.parse: /, '').replace(/ (in JSON )?at (position|line) .*$/, '');
     return { source, ...at, path: '', message: `Invalid JSON: ${plain.charAt(0).toLowerCase()}${plain.slice(1)}` };

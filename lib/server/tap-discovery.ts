@@ -65,6 +65,12 @@ export function advertiseLoupe(dataDir: string, advert: { url: string; token: st
 
 /** The Loupe advertised in a data directory, if its process still runs. */
 export function findLoupe(dataDir: string): LoupeAdvert | undefined {
+  const found = readLoupeAdvert(dataDir);
+  return found?.running ? found.advert : undefined;
+}
+
+/** The advert of a data directory, and whether its process runs (a killed Loupe leaves it behind). */
+export function readLoupeAdvert(dataDir: string): { advert: LoupeAdvert; running: boolean } | undefined {
   let text: string;
   try {
     text = fs.readFileSync(path.join(dataDir, FILE), 'utf8');
@@ -78,5 +84,5 @@ export function findLoupe(dataDir: string): LoupeAdvert | undefined {
     return undefined;
   }
   const parsed = AdvertSchema.safeParse(data);
-  return parsed.success && alive(parsed.data.pid) ? parsed.data : undefined;
+  return parsed.success ? { advert: parsed.data, running: alive(parsed.data.pid) } : undefined;
 }

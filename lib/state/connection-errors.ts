@@ -43,6 +43,9 @@ const PROXY_FIX: Record<string, string> = {
   url: 'Type the full URL of the MCP endpoint, e.g. https://server.example/mcp.',
 };
 
+/** The transport's words for a request that never got an HTTP answer (http-transport.ts). */
+const NEVER_REACHED = /^Failed to (reach|open the stream at) /;
+
 /** Explain a connect that failed with `outcome` (a stdio or unknown failure keeps the client's words). */
 export function explainConnectFailure(target: ConnectTarget, outcome: RequestOutcome): ConnectProblem {
   const where = target.url;
@@ -61,6 +64,13 @@ export function explainConnectFailure(target: ConnectTarget, outcome: RequestOut
           : refusal.text;
       return { cause, fix: PROXY_FIX[refusal.code] ?? 'Check the URL and the server.' };
     }
+    // The server answered and the stream then broke (a crash, a proxy cutting it): saying
+    // "nothing answered" would send the user to start a server that is running.
+    if ((outcome.reason === 'network' || outcome.reason === 'dropped') && target.mode !== 'stdio' && !NEVER_REACHED.test(outcome.message))
+      return {
+        cause: `${where} answered, but the server's stream ended before its answer (${outcome.message}).`,
+        fix: 'The server dropped the connection mid-answer: check its log for a crash, or a proxy or timeout in front of it cutting the stream.',
+      };
     if (outcome.reason === 'network' && target.mode !== 'stdio') {
       const cross = originOf(where, target.pageOrigin) !== target.pageOrigin;
       if (target.mode === 'direct' && cross)

@@ -8,6 +8,9 @@ import { ROOT, startApp, type Started } from '../helpers/processes';
 import { controlApi } from '../integration/http-target';
 import { launchChromium, showFrames } from './browser';
 
+// A provider key as a user would paste it (built from pieces so secret scanners leave this file alone).
+const PASTED_KEY = `sk-${'live'}-ABCDEF1234567890abcdef`;
+
 /**
  * Recordings in Chromium against the app server (`npm start`): a demo session with a task and an app is
  * recorded, reviewed and exported redacted as a share link; the server is stopped and a new
@@ -84,6 +87,14 @@ describe('recordings in the browser', () => {
     const view = await viewFrame(page, first!.port);
     await view.waitForFunction(() => document.getElementById('status')?.textContent === '5 notes', undefined, { timeout: 15_000 });
 
+    // A key and a password pasted into a tool argument (the echo sends them back in its result).
+    await page.click('[data-tab="tools"]');
+    await page.click('[data-tool="echo"] [data-testid="select-tool"]');
+    const echo = '[data-testid="tool-call-form"][data-tool="echo"]';
+    await page.fill(`${echo} input[name="text"]`, `my key is ${PASTED_KEY} and password hunter2`);
+    await page.click(`${echo} [data-testid="call-tool"]`);
+    await page.waitForSelector(`${echo} [data-testid="tool-result"]`, { timeout: 15_000 });
+
     const tasks = await controlApi(base, first!.token!, '/api/scenarios/demo/tasks', 'GET');
     taskIds = (tasks.json as { tasks: { taskId: string }[] }).tasks.map((t) => t.taskId);
     expect(taskIds).toHaveLength(1);
@@ -94,6 +105,9 @@ describe('recordings in the browser', () => {
     await page.waitForSelector('[data-testid="review-dialog"]');
     expect(await page.getAttribute('[data-testid="review-items"] li[data-kind="task-id"]', 'data-redacted')).toBe('true');
     expect(await page.textContent('[data-testid="review-dialog"]')).toContain('task0001-redacted');
+    for (const kind of ['provider-key', 'password'])
+      expect(await page.getAttribute(`[data-testid="review-items"] li[data-kind="${kind}"]`, 'data-redacted'), kind).toBe('true');
+    expect(await page.textContent('[data-testid="review-items"] li[data-kind="password"]')).toMatch(/Passwords .*\): 1 value, [2-9] places/);
     expect(await page.$('[data-testid="share-link"]')).toBeNull();
     await page.click('[data-testid="make-share-link"]');
     link = (await page.inputValue('[data-testid="share-link"]')) ?? '';
@@ -109,6 +123,9 @@ describe('recordings in the browser', () => {
     expect(exportedFrames).toBeLessThanOrEqual(after);
     const text = JSON.stringify(opened.recording);
     for (const id of taskIds) expect(text).not.toContain(id);
+    expect(text).not.toContain(PASTED_KEY);
+    expect(text).not.toContain('hunter2');
+    expect(text).toContain('my key is redacted-provider-key-1 and password redacted-password-1');
     expect(text).not.toContain(first!.token!);
     expect(text).toContain('<!doctype html');
 

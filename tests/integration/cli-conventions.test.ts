@@ -76,6 +76,7 @@ describe('mcp-loupe exit codes, messages and --json errors', () => {
   let closed: string;
   let dataDir: string;
   let hostile: Awaited<ReturnType<typeof hostileServer>>;
+  let deadLoupe: { dir: string; pid: number };
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-cli-conventions-'));
     [mock, conformance, hostile] = await Promise.all([
@@ -85,6 +86,11 @@ describe('mcp-loupe exit codes, messages and --json errors', () => {
     ]);
     // A port nothing listens on: connecting to it is refused.
     closed = `http://127.0.0.1:${await freePort()}/mcp`;
+    // The advert a killed Loupe leaves: its process (one that has exited) no longer runs.
+    const gone = spawnSync(process.execPath, ['-e', '']);
+    deadLoupe = { dir: path.join(dataDir, 'dead'), pid: gone.pid ?? 0 };
+    fs.mkdirSync(deadLoupe.dir);
+    fs.writeFileSync(path.join(deadLoupe.dir, 'loupe-server.json'), JSON.stringify({ url: mock.url, token: 'stale', pid: deadLoupe.pid }));
   });
   afterAll(async () => {
     await Promise.all([mock?.stop(), conformance?.stop(), hostile?.close()]);
@@ -118,6 +124,13 @@ describe('mcp-loupe exit codes, messages and --json errors', () => {
       [['export', 'no-such-file.json', '--out', '-'], 2, /no-such-file\.json: no such file/],
       [() => ['scenarios', 'list', '--url', mock.url], 2, /needs a token: pass --token or set LOUPE_TOKEN/],
       [() => ['tasks', 'advance', 'T1', '--url', mock.url], 2, /needs a token: pass --token or set LOUPE_TOKEN/],
+      // a Loupe that died and left its advert behind: passing its --data-dir again would not help
+      [
+        () => ['tasks', 'advance', 'T1', '--url', mock.url, '--data-dir', deadLoupe.dir],
+        2,
+        () => new RegExp(`the Loupe recorded in .*dead \\(pid ${deadLoupe.pid}, .*\\) is not running: start it again \\(\`mcp-loupe open --data-dir`),
+      ],
+      [() => ['call', 'echo', 'text=hi', '--url', mock.url, '--record', dataDir], 2, /--record .* names a directory: give a file path like .*session\.json/],
       // failures: nothing listens, the port is taken, the server says no
       [() => ['discover', '--url', closed], 1, () => refused(() => closed)],
       [() => ['tools', '--url', closed], 1, () => refused(() => closed)],

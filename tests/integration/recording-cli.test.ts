@@ -21,6 +21,9 @@ import { ROOT, startCliMock, type Started } from '../helpers/processes';
 
 const CLI = path.join(ROOT, 'bin', 'mcp-loupe.mjs');
 const BEARER = 'cli-secret-bearer-5c1f0e9d8a7b6c5d4e3f2a1b';
+// What a user pastes into a tool argument: a provider key and a short password in prose.
+const PASTED_KEY = 'sk-live-ABCDEF1234567890abcdef';
+const PASTED = `text=my key is ${PASTED_KEY} and password hunter2`;
 
 type Run = { code: number; stdout: string; stderr: string };
 function cli(args: string[], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<Run> {
@@ -64,7 +67,7 @@ async function startReplay(file: string, extra: string[] = []): Promise<{ url: s
 /** The scripted client session: discovery, a plain call with a bearer token, a task with input, MRTR, an idempotent charge. */
 const session = (url: string): string[][] => [
   ['discover', '--url', url],
-  ['call', 'echo', 'text=hello recordings', '--url', url, '--header', `Authorization: Bearer ${BEARER}`],
+  ['call', 'echo', PASTED, '--url', url, '--header', `Authorization: Bearer ${BEARER}`],
   ['call', 'generate_report', 'size=small', '--task', '--wait', '--elicit-stub', '{"approved":true}', '--url', url],
   ['call', 'delete_note', 'noteId=note-3', '--elicit-stub', '{"confirm":true}', '--url', url],
   ['call', 'charge', 'account=acct-9', 'amountCents=250', 'idempotencyKey=rec-key-1', '--json', '--url', url],
@@ -115,7 +118,7 @@ describe('mcp-loupe call --record, replay and export', () => {
       expect(doc.error.message).toContain('tools/call {"arguments":{"text":"hi"},"name":"echo"} was never recorded');
       expect(doc.error.rpc).toMatchObject({
         code: -32602,
-        data: { closest: { method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello recordings' } } } },
+        data: { closest: { method: 'tools/call', params: { name: 'echo', arguments: { text: PASTED.slice('text='.length) } } } },
       });
       expect(doc.result).toBeUndefined();
       expect(replay.output()).toContain('replay: tools/call is not in the recording');
@@ -196,14 +199,24 @@ describe('mcp-loupe call --record, replay and export', () => {
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(/replaced +1 × Authorization credentials/);
     expect(run.stderr).toMatch(/replaced +1 × Task ids/);
+    // Secrets pasted into message text (the echo's argument and its result) are found, listed and replaced.
+    expect(run.stderr).toMatch(/replaced +1 × Provider keys[^\n]*: 2 place\(s\)/);
+    expect(run.stderr).toMatch(/replaced +1 × Passwords[^\n]*: 2 place\(s\)/);
     const text = fs.readFileSync(out, 'utf8');
+    expect(JSON.stringify(recording.frames)).toContain(PASTED_KEY);
+    expect(text).not.toContain(PASTED_KEY);
+    expect(text).not.toContain('hunter2');
+    expect(text).toContain('my key is redacted-provider-key-1 and password redacted-password-1');
     const secrets = collectSecrets(recording);
     const taskIds = [...new Set(recording.frames.map((f) => f.taskId).filter((t): t is string => !!t))];
     expect(taskIds).toHaveLength(1);
     expect(secrets.map((s) => s.value)).toEqual(expect.arrayContaining([BEARER, ...taskIds]));
     for (const s of secrets) expect(text, `${s.kind} leaked`).not.toContain(s.value);
     expect(text).toContain('task0001-redacted');
-    expect(parseRecording(text)).toMatchObject({ ok: true, recording: { redaction: { counts: { authorization: 1, 'task-id': 1 } } } });
+    expect(parseRecording(text)).toMatchObject({
+      ok: true,
+      recording: { redaction: { counts: { authorization: 1, 'task-id': 1, 'provider-key': 1, password: 1 } } },
+    });
     const raw = await cli(['export', file, '--out', path.join(dir, 'raw.json'), '--no-redact']);
     expect(raw.stderr).toContain('warning: --no-redact');
     expect(fs.readFileSync(path.join(dir, 'raw.json'), 'utf8')).toContain(BEARER);
@@ -213,7 +226,7 @@ describe('mcp-loupe call --record, replay and export', () => {
     const harFile = path.join(dir, 'session.har');
     expect((await cli(['export', file, '--out', harFile, '--har'])).code).toBe(0);
     const harText = fs.readFileSync(harFile, 'utf8');
-    expect(harText).not.toContain(BEARER);
+    for (const leak of [BEARER, PASTED_KEY, 'hunter2']) expect(harText).not.toContain(leak);
     const har = importHar(JSON.parse(harText));
     if (!har.ok) throw new Error(har.error);
     const redacted = parseRecording(fs.readFileSync(path.join(dir, 'shared.loupe.json'), 'utf8'));

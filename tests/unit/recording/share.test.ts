@@ -53,6 +53,9 @@ describe('share links', () => {
 
   it('reports a damaged or foreign link instead of throwing', () => {
     expect(openShareFragment('#other=1')).toMatchObject({ ok: false, error: expect.stringContaining('no #rec=') });
+    // A link cut right after `#rec=` has the fragment, empty: saying it has none would mislead.
+    for (const cut of ['#rec=', 'rec=', '#rec'])
+      expect(openShareFragment(cut)).toMatchObject({ ok: false, error: expect.stringContaining('#rec= fragment is empty') });
     expect(openShareFragment('#rec=***')).toMatchObject({ ok: false, error: expect.stringContaining('base64url') });
     expect(openShareFragment(`#rec=${toBase64Url(new Uint8Array([1, 2, 3, 4, 5]))}`)).toMatchObject({ ok: false });
     expect(openShareFragment(`#rec=${toBase64Url(deflateSync(new TextEncoder().encode('{"version":1}')))}`)).toMatchObject({

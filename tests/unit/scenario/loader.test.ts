@@ -197,6 +197,43 @@ tools:
     expect(errorsOf(text)[0].message).toMatch(/alias/i);
   });
 
+  it("reads a .json file as JSON: a file cut short gets JSON's error at the end, not a YAML parser message", () => {
+    const errors = errorsOf('{"id":"x", "tools": [\n', 'cut.json');
+    expect(errors).toEqual([{ source: 'cut.json', line: 1, column: 22, path: '', message: 'Invalid JSON: unexpected end of JSON input' }]);
+    // Even when it does not start with `{`.
+    expect(errorsOf('[1, 2', 'list.json')[0]!.message).toMatch(/^Invalid JSON: /);
+  });
+
+  it("expands YAML merge keys (<<: *anchor), so a tool can reuse another's fields", () => {
+    const text = `id: merged
+server: { name: s, version: 1.0.0 }
+tools:
+  - &base
+    name: first
+    inputSchema: { type: object, properties: { text: { type: string } } }
+    result: { content: [{ type: text, text: hi }] }
+  - <<: *base
+    name: second
+`;
+    const parsed = parseScenario(text, 'merge.yaml');
+    if (!parsed.ok) throw new Error(formatIssues(parsed.errors));
+    expect(parsed.scenario.tools.map((t) => t.name)).toEqual(['first', 'second']);
+    expect(parsed.scenario.tools[1]!.inputSchema).toEqual(parsed.scenario.tools[0]!.inputSchema);
+    // A typo beside a merge key is still named as the unknown key it is.
+    const typo = errorsOf('id: m\nserver: { name: s, version: 1.0.0 }\ntools:\n  - &b { name: x }\n  - <<: *b\n    reslt: 1\n');
+    expect(typo.map((e) => e.message).join('\n')).toMatch(/reslt/);
+    expect(typo.map((e) => e.message).join('\n')).not.toContain('"<<"');
+  });
+
+  it('keeps the alias cap when merge keys multiply aliases', () => {
+    let text = 'a0: &a0 { k: [x, x, x, x, x, x, x, x, x, x] }\n';
+    for (let i = 1; i < 9; i++)
+      text += `a${i}: &a${i} { <<: *a${i - 1}, l: [${Array(10)
+        .fill(`*a${i - 1}`)
+        .join(', ')}] }\n`;
+    expect(errorsOf(text)[0]!.message).toMatch(/alias/i);
+  });
+
   it('reports an empty document as a whole-file error', () => {
     const errors = errorsOf('');
     expect(errors[0]).toMatchObject({ line: 1, column: 1, path: '' });

@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHeadlessSession } from '../../../lib/client/headless';
 import { explainConnectFailure } from '../../../lib/state/connection-errors';
 
 const page = 'http://127.0.0.1:4000';
@@ -37,5 +40,52 @@ describe('a failed connect explained', () => {
       explainConnectFailure({ url: 'http://h/mcp', mode: 'proxy', pageOrigin: page }, { type: 'failure', reason: 'auth', message: 'authorization required' })
         .fix,
     ).toMatch(/bearer token/);
+  });
+});
+
+describe('a connect whose answer broke off', () => {
+  let server: http.Server;
+  let base: string;
+  beforeAll(async () => {
+    // Like a server that crashes mid-answer: 200 text/event-stream, half an event, then the socket is destroyed.
+    server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        if (req.url === '/refuse') {
+          req.socket.destroy();
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('event: message\ndata: {"jsonrpc":"2.0",');
+        setImmediate(() => req.socket.destroy());
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  const connect = async (url: string) => {
+    const out = await createHeadlessSession({ url, era: 'modern', timeoutMs: 10_000 }).discover();
+    return explainConnectFailure({ url, mode: 'auto', pageOrigin: page }, out);
+  };
+
+  it('says the server answered and its stream ended before the answer, not that nothing answered', async () => {
+    const p = await connect(`${base}/close`);
+    expect(p.cause).toMatch(new RegExp(`^${base}/close answered, but the server's stream ended before its answer \\(.+\\)\\.$`));
+    expect(p.cause).not.toMatch(/Nothing answered/);
+    expect(p.fix).toMatch(/dropped the connection mid-answer/);
+    expect(p.fix).not.toMatch(/Start the server/);
+  });
+
+  it('still says nothing answered when the connection is refused or reset before any answer', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const refused = await connect(`http://127.0.0.1:${port}/mcp`);
+    expect(refused.cause).toMatch(/^Nothing answered at /);
+    expect(refused.fix).toMatch(/Start the server/);
+    expect((await connect(`${base}/refuse`)).cause).toMatch(/^Nothing answered at /);
   });
 });
