@@ -61,7 +61,15 @@ const PREFIX: Record<SecretKind, (n: number) => string> = {
 const AUTH_FIELD = /^(code|code_verifier|state|client_secret|client_assertion|registration_access_token|device_code)$/i;
 const AUTH_TOKEN_FIELD = /^(access_token|refresh_token|id_token|subject_token|assertion)$/i;
 
-const BEARER = /\bBearer\s+([A-Za-z0-9\-._~+/]+=*)/gi;
+const BEARER = /\bBearer\s+([A-Za-z0-9\-._~+/]+=*)(")?/gi;
+
+/**
+ * Whether what follows "Bearer" in free text is a credential rather than a word: prose says
+ * "Bearer tokens", and a `WWW-Authenticate: Bearer resource_metadata="…"` challenge names a
+ * parameter (the match then ends in `="`). Replacing "tokens" would rewrite every occurrence of
+ * the word in the recording, since a value gets one pseudonym everywhere.
+ */
+const credentialLike = (value: string, quoted: boolean) => !(quoted && value.endsWith('=')) && value.length >= 8 && (/\d/.test(value) || value.length >= 20);
 const QUERY = /[?&#]([A-Za-z_][A-Za-z0-9_-]*)=([^&#\s"'<>\\]+)/g;
 
 /** The kind of a credential-named JSON field's value. */
@@ -104,7 +112,7 @@ function createSecretCollector(): SecretCollector {
   // The groups of BEARER, QUERY and the authorization pattern are not optional: a match has them all.
   function scanText(text: string): void {
     if (text.length < 8) return;
-    for (const m of text.matchAll(BEARER)) add('authorization', m[1]!);
+    for (const m of text.matchAll(BEARER)) if (credentialLike(m[1]!, m[2] !== undefined)) add('authorization', m[1]!);
     for (const b of findBodySecrets(text)) add(b.kind, b.value);
     if (!text.includes('=')) return;
     for (const m of text.matchAll(QUERY)) {

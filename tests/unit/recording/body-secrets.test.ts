@@ -32,6 +32,8 @@ const ORDINARY = [
   'task id 9f2c1e7a-4b3d-4e8f-a1b2-c3d4e5f6a7b8, request req_01HZX3K9Q2, note-3',
   'sk-learn-compatible-estimators and risk-based-authentication are fine words',
   'The AKIA prefix marks an AWS key; eyJ starts base64 JSON.',
+  'Bearer tokens travel in the Authorization header; bearer authentication is RFC 6750.',
+  'WWW-Authenticate: Bearer resource_metadata="https://example.test/.well-known/oauth-protected-resource"',
 ];
 
 let seq = 0;
@@ -102,6 +104,15 @@ describe('secrets pasted into message bodies', () => {
     expect(items).toEqual([]);
     expect(out.frames.map((f) => f.body)).toEqual(recording.frames.map((f) => f.body));
     expect(out.frames[1]!.raw).toBe(recording.frames[1]!.raw);
+  });
+
+  it('replaces a bearer token written into text, and only the token', () => {
+    const token = 'mF_9.B5f-4.1JqM';
+    const recording = recordingOf(`curl -H "Authorization: Bearer ${token}" https://api.example.test; Bearer tokens expire`);
+    const { recording: out } = redactRecording(recording);
+    const file = serializeRecording(out);
+    expect(file).not.toContain(token);
+    expect(file).toContain('Bearer tokens expire');
   });
 
   it('keeps a kind when the user chooses to, and says so in the review', () => {
