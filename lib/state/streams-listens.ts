@@ -61,6 +61,11 @@ export function createListenTracker(draft: StreamsDraft, unsafeInFlight: () => b
     dropped(listenId, f, reason) {
       const l = current().listens[listenId];
       if (!l || l.state === 'closed' || l.state === 'ended' || l.state === 'refused') return;
+      // One listen request drops once. Its stream's close and its failed exchange are two frames
+      // of the same drop, and the listener may have reported it before either got here (the
+      // timeline hands frames over once per animation frame; the listener's callbacks run at
+      // once): the record already made, with the plan being carried out, stands.
+      if (f.rpcId !== undefined && l.drops.some((d) => d.subscriptionId === f.rpcId)) return;
       // Like the listener: a stream that stayed up past the cap earns a fresh backoff.
       const attempt = l.lastAckAt !== undefined && f.at - l.lastAckAt >= BACKOFF_CAP_MS && l.state === 'live' ? 0 : l.drops.length ? l.attempt + 1 : 0;
       const plan = reconnectPlan({ previousSubscriptionId: f.rpcId, filter: l.filter, attempt, unsafeMutationInFlight: unsafeInFlight() });

@@ -30,6 +30,10 @@ const CUT_LISTEN = {
           { statusMessage: 'Resolving', delayMs: 1_200 },
           { statusMessage: 'Compiling', delayMs: 1_200 },
           { statusMessage: 'Testing', delayMs: 1_200 },
+          // Two more status changes than the two drops need: the listen starts when the page gets
+          // to it, and on a loaded machine that can be a status change or two after the call.
+          { statusMessage: 'Packaging', delayMs: 1_200 },
+          { statusMessage: 'Publishing', delayMs: 1_200 },
           { result: { content: [{ type: 'text', text: 'Built {{args.project}}' }] } },
         ],
       },

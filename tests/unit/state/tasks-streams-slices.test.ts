@@ -15,6 +15,7 @@ import { pendingInputRequests, visitedStatuses, cancelPending, pollIntervals, ex
 import { createStreamsSlice } from '../../../lib/state/streams-slice';
 import type { StreamsSlice } from '../../../lib/state/streams-types';
 import { createFakeClock, drive, type FakeClock } from '../../helpers/fake-clock';
+import { reconnectPlan } from '../../../lib/client/reconnect';
 
 /**
  * The tasks and streams slices fed by a real client session against the real engine (frames
@@ -260,5 +261,46 @@ describe('streams slice', () => {
     expect(l.drops[0].plan.note).toMatch(/not re-sent/);
     const stream = s().byId['c:1'];
     expect(stream).toMatchObject({ httpStatus: 200, frames: 1, keepAlives: 1, closeReason: 'network-error', ack: { at: 2 } });
+  });
+  it('keeps one drop when the listener reports it before the frames of the cut stream arrive', () => {
+    const store = newStore();
+    const s = () => store.getState().streams;
+    const base = { connectionId: 'c', direction: 'in' as const, bytes: 0 };
+    const listen = (seq: number, rpcId: number, at: number) => {
+      s().ingest({
+        ...base,
+        seq,
+        at,
+        direction: 'out',
+        kind: 'http-request',
+        exchangeId: `c:${rpcId}`,
+        conversationId: 'listen-1',
+        rpcId,
+        method: 'subscriptions/listen',
+        body: { params: { notifications: { taskIds: ['t1'] } } },
+      });
+    };
+    listen(0, 1, 0);
+    const stream = { ...base, exchangeId: 'c:1', streamId: 'c:1', rpcId: 1, conversationId: 'listen-1', method: 'subscriptions/listen' };
+    s().ingest({ ...stream, seq: 1, at: 1, kind: 'sse-open' });
+    s().ingest({
+      ...stream,
+      seq: 2,
+      at: 2,
+      kind: 'sse-frame',
+      method: 'notifications/subscriptions/acknowledged',
+      body: { jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: ['t1'] } } },
+    });
+    // The listener sees its stream end, reports the drop, re-listens and refetches at once...
+    const plan = reconnectPlan({ previousSubscriptionId: 1, filter: { taskIds: ['t1'] }, attempt: 0, unsafeMutationInFlight: false });
+    s().noteListenDrop(1, { at: 5, reason: 'the server closed the stream', attempt: 0, plan });
+    // ...while the frames of the cut stream and of the re-listen reach the slice only afterwards.
+    s().ingest({ ...stream, seq: 3, at: 5, kind: 'sse-close', closeReason: 'server-closed' });
+    s().ingest({ ...stream, seq: 4, at: 5, kind: 'error', errorText: 'the server closed the stream without a response' });
+    listen(5, 2, 300);
+    s().noteListenResync(2, 320);
+    const l = s().listens['listen-1'];
+    expect(l.drops).toHaveLength(1);
+    expect(l.drops[0]).toMatchObject({ reported: true, reason: 'the server closed the stream', reopenedAt: 300, resyncedAt: 320 });
   });
 });
