@@ -113,6 +113,15 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
     if (!asRequest.success) {
       const asNote = JsonRpcNotificationSchema.safeParse(body);
       if (asNote.success && !Object.hasOwn(body as Record<string, unknown>, 'id')) {
+        // A notification naming a session this server does not hold gets 404 like a request
+        // would (2025-11-25 transport): a misrouted `notifications/initialized` must not pass
+        // silently and leave the client to find out at its next request.
+        const sid = headers.get(HEADER.sessionId);
+        if (sid && opts.sessions && !opts.sessions.get(sid)) {
+          const err = errorResponse(null, { code: -32001, message: opts.sessions.missing });
+          record(404, err);
+          return json(404, err);
+        }
         if (asNote.data.method === 'notifications/cancelled') opts.sessions?.cancel(headers.get(HEADER.sessionId), asNote.data.params?.requestId);
         record(202, undefined);
         return { status: 202, headers: {} };

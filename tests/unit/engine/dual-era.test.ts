@@ -189,6 +189,10 @@ describe('HTTP: 2025-11-25 sessions', () => {
     expect(del.status).toBe(200);
     const after = await post(engine, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, { 'Mcp-Session-Id': sid, 'MCP-Protocol-Version': '2025-11-25' });
     expect(after.status).toBe(404);
+    // A notification naming the ended session is refused the same way, not accepted with 202.
+    const note = await post(engine, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'Mcp-Session-Id': sid, 'MCP-Protocol-Version': '2025-11-25' });
+    expect(note.status).toBe(404);
+    expect(((await note.json()) as { error: { code: number } }).error.code).toBe(-32001);
   });
 
   it('a stream cut after its priming event resumes with GET + Last-Event-ID and delivers the answer', async () => {
