@@ -4,7 +4,6 @@ import type { SliceGet, SliceSet } from './slice';
 import { createTimelineBuffer, type TimelineBuffer } from './timeline-buffer';
 import { createIncrementalLinter } from './timeline-lints';
 import { DEFAULT_FILTERS, type LintMap, type TimelineFilters, type TimelineStats } from './timeline-types';
-import { perAnimationFrame } from './per-animation-frame';
 
 /**
  * The timeline slice: the reactive face of the byte-bounded buffer. Components subscribe to
@@ -73,7 +72,7 @@ export function createTimelineSlice(set: SliceSet<TimelineSlice>, get: SliceGet<
   const afterPaint = (run: () => void) => void setTimeout(run, BULK_LINT_DELAY_MS);
   const scheduleBulk =
     options.scheduleLint ?? (typeof requestAnimationFrame === 'function' ? (run: () => void) => void requestAnimationFrame(() => afterPaint(run)) : afterPaint);
-  const scheduleFrames = options.scheduleFrames ?? perAnimationFrame;
+  const scheduleFrames = options.scheduleFrames ?? ((flush: () => void) => queueMicrotask(flush));
   const listeners = new Set<FrameListener>();
   let lintScheduled = false;
   let queue: Frame[] = [];
