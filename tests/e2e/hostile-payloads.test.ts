@@ -322,8 +322,10 @@ describe('a hostile MCP server in the inspector', () => {
     expect(await problem.textContent()).toContain(
       "Refused a redirect: the server answered a redirect (the browser hides where to); Loupe never follows a server's redirects",
     );
+    // The result shows from the call's end; the timeline row takes its error frame in the same
+    // tick but may render a commit later, so wait for the row rather than read it once.
+    await expect.poll(async () => (await rowsOf('tools/call')).at(-1)?.error, { timeout: 10_000 }).toBe(true);
     const last = (await rowsOf('tools/call')).at(-1)!;
-    expect(last.error).toBe(true);
     await page.click(`[data-testid="timeline-row"][data-id="${last.id}"]`);
     await page.click('[data-testid="exchange-frames"] button[data-frame-kind="error"]');
     expect(await page.textContent('[data-testid="detail-pane"]')).toContain('Refused a redirect');
@@ -353,8 +355,10 @@ describe('a hostile MCP server in the inspector', () => {
     expect(await problem.textContent()).toMatch(
       /JSON answer cut after 1\d\.\d MiB: over the budget of 16\.0 MiB per answer \(the page's limit; Loupe closed the connection\)/,
     );
+    // The result shows from the call's end; the timeline row takes its error frame in the same
+    // tick but may render a commit later, so wait for the row rather than read it once.
+    await expect.poll(async () => (await rowsOf('tools/call')).at(-1)?.error, { timeout: 10_000 }).toBe(true);
     const last = (await rowsOf('tools/call')).at(-1)!;
-    expect(last.error).toBe(true);
     await page.click(`[data-testid="timeline-row"][data-id="${last.id}"]`);
     await page.click('[data-testid="exchange-frames"] button[data-frame-kind="error"]');
     expect(await page.textContent('[data-testid="detail-pane"]')).toContain('JSON answer cut after');
