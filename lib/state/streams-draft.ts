@@ -18,7 +18,7 @@ export interface StreamsDraft {
   /** The stream's record, copied once per run so it can be updated in place. */
   draftStream(id: string): StreamRecord | undefined;
   putListen(l: ListenRecord): void;
-  /** The listen one of whose streams had this subscription id. */
+  /** The newest listen one of whose requests had this subscription id. */
   listenOf(subscriptionId: string | number): ListenRecord | undefined;
 }
 
@@ -74,8 +74,9 @@ export function createStreamsDraft(set: SliceSet<StreamsSlice>): StreamsDraft {
   };
   const listenOf = (subscriptionId: string | number): ListenRecord | undefined => {
     const c = cur!;
-    for (const id of c.listenOrder) {
-      const l = c.listens[id]!;
+    // Newest first: request ids start again at 1 on every connection, and reports come from the current one.
+    for (let i = c.listenOrder.length - 1; i >= 0; i--) {
+      const l = c.listens[c.listenOrder[i]!]!;
       if (l.subscriptionIds.includes(subscriptionId)) return l;
     }
     return undefined;

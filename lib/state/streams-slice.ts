@@ -114,7 +114,8 @@ export function createStreamsSlice(set: SliceSet<StreamsSlice>, _get?: SliceGet<
     if (ack) r.ack = { at: f.at, agreed: (asRecord(body?.params)?.notifications ?? {}) as SubscriptionFilter };
     if (responded) r.responded = true;
     const l = r.listenId ? current().listens[r.listenId] : undefined;
-    if (l && ack) putListen({ ...l, state: 'live', lastAckAt: f.at });
+    // The user may have closed the listen before this frame got here (frames come batched).
+    if (l && ack) putListen({ ...l, state: l.state === 'closed' ? 'closed' : 'live', lastAckAt: f.at });
     else if (l && responded) putListen({ ...l, state: 'error' in body! ? 'refused' : 'ended' });
   }
 
@@ -187,6 +188,7 @@ export function createStreamsSlice(set: SliceSet<StreamsSlice>, _get?: SliceGet<
     clear() {
       statuses.clear();
       inFlight.clear();
+      listens.reset();
       run(() => {
         const w = own();
         Object.assign(w, { byId: {}, order: [], listens: {}, listenOrder: [] });

@@ -49,10 +49,22 @@ export interface ListenDrop {
   reason: string;
   attempt: number;
   subscriptionId?: string | number;
+  /** The exchange of the listen request that dropped: one request drops once. */
+  exchangeId?: string;
   plan: ReconnectPlan;
   /** The plan came from the listener itself rather than from frames. */
   reported: boolean;
   reopenedAt?: number;
+  resyncedAt?: number;
+}
+
+/** One request of a listen (the first open or a re-open). */
+export interface ListenRequest {
+  exchangeId: string;
+  /** Its JSON-RPC id, which names the subscription. */
+  subscriptionId?: string | number;
+  at: number;
+  /** The listener resynced once this request was acknowledged (it refetched what the drop before it missed). */
   resyncedAt?: number;
 }
 
@@ -65,6 +77,8 @@ export interface ListenRecord {
   /** The filter as requested (re-sent unchanged on every re-open). */
   filter: SubscriptionFilter;
   subscriptionIds: (string | number)[];
+  /** The latest requests, oldest first: which drop a report or a re-open belongs to. */
+  requests: ListenRequest[];
   streamIds: string[];
   state: ListenState;
   openedAt: number;
