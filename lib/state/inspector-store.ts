@@ -41,7 +41,7 @@ import type { SpillHandler, TimelineLimits } from './timeline-types';
  *   buffer: TimelineBuffer — non-reactive reads: get(id), ids(), forEach(fn), fullBody(id),
  *            text(id), span(key), spans(), longSpans(), spansOf(entry), lintsOf(exchangeId),
  *            previousSnapshot(id). Entries carry taskFp (never render taskId).
- *   append(frame) (one update), enqueue(frame) (live: batched per microtask, bursts in slices; the connection uses it),
+ *   append(frame) (one update), enqueue(frame) (live: batched per animation frame, bursts in slices; the connection uses it),
  *   appendMany(frames, { lints? }) (ONE store update: use it to open a recording; pass the
  *            recording's lints, keyed by exchangeId, to skip re-linting; a 100k recording
  *            needs `limits.maxBytes` of ~100 MiB to be held whole: entries cost ~0.5-1 KiB),
@@ -90,7 +90,7 @@ export interface InspectorStoreOptions {
   now?: () => number;
   /** How queued lint work is scheduled (default: a macrotask). Pass `(run) => run()` to lint synchronously. */
   scheduleLint?: (run: () => void) => void;
-  /** How a batch of live frames is flushed into the timeline (default: the next microtask; a per-animation-frame scheduler raced the listener's own reports, see streams-listens.ts). */
+  /** How a batch of live frames is flushed into the timeline (default: before the next animation frame; a microtask without a DOM). */
   scheduleFrames?: (flush: () => void) => void;
   /** Lint exchanges as they complete (default true). */
   lint?: boolean;

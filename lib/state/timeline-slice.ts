@@ -4,12 +4,15 @@ import type { SliceGet, SliceSet } from './slice';
 import { createTimelineBuffer, type TimelineBuffer } from './timeline-buffer';
 import { createIncrementalLinter } from './timeline-lints';
 import { DEFAULT_FILTERS, type LintMap, type TimelineFilters, type TimelineStats } from './timeline-types';
+import { perAnimationFrame } from './per-animation-frame';
 
 /**
  * The timeline slice: the reactive face of the byte-bounded buffer. Components subscribe to
  * `version` (or to derived selectors) and read entries through `buffer`; one ingest is one
  * store update, so a 100,000-frame recording opened with `appendMany` renders once, and live
- * frames (`enqueue`) arriving together are one update (on the next microtask; a burst in 100 ms slices).
+ * frames (`enqueue`) are one update per animation frame however many arrive (a burst of large
+ * ones in 100 ms slices). The streams slice does not mind that frames come later than the
+ * listener's own reports (streams-listens.ts).
  * Lints run off the ingest path, in slices of a few milliseconds, as exchanges complete.
  */
 
@@ -35,7 +38,7 @@ interface TimelineState {
   append(frame: Frame): void;
   /** Ingest many frames in one store update; `lints` (e.g. from a recording) skip re-linting them. */
   appendMany(frames: readonly Frame[], options?: { lints?: LintMap }): void;
-  /** Ingest a live frame: frames arriving in the same task are batched into one update. */
+  /** Ingest a live frame: frames arriving before the next animation frame are batched into one update. */
   enqueue(frame: Frame): void;
   clear(): void;
   setFilters(patch: Partial<TimelineFilters>): void;
@@ -72,7 +75,7 @@ export function createTimelineSlice(set: SliceSet<TimelineSlice>, get: SliceGet<
   const afterPaint = (run: () => void) => void setTimeout(run, BULK_LINT_DELAY_MS);
   const scheduleBulk =
     options.scheduleLint ?? (typeof requestAnimationFrame === 'function' ? (run: () => void) => void requestAnimationFrame(() => afterPaint(run)) : afterPaint);
-  const scheduleFrames = options.scheduleFrames ?? ((flush: () => void) => queueMicrotask(flush));
+  const scheduleFrames = options.scheduleFrames ?? perAnimationFrame;
   const listeners = new Set<FrameListener>();
   let lintScheduled = false;
   let queue: Frame[] = [];
@@ -197,7 +200,7 @@ export function createTimelineSlice(set: SliceSet<TimelineSlice>, get: SliceGet<
       if (queue.length > 1) return;
       // A burst (a stream of large events) is taken in slices: past SLICE_BYTES in the current
       // slice, the rest waits for the next one, so the views render a few times a second, not per
-      // event; otherwise what arrived goes in on the next microtask.
+      // event; otherwise what arrived goes in once per animation frame.
       const wait = sliceBytes >= SLICE_BYTES || sliceFrames >= SLICE_FRAMES ? sliceStart + SLICE_MS - Date.now() : 0;
       if (wait > 0) setTimeout(flushQueue, wait);
       else scheduleFrames(flushQueue);

@@ -69,11 +69,12 @@ afterEach(async () => {
 async function setup(
   which = scenario,
   fetch?: InspectorStoreOptions['fetch'],
+  options: InspectorStoreOptions = {},
 ): Promise<{ store: InspectorStore; runner: TaskRunner; engine: MockEngine; url: string }> {
   const engine = createMockEngine({ scenario: which });
   const server = await listen((req) => engine.fetch(req), '127.0.0.1', 0);
   const url = `http://127.0.0.1:${server.port}/mcp`;
-  const store = createInspectorStore({ scheduleLint: () => {}, ...(fetch ? { fetch } : {}) });
+  const store = createInspectorStore({ scheduleLint: () => {}, ...(fetch ? { fetch } : {}), ...options });
   const runner = createTaskRunner(store);
   cleanups.push(
     () => engine.close(),
@@ -158,6 +159,24 @@ describe('task runner', () => {
     const card = engine.reportCard();
     expect(card.grades.filter((g) => g.status === 'fail')).toEqual([]);
     expect(card.grades.find((g) => g.id === 'relisten-without-last-event-id')?.status).toBe('pass');
+  });
+
+  it('records the dropped listen the same when its frames reach the store after the listener reports (as in a page)', async () => {
+    // In a page the timeline hands frames over once per animation frame (or 100 ms in a hidden
+    // tab), while the listener reports its drop and resync at once: the re-listen's request frame
+    // then comes after the resync that names it.
+    const { store, runner } = await setup(scenario, undefined, { scheduleFrames: (flush) => void setTimeout(flush, 120) });
+    const id = await start(store, runner, 'slow');
+    runner.setListening(id, true);
+    const streams = () => store.getState().streams;
+    await until(() => store.getState().tasks.byId[id].snapshot.status === 'completed' && !store.getState().tasks.byId[id].listening);
+    await until(() => streams().listens[streams().listenOrder[0] ?? '']?.state === 'closed');
+    const l = streams().listens[streams().listenOrder[0]];
+    expect(l.subscriptionIds).toHaveLength(2);
+    expect(l.drops).toHaveLength(1);
+    expect(l.drops[0]).toMatchObject({ reported: true, attempt: 0, subscriptionId: l.subscriptionIds[0], plan: { delayMs: 250, refetchTaskIds: [id] } });
+    expect(l.drops[0].reopenedAt).toBeGreaterThanOrEqual(l.drops[0].at);
+    expect(l.drops[0].resyncedAt).toBeGreaterThanOrEqual(l.drops[0].reopenedAt!);
   });
 
   it('ends following at a terminal notification without another tasks/get, so the report card passes every grade it saw', async () => {
