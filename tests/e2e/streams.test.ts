@@ -119,5 +119,20 @@ describe('streams panel: a dropped listen and its reconnect plan', () => {
     await page.click('[data-tab="streams"]');
     await page.waitForSelector('[data-testid="listen-card"][data-state="closed"]', { timeout: 10_000 });
     expect(await page.isChecked('[data-testid="task-card"] [data-testid="listen-toggle"]')).toBe(false);
+
+    // One drop per cut stream, however the timeline's batches and the listener's reports
+    // interleaved; every drop but the last was re-listened and refetched (the last may have been
+    // closed with the task during its backoff).
+    const summary = await page.$eval('[data-testid="listen-card"]', (c) => c.textContent ?? '');
+    const dropCount = Number(/(\d+) drops?/.exec(summary)?.[1]);
+    const cut = await page.$$eval(
+      '[data-testid="stream-row"][data-method="subscriptions/listen"]',
+      (rows) => rows.filter((r) => ['network-error', 'server-closed'].includes(r.getAttribute('data-close') ?? '')).length,
+    );
+    expect(dropCount).toBe(cut);
+    const steps = await page.$$eval('[data-testid="listen-drop"]', (els) =>
+      els.map((d) => ['plan-relisten', 'plan-refetch'].map((id) => d.querySelector(`[data-testid="${id}"]`)?.getAttribute('data-done'))),
+    );
+    for (const done of steps.slice(0, -1)) expect(done).toEqual(['true', 'true']);
   });
 });
