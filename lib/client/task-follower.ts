@@ -183,6 +183,9 @@ export function followTask(conn: Connection, tasks: TaskApi, initial: ObservedTa
       } else {
         // The server answered but not with the task (unknown or purged id, invalid snapshot).
         emit({ type: 'poll-failed', outcome: r });
+        // A poll sent before the TTL but answered after it may find the task already purged
+        // (the server may delete it once its TTL is over): that is the TTL ending, not a fault.
+        if (lastPoll >= ttlEnd) return { kind: 'expired', task: latest };
         return { kind: 'error', task: latest, outcome: r };
       }
     }

@@ -6,6 +6,7 @@ import { createClientSession, type ClientSession } from '../../../lib/client/ses
 import { createMemoryTransport } from '../../../lib/client/memory-transport';
 import { createTrackingTransport } from '../../../lib/client/tracking';
 import type { Frame } from '../../../lib/client/frames';
+import type { FetchTarget } from '../../../lib/client/transport';
 import type { FollowEvent } from '../../../lib/client/task-follower';
 import type { ObservedTask } from '../../../lib/client/task-api';
 import { createFakeClock, drive, flushAsync as flush, type FakeClock } from '../../helpers/fake-clock';
@@ -66,12 +67,24 @@ afterEach(() => {
   for (const e of engines.splice(0)) e.close();
 });
 
-function setup(): { clock: FakeClock; session: ClientSession; frames: Frame[]; gets: () => number[] } {
+/**
+ * `lateGetMs`: a slow server, whose second `tasks/get` is handled that long after it was sent
+ * (the clock moves on before the engine sees it).
+ */
+function setup(opts: { lateGetMs?: number } = {}): { clock: FakeClock; session: ClientSession; frames: Frame[]; gets: () => number[] } {
   const clock = createFakeClock();
   const engine = createMockEngine({ scenario, stores: createMemoryStores(), clock });
   engines.push(engine);
   const frames: Frame[] = [];
-  const transport = createTrackingTransport(createMemoryTransport(engine), { sink: (f) => frames.push(f), now: () => clock.now() });
+  let getsSeen = 0;
+  const late: FetchTarget = {
+    fetch: async (req) => {
+      const body = await req.clone().text();
+      if (opts.lateGetMs && body.includes('"tasks/get"') && ++getsSeen === 2) clock.advance(opts.lateGetMs);
+      return engine.fetch(req);
+    },
+  };
+  const transport = createTrackingTransport(createMemoryTransport(late), { sink: (f) => frames.push(f), now: () => clock.now() });
   const session = createClientSession({ transport, era: 'modern', clock, capabilities: { elicitation: { form: {} } } });
   const gets = () => frames.filter((f) => f.kind === 'http-request' && f.method === 'tasks/get').map((f) => f.at);
   return { clock, session, frames, gets };
@@ -144,6 +157,17 @@ describe('followTask', () => {
     ).toEqual(['working', 'working', 'working', 'cancelled']);
     for (const g of gaps(gets())) expect(g).toBeGreaterThanOrEqual(500);
     expect(frames.filter((x) => x.kind === 'http-request' && x.method === 'tasks/cancel')).toHaveLength(1);
+  });
+
+  it('reports the TTL ending, not an error, when a poll sent before the TTL finds the task purged after it', async () => {
+    const { clock, session } = setup({ lateGetMs: 1_500 });
+    const task = await start(session, clock, 'stuck');
+    const events: FollowEvent[] = [];
+    const end = await drive(clock, session.followTask(task, { onEvent: (e) => events.push(e) }).done);
+    expect(end).toMatchObject({ kind: 'expired', task: { status: 'working' } });
+    // The second poll (due before the TTL) was answered after it: the task was already gone.
+    expect(events.filter((e) => e.type === 'poll-failed')).toHaveLength(1);
+    expect(JSON.stringify(events.at(-1))).toMatch(/not found/i);
   });
 
   it('gives up at createdAt + ttlMs without polling past it', async () => {
