@@ -180,6 +180,23 @@ describe('mcp-loupe exit codes, messages and --json errors', () => {
     expect(sub.stdout).toContain('Usage: mcp-loupe call [options] <tool> [args...]');
   });
 
+  it('tasks: each action says what it does, a bad --json body and a finished task are failures that say why', async () => {
+    const help = await cli(['tasks', '--help']);
+    expect(help.stdout).toMatch(/advance \[options\] <taskId> +finish the current step now/);
+    expect(help.stdout).toMatch(/expire \[options\] <taskId> +delete the task as if its TTL had run out/);
+    const started = await cli(['call', 'generate_report', 'size=small', '--task', '--json', '--url', mock.url]);
+    const taskId = (JSON.parse(started.stdout) as { task: { taskId: string } }).task.taskId;
+    const control = (action: string, ...more: string[]) => cli(['tasks', action, taskId, '--url', mock.url, '--token', mock.token!, ...more]);
+    const notAResult = await control('complete', '--json', '{"result":5}');
+    expect(notAResult.code).toBe(1);
+    expect(notAResult.stderr).toMatch(/Failed to complete task: result: .*\("result" must be a tool result/);
+    expect((await control('complete')).stdout).toMatch(/is now completed/);
+    const again = await control('fail');
+    expect(again.code).toBe(1);
+    expect(again.stdout).toBe('');
+    expect(again.stderr).toContain('Failed to fail task: Task is already completed: fail changes nothing');
+  });
+
   it('with --json, every failure is one JSON document on stdout with error.code and error.message', async () => {
     const json = (r: Run) => JSON.parse(r.stdout) as { error?: { code: string; message: string; rpc?: { code: number } }; task?: { status: string } };
     const unreachable = await cli(['discover', '--url', closed, '--json']);
