@@ -122,6 +122,8 @@ describe('mcp-loupe exit codes, messages and --json errors', () => {
       [() => ['tools', '--url', mock.url, '--header', 'no colon'], 2, /--header "no colon" must look like "Name: value"/],
       [['validate', 'no-such-file.yaml'], 2, /no-such-file\.yaml: no such file/],
       [['export', 'no-such-file.json', '--out', '-'], 2, /no-such-file\.json: no such file/],
+      // a device never ends: refused, not read until memory runs out
+      [['export', '/dev/zero', '--out', '-'], 2, /Cannot read \/dev\/zero: it is a device or a socket, not a file/],
       [() => ['scenarios', 'list', '--url', mock.url], 2, /needs a token: pass --token or set LOUPE_TOKEN/],
       [() => ['tasks', 'advance', 'T1', '--url', mock.url], 2, /needs a token: pass --token or set LOUPE_TOKEN/],
       // a Loupe that died and left its advert behind: passing its --data-dir again would not help
