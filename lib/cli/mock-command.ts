@@ -42,7 +42,7 @@ async function writeReport(file: string | undefined, mockHost: MockHost, scenari
     const card = await engine.fleetReportCard();
     writeAtomic(target, target.endsWith('.xml') ? reportCardToJUnit(card, scenarioId) : `${JSON.stringify(card, null, 2)}\n`);
   } catch (e) {
-    process.stderr.write(`mcp-loupe: could not write the report ${target}: ${(e as Error).message}\n`);
+    process.stderr.write(`mcp-loupe: --report: ${(e as Error).message}\n`);
     process.exitCode = 1;
   }
 }
