@@ -2,6 +2,7 @@ import path from 'node:path';
 import { isAllowedHost } from '../engine/guards';
 import { launchLink, type ConnectionLink, type LaunchConnection } from '../protocol/launch-link';
 import { parseStoreKind, type StoreKind } from '../server/open-stores';
+import { blockedPortReason } from './network';
 
 /**
  * What `mcp-loupe [open]` was asked for, checked before anything starts: where to listen (flags
@@ -57,6 +58,9 @@ function parseHeader(text: string): [string, string] {
 function parsePortText(text: string, source: string): number {
   const n = Number(text);
   if (!/^\d+$/.test(text.trim()) || n > 65535) throw new OpenUsageError(`${source} must be an integer from 0 to 65535 (0 picks any free port), got "${text}"`);
+  // The inspector is a page: on such a port the browser would refuse to open it at all.
+  const blocked = blockedPortReason(n);
+  if (blocked) throw new OpenUsageError(`${source} ${n}: ${blocked}; pick another`);
   return n;
 }
 

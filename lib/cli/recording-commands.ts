@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { listen } from '../adapters/node-http';
@@ -10,6 +9,7 @@ import { redactRecording, type ReviewItem } from '../recording/redact';
 import { SECRET_KINDS, type SecretKind } from '../recording/secrets';
 import { recordingToScenarioYaml } from '../recording/to-scenario';
 import { serializeRecording } from '../recording/schema';
+import { readTextUpTo } from '../scenario/files';
 import { UsageError } from './errors';
 import { listenFailure, parsePort } from './network';
 
@@ -19,6 +19,9 @@ import { listenFailure, parsePort } from './network';
  * or a HAR (Loupe's or a browser's). Exports are redacted unless --no-redact.
  */
 
+/** Largest recording file read: V8's longest string is just under 512 Mi characters. */
+const MAX_RECORDING_FILE_BYTES = 512 * 1024 * 1024 - 64;
+
 /** The file named on the command line cannot be used: a usage mistake (exit 2). */
 function fail(message: string): never {
   throw new UsageError(message);
@@ -26,12 +29,13 @@ function fail(message: string): never {
 
 /** Read and open a recording file, or exit with why it cannot be opened. */
 function openFileOrExit(file: string): Extract<OpenedFile, { ok: true }> {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = fs.readFileSync(path.resolve(file), 'utf8');
+    text = readTextUpTo(path.resolve(file), MAX_RECORDING_FILE_BYTES);
   } catch (e) {
     fail((e as NodeJS.ErrnoException).code === 'ENOENT' ? `${file}: no such file` : `Cannot read ${file}: ${(e as Error).message}`);
   }
+  if (text === undefined) fail(`Cannot read ${file}: it is over ${MAX_RECORDING_FILE_BYTES / 1024 / 1024} MiB, more than one string can hold`);
   const opened = openRecordingText(text, file);
   if (!opened.ok) fail(opened.error);
   return opened;

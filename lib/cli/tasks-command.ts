@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { TASK_ACTIONS } from '../protocol/loupe-api';
+import { TASK_ACTIONS, type TaskAction } from '../protocol/loupe-api';
 import { fingerprint } from '../shared/fingerprint';
 import { controlToken } from './control-token';
 import { CliFailure } from './errors';
@@ -37,12 +37,23 @@ async function control(
   );
 }
 
+/** What each action does, for `mcp-loupe tasks --help` (the list was names only). */
+const SUMMARY: Record<TaskAction, string> = {
+  advance: 'finish the current step now (a manual or timed step)',
+  complete: 'complete the task, with --json \'{"result":{...}}\' or a canned result',
+  fail: 'fail the task, with --json \'{"error":{"code":N,"message":"..."}}\' or an internal error',
+  cancel: 'cancel the task',
+  expire: 'delete the task as if its TTL had run out',
+  'require-input': 'move the task to input_required, with --json \'{"inputRequests":{...}}\' or an operator question',
+};
+
 /** Register `mcp-loupe tasks <action>`, one subcommand per control-API task action. */
 export function registerTaskCommands(program: Command): void {
   const tasks = program.command('tasks').description("drive a running mock's tasks (control API)");
   for (const action of TASK_ACTIONS) {
     tasks
       .command(action)
+      .description(SUMMARY[action])
       .argument('<taskId>')
       .requiredOption('--url <url>', 'the mock endpoint, e.g. http://127.0.0.1:3001/mcp')
       .option('--token <token>', 'control token printed by `mcp-loupe mock` (or $LOUPE_TOKEN)')

@@ -1,4 +1,4 @@
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { parseScenario, type FileRead, type ScenarioParse } from './loader';
 
@@ -19,18 +19,22 @@ const MAX_SCENARIO_FILE_BYTES = 8 * 1024 * 1024;
  * scenario's directory) into its `text`. An unreadable scenario or resource file is an issue.
  */
 export function loadScenarioFile(path: string): ScenarioParse {
-  let text: string;
+  const refuse = (message: string): ScenarioParse => ({ ok: false, errors: [{ source: path, line: 1, column: 1, path: '', message }] });
+  const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+  const tooBig = (size?: number) =>
+    refuse(
+      `The scenario file is ${size === undefined ? '' : `${mib(size)}, `}over the limit of ${mib(MAX_SCENARIO_FILE_BYTES)}: move large resource or app HTML bodies into \`file:\` entries`,
+    );
+  let text: string | undefined;
   try {
     const { size } = statSync(path);
-    if (size > MAX_SCENARIO_FILE_BYTES) {
-      const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
-      const message = `The scenario file is ${mib(size)}, over the limit of ${mib(MAX_SCENARIO_FILE_BYTES)}: move large resource or app HTML bodies into \`file:\` entries`;
-      return { ok: false, errors: [{ source: path, line: 1, column: 1, path: '', message }] };
-    }
-    text = readFileSync(path, 'utf8');
+    if (size > MAX_SCENARIO_FILE_BYTES) return tooBig(size);
+    text = readTextUpTo(path, MAX_SCENARIO_FILE_BYTES);
   } catch (error) {
-    return { ok: false, errors: [{ source: path, line: 1, column: 1, path: '', message: `Cannot read the scenario file: ${describe(error)}` }] };
+    return refuse(`Cannot read the scenario file: ${describe(error)}`);
   }
+  // A pipe has no size to stat: it is refused once it passes the limit.
+  if (text === undefined) return tooBig();
   const base = dirname(resolve(path));
   return parseScenario(text, path, { readResourceFile: (file) => readBeside(base, file) });
 }
@@ -69,10 +73,37 @@ function readBeside(base: string, file: string): FileRead {
   }
 }
 
+/**
+ * Reads a file as UTF-8, or undefined once it passes `max` bytes. Regular files and pipes only
+ * (`validate <(gen)` and `/dev/stdin` work): a device such as `/dev/zero` never ends, a terminal
+ * waits for typing, and `readFileSync` on either hung the command and filled memory.
+ */
+export function readTextUpTo(path: string, max: number): string | undefined {
+  const fd = openSync(path, 'r');
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isDirectory()) throw Object.assign(new Error('it is a directory'), { code: 'EISDIR' });
+    if (!stat.isFile() && !stat.isFIFO()) throw Object.assign(new Error('it is a device or a socket, not a file'), { code: 'ENOTFILE' });
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(64 * 1024);
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) return Buffer.concat(chunks, total).toString('utf8');
+      total += n;
+      if (total > max) return undefined;
+      chunks.push(chunk.subarray(0, n));
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function describe(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'ENOENT') return 'no such file';
   if (code === 'EACCES') return 'permission denied';
   if (code === 'EISDIR') return 'it is a directory';
+  if (code === 'ENOTFILE') return 'it is a device or a socket, not a file';
   return error instanceof Error ? error.message : String(error);
 }

@@ -142,12 +142,46 @@ function jsonSyntaxIssue(text: string, source: string, locator: Locator): Scenar
     const offset = /at position (\d+)/.exec(message);
     const lineColumn = /at line (\d+) column (\d+)/.exec(message);
     // V8 names no position when the text ends early ("Unexpected end of JSON input"): the end is where.
-    const end = /end of (JSON )?(input|data)/i.test(message) ? locator.position(text.trimEnd().length) : undefined;
-    const at = offset ? locator.position(Number(offset[1])) : lineColumn ? { line: Number(lineColumn[1]), column: Number(lineColumn[2]) } : end;
+    const end = CUT_SHORT.test(message) ? locator.position(text.trimEnd().length) : undefined;
+    // Node 20's V8 says `Unexpected token '}', ..."tools": [}" is not valid JSON`: no position.
+    const token = /^Unexpected token .*is not valid JSON$/s.test(message) ? locator.position(viablePrefixLength(text)) : undefined;
+    const at = offset ? locator.position(Number(offset[1])) : lineColumn ? { line: Number(lineColumn[1]), column: Number(lineColumn[2]) } : (end ?? token);
     if (!at) return undefined;
-    const plain = message.replace(/^JSON\.parse: /, '').replace(/ (in JSON )?at (position|line) .*$/, '');
+    const plain = message
+      .replace(/^JSON\.parse: /, '')
+      .replace(/ (in JSON )?at (position|line) .*$/, '')
+      .replace(/, (\.\.\.)?".*" is not valid JSON$/s, '');
     return { source, ...at, path: '', message: `Invalid JSON: ${plain.charAt(0).toLowerCase()}${plain.slice(1)}` };
   }
+}
+
+const CUT_SHORT = /end of (JSON )?(input|data)/i;
+
+/**
+ * The length of the longest prefix of `text` that JSON.parse reads as whole or merely cut short:
+ * the character after it is the one it refused (V8 names no position for it on Node 20). Longer prefixes of a refused one stay refused,
+ * so a binary search finds it in a few dozen parses.
+ */
+function viablePrefixLength(text: string): number {
+  const viable = (n: number) => {
+    try {
+      JSON.parse(text.slice(0, n));
+      return true;
+    } catch (error) {
+      // Cut short: "Unexpected end of JSON input", or a complaint about the position just past the end.
+      const message = reasonOf(error);
+      const at = /at position (\d+)/.exec(message);
+      return CUT_SHORT.test(message) || (at !== null && Number(at[1]) >= n);
+    }
+  };
+  let lo = 0;
+  let hi = text.length;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (viable(mid)) lo = mid;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function reasonOf(error: unknown): string {

@@ -1,4 +1,4 @@
-import type { ControlAction, MockEngine } from '../engine';
+import type { MockEngine } from '../engine';
 import {
   BUILTIN_HEADER,
   DuplicateRequestSchema,
@@ -25,6 +25,8 @@ import { json, readText } from './respond';
 import { createTapRegistry } from './tap-registry';
 import { tapRoutes } from './tap-routes';
 import { parseJson } from '../shared/json';
+import { isTerminalStatus } from '../shared/task-status';
+import { controlActionOf } from './task-control-body';
 
 /**
  * The control API under `/api/`, behind {@link checkControlAccess}:
@@ -163,14 +165,13 @@ export function createControlApi(host: MockHost, options: ControlApiOptions): Co
     if (rest.length === 2 && req.method === 'POST' && action.success) {
       const parsed = TaskControlBodySchema.safeParse(await readJson(req));
       if (!parsed.success) return json(400, { error: 'Body must be a JSON object' });
-      const body = parsed.data;
-      const act = {
-        kind: action.data,
-        ...(body.result ? { result: body.result } : {}),
-        ...(body.error ? { error: body.error } : {}),
-        ...(body.inputRequests ? { inputRequests: body.inputRequests } : {}),
-      } as ControlAction;
-      const rec = await engine.tasks.control(taskId, act);
+      const act = controlActionOf(action.data, parsed.data);
+      if (!act.ok) return json(400, { error: act.error });
+      // A finished task never changes again: saying 200 "is now completed" to a fail hid that
+      // nothing happened. Expire still deletes it.
+      const before = action.data === 'expire' ? undefined : await engine.tasks.get(taskId);
+      if (before && isTerminalStatus(before.status)) return json(409, { error: `Task is already ${before.status}: ${action.data} changes nothing` });
+      const rec = await engine.tasks.control(taskId, act.act);
       return rec ? json(200, { task: rec }) : json(404, { error: 'Unknown task' });
     }
     return noRoute();

@@ -98,11 +98,11 @@ export function createProxy(options: ProxyOptions = {}): Proxy {
       req.signal.removeEventListener('abort', onClientGone);
       if (upstream.signal.reason instanceof Error && upstream.signal.reason.message === 'timeout')
         return refuse(504, 'timeout', `${target.origin} did not answer within ${timeoutMs} ms`);
-      return refuse(
-        502,
-        'unreachable',
-        `Failed to reach ${target.origin}: ${(e as Error).cause instanceof Error ? ((e as Error).cause as Error).message : (e as Error).message}`,
-      );
+      const reason = (e as Error).cause instanceof Error ? ((e as Error).cause as Error).message : (e as Error).message;
+      // undici refuses the fetch standard's blocked ports (6000, 5060, ...) without connecting: the
+      // server may well be up, so "bad port" alone read as though nothing listened there.
+      const why = reason === 'bad port' ? `port ${target.port} is one that fetch and browsers refuse to use; serve it on another port` : reason;
+      return refuse(502, 'unreachable', `Failed to reach ${target.origin}: ${why}`);
     }
     if (res.status >= 300 && res.status < 400 && res.status !== 304) {
       // Relayed, the browser would follow it with Loupe's cookie, to Loupe's own API if the

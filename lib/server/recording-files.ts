@@ -35,12 +35,36 @@ function isRecordingName(name: unknown): name is string {
   return typeof name === 'string' && RECORDING_NAME.test(name) && !name.includes('..');
 }
 
-/** Write a file atomically (a temp file renamed over the target). */
+/** Node's codes for a write that cannot happen, as a person would say them. */
+const WRITE_REASONS: Record<string, string> = {
+  EISDIR: 'it is a directory',
+  ENOTDIR: 'a part of its path is a file, not a directory',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'the disk is full',
+};
+
+/**
+ * Write a file atomically (a temp file renamed over the target). A failure names the target, not
+ * the temp file, and leaves no temp file behind (`export --out /tmp` left `/tmp.<pid>.<ms>.tmp` in `/`).
+ */
 export function writeAtomic(file: string, text: string): void {
-  makeDir(path.dirname(file));
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  fs.writeFileSync(tmp, text, { mode: 0o600 });
-  fs.renameSync(tmp, file);
+  try {
+    makeDir(path.dirname(file));
+    fs.writeFileSync(tmp, text, { mode: 0o600 });
+    fs.renameSync(tmp, file);
+  } catch (error) {
+    try {
+      fs.rmSync(tmp, { force: true });
+    } catch {
+      // Its directory does not exist or is a file: no temp file was made there.
+    }
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = (code && WRITE_REASONS[code]) ?? (error as Error).message.replaceAll(tmp, file);
+    throw Object.assign(new Error(`cannot write ${file}: ${reason}`), { code });
+  }
 }
 
 /** The recordings directory of a data directory. */

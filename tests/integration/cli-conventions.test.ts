@@ -122,6 +122,8 @@ describe('mcp-loupe exit codes, messages and --json errors', () => {
       [() => ['tools', '--url', mock.url, '--header', 'no colon'], 2, /--header "no colon" must look like "Name: value"/],
       [['validate', 'no-such-file.yaml'], 2, /no-such-file\.yaml: no such file/],
       [['export', 'no-such-file.json', '--out', '-'], 2, /no-such-file\.json: no such file/],
+      // a device never ends: refused, not read until memory runs out
+      [['export', '/dev/zero', '--out', '-'], 2, /Cannot read \/dev\/zero: it is a device or a socket, not a file/],
       [() => ['scenarios', 'list', '--url', mock.url], 2, /needs a token: pass --token or set LOUPE_TOKEN/],
       [() => ['tasks', 'advance', 'T1', '--url', mock.url], 2, /needs a token: pass --token or set LOUPE_TOKEN/],
       // a Loupe that died and left its advert behind: passing its --data-dir again would not help
@@ -178,6 +180,23 @@ describe('mcp-loupe exit codes, messages and --json errors', () => {
     expect(help.stdout).toContain('Usage: mcp-loupe [options] [command]');
     expect(sub.code).toBe(0);
     expect(sub.stdout).toContain('Usage: mcp-loupe call [options] <tool> [args...]');
+  });
+
+  it('tasks: each action says what it does, a bad --json body and a finished task are failures that say why', async () => {
+    const help = await cli(['tasks', '--help']);
+    expect(help.stdout).toMatch(/advance \[options\] <taskId> +finish the current step now/);
+    expect(help.stdout).toMatch(/expire \[options\] <taskId> +delete the task as if its TTL had run out/);
+    const started = await cli(['call', 'generate_report', 'size=small', '--task', '--json', '--url', mock.url]);
+    const taskId = (JSON.parse(started.stdout) as { task: { taskId: string } }).task.taskId;
+    const control = (action: string, ...more: string[]) => cli(['tasks', action, taskId, '--url', mock.url, '--token', mock.token!, ...more]);
+    const notAResult = await control('complete', '--json', '{"result":5}');
+    expect(notAResult.code).toBe(1);
+    expect(notAResult.stderr).toMatch(/Failed to complete task: result: .*\("result" must be a tool result/);
+    expect((await control('complete')).stdout).toMatch(/is now completed/);
+    const again = await control('fail');
+    expect(again.code).toBe(1);
+    expect(again.stdout).toBe('');
+    expect(again.stderr).toContain('Failed to fail task: Task is already completed: fail changes nothing');
   });
 
   it('with --json, every failure is one JSON document on stdout with error.code and error.message', async () => {

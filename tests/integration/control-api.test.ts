@@ -303,6 +303,31 @@ describe('live routes', () => {
     expect((await api(`/api/scenarios/demo-copy/tasks/${a}/advance`, { method: 'POST', body: '[1' })).status).toBe(400);
   });
 
+  it('refuses a control on a finished task, and a body that is not what the action reads, saying why', async () => {
+    const mcp = httpTarget(`${base}/mcp/demo-copy`);
+    const start = async () => (await callTool(mcp, 'generate_report', { size: 'small' }, mcp.opts({ caps: CAPS.formAndTasks }))).body.result.taskId as string;
+    const taskApi = (taskId: string, action: string, body: object = {}) => api(`/api/scenarios/demo-copy/tasks/${taskId}/${action}`, { method: 'POST', body });
+    const a = await start();
+    const notResult = await taskApi(a, 'complete', { result: 5 });
+    expect(notResult.status).toBe(400);
+    expect(notResult.json.error).toMatch(/^result: .*\("result" must be a tool result, e\.g\. \{"content":/);
+    const badError = await taskApi(a, 'fail', { error: { code: 'x', message: 'm' } });
+    expect(badError.status).toBe(400);
+    expect(badError.json.error).toMatch(/^error\.code: .*expected number.*\("error" must be a JSON-RPC error/);
+    expect((await taskApi(a, 'cancel', { result: { content: [] } })).json.error).toBe('"result" does not apply to cancel');
+    // Nothing above touched the task.
+    expect((await api(`/api/scenarios/demo-copy/tasks/${a}`)).json.task!.status).toBe('working');
+    expect((await taskApi(a, 'complete', { result: { content: [{ type: 'text', text: 'ok' }] } })).json.task!.status).toBe('completed');
+    for (const action of ['fail', 'cancel', 'advance', 'require-input', 'complete']) {
+      const again = await taskApi(a, action);
+      expect(again.status).toBe(409);
+      expect(again.json.error).toBe(`Task is already completed: ${action} changes nothing`);
+    }
+    const polled = await rpc(mcp, 'tasks/get', { taskId: a }, mcp.opts({ caps: CAPS.formAndTasks }));
+    expect(polled.body.result).toMatchObject({ status: 'completed', result: { content: [{ text: 'ok' }] } });
+    expect((await taskApi(a, 'expire')).status).toBe(200);
+  });
+
   it('streams a snapshot, then journal and task events, with keep-alives, until the client leaves', async () => {
     const ac = new AbortController();
     const before = subscribers;

@@ -40,6 +40,12 @@ describe('mcp-loupe open: options', () => {
     expect(plan({}, [], { HOST: '0.0.0.0', LOUPE_ALLOW_REMOTE: '1' }).host).toBe('0.0.0.0');
     expect(mistake(() => plan({ port: 'abc' }))).toMatch(/--port must be an integer from 0 to 65535/);
     expect(mistake(() => plan({}, [], { PORT: '70000' }))).toMatch(/^PORT must be/);
+    // Ports the fetch standard blocks: the browser would not open the inspector there at all.
+    expect(mistake(() => plan({ port: '6000' }))).toBe(
+      "--port 6000: port 6000 is one that browsers (ERR_UNSAFE_PORT) and fetch-based clients (Node's fetch, the MCP SDKs' HTTP transports) refuse to reach; pick another",
+    );
+    expect(mistake(() => plan({}, [], { PORT: '5060' }))).toMatch(/^PORT 5060: port 5060 is one that browsers/);
+    expect(plan({ port: '6001' }).port).toBe(6001);
     expect(mistake(() => plan({ store: 'disk' }))).toMatch(/--store must be memory or sqlite/);
     expect(plan({}, [], { LOUPE_STORE: 'memory' }).store).toBe('memory');
   });

@@ -1,3 +1,4 @@
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,5 +65,43 @@ describe('loadScenarioFile', () => {
     const path = join(dir, 'missing.yaml');
     const result = loadScenarioFile(path);
     expect(result).toEqual({ ok: false, errors: [{ source: path, line: 1, column: 1, path: '', message: 'Cannot read the scenario file: no such file' }] });
+  });
+});
+
+describe('loadScenarioFile on what is not a regular file', () => {
+  it.runIf(process.platform === 'linux')('refuses a device at once instead of reading /dev/zero forever', () => {
+    const r = loadScenarioFile('/dev/zero');
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.errors[0]?.message).toBe('Cannot read the scenario file: it is a device or a socket, not a file');
+  });
+
+  it.runIf(process.platform !== 'win32')('reads a pipe (validate <(gen)) and refuses one that passes the 8 MiB limit', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loupe-fifo-'));
+    try {
+      const fifo = join(dir, 'scenario.fifo');
+      execFileSync('mkfifo', [fifo]);
+      // A writer in another process: opening a FIFO blocks until both ends are open.
+      const feed = (bytes: string) =>
+        spawn(process.execPath, ['-e', `require('fs').writeFileSync(${JSON.stringify(fifo)}, process.argv[1])`, bytes], { stdio: 'ignore' });
+      const small = feed('id: piped\nserver: { name: p, version: "1" }\ntools: []\n');
+      const ok = loadScenarioFile(fifo);
+      await new Promise((done) => small.on('close', done));
+      expect(ok).toMatchObject({ ok: true, scenario: { id: 'piped' } });
+      const huge = spawn(
+        process.execPath,
+        [
+          '-e',
+          `const fs=require('fs');const fd=fs.openSync(${JSON.stringify(fifo)},'w');const b=Buffer.alloc(1<<20,35);try{for(let i=0;i<12;i++)fs.writeSync(fd,b)}catch{}`,
+        ],
+        { stdio: 'ignore' },
+      );
+      const big = loadScenarioFile(fifo);
+      huge.kill();
+      expect(big.ok).toBe(false);
+      if (!big.ok)
+        expect(big.errors[0]?.message).toBe('The scenario file is over the limit of 8.0 MiB: move large resource or app HTML bodies into `file:` entries');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

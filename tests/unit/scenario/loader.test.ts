@@ -197,6 +197,13 @@ tools:
     expect(errorsOf(text)[0].message).toMatch(/alias/i);
   });
 
+  it("points at the token JSON refused even when the engine's message names no position (Node 20: Unexpected token '}', ...)", () => {
+    expect(errorsOf('{\n  "id": "x",\n  "tools": [}\n', 'bad.json')).toEqual([
+      { source: 'bad.json', line: 3, column: 13, path: '', message: "Invalid JSON: unexpected token '}'" },
+    ]);
+    expect(errorsOf('{"id": @}', 'at.json')).toEqual([{ source: 'at.json', line: 1, column: 8, path: '', message: "Invalid JSON: unexpected token '@'" }]);
+  });
+
   it("reads a .json file as JSON: a file cut short gets JSON's error at the end, not a YAML parser message", () => {
     const errors = errorsOf('{"id":"x", "tools": [\n', 'cut.json');
     expect(errors).toEqual([{ source: 'cut.json', line: 1, column: 22, path: '', message: 'Invalid JSON: unexpected end of JSON input' }]);

@@ -43,6 +43,14 @@ describe('createProxyHandler', () => {
     expect(await res.json()).toEqual({ error: expect.stringContaining('ECONNREFUSED') });
   });
 
+  it('says so when the port is one fetch refuses (the server may be up), not just "bad port"', async () => {
+    const res = await createProxyHandler({})(envelope('http://127.0.0.1:6000/mcp'));
+    expect(res.status).toBe(502);
+    expect(await res.json()).toEqual({
+      error: 'Failed to reach http://127.0.0.1:6000: port 6000 is one that fetch and browsers refuse to use; serve it on another port',
+    });
+  });
+
   it('relays an SSE stream as it arrives, ends it at maxStreamMs, and cancels the upstream when the client leaves', async () => {
     let cancelled = false;
     let aborted = false;
