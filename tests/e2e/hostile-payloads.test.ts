@@ -122,8 +122,16 @@ describe('a hostile MCP server in the inspector', () => {
     return `[data-testid="tool-call-form"][data-tool="${name}"]`;
   }
 
-  /** The exchange rows of the timeline for `tools/call`, newest last, with their text. */
+  /**
+   * The exchange rows of the timeline for `method`, newest last, with their text. The list is
+   * virtualized and stops following once a row is selected (the detail pane shrinks it), so it is
+   * scrolled to the end first, as a user would to see the newest rows.
+   */
   async function rowsOf(method: string): Promise<{ id: string; error: boolean; lints: string }[]> {
+    await page.$eval('[data-testid="timeline-list"]', (el) => {
+      el.scrollTop = el.scrollHeight;
+    });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     return page.$$eval(`[data-testid="timeline-row"][data-kind="exchange"][data-method="${method}"]`, (els) =>
       els.map((e) => ({
         id: e.getAttribute('data-id') ?? '',
