@@ -30,8 +30,11 @@ export interface RequestOrigin {
   sendRequest?: (message: unknown) => void;
 }
 
-/** Answer one request. Never rejects: a handler that throws answers -32603. */
-export type RequestPipeline = (req: JsonRpcRequest, origin: RequestOrigin) => Promise<Outcome>;
+/**
+ * Answer one request: the outcome itself when nothing had to wait, else a promise of it. Never
+ * throws nor rejects: a handler that throws answers -32603.
+ */
+export type RequestPipeline = (req: JsonRpcRequest, origin: RequestOrigin) => Outcome | Promise<Outcome>;
 
 /** A session's `logging/setLevel` applies to every request that does not name its own level. */
 function withSessionLogLevel(params: Record<string, unknown>, session: LegacySession | undefined): Record<string, unknown> {
@@ -100,14 +103,14 @@ export function createRequestPipeline(core: EngineCore, tasks: TaskManager, hub:
   const internalError = (e: unknown): Outcome => ({ error: { code: ERROR.internalError, message: `Internal error: ${(e as Error)?.message ?? String(e)}` } });
 
   // Each await costs a promise and a microtask: a request that needs none (an anonymous caller,
-  // a direct answer) is answered synchronously, in one settled promise.
+  // a direct answer) is answered synchronously.
   return (req, origin) => {
     try {
       const who = principal(origin);
       const o = typeof who === 'string' ? answerAs(req, origin, who) : who.then((w) => answerAs(req, origin, w));
-      return o instanceof Promise ? o.catch(internalError) : Promise.resolve(o);
+      return o instanceof Promise ? o.catch(internalError) : o;
     } catch (e) {
-      return Promise.resolve(internalError(e));
+      return internalError(e);
     }
   };
 }
