@@ -6,7 +6,7 @@ import { canAsk, capabilityFor, runMrtr } from './mrtr';
 import { route, type Route } from './route';
 import { isTerminal, stepDelay } from './task-script';
 import type { TaskManager } from './tasks';
-import { fillNumber, fillTemplate } from './template';
+import { fillNumber, fillScenarioTemplate, fillTemplate } from './template';
 import { levelAtLeast, sleepUnlessAborted } from './util';
 import { HANDLERS } from './handlers';
 
@@ -188,6 +188,7 @@ function afterInput(call: ToolCall, inputs: Record<string, unknown>): Outcome | 
   return shown.then((done) => (done ? toolResult(core, ctx, tool, scope) : CANCELLED));
 }
 
+const NO_CONTENT = Object.freeze({ content: Object.freeze([]) });
 const CANCELLED = fail(ERROR.internalError, 'Request cancelled');
 
 /** A task-augmented call: the task's handle, or its result when its one step finished it at once. */
@@ -206,6 +207,6 @@ async function startTask(call: ToolCall, spec: NonNullable<ToolSpec['task']>, in
 function toolResult(core: EngineCore, ctx: RequestContext, tool: ToolSpec, scope: () => Record<string, unknown>): Outcome | Promise<Outcome> {
   if (tool.task) return runInline(core, ctx, tool, scope());
   if (tool.error) return fail(tool.error.code, fillTemplate(tool.error.message, scope()), tool.error.data);
-  const result = fillTemplate(tool.result ?? { content: [] }, scope());
+  const result = tool.result ? fillScenarioTemplate(tool.result, scope()) : NO_CONTENT;
   return ok({ resultType: 'complete', ...result });
 }
