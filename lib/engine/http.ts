@@ -76,8 +76,9 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
       return json(403, errorResponse(null, { code: ERROR.invalidRequest, message: 'Forbidden: Origin is not allowed' }));
     }
     if (req.method !== 'POST') return notPost(req);
-    const [mediaType = ''] = (headers.get('content-type') ?? '').split(';');
-    const ctype = mediaType.trim().toLowerCase();
+    const contentType = headers.get('content-type');
+    // The exact header nearly every client sends needs no splitting.
+    const ctype = contentType === 'application/json' ? contentType : (contentType ?? '').split(';')[0]?.trim().toLowerCase();
     if (ctype !== 'application/json') {
       return json(
         415,

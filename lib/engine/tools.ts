@@ -1,4 +1,4 @@
-import { CallToolParamsSchema, ERROR, EXT, META, declaresExtension, type CallToolParams, type ClientCapabilities } from '../protocol';
+import { CallToolParamsParser, ERROR, EXT, META, declaresExtension, type CallToolParams, type ClientCapabilities } from '../protocol';
 import { isRecord } from '../shared/records';
 import type { ToolSpec } from '../scenario/schema';
 import { fail, ok, type EngineCore, type Outcome, type RequestContext } from './context';
@@ -133,7 +133,7 @@ export function refusedTaskInput(tool: ToolSpec, caps: ClientCapabilities): Outc
 export function callToolRoute(core: EngineCore, tasks: TaskManager): Route<CallToolParams> {
   const unknownTool = ({ params }: RequestContext) =>
     typeof params.name === 'string' && !core.tool(params.name) ? fail(ERROR.invalidParams, `Unknown tool: ${params.name}`) : undefined;
-  return route(CallToolParamsSchema, (ctx, p) => callTool(core, ctx, tasks, p), unknownTool);
+  return route(CallToolParamsParser, (ctx, p) => callTool(core, ctx, tasks, p), unknownTool);
 }
 
 /** tools/call, for a known tool, with its params parsed. Synchronous unless the tool waits (MRTR, a task, a delay). */
