@@ -4,7 +4,7 @@ import {
   HEADER,
   META,
   NAME_SOURCE,
-  ClientCapabilitiesSchema,
+  parseClientCapabilities,
   decodeHeaderValue,
   expectedNameValue,
   paramHeaderText,
@@ -41,7 +41,7 @@ export function checkMeta(params: Record<string, unknown> | undefined, supported
   }
   const rawCaps = m?.[META.clientCapabilities];
   if (rawCaps === undefined) return badMeta(`Invalid params: _meta["${META.clientCapabilities}"] is required`);
-  const caps = ClientCapabilitiesSchema.safeParse(rawCaps);
+  const caps = parseClientCapabilities(rawCaps);
   if (!caps.success) return badMeta(`Invalid params: _meta["${META.clientCapabilities}"] is not a ClientCapabilities object`);
   if (headerVersion !== undefined && headerVersion !== null && headerVersion.trim() !== version) {
     return fail(ERROR.headerMismatch, `Header mismatch: ${HEADER.protocolVersion} header "${headerVersion}" does not match _meta protocolVersion "${version}"`);
@@ -76,8 +76,20 @@ export function checkHeaders(headers: HeaderBag, method: string, params: Record<
   return undefined;
 }
 
+/** A tool's header bindings, found once per inputSchema (a scenario's tools do not change) rather than on every call. */
+const scans = new WeakMap<object, ReturnType<typeof scanHeaderBindings>>();
+function bindingsOf(tool: ToolSpec): ReturnType<typeof scanHeaderBindings> {
+  const schema = tool.inputSchema;
+  let scan = scans.get(schema);
+  if (scan === undefined) {
+    scan = scanHeaderBindings(schema);
+    scans.set(schema, scan);
+  }
+  return scan;
+}
+
 function checkParamHeaders(headers: HeaderBag, args: unknown, tool: ToolSpec): Outcome | undefined {
-  const scan = scanHeaderBindings(tool.inputSchema);
+  const scan = bindingsOf(tool);
   if (!scan.ok) return undefined;
   for (const b of scan.bindings) {
     const headerName = `${HEADER.paramPrefix}${b.header}`;

@@ -48,6 +48,8 @@ export interface EngineCore {
   codec: StateCodec;
   /** The principal of an HTTP request's `Authorization` header (principal.ts). */
   principalOf: PrincipalResolver;
+  /** The principal of a caller without an `Authorization` header, known without waiting. */
+  anonymous: string;
   /** Per-scenario mutable state for handlers (notes, files, counters). Reset restores the scenario's `state`. */
   state: Record<string, unknown>;
   tool(name: string): ToolSpec | undefined;
@@ -62,6 +64,20 @@ export interface EngineCore {
   leaseMs?: number;
   /** This instance's fault windows; absent when the scenario declares no instance fault. */
   instanceFaults?: InstanceFaults;
+}
+
+/**
+ * The same request with other params. Not a spread alone: a context's `signal` may be a getter
+ * on its prototype (the pipeline's), which a spread does not copy.
+ */
+export function withParams(ctx: RequestContext, params: Record<string, unknown>): RequestContext {
+  return {
+    ...ctx,
+    params,
+    get signal() {
+      return ctx.signal;
+    },
+  };
 }
 
 /** A successful outcome carrying `result`. */

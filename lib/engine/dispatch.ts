@@ -68,10 +68,11 @@ function methodNotFound(method: string): Outcome {
 }
 
 /** Answer a modern request. `ctx.caps` is filled here, from `_meta`. */
-export function createModernDispatch(core: EngineCore, tasks: TaskManager, hub: ListenHub): (ctx: RequestContext) => Promise<Outcome> {
+export function createModernDispatch(core: EngineCore, tasks: TaskManager, hub: ListenHub): (ctx: RequestContext) => Outcome | Promise<Outcome> {
   const routes = new Map<string, Route>(Object.entries(modernRoutes(core, tasks, hub)));
 
-  return async function modern(ctx) {
+  // Not async: a route that answers synchronously costs no promise here (the pipeline wraps once).
+  return function modern(ctx) {
     const { headers, params, method } = ctx;
     if (headers && headers.get(HEADER.protocolVersion) === null) {
       return fail(ERROR.headerMismatch, `Header mismatch: ${HEADER.protocolVersion} header is required`);

@@ -13,7 +13,7 @@ import { createStateCodec } from './request-state';
 import { createRandomIds, createServerClock, randomToken, type Clock, type IdSource } from './runtime';
 import type { ControlAction } from './task-control';
 import { createTaskManager } from './tasks';
-import { createPrincipalResolver } from './principal';
+import { anonymousPrincipal, createPrincipalResolver } from './principal';
 import { createJournal, type Journal } from './journal';
 import { createFaultInjector, createSharedFaultInjector } from './faults';
 import { mergeFleetJournal, type FleetJournalEntry } from './fleet-journal';
@@ -112,6 +112,7 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
     ids: options.ids ?? createRandomIds(),
     codec: createStateCodec(options.secret ?? randomToken(32)),
     principalOf: createPrincipalResolver(scenario.id, options.principalKey),
+    anonymous: anonymousPrincipal(scenario.id),
     state: structuredClone(scenario.state),
     tool: (name) => toolMap.get(name),
     broadcast: (kind, method) => hub.broadcast(kind, method),
@@ -135,6 +136,7 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
   const faults = stores.shared
     ? createSharedFaultInjector(scenario.faults, seed, stores.faults, scenario.id, (e) => core.emit('faults:store-error', { error: String(e) }))
     : createFaultInjector(scenario.faults, seed);
+  const anonymousFields = { principal: core.anonymous };
   const http = createHttpFront({
     faults,
     ...(instanceFaults ? { instance: instanceFaults } : {}),
@@ -159,7 +161,9 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
         // Bearer tokens never reach the journal in clear (the server redacts its own cookie).
         const authorization = start.requestHeaders.authorization;
         const handle = journal.open(authorization === undefined ? start : { ...start, requestHeaders: redactHeaders(start.requestHeaders, ['authorization']) });
-        void core.principalOf(authorization ?? null).then((p) => handle.annotate({ principal: p }));
+        // A caller without a token is known at once: no promise and callback per request.
+        if (authorization === undefined) handle.annotate(anonymousFields);
+        else void core.principalOf(authorization).then((p) => handle.annotate({ principal: p }));
         return handle;
       },
     },

@@ -27,20 +27,29 @@ interface ServeOptions {
 
 type DeliverOptions = { droppable?: boolean; key?: string };
 
+/** The headers of nearly every answer: one frozen record rather than one per answer (hosts only read them). */
+const JSON_HEADERS: Record<string, string> = Object.freeze({ 'Content-Type': 'application/json' });
+
 export function json(status: number, body: unknown, extra?: Record<string, string>): HttpOutput {
   if (body === undefined) return { status, headers: extra ?? {} };
-  return { status, headers: extra ? { 'Content-Type': 'application/json', ...extra } : { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
+  return { status, headers: extra ? { 'Content-Type': 'application/json', ...extra } : JSON_HEADERS, body: JSON.stringify(body) };
 }
 
 const messageOf = (id: JsonRpcRequest['id'], o: Outcome) => ('error' in o ? errorResponse(id, o.error) : { jsonrpc: '2.0' as const, id, result: o.result });
 
-/** Serve one request through the pipeline: JSON, or SSE once something streams. */
-export function serveRequest(opts: ServeOptions, rpc: JsonRpcRequest, info: HttpInput, tap: ExchangeHandle | undefined, plan?: FaultPlan): Promise<HttpOutput> {
+/** Serve one request through the pipeline: JSON (at once when the handler answers at once), or SSE once something streams. */
+export function serveRequest(
+  opts: ServeOptions,
+  rpc: JsonRpcRequest,
+  info: HttpInput,
+  tap: ExchangeHandle | undefined,
+  plan?: FaultPlan,
+): HttpOutput | Promise<HttpOutput> {
   const found = sessionOf(rpc, info.headers, opts.sessions);
   if (found === 'missing') {
     const err = errorResponse(rpc.id, { code: -32001, message: opts.sessions?.missing ?? 'Session not found' });
     tap?.respond(404, err);
-    return Promise.resolve(json(404, err));
+    return json(404, err);
   }
   return new HttpExchange(opts, rpc, info, tap, plan, found.session, found.fresh).run();
 }
@@ -144,32 +153,58 @@ class HttpExchange implements RequestOrigin {
     this.settle?.(undefined);
   }
 
-  async run(): Promise<HttpOutput> {
-    const { opts, rpc, session, fresh, tap } = this;
+  /**
+   * Run the pipeline. A handler that answers synchronously and streams nothing (most direct
+   * calls) gets its JSON answer at once: no promise races the outcome against a stream start.
+   */
+  run(): HttpOutput | Promise<HttpOutput> {
+    const { opts, rpc, session } = this;
     // Its work then ends only when done or when the client sends notifications/cancelled.
     const untrack = session?.initialized ? opts.sessions?.track(session, rpc.id, this.controller()) : undefined;
-    let fail: ((e: unknown) => void) | undefined;
-    const first = new Promise<Outcome | undefined>((resolve, reject) => {
-      this.settle = resolve;
-      fail = reject;
-    });
     // A stream fault needs a stream to damage, even where the answer would be plain JSON.
     if (this.plan?.stream.length) this.startStream();
     const started = opts.pipeline(rpc, this);
-    const work = untrack ? started.finally(untrack) : started;
-    work.then(this.settle, fail);
-    const o = await first;
-    if (o !== undefined && !this.channel) {
-      this.unlink();
-      const message = messageOf(rpc.id, o);
-      const status = 'error' in o ? (o.httpStatus ?? httpStatusForError(o.error.code)) : 200;
-      // The handshake succeeded: from now on this session id names the client and what it declared.
-      const opened = fresh?.initialized && 'result' in o ? fresh : undefined;
-      if (opened) opts.sessions?.add(opened);
-      const out = json(status, message, opened ? { [HEADER.sessionId]: opened.id } : undefined);
-      tap?.respond(status, message, typeof out.body === 'string' ? out.body : undefined);
-      return out;
+    if (!(started instanceof Promise)) {
+      untrack?.();
+      if (!this.channel) return this.answer(started);
+      this.finishStream(Promise.resolve(started));
+      return this.streamed as HttpOutput; // set by startStream
     }
+    const work = untrack ? started.finally(untrack) : started;
+    // The handler opened its stream before it returned (a listen): that is the answer.
+    if (this.channel) {
+      this.finishStream(work);
+      return Promise.resolve(this.streamed as HttpOutput);
+    }
+    // The first of: the outcome, or undefined once the stream starts.
+    const first = new Promise<Outcome | undefined>((resolve, reject) => {
+      this.settle = resolve;
+      work.then(resolve, reject);
+    });
+    return first.then((o) => {
+      if (o !== undefined && !this.channel) return this.answer(o);
+      this.finishStream(work);
+      return this.streamed as HttpOutput; // set by startStream, before or just after the outcome
+    });
+  }
+
+  /** The outcome as one JSON answer. */
+  private answer(o: Outcome): HttpOutput {
+    const { opts, rpc, fresh, tap } = this;
+    this.unlink();
+    const message = messageOf(rpc.id, o);
+    const status = 'error' in o ? (o.httpStatus ?? httpStatusForError(o.error.code)) : 200;
+    // The handshake succeeded: from now on this session id names the client and what it declared.
+    const opened = fresh?.initialized && 'result' in o ? fresh : undefined;
+    if (opened) opts.sessions?.add(opened);
+    const out = json(status, message, opened ? { [HEADER.sessionId]: opened.id } : undefined);
+    tap?.respond(status, message, typeof out.body === 'string' ? out.body : undefined);
+    return out;
+  }
+
+  /** The outcome as the stream's final message, once it comes. */
+  private finishStream(work: Promise<Outcome>): void {
+    const { opts, rpc } = this;
     const ch = this.channel as SseChannel;
     void work.then((done) => {
       const message = messageOf(rpc.id, done);
@@ -178,6 +213,5 @@ class HttpExchange implements RequestOrigin {
       if (this.abort?.signal.aborted && ch.closed) return;
       ch.finish(message);
     });
-    return this.streamed as HttpOutput; // set by startStream, before or just after the outcome
   }
 }

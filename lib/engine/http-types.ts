@@ -9,6 +9,11 @@ import type { SseSink } from './sse';
 export interface HeaderBag {
   get(name: string): string | null;
   forEach(callback: (value: string, key: string) => void): void;
+  /**
+   * The headers as a record the host made for this request alone and will not change (node's
+   * `req.headers` when every value is one string), so the journal can keep it instead of a copy.
+   */
+  record?(): Record<string, string> | undefined;
 }
 
 /** One HTTP request as the engine reads it, whatever the server (web Request or node:http). */
@@ -79,8 +84,10 @@ export function toResponse(out: HttpOutput): Response {
   return new Response(out.stream ?? out.body ?? null, { status: out.status, headers: out.headers });
 }
 
-/** Headers as a plain record (for the journal). */
+/** Headers as a plain record (for the journal): the host's own when it offers one, else a copy. */
 export function headerRecord(h: HeaderBag): Record<string, string> {
+  const own = h.record?.();
+  if (own) return own;
   const out: Record<string, string> = {};
   h.forEach((v, k) => {
     out[k] = v;

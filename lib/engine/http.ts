@@ -1,10 +1,10 @@
-import { ERROR, HEADER, errorResponse, JsonRpcNotificationSchema } from '../protocol';
+import { ERROR, HEADER, errorResponse, JsonRpcNotificationSchema, type JsonRpcRequest } from '../protocol';
 import { parseRequestEnvelope } from './envelope';
 import { parseJson } from '../shared/json';
 import { asRecord } from '../shared/records';
 import { isAllowedHost, isAllowedOrigin } from './guards';
 import type { RequestPipeline } from './pipeline';
-import type { ExchangeTap } from './exchange-tap';
+import type { ExchangeHandle, ExchangeTap } from './exchange-tap';
 import { dripResponse, faultReply } from './fault-stream';
 import { json, serveRequest } from './http-exchange';
 import type { FaultPlan, FaultRequest } from './faults';
@@ -49,9 +49,21 @@ export function createHttpFront(opts: HttpFrontOptions): { fetch: (req: Request)
   return { handle, fetch: async (req) => toResponse(await handle(toHttpInput(req))) };
 }
 
-/** Create the transport-neutral handler. */
+/**
+ * Create the transport-neutral handler. Not one async function: each await costs a promise and
+ * a microtask, and a direct call waits only for its body (then for whatever its handler awaits).
+ */
 function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<HttpOutput> {
-  return async function handle(req: HttpInput): Promise<HttpOutput> {
+  return (req) => {
+    try {
+      const out = transportChecks(req);
+      return out instanceof Promise ? out : Promise.resolve(out);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  };
+
+  function transportChecks(req: HttpInput): HttpOutput | Promise<HttpOutput> {
     const down = opts.instance?.downAnswer();
     if (down) return down;
     const headers = req.headers;
@@ -63,24 +75,31 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
     if (!opts.allowedOrigins.includes('*') && !isAllowedOrigin(headers.get('origin'), host, opts.allowedOrigins)) {
       return json(403, errorResponse(null, { code: ERROR.invalidRequest, message: 'Forbidden: Origin is not allowed' }));
     }
-    if (req.method !== 'POST') {
-      const refused = await opts.authorize?.(req, {});
-      if (refused) return json(refused.status, refused.body, refused.headers);
-      const forSession = opts.sessions?.handle(req);
-      if (forSession) return forSession;
-      return json(405, errorResponse(null, { code: ERROR.invalidRequest, message: `Method Not Allowed: ${req.method}; this endpoint accepts POST only` }), {
-        Allow: 'POST',
-      });
-    }
-    const [mediaType = ''] = (headers.get('content-type') ?? '').split(';');
-    const ctype = mediaType.trim().toLowerCase();
+    if (req.method !== 'POST') return notPost(req);
+    const contentType = headers.get('content-type');
+    // The exact header nearly every client sends needs no splitting.
+    const ctype = contentType === 'application/json' ? contentType : (contentType ?? '').split(';')[0]?.trim().toLowerCase();
     if (ctype !== 'application/json') {
       return json(
         415,
         errorResponse(null, { code: ERROR.invalidRequest, message: `Unsupported Media Type: Content-Type must be application/json, got "${ctype || 'none'}"` }),
       );
     }
-    const text = await req.readBody(opts.maxBodyBytes);
+    return req.readBody(opts.maxBodyBytes).then((text) => withBody(req, text));
+  }
+
+  async function notPost(req: HttpInput): Promise<HttpOutput> {
+    const refused = await opts.authorize?.(req, {});
+    if (refused) return json(refused.status, refused.body, refused.headers);
+    const forSession = opts.sessions?.handle(req);
+    if (forSession) return forSession;
+    return json(405, errorResponse(null, { code: ERROR.invalidRequest, message: `Method Not Allowed: ${req.method}; this endpoint accepts POST only` }), {
+      Allow: 'POST',
+    });
+  }
+
+  function withBody(req: HttpInput, text: string | undefined): HttpOutput | Promise<HttpOutput> {
+    const headers = req.headers;
     if (text === undefined) {
       // The rest of the body is never read, so the connection cannot be reused.
       return json(413, errorResponse(null, { code: ERROR.invalidRequest, message: `Payload Too Large: the body exceeds ${opts.maxBodyBytes} bytes` }), {
@@ -102,15 +121,20 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
       requestBody: body,
       requestText: text,
     });
-    const record = (status: number, responseBody: unknown) => tap?.respond(status, responseBody);
-    const denied = await opts.authorize?.(req, fields);
-    if (denied) {
-      record(denied.status, denied.body);
+    if (!opts.authorize) return withCaller(req, body, fields, tap);
+    return opts.authorize(req, fields).then((denied) => {
+      if (!denied) return withCaller(req, body, fields, tap);
+      tap?.respond(denied.status, denied.body);
       return json(denied.status, denied.body, denied.headers);
-    }
+    });
+  }
 
+  /** The message once its caller may send it: a notification, a response, or a request to serve. */
+  function withCaller(req: HttpInput, body: unknown, fields: Record<string, unknown>, tap: ExchangeHandle | undefined): HttpOutput | Promise<HttpOutput> {
     const asRequest = parseRequestEnvelope(body);
     if (!asRequest.success) {
+      const headers = req.headers;
+      const record = (status: number, responseBody: unknown) => tap?.respond(status, responseBody);
       const asNote = JsonRpcNotificationSchema.safeParse(body);
       if (asNote.success && !Object.hasOwn(body as Record<string, unknown>, 'id')) {
         // A notification naming a session this server does not hold gets 404 like a request
@@ -153,8 +177,12 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
     const rpc = asRequest.data;
     const tool = rpc.method === 'tools/call' ? (rpc.params as { name?: unknown } | undefined)?.name : undefined;
     const planned = opts.faults?.plan({ method: rpc.method, tool: typeof tool === 'string' ? tool : undefined });
-    const plan = planned instanceof Promise ? await planned : planned;
-    if (!plan) return serveRequest(opts, rpc, req, tap);
+    if (planned instanceof Promise) return planned.then((plan) => (plan ? faulted(req, rpc, tap, plan) : serveRequest(opts, rpc, req, tap)));
+    return planned ? faulted(req, rpc, tap, planned) : serveRequest(opts, rpc, req, tap);
+  }
+
+  /** Serve a request some scenario fault fired on. */
+  async function faulted(req: HttpInput, rpc: JsonRpcRequest, tap: ExchangeHandle | undefined, plan: FaultPlan): Promise<HttpOutput> {
     tap?.annotate({ fault: plan.names.join(', ') });
     if (plan.instance) opts.instance?.open(plan.instance);
     const downNow = plan.instance && opts.instance?.downAnswer();
@@ -171,5 +199,5 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
       response = reply.output;
     } else response = await serveRequest(opts, rpc, req, tap, plan);
     return plan.drip ? dripResponse(response, plan.drip, { setTimer: opts.setTimer }) : response;
-  };
+  }
 }

@@ -1,6 +1,6 @@
 import { CompleteParamsSchema, ERROR, GetPromptParamsSchema, LEGACY_VERSION, LEGACY_VERSIONS, LegacyTaskResultParamsSchema, META } from '../protocol';
 import type { TaskRecord } from '../store/types';
-import { fail, ok, type EngineCore, type Outcome, type RequestContext } from './context';
+import { fail, ok, withParams, type EngineCore, type Outcome, type RequestContext } from './context';
 import {
   complete,
   getPrompt,
@@ -94,7 +94,7 @@ export function createLegacyDispatch(core: EngineCore, tasks: TaskManager): (ctx
       return ok({ task: legacyTask((await tasks.read(rec.taskId, ctx.principal)) ?? rec) });
     }
     if (tool?.task?.mode === 'required') return fail(ERROR.methodNotFound, `Tool ${tool.name} requires a task-augmented call (params.task)`);
-    return strip(await answerInputRounds(ctx, async (params) => runRoute(callTool, { ...ctx, params })));
+    return strip(await answerInputRounds(ctx, async (params) => runRoute(callTool, withParams(ctx, params))));
   }
 
   async function taskResult(ctx: RequestContext, taskId: string): Promise<Outcome> {
@@ -160,7 +160,7 @@ export function createLegacyDispatch(core: EngineCore, tasks: TaskManager): (ctx
       return c ? strip(readResourceResult(core, c)) : resourceNotFound(String(params.uri));
     }),
     'prompts/list': unchecked((ctx) => strip(listPrompts(core, ctx))),
-    'prompts/get': unchecked(async (ctx) => strip(await answerInputRounds(ctx, async (params) => runRoute(prompt, { ...ctx, params })))),
+    'prompts/get': unchecked(async (ctx) => strip(await answerInputRounds(ctx, async (params) => runRoute(prompt, withParams(ctx, params))))),
     'completion/complete': route(CompleteParamsSchema, (_ctx, p) => strip(complete(core, p))),
     'tasks/get': unchecked(async (ctx) => {
       const rec = typeof ctx.params.taskId === 'string' ? await tasks.view(ctx.params.taskId, ctx.principal) : undefined;

@@ -30,8 +30,11 @@ export interface RequestOrigin {
   sendRequest?: (message: unknown) => void;
 }
 
-/** Answer one request. Never rejects: a handler that throws answers -32603. */
-export type RequestPipeline = (req: JsonRpcRequest, origin: RequestOrigin) => Promise<Outcome>;
+/**
+ * Answer one request: the outcome itself when nothing had to wait, else a promise of it. Never
+ * throws nor rejects: a handler that throws answers -32603.
+ */
+export type RequestPipeline = (req: JsonRpcRequest, origin: RequestOrigin) => Outcome | Promise<Outcome>;
 
 /** A session's `logging/setLevel` applies to every request that does not name its own level. */
 function withSessionLogLevel(params: Record<string, unknown>, session: LegacySession | undefined): Record<string, unknown> {
@@ -41,18 +44,27 @@ function withSessionLogLevel(params: Record<string, unknown>, session: LegacySes
   return { ...params, _meta: { ...meta, [META.logLevel]: level } };
 }
 
+/** The capabilities of a request that declares none (never changed: the modern dispatch replaces it). */
+const EMPTY_CAPS: RequestContext['caps'] = Object.freeze({});
+
 /** Compose the eras' dispatch over the engine core. */
 export function createRequestPipeline(core: EngineCore, tasks: TaskManager, hub: ListenHub, outbound: OutboundRequests): RequestPipeline {
   const modern = createModernDispatch(core, tasks, hub);
   const legacy = createLegacyDispatch(core, tasks);
   const scenarioId = core.scenario.id;
 
-  /** HTTP callers are told apart by their bearer token; a stdio peer is the one local user. */
-  const principal = (origin: RequestOrigin) =>
-    origin.transport === 'http' ? core.principalOf(origin.headers?.get('authorization') ?? null) : `${scenarioId}:${origin.transport}`;
+  /**
+   * HTTP callers are told apart by their bearer token; a stdio peer is the one local user. A
+   * caller without a token, the common case, is known at once: nothing to wait for.
+   */
+  const principal = (origin: RequestOrigin): string | Promise<string> => {
+    if (origin.transport !== 'http') return `${scenarioId}:${origin.transport}`;
+    const authorization = origin.headers?.get('authorization');
+    return authorization ? core.principalOf(authorization) : core.anonymous;
+  };
 
-  async function answer(req: JsonRpcRequest, origin: RequestOrigin): Promise<Outcome> {
-    const who = await principal(origin);
+  /** Answer as `who`; synchronous as far as the era's dispatch is. */
+  function answerAs(req: JsonRpcRequest, origin: RequestOrigin, who: string): Outcome | Promise<Outcome> {
     const servesLegacy = core.scenario.settings.legacy;
     const era = eraOf(req, { headers: origin.headers, inSession: !!origin.session?.initialized, servesLegacy });
     if (typeof era !== 'string') return era;
@@ -74,31 +86,67 @@ export function createRequestPipeline(core: EngineCore, tasks: TaskManager, hub:
     const mismatch = era === 'legacy' ? legacyHeaderMismatch(req, origin.headers) : undefined;
     if (mismatch) return mismatch;
     const send = origin.sendRequest;
-    const ctx: RequestContext = {
-      transport: origin.transport,
-      era,
-      id: req.id,
-      method: req.method,
-      params: era === 'legacy' ? withSessionLogLevel(req.params ?? {}, session) : (req.params ?? {}),
-      caps: session?.caps ?? {},
-      principal: who,
-      // A getter: the origin makes its controller only when a handler needs one.
-      get signal() {
-        return origin.signal;
-      },
-      notify: origin.notify,
-      openStream: origin.openStream,
-      headers: origin.headers,
-    };
+    const ctx = new PipelineContext(origin, era, req, era === 'legacy' ? withSessionLogLevel(req.params ?? {}, session) : (req.params ?? {}), who);
     // Set only when there is one (no spread of a throwaway object on every request).
-    if (session) ctx.session = session;
+    if (session) {
+      ctx.session = session;
+      ctx.caps = session.caps;
+    }
     if (era === 'legacy' && send) ctx.ask = (method: string, params: Record<string, unknown>) => outbound.ask(method, params, send, origin.signal);
     if (era === 'modern') return modern(ctx);
-    const o = await legacy(ctx);
-    // In a session, 2025-11-25 carries JSON-RPC errors with HTTP 200: a 404 would read as "session expired".
-    return 'error' in o && o.httpStatus === undefined && session?.initialized ? { ...o, httpStatus: 200 } : o;
+    return legacy(ctx).then((o) =>
+      // In a session, 2025-11-25 carries JSON-RPC errors with HTTP 200: a 404 would read as "session expired".
+      'error' in o && o.httpStatus === undefined && session?.initialized ? { ...o, httpStatus: 200 } : o,
+    );
   }
 
-  return (req, origin) =>
-    answer(req, origin).catch((e: unknown) => ({ error: { code: ERROR.internalError, message: `Internal error: ${(e as Error)?.message ?? String(e)}` } }));
+  const internalError = (e: unknown): Outcome => ({ error: { code: ERROR.internalError, message: `Internal error: ${(e as Error)?.message ?? String(e)}` } });
+
+  // Each await costs a promise and a microtask: a request that needs none (an anonymous caller,
+  // a direct answer) is answered synchronously.
+  return (req, origin) => {
+    try {
+      const who = principal(origin);
+      const o = typeof who === 'string' ? answerAs(req, origin, who) : who.then((w) => answerAs(req, origin, w));
+      return o instanceof Promise ? o.catch(internalError) : o;
+    } catch (e) {
+      return internalError(e);
+    }
+  };
+}
+
+/**
+ * The context a handler sees. A class: its `signal` getter lives on the prototype, where an
+ * object literal made a getter closure per request. The origin makes its controller only when a
+ * handler reads the signal.
+ */
+class PipelineContext implements RequestContext {
+  readonly transport: RequestContext['transport'];
+  readonly id: RequestContext['id'];
+  readonly method: string;
+  caps: RequestContext['caps'] = EMPTY_CAPS;
+  readonly notify: RequestContext['notify'];
+  readonly openStream: RequestContext['openStream'];
+  readonly headers: RequestContext['headers'];
+  session?: LegacySession;
+  ask?: RequestContext['ask'];
+
+  constructor(
+    private readonly origin: RequestOrigin,
+    readonly era: RequestContext['era'],
+    req: JsonRpcRequest,
+    readonly params: Record<string, unknown>,
+    readonly principal: string,
+  ) {
+    this.transport = origin.transport;
+    this.id = req.id;
+    this.method = req.method;
+    this.notify = origin.notify;
+    this.openStream = origin.openStream;
+    this.headers = origin.headers;
+  }
+
+  get signal(): AbortSignal {
+    return this.origin.signal;
+  }
 }

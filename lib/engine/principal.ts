@@ -34,6 +34,9 @@ function jsonPart(part: string): Record<string, unknown> | undefined {
   }
 }
 
+/** The principal of every caller without a bearer token at an endpoint (known without waiting). */
+export const anonymousPrincipal = (endpoint: string): string => `${endpoint}:anonymous`;
+
 /** Create the resolver of one endpoint; `jwtKey` is the HS256 key whose tokens name their subject. */
 export function createPrincipalResolver(endpoint: string, jwtKey?: string | Uint8Array): PrincipalResolver {
   const raw = typeof jwtKey === 'string' ? new TextEncoder().encode(jwtKey) : jwtKey;
@@ -55,12 +58,12 @@ export function createPrincipalResolver(endpoint: string, jwtKey?: string | Uint
 
   // Asked twice per request (the journal and the pipeline): a caller without a header, the common
   // case, gets one settled promise instead of a new async call each time.
-  const anonymous = Promise.resolve(`${endpoint}:anonymous`);
+  const anonymous = Promise.resolve(anonymousPrincipal(endpoint));
   return (authorization) => (authorization ? resolve(authorization) : anonymous);
 
   async function resolve(authorization: string): Promise<string> {
     const token = /^Bearer\s+(\S+)$/i.exec(authorization.trim())?.[1];
-    if (!token) return `${endpoint}:anonymous`;
+    if (!token) return anonymousPrincipal(endpoint);
     const sub = await verifiedSubject(token);
     if (sub !== undefined) return `${endpoint}:sub:${sub}`;
     return `${endpoint}:token:${(await digest(token)).slice(0, 22)}`;

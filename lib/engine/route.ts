@@ -8,17 +8,22 @@ import { fail, type Outcome, type RequestContext } from './context';
  * The gate holds the answers that come before any params problem: a capability the method
  * needs, or that the thing the request names does not exist.
  */
+/** What a route parses its params with: a zod schema, or one with a hand check in front (lib/protocol/fast-params.ts). */
+interface ParamsParser<P> {
+  safeParse(value: unknown): { success: true; data: P } | { success: false; error: z.ZodError<P> };
+}
+
 export interface Route<P = Record<string, unknown>> {
   /** An answer that comes before the params are checked, or undefined to go on. */
   gate?(ctx: RequestContext): Outcome | undefined;
   /** Without a schema the handler gets `ctx.params` as sent. */
-  params?: z.ZodType<P>;
+  params?: ParamsParser<P>;
   handle(ctx: RequestContext, params: P): Outcome | Promise<Outcome>;
 }
 
 /** A route whose handler gets the params `schema` parsed. */
 export function route<P extends Record<string, unknown>>(
-  schema: z.ZodType<P>,
+  schema: ParamsParser<P>,
   handle: (ctx: RequestContext, params: P) => Outcome | Promise<Outcome>,
   gate?: (ctx: RequestContext) => Outcome | undefined,
 ): Route<P> {
@@ -35,7 +40,7 @@ export function unchecked(handle: (ctx: RequestContext) => Outcome | Promise<Out
  * lib/protocol params schemas phrase for the wire. Issues come in the schema's key order, so
  * the first one is the field a handler would have checked first.
  */
-function invalidParams(error: z.ZodError): Outcome {
+function invalidParams<P>(error: z.ZodError<P>): Outcome {
   return fail(ERROR.invalidParams, `Invalid params: ${error.issues[0]?.message ?? 'malformed'}`);
 }
 

@@ -31,6 +31,39 @@ export function fillTemplate<T>(value: T, scope: Record<string, unknown>): T {
   return value;
 }
 
+/**
+ * Templates without a placeholder anywhere, known after their first fill. Such a template fills
+ * to a copy of itself, so it is handed out as is: frozen, so whatever would change the copy
+ * fails loudly instead of changing the scenario.
+ */
+const constants = new WeakMap<object, boolean>();
+
+function holdsPlaceholder(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('{{');
+  if (value && typeof value === 'object') return Object.values(value).some(holdsPlaceholder);
+  return false;
+}
+
+function deepFreeze(value: unknown): void {
+  if (!value || typeof value !== 'object' || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const v of Object.values(value)) deepFreeze(v);
+}
+
+/**
+ * {@link fillTemplate} for a template that lives as long as its scenario (a tool's result): one
+ * without placeholders is returned itself, frozen, not copied on every call.
+ */
+export function fillScenarioTemplate<T extends object>(value: T, scope: Record<string, unknown>): T {
+  let constant = constants.get(value);
+  if (constant === undefined) {
+    constant = !holdsPlaceholder(value);
+    if (constant) deepFreeze(value);
+    constants.set(value, constant);
+  }
+  return constant ? value : fillTemplate(value, scope);
+}
+
 /** Resolve a number-or-placeholder setting (e.g. a delay taken from an argument). */
 export function fillNumber(value: number | string | undefined, scope: Record<string, unknown>, fallback = 0): number {
   if (typeof value === 'number') return value;

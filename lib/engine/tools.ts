@@ -1,4 +1,4 @@
-import { CallToolParamsSchema, ERROR, EXT, META, declaresExtension, type CallToolParams, type ClientCapabilities } from '../protocol';
+import { CallToolParamsParser, ERROR, EXT, META, declaresExtension, type CallToolParams, type ClientCapabilities } from '../protocol';
 import { isRecord } from '../shared/records';
 import type { ToolSpec } from '../scenario/schema';
 import { fail, ok, type EngineCore, type Outcome, type RequestContext } from './context';
@@ -6,7 +6,7 @@ import { canAsk, capabilityFor, runMrtr } from './mrtr';
 import { route, type Route } from './route';
 import { isTerminal, stepDelay } from './task-script';
 import type { TaskManager } from './tasks';
-import { fillNumber, fillTemplate } from './template';
+import { fillNumber, fillScenarioTemplate, fillTemplate } from './template';
 import { levelAtLeast, sleepUnlessAborted } from './util';
 import { HANDLERS } from './handlers';
 
@@ -51,7 +51,12 @@ function missingCapability(caps: Record<string, unknown>, required: Record<strin
   });
 }
 
-async function runSideShow(core: EngineCore, ctx: RequestContext, tool: ToolSpec, scope: Record<string, unknown>): Promise<boolean> {
+/**
+ * What a tool does before its result: log notifications, progress, a delay, list-changed
+ * broadcasts. False when the client left meanwhile. Synchronous unless it has to wait: a tool
+ * with nothing to wait for costs no promise.
+ */
+function runSideShow(core: EngineCore, ctx: RequestContext, tool: ToolSpec, scope: Record<string, unknown>): boolean | Promise<boolean> {
   const meta = (ctx.params._meta ?? {}) as Record<string, unknown>;
   const level = meta[META.logLevel];
   if (tool.log && typeof level === 'string') {
@@ -60,7 +65,14 @@ async function runSideShow(core: EngineCore, ctx: RequestContext, tool: ToolSpec
         ctx.notify('notifications/message', { level: entry.level, ...(entry.logger ? { logger: entry.logger } : {}), data: fillTemplate(entry.data, scope) });
     }
   }
-  const token = meta.progressToken;
+  const delay = fillNumber(tool.delayMs, scope, 0);
+  if (tool.progress || delay > 0) return waitSideShow(core, ctx, tool, meta.progressToken, delay);
+  broadcastChanges(core, tool);
+  return true;
+}
+
+/** The waiting part of {@link runSideShow}: progress steps, then the delay. */
+async function waitSideShow(core: EngineCore, ctx: RequestContext, tool: ToolSpec, token: unknown, delay: number): Promise<boolean> {
   if (tool.progress && (typeof token === 'string' || typeof token === 'number')) {
     for (const step of tool.progress.steps) {
       if (!(await sleepUnlessAborted(core.clock, tool.progress.intervalMs, ctx.signal))) return false;
@@ -69,11 +81,14 @@ async function runSideShow(core: EngineCore, ctx: RequestContext, tool: ToolSpec
   } else if (tool.progress) {
     if (!(await sleepUnlessAborted(core.clock, tool.progress.intervalMs * tool.progress.steps.length, ctx.signal))) return false;
   }
-  const delay = fillNumber(tool.delayMs, scope, 0);
   if (delay > 0 && !(await sleepUnlessAborted(core.clock, delay, ctx.signal))) return false;
+  broadcastChanges(core, tool);
+  return true;
+}
+
+function broadcastChanges(core: EngineCore, tool: ToolSpec): void {
   for (const kind of tool.emit ?? [])
     core.broadcast(kind, `notifications/${kind === 'toolsListChanged' ? 'tools' : kind === 'promptsListChanged' ? 'prompts' : 'resources'}/list_changed`);
-  return true;
 }
 
 /** Run a task script inline for a client that did not declare the extension. */
@@ -118,11 +133,11 @@ export function refusedTaskInput(tool: ToolSpec, caps: ClientCapabilities): Outc
 export function callToolRoute(core: EngineCore, tasks: TaskManager): Route<CallToolParams> {
   const unknownTool = ({ params }: RequestContext) =>
     typeof params.name === 'string' && !core.tool(params.name) ? fail(ERROR.invalidParams, `Unknown tool: ${params.name}`) : undefined;
-  return route(CallToolParamsSchema, (ctx, p) => callTool(core, ctx, tasks, p), unknownTool);
+  return route(CallToolParamsParser, (ctx, p) => callTool(core, ctx, tasks, p), unknownTool);
 }
 
-/** tools/call, for a known tool, with its params parsed. */
-async function callTool(core: EngineCore, ctx: RequestContext, tasks: TaskManager, params: CallToolParams): Promise<Outcome> {
+/** tools/call, for a known tool, with its params parsed. Synchronous unless the tool waits (MRTR, a task, a delay). */
+function callTool(core: EngineCore, ctx: RequestContext, tasks: TaskManager, params: CallToolParams): Outcome | Promise<Outcome> {
   const name = params.name;
   const tool = core.tool(name)!;
   const args = params.arguments ?? {};
@@ -137,32 +152,61 @@ async function callTool(core: EngineCore, ctx: RequestContext, tasks: TaskManage
       requiredCapabilities: { extensions: { [EXT.tasks]: {} } },
     });
   }
-  let inputs: Record<string, unknown> = {};
-  const progressToken = ((ctx.params._meta ?? {}) as Record<string, unknown>).progressToken;
-  const scope = () => ({ args, inputs, progressToken });
-  if (tool.mrtr) {
-    const m = await runMrtr(core, ctx, tool.mrtr.rounds, scope());
+  const call: ToolCall = { core, ctx, tasks, tool, args, wantsTask, progressToken: ((ctx.params._meta ?? {}) as Record<string, unknown>).progressToken };
+  if (!tool.mrtr) return afterInput(call, {});
+  return runMrtr(core, ctx, tool.mrtr.rounds, { args, inputs: {}, progressToken: call.progressToken }).then((m) => {
     if (!m.done) return 'outcome' in m ? m.outcome : ok({ resultType: 'complete', ...fillTemplate(m.result, { args, inputs: m.inputs }) });
-    inputs = m.inputs;
-  }
+    return afterInput(call, m.inputs);
+  });
+}
+
+/** One tools/call once its arguments and capabilities passed. */
+interface ToolCall {
+  core: EngineCore;
+  ctx: RequestContext;
+  tasks: TaskManager;
+  tool: ToolSpec;
+  args: Record<string, unknown>;
+  wantsTask: boolean;
+  progressToken: unknown;
+}
+
+/** tools/call once any MRTR rounds are answered: a handler, a task, or the side show and the result. */
+function afterInput(call: ToolCall, inputs: Record<string, unknown>): Outcome | Promise<Outcome> {
+  const { core, ctx, tool, args } = call;
   if (tool.handler) {
     // A scenario file names the handler: `constructor` must not find Object's.
     const handler = Object.hasOwn(HANDLERS, tool.handler) ? HANDLERS[tool.handler] : undefined;
-    if (!handler) return fail(ERROR.internalError, `Failed to call ${name}: unknown handler "${tool.handler}"`);
+    if (!handler) return fail(ERROR.internalError, `Failed to call ${tool.name}: unknown handler "${tool.handler}"`);
     return handler(core, ctx, tool, args);
   }
-  if (tool.task && wantsTask) {
-    const refused = refusedTaskInput(tool, ctx.caps);
-    if (refused) return refused;
-    const rec = await tasks.create(ctx, tool, args, inputs);
-    const snap = tasks.snapshot(rec);
-    if (isTerminal(rec) && tool.task.steps.length === 1) return ok({ resultType: 'complete', ...(rec.result as Record<string, unknown>) });
-    const { inputRequests: _i, result: _r, error: _e, ...handle } = snap;
-    return ok({ resultType: 'task', ...handle });
-  }
-  if (!(await runSideShow(core, ctx, tool, scope()))) return fail(ERROR.internalError, 'Request cancelled');
+  if (tool.task && call.wantsTask) return startTask(call, tool.task, inputs);
+  const scope = () => ({ args, inputs, progressToken: call.progressToken });
+  const shown = runSideShow(core, ctx, tool, scope());
+  if (shown === true) return toolResult(core, ctx, tool, scope);
+  if (shown === false) return CANCELLED;
+  return shown.then((done) => (done ? toolResult(core, ctx, tool, scope) : CANCELLED));
+}
+
+const NO_CONTENT = Object.freeze({ content: Object.freeze([]) });
+const CANCELLED = fail(ERROR.internalError, 'Request cancelled');
+
+/** A task-augmented call: the task's handle, or its result when its one step finished it at once. */
+async function startTask(call: ToolCall, spec: NonNullable<ToolSpec['task']>, inputs: Record<string, unknown>): Promise<Outcome> {
+  const { ctx, tool, args } = call;
+  const refused = refusedTaskInput(tool, ctx.caps);
+  if (refused) return refused;
+  const rec = await call.tasks.create(ctx, tool, args, inputs);
+  const snap = call.tasks.snapshot(rec);
+  if (isTerminal(rec) && spec.steps.length === 1) return ok({ resultType: 'complete', ...(rec.result as Record<string, unknown>) });
+  const { inputRequests: _i, result: _r, error: _e, ...handle } = snap;
+  return ok({ resultType: 'task', ...handle });
+}
+
+/** The answer of a tool without a handler: its inline task script, its error or its result. */
+function toolResult(core: EngineCore, ctx: RequestContext, tool: ToolSpec, scope: () => Record<string, unknown>): Outcome | Promise<Outcome> {
   if (tool.task) return runInline(core, ctx, tool, scope());
   if (tool.error) return fail(tool.error.code, fillTemplate(tool.error.message, scope()), tool.error.data);
-  const result = fillTemplate(tool.result ?? { content: [] }, scope());
+  const result = tool.result ? fillScenarioTemplate(tool.result, scope()) : NO_CONTENT;
   return ok({ resultType: 'complete', ...result });
 }

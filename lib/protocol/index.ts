@@ -12,3 +12,4 @@ export * from './tasks';
 export * from './lints';
 export * from './apps';
 export * from './app-csp';
+export * from './fast-params';

@@ -100,32 +100,64 @@ export function canBuffer(req: IncomingMessage): boolean {
   return Number.isFinite(length) && length <= BUFFER_LIMIT;
 }
 
-/** Case-insensitive access to node's already-lowercased headers. */
-function headerBag(req: IncomingMessage): HeaderBag {
-  return {
-    get(name) {
-      const v = req.headers[name.toLowerCase()];
-      return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
-    },
-    forEach(callback) {
-      for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) callback(Array.isArray(v) ? v.join(', ') : v, k);
-    },
-  };
+/**
+ * Case-insensitive access to node's already-lowercased headers. A class over the request, not
+ * two closures per request; the journal keeps node's own header record rather than a copy.
+ */
+class NodeHeaders implements HeaderBag {
+  constructor(private readonly req: IncomingMessage) {}
+
+  get(name: string): string | null {
+    const v = this.req.headers[name.toLowerCase()];
+    return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+  }
+
+  forEach(callback: (value: string, key: string) => void): void {
+    const h = this.req.headers;
+    for (const k in h) {
+      const v = h[k];
+      if (v !== undefined) callback(Array.isArray(v) ? v.join(', ') : v, k);
+    }
+  }
+
+  /** node's record itself when every value is a string (a repeated `set-cookie` is an array). */
+  record(): Record<string, string> | undefined {
+    const h = this.req.headers;
+    for (const k in h) if (typeof h[k] !== 'string') return undefined;
+    return h as Record<string, string>;
+  }
 }
 
-/** The request as the engine's transport-neutral input (no web Request, no header copy). */
+/**
+ * The request as the engine's transport-neutral input (no web Request, no header copy). Most
+ * MCP requests answer before anything would listen for a disconnect: the controller and its
+ * 'close' listener are made only when something asks for the signal (streams, delays).
+ */
+class NodeHttpInput implements HttpInput {
+  readonly method: string;
+  readonly headers: NodeHeaders;
+  private disconnect: AbortSignal | undefined;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    readonly url: string,
+  ) {
+    this.method = req.method ?? 'GET';
+    this.headers = new NodeHeaders(req);
+  }
+
+  get signal(): AbortSignal {
+    this.disconnect ??= disconnectSignal(this.res);
+    return this.disconnect;
+  }
+
+  readBody(max: number): Promise<string | undefined> {
+    return readNodeBodyText(this.req, max);
+  }
+}
+
+/** The request as the engine's transport-neutral input. */
 export function toNodeHttpInput(req: IncomingMessage, res: ServerResponse, url = `http://${cleanHost(req.headers.host)}${req.url ?? '/'}`): HttpInput {
-  // Most MCP requests answer before anything would listen for a disconnect: the controller and
-  // its 'close' listener are made only when something asks for the signal (streams, delays).
-  let signal: AbortSignal | undefined;
-  return {
-    method: req.method ?? 'GET',
-    url,
-    headers: headerBag(req),
-    get signal() {
-      signal ??= disconnectSignal(res);
-      return signal;
-    },
-    readBody: (max) => readNodeBodyText(req, max),
-  };
+  return new NodeHttpInput(req, res, url);
 }

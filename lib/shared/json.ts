@@ -34,29 +34,54 @@ export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): JsonParse {
   return guardJson(value, maxDepth);
 }
 
+/**
+ * The walk's two stacks (values and their depths rather than a pair per node), shared by every
+ * call: the walk is synchronous, so one call never sees another's, and every request body passes
+ * here. Slots are cleared as they are popped, so the stacks hold nothing of a finished walk; ones
+ * a huge body grew are dropped.
+ */
+let walkValues: unknown[] = [];
+let walkDepths: number[] = [];
+const KEPT_STACK = 4096;
+
 /** Check the depth of an already parsed value and defuse its objects, without recursion. */
 function guardJson(value: unknown, maxDepth = MAX_JSON_DEPTH): JsonParse {
-  // Two parallel stacks rather than a [value, depth] pair per node: every request body passes here.
-  const values: unknown[] = [value];
-  const depths: number[] = [0];
-  while (values.length > 0) {
-    const v = values.pop();
-    const depth = depths.pop() ?? 0;
-    if (typeof v !== 'object' || v === null) continue;
-    if (depth >= maxDepth) return { ok: false, message: `JSON nested deeper than ${maxDepth} levels` };
-    if (Array.isArray(v)) {
-      for (const item of v) {
-        values.push(item);
-        depths.push(depth + 1);
+  if (typeof value !== 'object' || value === null) return { ok: true, value };
+  const values = walkValues;
+  const depths = walkDepths;
+  let top = 0;
+  let peak = 0;
+  values[top] = value;
+  depths[top++] = 0;
+  try {
+    while (top > 0) {
+      const v = values[--top];
+      const depth = depths[top] ?? 0;
+      values[top] = undefined;
+      if (typeof v !== 'object' || v === null) continue;
+      if (depth >= maxDepth) return { ok: false, message: `JSON nested deeper than ${maxDepth} levels` };
+      if (Array.isArray(v)) {
+        for (const item of v) {
+          values[top] = item;
+          depths[top++] = depth + 1;
+        }
+      } else {
+        if ((Object.hasOwn(v, 'toString') || Object.hasOwn(v, 'valueOf')) && !Object.hasOwn(v, Symbol.toPrimitive))
+          Object.defineProperty(v, Symbol.toPrimitive, { value: plainToPrimitive, enumerable: false });
+        // JSON.parse makes own, enumerable keys only; the primitive guard above is a symbol, which for-in skips.
+        for (const k in v) {
+          values[top] = (v as Record<string, unknown>)[k];
+          depths[top++] = depth + 1;
+        }
       }
-      continue;
+      if (top > peak) peak = top;
     }
-    if ((Object.hasOwn(v, 'toString') || Object.hasOwn(v, 'valueOf')) && !Object.hasOwn(v, Symbol.toPrimitive))
-      Object.defineProperty(v, Symbol.toPrimitive, { value: plainToPrimitive, enumerable: false });
-    // JSON.parse makes own, enumerable keys only; the primitive guard above is a symbol, which for-in skips.
-    for (const k in v) {
-      values.push((v as Record<string, unknown>)[k]);
-      depths.push(depth + 1);
+  } finally {
+    // A walk cut short (the nesting cap) leaves slots filled: clear them.
+    if (top > 0) values.fill(undefined, 0, top);
+    if (peak > KEPT_STACK) {
+      walkValues = [];
+      walkDepths = [];
     }
   }
   return { ok: true, value };

@@ -57,6 +57,7 @@ export async function startProcess(cmd, args, { env = {}, readyPattern = /READY 
   const readyMs = performance.now() - t0;
   return {
     url,
+    pid: child.pid,
     readyMs,
     output: () => out,
     stop: () =>

@@ -83,11 +83,12 @@ if (want('throughput')) {
     appVsSdk: +(by['Loupe app (npm start)'].rps / by['SDK v2 (@modelcontextprotocol/server)'].rps).toFixed(2),
   };
   lines.push(
-    `${pad('tools/call throughput', 40)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}errors`,
-    ...tp.map((t) => `${pad(t.name, 40)}${pad(t.rps, 10)}${pad(t.p50, 9)}${pad(t.p99, 9)}${t.errors}`),
+    `${pad('tools/call throughput', 40)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('errors', 8)}server CPU µs/req`,
+    ...tp.map((t) => `${pad(t.name, 40)}${pad(t.rps, 10)}${pad(t.p50, 9)}${pad(t.p99, 9)}${pad(t.errors, 8)}${t.cpuUs ?? '-'}`),
     '',
     `ratio CLI mock / SDK v2          ${results.ratios.cliVsSdk}   (target >= 1.5)`,
-    `ratio CLI mock / bare node:http  ${results.ratios.cliVsBare}   (target >= 0.5)`,
+    `ratio CLI mock / bare node:http  ${results.ratios.cliVsBare}   (target >= 0.5)${cli.cpuUs && by['bare node:http'].cpuUs ? `; by server CPU per request ${(by['bare node:http'].cpuUs / cli.cpuUs).toFixed(2)}` : ''}`,
+    `ratio SDK v2 / bare node:http    ${(by['SDK v2 (@modelcontextprotocol/server)'].rps / by['bare node:http'].rps).toFixed(2)}`,
     `ratio npm start app / SDK v2     ${results.ratios.appVsSdk}`,
   );
 }
