@@ -110,11 +110,21 @@ export async function stopProfile(cdp: CDPSession | Tracing | undefined, label: 
   flush();
   // The whole run's heaviest functions (inclusive), wherever their time fell.
   const all = new Map<string, number>();
+  const selfAll = new Map<string, number>();
   profile.samples.forEach((id, i) => {
-    if (byId.get(id)?.callFrame.functionName === '(idle)') return;
+    const node = byId.get(id);
+    if (!node || node.callFrame.functionName === '(idle)') return;
     const dt = profile.timeDeltas[i + 1] ?? 0;
+    selfAll.set(nameOf(node), (selfAll.get(nameOf(node)) ?? 0) + dt);
     for (const name of new Set(stack(id).map(nameOf))) all.set(name, (all.get(name) ?? 0) + dt);
   });
+  lines.push(
+    '  whole run, self:',
+    ...[...selfAll]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 30)
+      .map(([n, us]) => `      ${(us / 1000).toFixed(1)} ms  ${n}`),
+  );
   lines.push(
     '  whole run, inclusive:',
     ...[...all]
