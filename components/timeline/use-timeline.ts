@@ -70,12 +70,15 @@ export function useTimeline() {
   // read), where in the frame the layout is one the frame does anyway; commits within one frame
   // scroll once.
   // biome-ignore lint/correctness/useExhaustiveDependencies: `firstId` moves when the oldest entries leave, which shifts the rows under a count that stays the same
+  const followedTo = useRef(-1);
   useEffect(() => {
     if (!follow || !count) return;
     const frame = requestAnimationFrame(() => {
       const el = scrollRef.current;
+      if (!el) return;
       // Past the end is clamped to the end: no read of the layout needed to know where that is.
-      if (el) el.scrollTop = virtualizer.getTotalSize();
+      el.scrollTop = virtualizer.getTotalSize();
+      followedTo.current = el.scrollTop;
     });
     return () => cancelAnimationFrame(frame);
   }, [follow, count, firstId, virtualizer]);
@@ -89,8 +92,12 @@ export function useTimeline() {
     (e: UIEvent<HTMLTableElement>) => {
       const el = e.currentTarget;
       const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight < ROW_HEIGHT;
+      // The event of the follow's own scroll comes a frame later, when rows added since may have
+      // moved the end further: still following unless the person scrolled up from there.
+      const following = atEnd || (followedTo.current >= 0 && el.scrollTop >= followedTo.current - 1);
       const t = store.getState().timeline;
-      if (atEnd !== t.follow) t.setFollow(atEnd);
+      if (following !== t.follow) t.setFollow(following);
+      if (!following) followedTo.current = -1;
     },
     [store],
   );

@@ -87,8 +87,9 @@ describe('a hostile server cannot freeze the page by volume', () => {
     expect(await page.$$eval('[data-testid="tools-table"] tr[data-tool]', (rows) => rows.length)).toBeLessThan(60);
     // The timeline kept following the newest row through the 20 pages (it scrolls once per frame, not per commit).
     await expect
-      .poll(() =>
-        page.$eval('[data-testid="timeline-list"]', (el) => el.scrollHeight > el.clientHeight && el.scrollHeight - el.scrollTop - el.clientHeight < 28),
+      .poll(
+        () => page.$eval('[data-testid="timeline-list"]', (el) => el.scrollHeight > el.clientHeight && el.scrollHeight - el.scrollTop - el.clientHeight < 28),
+        { timeout: 15_000 },
       )
       .toBe(true);
 
