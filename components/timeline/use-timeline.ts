@@ -64,20 +64,21 @@ export function useTimeline() {
 
   // Follow the newest entry while following: when a row is added, or the oldest entries leave (a
   // full buffer evicting as it grows keeps the count). Not on every ingest: frames that only add
-  // to a row already in view need no scroll. The scroll waits for the next animation frame and
-  // goes to the list's computed height: scrollToIndex read the scroll height right after React
-  // wrote the rows, a forced layout per commit (47 ms of a 116 ms task while a 50 MB answer was
-  // read), where in the frame the layout is one the frame does anyway; commits within one frame
-  // scroll once.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `firstId` moves when the oldest entries leave, which shifts the rows under a count that stays the same
+  // to a row already in view need no scroll. The scroll waits for the next animation frame:
+  // scrolling right after React wrote the rows read the scroll height, a forced layout per commit
+  // (47 ms of a 116 ms task while a 50 MB answer was read), where in the frame the layout is one
+  // the frame does anyway; commits within one frame scroll once. Through the virtualizer, which
+  // must know where the list is (a bare scrollTop write left it rendering a stale range).
   const followedTo = useRef(-1);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `firstId` moves when the oldest entries leave, which shifts the rows under a count that stays the same
   useEffect(() => {
+    // Not following (a row selected, or scrolled away): no scroll of ours is on its way.
+    if (!follow) followedTo.current = -1;
     if (!follow || !count) return;
     const frame = requestAnimationFrame(() => {
       const el = scrollRef.current;
       if (!el) return;
-      // Past the end is clamped to the end: no read of the layout needed to know where that is.
-      el.scrollTop = virtualizer.getTotalSize();
+      virtualizer.scrollToEnd();
       followedTo.current = el.scrollTop;
     });
     return () => cancelAnimationFrame(frame);
