@@ -154,11 +154,17 @@ function Problem({ text }: { text: string }) {
   );
 }
 
+/**
+ * The latest value of something the view sent, folded. Its JSON is made and put in the page only
+ * while unfolded: a view may send a 1 MiB model context several times a second, and each one
+ * written into a closed <details> cost a stringify and a text node the size of the message.
+ */
 function Note({ title, value, testId }: { title: string; value: unknown; testId: string }) {
+  const [open, setOpen] = useState(false);
   return (
-    <details className="rounded-md border border-border bg-surface px-3 py-1.5 text-xs" data-testid={testId}>
+    <details className="rounded-md border border-border bg-surface px-3 py-1.5 text-xs" data-testid={testId} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary className="cursor-pointer font-semibold">{title}</summary>
-      <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap break-all">{displayJson(value)}</pre>
+      {open ? <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap break-all">{displayJson(value)}</pre> : null}
     </details>
   );
 }

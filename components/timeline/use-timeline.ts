@@ -64,11 +64,24 @@ export function useTimeline() {
 
   // Follow the newest entry while following: when a row is added, or the oldest entries leave (a
   // full buffer evicting as it grows keeps the count). Not on every ingest: frames that only add
-  // to a row already in view need no scroll, and each scroll forces a layout of the page (a
-  // server listing 100,000 tools page by page spent seconds there).
+  // to a row already in view need no scroll. The scroll waits for the next animation frame:
+  // scrolling right after React wrote the rows read the scroll height, a forced layout per commit
+  // (47 ms of a 116 ms task while a 50 MB answer was read), where in the frame the layout is one
+  // the frame does anyway; commits within one frame scroll once. Through the virtualizer, which
+  // must know where the list is (a bare scrollTop write left it rendering a stale range).
+  const followedTo = useRef(-1);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `firstId` moves when the oldest entries leave, which shifts the rows under a count that stays the same
   useEffect(() => {
-    if (follow && count) virtualizer.scrollToIndex(count - 1, { align: 'end' });
+    // Not following (a row selected, or scrolled away): no scroll of ours is on its way.
+    if (!follow) followedTo.current = -1;
+    if (!follow || !count) return;
+    const frame = requestAnimationFrame(() => {
+      const el = scrollRef.current;
+      if (!el) return;
+      virtualizer.scrollToEnd();
+      followedTo.current = el.scrollTop;
+    });
+    return () => cancelAnimationFrame(frame);
   }, [follow, count, firstId, virtualizer]);
 
   // Keep the selected entry in view (opening the detail pane shrinks the list).
@@ -80,8 +93,12 @@ export function useTimeline() {
     (e: UIEvent<HTMLTableElement>) => {
       const el = e.currentTarget;
       const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight < ROW_HEIGHT;
+      // The event of the follow's own scroll comes a frame later, when rows added since may have
+      // moved the end further: still following unless the person scrolled up from there.
+      const following = atEnd || (followedTo.current >= 0 && el.scrollTop >= followedTo.current - 1);
       const t = store.getState().timeline;
-      if (atEnd !== t.follow) t.setFollow(atEnd);
+      if (following !== t.follow) t.setFollow(following);
+      if (!following) followedTo.current = -1;
     },
     [store],
   );

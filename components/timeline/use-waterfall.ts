@@ -1,6 +1,6 @@
 'use client';
 
-import { useCallback, useEffect, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import { panWindow, zoomWindow, type TimeWindow } from '@/lib/state/timeline-window';
 
 /**
@@ -14,6 +14,11 @@ export function useWaterfall(fit: TimeWindow, scrollRef: RefObject<HTMLElement |
   const zoom = useCallback((factor: number, anchor = 0.5) => setPinned((p) => zoomWindow(p ?? fit, factor, anchor)), [fit]);
   const pan = useCallback((fraction: number) => setPinned((p) => panWindow(p ?? fit, fraction)), [fit]);
   const reset = useCallback(() => setPinned(undefined), []);
+  // The listener reads the latest zoom and pan through a ref, so it is added once: `fit` moves
+  // with every entry that lands in view, and re-adding a blocking wheel listener each time made
+  // the browser recompute the page's wheel handler regions on every commit of a flood.
+  const latest = useRef({ zoom, pan });
+  latest.current = { zoom, pan };
 
   useEffect(() => {
     const el = scrollRef.current;
@@ -25,15 +30,15 @@ export function useWaterfall(fit: TimeWindow, scrollRef: RefObject<HTMLElement |
       if (e.ctrlKey || e.metaKey) {
         e.preventDefault();
         const box = column.getBoundingClientRect();
-        zoom(e.deltaY > 0 ? 1.25 : 0.8, box.width ? (e.clientX - box.left) / box.width : 0.5);
+        latest.current.zoom(e.deltaY > 0 ? 1.25 : 0.8, box.width ? (e.clientX - box.left) / box.width : 0.5);
       } else if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) {
         e.preventDefault();
-        pan(((e.shiftKey ? e.deltaY : 0) + e.deltaX > 0 ? 1 : -1) * 0.1);
+        latest.current.pan(((e.shiftKey ? e.deltaY : 0) + e.deltaX > 0 ? 1 : -1) * 0.1);
       }
     };
     el.addEventListener('wheel', onWheel, { passive: false });
     return () => el.removeEventListener('wheel', onWheel);
-  }, [scrollRef, zoom, pan]);
+  }, [scrollRef]);
 
   return { win, pinned: pinned !== undefined, zoom, pan, reset };
 }

@@ -84,25 +84,27 @@ export async function* readStream(
  * The text of a body that is not a stream (JSON), read chunk by chunk and counted: past
  * `maxBytes` the body is cancelled and a `StreamBudgetError` thrown, so an answer of any size
  * never becomes one string (`res.text()` would hold all of it before anything could refuse it).
+ * The chunks are kept as bytes and decoded once the body is whole: an answer cut at its budget
+ * is never decoded at all (decoding 16 MiB into strings that were then dropped cost the page
+ * its work and a collection of them), and bytes wait outside the JS heap.
  */
 export async function readBodyCapped(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string> {
   if (!body) return '';
   const reader = body.getReader();
-  const decoder = new TextDecoder();
-  const parts: string[] = [];
+  const chunks: Uint8Array[] = [];
   let read = 0;
   let finished = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) {
-        parts.push(decoder.decode());
         finished = true;
-        return parts.join('');
+        const decoder = new TextDecoder();
+        return chunks.map((c) => decoder.decode(c, { stream: true })).join('') + decoder.decode();
       }
       read += value.byteLength;
       if (read > maxBytes) throw new StreamBudgetError(maxBytes, read, 'answer');
-      parts.push(decoder.decode(value, { stream: true }));
+      chunks.push(value);
     }
   } finally {
     if (!finished) await reader.cancel().catch(() => {});

@@ -2,6 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFloodServer, type FloodServer } from '../helpers/hostile/flood-server';
 import { startAppAndBrowser, stopAppAndBrowser, type AppAndBrowser } from './browser';
+import { startProfile, stopProfile } from './profile';
 
 /**
  * A server that tries to freeze the inspector by volume (tests/helpers/hostile/flood-server.ts):
@@ -71,24 +72,35 @@ describe('a hostile server cannot freeze the page by volume', () => {
     await page.fill('[data-testid="url-input"]', flood.url);
     await page.selectOption('[data-testid="mode-select"]', 'proxy');
     await startProbe(page);
+    const prof0 = await startProfile(page);
     const started = Date.now();
     await page.click('[data-testid="connect-button"]');
     await page.waitForSelector('[data-testid="connection-status"][data-state="connected"]', { timeout: 280_000 });
     figures.connectMs = Date.now() - started;
     figures.connectProbeMaxMs = Math.round(await probeMax(page));
+    await stopProfile(prof0, 'connect');
     figures.toolCount = TOOL_COUNT;
     expect(await page.textContent('[data-testid="tools-count"]')).toBe(TOOL_COUNT.toLocaleString('en-US'));
     expect(flood.counts.get('tools/list')).toBe(TOOL_COUNT / 1000);
     // Virtualized: a screenful of rows in the document, not 100,000.
     expect(await page.getAttribute('[data-testid="tools-table"]', 'data-virtual')).toBe('true');
     expect(await page.$$eval('[data-testid="tools-table"] tr[data-tool]', (rows) => rows.length)).toBeLessThan(60);
+    // The timeline kept following the newest row through the 20 pages (it scrolls once per frame, not per commit).
+    await expect
+      .poll(
+        () => page.$eval('[data-testid="timeline-list"]', (el) => el.scrollHeight > el.clientHeight && el.scrollHeight - el.scrollTop - el.clientHeight < 28),
+        { timeout: 15_000 },
+      )
+      .toBe(true);
 
     await startProbe(page);
+    const prof1 = await startProfile(page);
     await page.fill('[data-testid="tools-search"]', LAST_TOOL);
     await page.waitForSelector(`[data-testid="tools-matches"]:has-text("1 of ${TOOL_COUNT.toLocaleString('en-US')} match")`);
     await page.click(`[data-testid="tools-table"] tr[data-tool="${LAST_TOOL}"] [data-testid="select-tool"]`);
     await page.waitForSelector(`[data-testid="tool-call-form"][data-tool="${LAST_TOOL}"]`);
     figures.searchProbeMaxMs = Math.round(await probeMax(page));
+    await stopProfile(prof1, 'search');
     await page.fill('[data-testid="tools-search"]', '');
   }, 300_000);
 
@@ -114,10 +126,12 @@ describe('a hostile server cannot freeze the page by volume', () => {
 
   it('pauses an app that posts 20,000 bridge messages at once, says so with what it dropped, and loads it again on Resume', async () => {
     await startProbe(page);
+    const prof2 = await startProfile(page);
     await callTool('flood_app');
     const { reason, dropped } = await pausedView('flood_app');
     // The probe answers a round trip while the flood is being dropped.
     figures.floodProbeMaxMs = Math.round(await probeMax(page));
+    await stopProfile(prof2, 'flood');
     expect(reason).toMatch(/^Paused: the app sent 201 messages in [\d.]+ s; the limit is 200 per second; [\d,]+ dropped unread\.$/);
     // What the user reads is what was counted: some of the burst was dropped unread, never more than the view sent.
     figures.floodDroppedShown = dropped;
@@ -132,28 +146,39 @@ describe('a hostile server cannot freeze the page by volume', () => {
 
     // Resume loads the view again from scratch: it starts over, and floods, and is paused again.
     await startProbe(page);
+    const prof3 = await startProfile(page);
     await page.click('[data-testid="app-resume"]');
     await page.waitForSelector('[data-testid="app-view"]:not([data-state="paused"]) [data-testid="app-frame"]');
     await pausedView('flood_app');
     figures.floodResumeProbeMaxMs = Math.round(await probeMax(page));
+    await stopProfile(prof3, 'floodResume');
   }, 300_000);
 
   it('pauses an app that keeps sending 2,000 bridge messages a second', async () => {
     await startProbe(page);
+    const prof4 = await startProfile(page);
     await callTool('flood_app_sustained');
     const { reason } = await pausedView('flood_app_sustained');
     figures.sustainedProbeMaxMs = Math.round(await probeMax(page));
+    await stopProfile(prof4, 'sustained');
     expect(reason).toMatch(/^Paused: the app sent 201 messages in [\d.]+ s; the limit is 200 per second/);
   }, 120_000);
 
   it('pauses an app that sends 1 MiB bridge messages once 4 MiB came within ten seconds', async () => {
     await startProbe(page);
+    const prof5 = await startProfile(page);
     await callTool('flood_app_huge');
     const { reason, dropped } = await pausedView('flood_app_huge');
     figures.hugeProbeMaxMs = Math.round(await probeMax(page));
+    await stopProfile(prof5, 'huge');
     figures.hugeDroppedShown = dropped;
     expect(reason).toMatch(/^Paused: the app sent \d+\.\d MiB in \d+ messages in [\d.]+ s; the limit is 4 MiB per 10 s; [\d,]+ dropped unread\.$/);
     expect(dropped).toBeLessThanOrEqual(100);
+    // The model context the view set before the pause (a 1 MiB text) is there to read once unfolded.
+    await page.click('[data-testid="app-view"][data-tool="flood_app_huge"] [data-testid="app-model-context"] summary');
+    const context = await page.textContent('[data-testid="app-view"][data-tool="flood_app_huge"] [data-testid="app-model-context"] pre');
+    expect(context).toMatch(/"text": "flood \d+x{1000}/);
+    expect(context!.length).toBeGreaterThan(1024 * 1024);
   }, 120_000);
 
   it('cuts a stream that never ends at 16 MiB, shows the cut, and the page holds no more afterwards', async () => {
@@ -164,9 +189,11 @@ describe('a hostile server cannot freeze the page by volume', () => {
     };
     const before = await heap();
     await startProbe(page);
+    const prof6 = await startProfile(page);
     await callTool('endless_stream');
     const result = await page.waitForSelector('[data-testid="tool-call-form"][data-tool="endless_stream"] [data-testid="tool-result"]', { timeout: 200_000 });
     figures.streamProbeMaxMs = Math.round(await probeMax(page));
+    await stopProfile(prof6, 'stream');
     expect(await result.textContent()).toMatch(/stream cut after 1\d\.\d MiB: over the budget of 16\.0 MiB per stream/);
     // The server saw its stream closed near the budget: by the page's cancel through the proxy, or, when the page
     // reads slower than the proxy relays, by the proxy's own cap (32 MiB, twice the page's) plus what sat in buffers.
@@ -197,11 +224,13 @@ describe('a hostile server cannot freeze the page by volume', () => {
       await page.waitForSelector('[data-testid="connection-status"][data-state="connected"]', { timeout: 280_000 });
     }
     await startProbe(page);
+    const prof7 = await startProfile(page);
     await page.click('[data-tab="resources"]');
     // Every page is followed on its own (no "Load more" for each thousand), and the list shows as it grows.
     await page.waitForSelector(`[data-testid="resources-count"]:text-is("${total}")`, { timeout: 200_000 });
     await page.waitForSelector('[data-testid="resources-panel"] [data-testid="list-loading"]', { state: 'detached' });
     figures.resourcesProbeMaxMs = Math.round(await probeMax(page));
+    await stopProfile(prof7, 'resources');
     expect(flood.counts.get('resources/list')).toBe(LIST_COUNT / 1000);
     expect(await page.$('[data-testid="resources-panel"] [data-testid="load-more"]')).toBeNull();
     expect(await page.getAttribute('[data-testid="resources-table"]', 'data-virtual')).toBe('true');
@@ -211,6 +240,7 @@ describe('a hostile server cannot freeze the page by volume', () => {
     await page.waitForSelector(`[data-testid="resources-table"] tr[data-resource="flood://resources/${LAST_ENTRY}"]`);
 
     await startProbe(page);
+    const prof8 = await startProfile(page);
     await page.click('[data-tab="prompts"]');
     await page.waitForSelector(`[data-testid="prompts-count"]:text-is("${total}")`, { timeout: 200_000 });
     await page.waitForSelector('[data-testid="prompts-panel"] [data-testid="list-loading"]', { state: 'detached' });
@@ -221,6 +251,7 @@ describe('a hostile server cannot freeze the page by volume', () => {
     await page.click(`[data-testid="prompts-table"] tr[data-prompt="prompt_${LAST_ENTRY}"] [data-testid="select-prompt"]`);
     await page.waitForSelector(`[data-testid="prompt-form"][data-prompt="prompt_${LAST_ENTRY}"]`);
     figures.promptsProbeMaxMs = Math.round(await probeMax(page));
+    await stopProfile(prof8, 'prompts');
     await page.click('[data-tab="tools"]');
   }, 300_000);
 });

@@ -5,6 +5,7 @@ import { CANARY, HOSTILE_URLS, SCRIPT_PAYLOADS } from '../helpers/hostile/payloa
 import { HUGE_BYTES, startPayloadServer, TOOL, type PayloadServer } from '../helpers/hostile/payload-server';
 import { controlApi, httpTarget } from '../integration/http-target';
 import { startAppAndBrowser, stopAppAndBrowser, type AppAndBrowser } from './browser';
+import { startProfile, stopProfile } from './profile';
 
 /**
  * A hostile MCP server (tests/helpers/hostile/payload-server.ts) in the real inspector page on
@@ -356,15 +357,22 @@ describe('a hostile MCP server in the inspector', () => {
   // It runs last, after the direct and 2025-11-25 cases, as it connects directly again.
   it(`directly, cuts a ${HUGE_BYTES / 1024 / 1024} MB result at the page's 16 MiB budget and says so, on the result and the timeline`, async () => {
     await connect('direct');
+    const prof = await startProfile(page);
     const started = Date.now();
     const form = await call(TOOL.huge);
     const problem = await page.waitForSelector(`${form} [data-testid="tool-result"]:not([data-outcome="complete"])`, { timeout: 60_000 });
     console.log(`a ${HUGE_BYTES / 1024 / 1024} MB result read directly, cut and shown in ${Date.now() - started} ms`);
+    await stopProfile(prof, 'direct 50 MB');
     expect(await problem.textContent()).toMatch(
       /JSON answer cut after 1\d\.\d MiB: over the budget of 16\.0 MiB per answer \(the page's limit; Loupe closed the connection\)/,
     );
     // The result shows from the call's end; the timeline row takes its error frame in the same
-    // tick but may render a commit later, so wait for the row rather than read it once.
+    // tick but may render a commit later, so wait for the row rather than read it once. The list
+    // stopped following when an earlier test selected a row, and it is virtualized: scroll it to
+    // the newest row first, as a person would.
+    await page.$eval('[data-testid="timeline-list"]', (el) => {
+      el.scrollTop = el.scrollHeight;
+    });
     await expect.poll(async () => (await rowsOf('tools/call')).at(-1)?.error, { timeout: 10_000 }).toBe(true);
     const last = (await rowsOf('tools/call')).at(-1)!;
     await page.click(`[data-testid="timeline-row"][data-id="${last.id}"]`);

@@ -184,6 +184,16 @@ describe('inspector workbench', () => {
     await page.keyboard.press('0');
     await page.waitForFunction(() => !document.querySelector('[data-testid="waterfall-head"]')?.hasAttribute('data-pinned'));
     expect(await window()).toEqual(fit);
+
+    // Ctrl + wheel over the bars zooms around the pointer (one listener, bound once, through every commit since).
+    const column = await page.locator('[data-testid="timeline-row"] [data-waterfall]').first().boundingBox();
+    await page.mouse.move(column!.x + column!.width / 2, column!.y + column!.height / 2);
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, -100);
+    await page.keyboard.up('Control');
+    await page.waitForFunction(() => document.querySelector('[data-testid="waterfall-head"]')?.getAttribute('data-pinned') === 'true');
+    const wheeled = await window();
+    expect(wheeled.to - wheeled.from).toBeLessThan(fit.to - fit.from);
     await page.close();
   });
 

@@ -59,6 +59,20 @@ describe('tool schema lints', () => {
     expect(validate({ type: 'object', properties: { a: { 'x-mcp-header': 'A', type: 'string' } } }, { a: 'ok' })).toEqual({ failures: [] });
   });
 
+  it('reports a schema whose keywords hold values of the wrong kind as unusable, without the meta-schema', () => {
+    const validate = createSchemaValidator();
+    const broken = [
+      { type: 'object', properties: { x: { type: 'nonsense' } } },
+      { type: 'object', required: 'x' },
+      { properties: 5 },
+      { type: 'object', properties: { x: { $ref: '#/nope' } } },
+      { type: 'string', pattern: '[' },
+      { items: 'x' },
+    ];
+    for (const schema of broken) expect(validate(schema, {}), JSON.stringify(schema)).toHaveProperty('schemaError');
+    expect(lintCase('a schema the validator cannot compile').map((l) => l.id)).toEqual(['tool-schema-invalid']);
+  });
+
   it('turns JSON Pointers into readable paths', () => {
     expect(pointerToPath('')).toBe('');
     expect(pointerToPath('/a/0/b~1c/d e/~0x')).toBe('.a[0]["b/c"]["d e"]["~x"]');

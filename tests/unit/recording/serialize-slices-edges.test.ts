@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { Frame } from '../../../lib/client/frames';
 import { describeConnection } from '../../../lib/recording/connection';
@@ -43,6 +44,31 @@ describe('recording in slices (edge cases)', () => {
     expect(busyMs).toBeGreaterThan(0);
     const opened = parseRecording(text);
     expect(opened.ok ? opened.recording.frames.length : opened.error).toBe(61);
+  });
+
+  it('cuts a 1 MiB message into small Blobs with slices between them, never between the halves of a surrogate pair', async () => {
+    const recorder = createRecorder({ connection: describeConnection({ target: 'http://127.0.0.1/mcp' }), lint: false });
+    // Emoji (surrogate pairs) all through, at odd offsets, so cuts land on pairs.
+    const frame = progress(0, 0);
+    const text = `a${'😀é'.repeat(350_000)}`;
+    const body = { ...frame.body, params: { progressToken: 't', progress: 0, message: text } };
+    recorder.sink({ ...frame, body, raw: JSON.stringify(body) });
+    const recording = recorder.build();
+    let clock = 0;
+    let yields = 0;
+    const { blob } = await serializeRecordingInSlices(recording, {
+      now: () => (clock += 5),
+      yieldNow: async () => {
+        yields++;
+      },
+    });
+    const written = await blob.text();
+    // The same document (key order aside), the text whole: no pair split into two replacement characters.
+    expect(isDeepStrictEqual(JSON.parse(written), JSON.parse(serializeRecording(recording)))).toBe(true);
+    expect(written.includes('\uFFFD')).toBe(false);
+    expect(written.includes(text)).toBe(true);
+    // More than a megabyte of text went into Blobs a slice at a time (64 KiB each), not in one go.
+    expect(yields).toBeGreaterThan(10);
   });
 
   it('writes an empty session', async () => {
