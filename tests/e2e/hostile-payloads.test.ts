@@ -367,12 +367,8 @@ describe('a hostile MCP server in the inspector', () => {
       /JSON answer cut after 1\d\.\d MiB: over the budget of 16\.0 MiB per answer \(the page's limit; Loupe closed the connection\)/,
     );
     // The result shows from the call's end; the timeline row takes its error frame in the same
-    // tick but may render a commit later, so wait for the row rather than read it once. The list
-    // stopped following when an earlier test selected a row, and it is virtualized: scroll it to
-    // the newest row first, as a person would.
-    await page.$eval('[data-testid="timeline-list"]', (el) => {
-      el.scrollTop = el.scrollHeight;
-    });
+    // tick but may render a commit later, so wait for the row rather than read it once (rowsOf
+    // scrolls the list to its newest row: an earlier test's selection stopped following).
     await expect.poll(async () => (await rowsOf('tools/call')).at(-1)?.error, { timeout: 10_000 }).toBe(true);
     const last = (await rowsOf('tools/call')).at(-1)!;
     await page.click(`[data-testid="timeline-row"][data-id="${last.id}"]`);
