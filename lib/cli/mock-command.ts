@@ -10,7 +10,7 @@ import { formatIssues } from '../scenario/loader';
 import { builtinScenarioIds, getBuiltinScenario } from '../scenario/builtins';
 import type { Scenario } from '../scenario/schema';
 import { UsageError } from './errors';
-import { blockedPortReason, listenFailure, parsePort } from './network';
+import { listenFailure, parsePort, warnBlockedPort } from './network';
 import { writeAtomic } from '../server/recording-files';
 import { reportCardToJUnit } from '../server/report-card-junit';
 import type { MockHost } from '../server/mock-host';
@@ -121,9 +121,7 @@ export async function runMockCommand(scenarioArg: string | undefined, opts: Mock
   process.stdout.write(`control token: ${router.token}\n`);
   // In a fleet, the name this instance's exchanges carry in the shared journal and report card.
   if (opened.stores.shared) process.stdout.write(`fleet instance: ${mockHost.engine(scenario.id)?.instance}\n`);
-  // Served anyway (a raw-socket client may be the point), but said, since most clients cannot reach it.
-  const blocked = blockedPortReason(server.port);
-  if (blocked) process.stderr.write(`mcp-loupe: ${blocked}; curl and raw sockets still do\n`);
+  warnBlockedPort('mock', server.port);
   process.stdout.write(`READY ${url} (${Math.round(performance.now() - started)} ms)\n`);
   const stop = async () => {
     await server.close();

@@ -101,6 +101,15 @@ export function blockedPortReason(port: number): string | undefined {
     : undefined;
 }
 
+/**
+ * Say on stderr that a server now listening on a blocked port is out of reach of browsers and
+ * fetch-based clients. Served anyway (a raw-socket client may be the point), but said.
+ */
+export function warnBlockedPort(command: string, port: number): void {
+  const blocked = blockedPortReason(port);
+  if (blocked) process.stderr.write(`mcp-loupe ${command}: ${blocked}; curl and raw sockets still do\n`);
+}
+
 /** Why a server could not listen on host:port, as a failure to report (exit 1). */
 export function listenFailure(e: unknown, host: string, port: number): CliFailure {
   const code = codeOf(e);

@@ -11,7 +11,7 @@ import { recordingToScenarioYaml } from '../recording/to-scenario';
 import { serializeRecording } from '../recording/schema';
 import { readTextUpTo } from '../scenario/files';
 import { UsageError } from './errors';
-import { listenFailure, parsePort } from './network';
+import { listenFailure, parsePort, warnBlockedPort } from './network';
 
 /**
  * `mcp-loupe export FILE --out OUT [--har | --scenario] [--no-redact] [--keep KIND...]` and
@@ -121,6 +121,7 @@ async function runReplay(file: string, flags: ReplayFlags): Promise<void> {
   const shown = host.includes(':') ? `[${host}]` : host;
   const url = `http://${shown}:${server.port}/mcp`;
   process.stdout.write(`mcp-loupe replay: ${handler.exchanges} recorded exchanges from ${file} at ${url}\n`);
+  warnBlockedPort('replay', server.port);
   process.stdout.write(`READY ${url} (${Math.round(performance.now() - started)} ms)\n`);
   const stop = async () => {
     await server.close();

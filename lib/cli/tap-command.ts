@@ -15,7 +15,7 @@ import { runStdioTap } from '../server/tap-stdio';
 import { openBrowser } from './browser';
 import { checkRecordTarget } from './record-file';
 import { UsageError } from './errors';
-import { listenFailure, parseHttpUrl, parsePort } from './network';
+import { listenFailure, parseHttpUrl, parsePort, warnBlockedPort } from './network';
 
 /**
  * `mcp-loupe tap`: sit between a real client and a real server and change nothing.
@@ -168,6 +168,7 @@ async function runTap(command: string[], opts: TapOptions): Promise<void> {
   const say = (line: string) => process.stdout.write(`mcp-loupe tap: ${line}\n`);
   const live = await goLive(opts, session, faults, session.recording().connection.target, 'http', seed, say);
   say(`${tap.url} → ${upstream.origin}${upstream.pathname}`);
+  warnBlockedPort('tap', Number(new URL(tap.url).port));
   process.stdout.write(`READY ${tap.url}\n`);
   const stop = async () => {
     await tap.close();
