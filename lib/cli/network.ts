@@ -1,3 +1,4 @@
+import { blockedPortReason } from '../shared/blocked-ports';
 import { CliFailure, UsageError } from './errors';
 
 /**
@@ -81,24 +82,6 @@ export function parsePort(text: string): number {
   if (!/^\d+$/.test(text.trim()) || !Number.isInteger(n) || n > 65535)
     throw new UsageError(`--port must be an integer from 0 to 65535 (0 picks any free port), not "${text}"`);
   return n;
-}
-
-/**
- * The fetch standard's blocked ports: browsers load no page from them (ERR_UNSAFE_PORT) and
- * fetch (Node's, so the SDKs' HTTP transports and Loupe's proxy) never connects to them. A
- * server listens there without complaint, which left people puzzled that nothing reached it.
- */
-const BLOCKED_PORTS = new Set([
-  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110, 111, 113, 115, 117, 119, 123, 135, 137,
-  139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049,
-  3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
-]);
-
-/** Why `port` is one browsers and fetch refuse, or undefined for any other port. */
-export function blockedPortReason(port: number): string | undefined {
-  return BLOCKED_PORTS.has(port)
-    ? `port ${port} is one that browsers (ERR_UNSAFE_PORT) and fetch-based clients (Node's fetch, the MCP SDKs' HTTP transports) refuse to reach`
-    : undefined;
 }
 
 /**

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { isAllowedHost } from '../engine/guards';
 import { launchLink, type ConnectionLink, type LaunchConnection } from '../protocol/launch-link';
 import { parseStoreKind, type StoreKind } from '../server/open-stores';
-import { blockedPortReason } from './network';
+import { blockedPortReason } from '../shared/blocked-ports';
 
 /**
  * What `mcp-loupe [open]` was asked for, checked before anything starts: where to listen (flags

@@ -1,4 +1,5 @@
 import { describeOutcome, type RequestOutcome } from '../client/results';
+import { blockedPortReason } from '../shared/blocked-ports';
 
 /**
  * A failed connect, in words a user can act on: what went wrong and what to do about it.
@@ -19,6 +20,16 @@ export interface ConnectProblem {
   fix: string;
   /** The server asks for authorization (HTTP 401): the connection bar offers Authorize. */
   auth?: boolean;
+}
+
+/** Why the URL's port is one fetch never connects to, when it is (the server may well be up). */
+function blockedPortOf(url: string, pageOrigin: string): string | undefined {
+  try {
+    const u = new URL(url, pageOrigin);
+    return blockedPortReason(Number(u.port || (u.protocol === 'https:' ? 443 : 80)));
+  } catch {
+    return undefined;
+  }
 }
 
 function originOf(url: string, pageOrigin: string): string | undefined {
@@ -50,6 +61,12 @@ const NEVER_REACHED = /^Failed to (reach|open the stream at) /;
 export function explainConnectFailure(target: ConnectTarget, outcome: RequestOutcome): ConnectProblem {
   const where = target.url;
   if (outcome.type === 'failure') {
+    const blocked = target.mode === 'stdio' ? undefined : blockedPortOf(where, target.pageOrigin);
+    if (blocked && (outcome.reason === 'network' || outcome.reason === 'proxy'))
+      return {
+        cause: `Could not connect to ${where}: ${blocked}, so nothing was sent.`,
+        fix: 'Serve the MCP server on another port (e.g. 3001); no browser or fetch-based client can reach this one.',
+      };
     if (outcome.reason === 'auth')
       return {
         cause: `${where} requires authorization (HTTP 401).`,

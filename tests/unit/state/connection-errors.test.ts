@@ -88,4 +88,23 @@ describe('a connect whose answer broke off', () => {
     expect(refused.fix).toMatch(/Start the server/);
     expect((await connect(`${base}/refuse`)).cause).toMatch(/^Nothing answered at /);
   });
+
+  it('names a port fetch never connects to, even with a server listening there, instead of "nothing answered"', async () => {
+    const blocked = http.createServer((_req, res) => res.end('{}'));
+    // Something else on the machine may hold the port: the answer is the same, as fetch never connects.
+    await new Promise<void>((r) => blocked.once('error', () => r()).listen(6667, '127.0.0.1', () => r()));
+    try {
+      const p = await connect('http://127.0.0.1:6667/mcp');
+      expect(p.cause).toMatch(/^Could not connect to http:\/\/127\.0\.0\.1:6667\/mcp: port 6667 is one that browsers \(ERR_UNSAFE_PORT\)/);
+      expect(p.fix).toMatch(/another port/);
+      // Through the proxy, which fails the same way (undici's "bad port").
+      const proxied = explainConnectFailure(
+        { url: 'http://127.0.0.1:6667/mcp', mode: 'proxy', pageOrigin: page },
+        { type: 'failure', reason: 'proxy', message: 'Proxy refused the request (unreachable): Failed to reach http://127.0.0.1:6667: bad port' },
+      );
+      expect(proxied.cause).toMatch(/port 6667 is one that browsers/);
+    } finally {
+      if (blocked.listening) await new Promise<void>((r) => blocked.close(() => r()));
+    }
+  });
 });
