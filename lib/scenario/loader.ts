@@ -82,6 +82,10 @@ export function parseScenario(text: string, source: string, options: ParseScenar
     const plainer = json ? jsonSyntaxIssue(text, source, locator) : undefined;
     return { ok: false, errors: plainer ? [plainer] : yamlSyntaxIssues(doc.errors, text, source, locator) };
   }
+  // YAML's flow style takes what JSON does not (a trailing comma, a comment): a `.json` file that
+  // other JSON tools would refuse is refused here too, with JSON's words.
+  const strict = /\.json$/i.test(source) ? jsonSyntaxIssue(text, source, locator) : undefined;
+  if (strict) return { ok: false, errors: [strict] };
   const badKeys = collectionKeyIssues(doc, source, locator);
   if (badKeys.length > 0) return { ok: false, errors: badKeys };
 

@@ -211,6 +211,15 @@ tools:
     expect(errorsOf('[1, 2', 'list.json')[0]!.message).toMatch(/^Invalid JSON: /);
   });
 
+  it('refuses in a .json file what JSON refuses and YAML takes: a trailing comma, a comment', () => {
+    expect(errorsOf('{"id": "x", "server": {"name": "s", "version": "1"},}', 'comma.json')).toEqual([
+      expect.objectContaining({ source: 'comma.json', line: 1, message: expect.stringMatching(/^Invalid JSON: /) }),
+    ]);
+    expect(errorsOf('{"id": "x" # note\n}', 'comment.json')[0]!.message).toMatch(/^Invalid JSON: /);
+    // The same text in a .yaml file is YAML's flow style, and fine there.
+    expect(parseScenario('{"id": "x", "server": {"name": "s", "version": "1"},}', 'comma.yaml').ok).toBe(true);
+  });
+
   it("expands YAML merge keys (<<: *anchor), so a tool can reuse another's fields", () => {
     const text = `id: merged
 server: { name: s, version: 1.0.0 }
