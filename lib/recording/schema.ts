@@ -125,6 +125,14 @@ function versionOf(doc: unknown): number | undefined {
   return typeof v === 'number' && Number.isInteger(v) ? v : undefined;
 }
 
+/** Why a document's `version` names no recording format: missing, or not a whole number (shown as it came). */
+function notAVersion(doc: unknown): string {
+  const v = doc && typeof doc === 'object' && !Array.isArray(doc) ? (doc as { version?: unknown }).version : undefined;
+  if (v === undefined) return 'Not a Loupe recording: no "version" field';
+  const shown = JSON.stringify(v) ?? String(v);
+  return `Not a Loupe recording: "version" must be a whole number (a recording format, ${RECORDING_VERSION} today), not ${shown.length > 40 ? `${shown.slice(0, 40)}…` : shown}`;
+}
+
 /** The document around the frames; frames are checked one by one in {@link validateCurrent}. */
 const EnvelopeSchema = RecordingSchema.extend({ frames: z.array(z.unknown()) });
 
@@ -160,7 +168,7 @@ function validateCurrent(doc: unknown): Validated {
  */
 export function openRecording(doc: unknown): OpenResult {
   const declared = versionOf(doc);
-  if (declared === undefined) return { ok: false, error: 'Not a Loupe recording: no numeric "version" field' };
+  if (declared === undefined) return { ok: false, error: notAVersion(doc) };
   let version: number = declared;
   if (version > RECORDING_VERSION)
     return { ok: false, error: `recording format ${version} is newer than this Loupe understands (${RECORDING_VERSION}); update mcp-loupe` };

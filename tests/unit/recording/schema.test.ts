@@ -110,7 +110,13 @@ describe('recording format versions', () => {
 
   it('refuses what it cannot read, saying why, without throwing', () => {
     expect(parseRecording('{not json')).toMatchObject({ ok: false, error: expect.stringContaining('Not JSON') });
-    expect(openRecording({ hello: 1 })).toMatchObject({ ok: false, error: expect.stringContaining('no numeric "version"') });
+    expect(openRecording({ hello: 1 })).toMatchObject({ ok: false, error: 'Not a Loupe recording: no "version" field' });
+    // A version that is there but not a format number is named as it came, not called missing.
+    expect(openRecording({ version: 1.5, frames: [] })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/"version" must be a whole number .*, not 1\.5$/),
+    });
+    expect(openRecording({ version: '3', frames: [] })).toMatchObject({ ok: false, error: expect.stringMatching(/, not "3"$/) });
     expect(openRecording({ version: 99 })).toMatchObject({
       ok: false,
       error: `recording format 99 is newer than this Loupe understands (${RECORDING_VERSION}); update mcp-loupe`,
