@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { fsReason } from '../shared/fs-reasons';
 import { parseScenario, type FileRead, type ScenarioParse } from './loader';
 
 /**
@@ -31,7 +32,7 @@ export function loadScenarioFile(path: string): ScenarioParse {
     if (size > MAX_SCENARIO_FILE_BYTES) return tooBig(size);
     text = readTextUpTo(path, MAX_SCENARIO_FILE_BYTES);
   } catch (error) {
-    return refuse(`Cannot read the scenario file: ${describe(error)}`);
+    return refuse(`Cannot read the scenario file: ${fsReason(error)}`);
   }
   // A pipe has no size to stat: it is refused once it passes the limit.
   if (text === undefined) return tooBig();
@@ -59,7 +60,7 @@ function readBeside(base: string, file: string): FileRead {
     root = realpathSync(base);
     target = realpathSync(resolve(base, file));
   } catch (error) {
-    return { ok: false, message: `Cannot read resource file "${file}": ${describe(error)}` };
+    return { ok: false, message: `Cannot read resource file "${file}": ${fsReason(error)}` };
   }
   const inside = relative(root, target);
   // Compare path components, not string prefixes: "/data-evil" must not pass for "/data".
@@ -69,7 +70,7 @@ function readBeside(base: string, file: string): FileRead {
   try {
     return { ok: true, text: readFileSync(target, 'utf8') };
   } catch (error) {
-    return { ok: false, message: `Cannot read resource file "${file}": ${describe(error)}` };
+    return { ok: false, message: `Cannot read resource file "${file}": ${fsReason(error)}` };
   }
 }
 
@@ -97,13 +98,4 @@ export function readTextUpTo(path: string, max: number): string | undefined {
   } finally {
     closeSync(fd);
   }
-}
-
-function describe(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'ENOENT') return 'no such file';
-  if (code === 'EACCES') return 'permission denied';
-  if (code === 'EISDIR') return 'it is a directory';
-  if (code === 'ENOTFILE') return 'it is a device or a socket, not a file';
-  return error instanceof Error ? error.message : String(error);
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { RECORDING_NAME } from '../recording/autosave';
 import { parseRecording } from '../recording/schema';
 import type { RecordingFileSummary } from '../protocol/loupe-api';
+import { fsReason } from '../shared/fs-reasons';
 import { makeDir } from '../store/sqlite/make-dir';
 
 /**
@@ -35,16 +36,6 @@ function isRecordingName(name: unknown): name is string {
   return typeof name === 'string' && RECORDING_NAME.test(name) && !name.includes('..');
 }
 
-/** Node's codes for a write that cannot happen, as a person would say them. */
-const WRITE_REASONS: Record<string, string> = {
-  EISDIR: 'it is a directory',
-  ENOTDIR: 'a part of its path is a file, not a directory',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EROFS: 'the file system is read-only',
-  ENOSPC: 'the disk is full',
-};
-
 /**
  * Write a file atomically (a temp file renamed over the target). A failure names the target, not
  * the temp file, and leaves no temp file behind (`export --out /tmp` left `/tmp.<pid>.<ms>.tmp` in `/`).
@@ -62,8 +53,7 @@ export function writeAtomic(file: string, text: string): void {
       // Its directory does not exist or is a file: no temp file was made there.
     }
     const code = (error as NodeJS.ErrnoException).code;
-    const reason = (code && WRITE_REASONS[code]) ?? (error as Error).message.replaceAll(tmp, file);
-    throw Object.assign(new Error(`cannot write ${file}: ${reason}`), { code });
+    throw Object.assign(new Error(`cannot write ${file}: ${fsReason(error).replaceAll(tmp, file)}`), { code });
   }
 }
 

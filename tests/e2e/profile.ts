@@ -81,17 +81,12 @@ export async function stopProfile(cdp: CDPSession | Tracing | undefined, label: 
       if (top) self.set(nameOf(top), (self.get(nameOf(top)) ?? 0) + dt);
       for (const name of new Set(s.map(nameOf))) incl.set(name, (incl.get(name) ?? 0) + dt);
     }
-    const top = (m: Map<string, number>, k: number) =>
-      [...m]
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, k)
-        .map(([n, us]) => `      ${(us / 1000).toFixed(1)} ms  ${n}`);
     lines.push(
       `  task ${((run.end - run.start) / 1000).toFixed(0)} ms at +${(run.start / 1000).toFixed(0)} ms`,
       '    self:',
-      ...top(self, 12),
+      ...heaviest(self, 12),
       '    inclusive:',
-      ...top(incl, 25),
+      ...heaviest(incl, 25),
     );
   };
   profile.samples.forEach((id, i) => {
@@ -118,21 +113,14 @@ export async function stopProfile(cdp: CDPSession | Tracing | undefined, label: 
     selfAll.set(nameOf(node), (selfAll.get(nameOf(node)) ?? 0) + dt);
     for (const name of new Set(stack(id).map(nameOf))) all.set(name, (all.get(name) ?? 0) + dt);
   });
-  lines.push(
-    '  whole run, self:',
-    ...[...selfAll]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 30)
-      .map(([n, us]) => `      ${(us / 1000).toFixed(1)} ms  ${n}`),
-  );
-  lines.push(
-    '  whole run, inclusive:',
-    ...[...all]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 60)
-      .map(([n, us]) => `      ${(us / 1000).toFixed(1)} ms  ${n}`),
-  );
+  lines.push('  whole run, self:', ...heaviest(selfAll, 30), '  whole run, inclusive:', ...heaviest(all, 60));
   console.log(`profile ${label}: ${lines.length ? '\n' : 'no task over '}${lines.length ? lines.join('\n') : `${longMs} ms`}`);
+}
+
+/** The `n` names with the most time (µs), heaviest first, one line each in ms. */
+function heaviest(times: Map<string, number>, n: number): string[] {
+  const top = [...times].sort((a, b) => b[1] - a[1]).slice(0, n);
+  return top.map(([name, us]) => `      ${(us / 1000).toFixed(1)} ms  ${name}`);
 }
 
 /** Each main-thread task over `longMs`: wall and thread time (a loaded machine shows as wall ≫ thread), and what ran inside. */
@@ -171,10 +159,9 @@ async function stopTrace(page: Page, label: string, longMs: number): Promise<voi
             : e.name;
       inside.set(key, (inside.get(key) ?? 0) + (e.tdur ?? e.dur ?? 0));
     }
-    const top = [...inside].sort((a, b) => b[1] - a[1]).slice(0, 10);
     lines.push(
       `  task ${((task.dur ?? 0) / 1000).toFixed(0)} ms (thread ${((task.tdur ?? 0) / 1000).toFixed(0)} ms) at +${((task.ts - t0) / 1000).toFixed(0)} ms`,
-      ...top.map(([k, us]) => `      ${(us / 1000).toFixed(1)} ms  ${k}`),
+      ...heaviest(inside, 10),
     );
   }
   console.log(
