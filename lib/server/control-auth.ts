@@ -1,6 +1,6 @@
 import { isAllowedHost } from '../engine/guards';
 import { LOUPE_REQUEST_HEADER } from '../protocol/loupe-api';
-import { presentedSession, sameToken, type LaunchAccess } from './launch-access';
+import { presentedSessions, sameToken, type LaunchAccess } from './launch-access';
 
 /**
  * The gate in front of the control API and the proxies: the Host must be a loopback name (or
@@ -65,10 +65,13 @@ export function checkControlAccess(req: AccessRequest, access: LaunchAccess, all
       ? undefined
       : { status: 401, error: 'A valid Loupe token is required (Authorization: Bearer <token>, or open the URL printed at start)' };
   }
-  const session = presentedSession(req.headers.get('cookie'));
+  // Another port's page may have planted a loupe_session of its own beside ours (launch-access.ts).
+  const key = requestKey(req);
+  const sessions = presentedSessions(req.headers.get('cookie'));
+  const session = sessions.find((s) => access.verify(s, key)) ?? sessions.find((s) => access.known(s));
   if (!access.known(session))
     return { status: 401, error: 'A valid Loupe token is required (Authorization: Bearer <token>, or open the URL printed at start)' };
-  if (!access.verify(session, requestKey(req)))
+  if (!access.verify(session, key))
     return { status: 401, error: `The session cookie is accepted only with its request key in ${LOUPE_REQUEST_HEADER} (sent by Loupe's own pages)` };
   // Browsers always send Origin on POST/PUT/DELETE: a state-changing call without one did not come from a page of this origin.
   if (origin === null && req.method !== 'GET' && req.method !== 'HEAD')

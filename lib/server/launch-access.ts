@@ -122,8 +122,12 @@ export function sessionCookie(session: string, secure: boolean): string {
   return `${sessionCookieName(secure)}=${session}; Path=/; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
 }
 
-/** The session a Cookie header names (either name), or undefined. */
-export function presentedSession(cookieHeader: string | null): string | undefined {
-  const m = /(?:^|;\s*)(?:__Host-)?loupe_session=([A-Za-z0-9_-]+)(?:;|$)/.exec(cookieHeader ?? '');
-  return m?.[1];
+/**
+ * Every session a Cookie header names (either name), in order. Not just the first: cookies are not
+ * scoped by port, so a page on another port of this host name can set a `loupe_session` of its own
+ * with a longer Path, which the browser then sends before ours; reading only the first would lock
+ * the user out. Callers pick the one that is live.
+ */
+export function presentedSessions(cookieHeader: string | null): string[] {
+  return [...(cookieHeader ?? '').matchAll(/(?:^|;)\s*(?:__Host-)?loupe_session=([A-Za-z0-9_-]+)\s*(?=;|$)/g)].map((m) => m[1] ?? '');
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isAllowedHost } from '../engine/guards';
-import { KEY_FRAGMENT, LINK_TTL_MS, presentedSession, sessionCookie, type LaunchAccess } from './launch-access';
+import { KEY_FRAGMENT, LINK_TTL_MS, presentedSessions, sessionCookie, type LaunchAccess } from './launch-access';
 import { writeWebResponse } from './node-response';
 
 /**
@@ -80,7 +80,7 @@ function pageGate(request: GateRequest, options: PageGateOptions): Response | un
   const exchanged = options.access.exchange(presented);
   url.searchParams.delete('token');
   const location = `/${url.pathname.replace(/^\/+/, '')}${url.search}`;
-  if (!exchanged.ok && exchanged.reason === 'used' && options.access.known(presentedSession(request.headers.get('cookie'))))
+  if (!exchanged.ok && exchanged.reason === 'used' && presentedSessions(request.headers.get('cookie')).some((s) => options.access.known(s)))
     // This browser already holds a session: the link only brings it back to the page.
     return new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } });
   if (!exchanged.ok) return refusedLink(exchanged.reason);

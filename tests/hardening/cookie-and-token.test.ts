@@ -119,6 +119,44 @@ describe('a server on another loopback port', () => {
   }, 60_000);
 });
 
+describe('a page on another loopback port plants its own loupe_session cookie (cookie tossing)', () => {
+  it("does not lock the user out: Loupe's page still reaches the API with its session and key", async () => {
+    // Cookies are not scoped by port, and one with a longer Path is sent first: a server on another
+    // port sets `loupe_session=planted; Path=/api`, so every API call carries it before the real one.
+    const planter = http.createServer((_req, res) => {
+      res.writeHead(200, { 'Set-Cookie': 'loupe_session=planted-by-another-port; Path=/api; SameSite=Lax', 'Content-Type': 'text/html' });
+      res.end('<!doctype html><title>elsewhere</title>');
+    });
+    await new Promise<void>((resolve) => planter.listen(0, '127.0.0.1', resolve));
+    try {
+      browser ??= await launchChromium();
+      const context = await browser.newContext();
+      const cookieValue = session.cookie.split('=')[1] ?? '';
+      await context.addCookies([{ name: 'loupe_session', value: cookieValue, url: `http://${host()}/`, httpOnly: true, sameSite: 'Strict' }]);
+      const page = await context.newPage();
+      await page.goto(`http://127.0.0.1:${(planter.address() as AddressInfo).port}/`);
+      await page.goto(`http://${host()}/`);
+      const answer = await page.evaluate(async (key) => {
+        const res = await fetch('/api/scenarios', { headers: { 'X-Loupe-Request': key } });
+        return { status: res.status, text: await res.text() };
+      }, session.key);
+      const sent = await context.cookies(`http://${host()}/api/scenarios`);
+      expect(sent.filter((c) => c.name === 'loupe_session').map((c) => c.value)).toEqual(['planted-by-another-port', cookieValue]);
+      expect(answer.status, answer.text).toBe(200);
+      expect(JSON.parse(answer.text).scenarios.length).toBeGreaterThan(0);
+      // The planted value is still nothing: alone, with the real key, it opens nothing.
+      const planted = await raw(app.port, {
+        path: '/api/scenarios',
+        headers: { Host: host(), Cookie: 'loupe_session=planted-by-another-port', 'X-Loupe-Request': session.key },
+      });
+      expect(planted.status).toBe(401);
+      await context.close();
+    } finally {
+      await new Promise((r) => planter.close(r));
+    }
+  }, 60_000);
+});
+
 describe('stdio children', () => {
   it("never inherit LOUPE_TOKEN or another of Loupe's secrets; plain settings and the rest pass", async () => {
     const print =
