@@ -1,4 +1,5 @@
 import { ApiErrorSchema, PROXY_ERROR_HEADER, type ProxyEnvelope } from '../protocol/loupe-api';
+import { upstreamAnswer } from './proxy-answer';
 import { headerRecord } from './frames';
 import { loupeFetch } from './api-key';
 import { mib, STREAM_BYTE_BUDGET } from './sse';
@@ -65,7 +66,9 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
         const proxyHeaders: Record<string, string> = { 'Content-Type': 'application/json' };
         if (options.proxy.token) proxyHeaders.Authorization = `Bearer ${options.proxy.token}`;
         // Loupe's API: the request key, and no redirect followed (the proxy never relays one).
-        response = await loupeFetch(options.proxy.endpoint, { method: 'POST', headers: proxyHeaders, body: envelope, signal, cache: 'no-store' }, doFetch);
+        response = upstreamAnswer(
+          await loupeFetch(options.proxy.endpoint, { method: 'POST', headers: proxyHeaders, body: envelope, signal, cache: 'no-store' }, doFetch),
+        );
       } else {
         response = await doFetch(options.url, { method: 'POST', headers, body: raw, signal, cache: 'no-store', redirect: 'manual' });
       }

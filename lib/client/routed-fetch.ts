@@ -1,4 +1,5 @@
 import { loupeFetch } from './api-key';
+import { upstreamAnswer } from './proxy-answer';
 import type { TransportRoute } from './auto-transport';
 import type { ProxyEnvelope } from '../protocol/loupe-api';
 
@@ -33,12 +34,12 @@ export function createRoutedFetch(o: RoutedFetchOptions): Fetch {
   const base: Fetch = o.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const ways = new Map<string, 'direct' | 'proxy'>();
 
-  const viaProxy: Fetch = (input, init) => {
+  const viaProxy: Fetch = async (input, init) => {
     const method = (init.method ?? 'GET').toUpperCase();
     if (method !== 'GET' && method !== 'POST' && method !== 'DELETE') throw new Error(`the proxy does not relay ${method}`);
     const body = bodyText(init.body);
     const envelope: ProxyEnvelope = { url: input, method, headers: Object.fromEntries(new Headers(init.headers)), ...(body !== undefined ? { body } : {}) };
-    return loupeFetch(
+    const res = await loupeFetch(
       o.proxyEndpoint,
       {
         method: 'POST',
@@ -49,6 +50,7 @@ export function createRoutedFetch(o: RoutedFetchOptions): Fetch {
       },
       base,
     );
+    return upstreamAnswer(res);
   };
 
   return async (input, init) => {

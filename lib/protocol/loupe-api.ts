@@ -22,6 +22,13 @@ export const SANDBOX_PROXY_PATH = '/sandbox/proxy.html';
 /** Header a proxy refusal carries, so it is not mistaken for the upstream's own status. */
 export const PROXY_ERROR_HEADER = 'x-loupe-proxy-error';
 /**
+ * Where the proxy carries an upstream 401's `WWW-Authenticate` when it names a scheme the browser
+ * answers itself (Basic, Digest, NTLM, Negotiate): relayed as is, it would make the browser pop a
+ * sign-in dialog in Loupe's name, with the upstream's words as its realm. The page's client puts
+ * it back (lib/client/proxy-answer.ts), so the timeline and the OAuth flow see it as sent.
+ */
+export const PROXY_CHALLENGE_HEADER = 'x-loupe-upstream-www-authenticate';
+/**
  * The one size rule for what an inspected server sends toward the page: the page keeps at most
  * this many bytes of any one answer, a JSON body or an SSE stream alike, and cuts it there with
  * the reason on the timeline (lib/client/http-response.ts). Every answer becomes timeline frames,

@@ -1,3 +1,5 @@
+import { PROXY_CHALLENGE_HEADER } from '../protocol/loupe-api';
+
 /**
  * Which headers cross the proxy: hop-by-hop ones (RFC 9110 §7.6.1, and any a Connection header
  * lists) never do, in either direction; nor do those the proxy recomputes or must not relay.
@@ -40,13 +42,21 @@ export function forwardedHeaders(envelope: Record<string, string>): Headers {
   return headers;
 }
 
+/** A challenge the browser would answer with its own sign-in dialog (any of the header's challenges). */
+const BROWSER_ANSWERED = /(?:^|,)\s*(?:basic|digest|ntlm|negotiate)(?:\s|,|$)/i;
+
 /** The upstream's headers to relay to the client, never cached. */
-export function relayedHeaders(upstream: Headers): Record<string, string> {
+export function relayedHeaders(upstream: Headers, status: number): Record<string, string> {
   const out: Record<string, string> = {};
   const dropped = connectionListed(upstream.get('connection'));
   upstream.forEach((v, k) => {
     if (!NOT_RELAYED.has(k) && !dropped.has(k) && !k.startsWith(OWN_PREFIX)) out[k] = v;
   });
+  const challenge = out['www-authenticate'];
+  if (status === 401 && challenge !== undefined && BROWSER_ANSWERED.test(challenge)) {
+    delete out['www-authenticate'];
+    out[PROXY_CHALLENGE_HEADER] = challenge;
+  }
   out['cache-control'] = 'no-store';
   return out;
 }

@@ -118,7 +118,7 @@ export function createProxy(options: ProxyOptions = {}): Proxy {
         `${target.origin} answered ${res.status} redirecting to ${location === null ? '(no Location)' : JSON.stringify(location.slice(0, 500))}: Loupe does not follow redirects from an inspected server; connect to the final URL instead`,
       );
     }
-    const out = relayedHeaders(res.headers);
+    const out = relayedHeaders(res.headers, res.status);
     const streamed = (res.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
     if (!streamed) {
       const body = await readStreamCapped(res.body, maxAnswer).catch(() => undefined);
