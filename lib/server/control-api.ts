@@ -177,7 +177,7 @@ export function createControlApi(host: MockHost, options: ControlApiOptions): Co
     return noRoute();
   }
 
-  return async (req, parts) => {
+  const route: ControlApi = async (req, parts) => {
     const denied = checkControlAccess(req, options.access, options.allowedHosts);
     // Pages are static files now, so they ask here whether to show controls or the token hint.
     if (parts[0] === 'session' && parts.length === 1 && req.method === 'GET' && denied?.status !== 403)
@@ -199,5 +199,17 @@ export function createControlApi(host: MockHost, options: ControlApiOptions): Co
     if (id === undefined) return json(404, { error: `No control route ${req.method} /api/scenarios` });
     if (!isScenarioId(id)) return json(400, { error: `Invalid scenario id "${id}": use lowercase letters, digits and dashes` });
     return scenarioRoutes(req, id, parts.slice(2));
+  };
+
+  // A failed write (full disk, a file where a directory should be) answers in the control API's
+  // own shape: the node front's JSON-RPC error read as "HTTP 500" in the page, its message lost.
+  return async (req, parts) => {
+    try {
+      return await route(req, parts);
+    } catch (e) {
+      const code = (e as { code?: unknown } | null)?.code;
+      const full = code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL';
+      return json(full ? 507 : 500, { error: e instanceof Error ? e.message : String(e) });
+    }
   };
 }

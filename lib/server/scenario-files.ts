@@ -7,6 +7,7 @@ import type { ScenarioIssue } from '../scenario/loader';
 import type { Scenario } from '../scenario/schema';
 import type { ScenarioSummary, ScenarioValidation } from '../protocol/loupe-api';
 import { makeDir } from '../store/sqlite/make-dir';
+import { writeAtomic } from './recording-files';
 
 /**
  * Saved scenarios: `<dataDir>/scenarios/<id>.yaml` (node only). Files are validated before they
@@ -131,9 +132,8 @@ export function createScenarioFiles(dataDir: string, pinned: readonly PinnedScen
       };
       return refuse('invalid', `${source} has 1 error(s)`, [issue]);
     }
-    const tmp = path.join(dir, `.${id}.${process.pid}.${Date.now()}.tmp`);
-    fs.writeFileSync(tmp, text, { mode: 0o600 });
-    fs.renameSync(tmp, fileOf(id));
+    // Names the file and the reason ("a part of its path is a file"), never the temp file, and leaves none behind.
+    writeAtomic(fileOf(id), text);
     return { ok: true, id, scenario: parsed.scenario, warnings: parsed.warnings };
   }
 

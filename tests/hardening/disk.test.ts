@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createControlClient } from '../../lib/client/control-client';
+import { startAppServer } from '../../lib/server/app-server';
 import { createMockHost } from '../../lib/server/mock-host';
 import { CAPS, callTool, rpc } from '../helpers/rpc';
 import { startCliMock, type Started } from '../helpers/processes';
@@ -172,4 +174,36 @@ describe.skipIf(!canMount)('a full disk under a running mock (tmpfs)', () => {
     }
     expect(status).toBe('input_required');
   }, 30_000);
+});
+
+describe('a write the data directory refuses, through the control API', () => {
+  it("reaches the page as its reason in the API's own shape (not a JSON-RPC error read as 'HTTP 500'), naming the file, no temp file", async () => {
+    const dataDir = tmp();
+    const app = await startAppServer({ port: 0, dataDir, pages: (_req, res) => res.end('') });
+    try {
+      // Where the scenarios and recordings directories belong, files: every save fails with ENOTDIR.
+      fs.writeFileSync(path.join(dataDir, 'scenarios'), '');
+      fs.writeFileSync(path.join(dataDir, 'recordings'), '');
+      const control = createControlClient({ baseUrl: app.url, token: app.token });
+      const saved = await control.save('mine', 'id: mine\nname: Mine\nserver: { name: mine, version: "1" }\n');
+      expect(saved).toMatchObject({ ok: false, status: 500 });
+      expect(saved.ok ? '' : saved.error).toBe(`cannot write ${path.join(dataDir, 'scenarios', 'mine.yaml')}: a part of its path is a file, not a directory`);
+      const copied = await control.duplicate('demo', 'demo-copy');
+      expect(copied.ok ? '' : copied.error).toMatch(/^cannot write .*demo-copy\.yaml: a part of its path is a file, not a directory$/);
+      const recording = fs.readFileSync(path.join(__dirname, '../fixtures/recordings/v3.json'), 'utf8');
+      const put = await raw(app.port, {
+        method: 'PUT',
+        path: '/api/recordings/x.loupe.json',
+        headers: { Host: `127.0.0.1:${app.port}`, Authorization: `Bearer ${app.token}`, 'Content-Type': 'application/json' },
+        body: recording,
+      });
+      expect(put.status).toBe(500);
+      expect(JSON.parse(put.text)).toEqual({
+        error: `cannot write ${path.join(dataDir, 'recordings', 'x.loupe.json')}: a part of its path is a file, not a directory`,
+      });
+      expect(fs.readdirSync(dataDir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  });
 });
