@@ -35,6 +35,8 @@ const MAX_ALIAS_COUNT = 100;
 /** Deepest bracket nesting accepted; deeper documents would exhaust the parser's stack. */
 const MAX_NESTING = 256;
 
+const TOO_DEEP_FOR_PARSER = `The document is nested too deep for the YAML parser (more than ${MAX_NESTING} levels); scenarios never need that`;
+
 /** Offset where flow-collection nesting first exceeds {@link MAX_NESTING}, ignoring brackets in strings. */
 function tooDeepAt(text: string): number | undefined {
   let depth = 0;
@@ -75,7 +77,11 @@ export function parseScenario(text: string, source: string, options: ParseScenar
   // YAML merge keys (`<<: *base`) are YAML 1.1, off by default in the yaml package; toJS's alias
   // cap below still bounds what they expand to.
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, schema: json ? 'json' : 'core', uniqueKeys: true, merge: !json });
+  // Block nesting has no brackets for tooDeepAt to count: past ~900 levels the parser's own stack
+  // overflows, and it reports that as the error's message (the errors after it are its echoes).
+  const overflow = doc.errors.find((e) => e.message.includes('Maximum call stack size exceeded'));
   const locator = createLocator(doc, lineCounter);
+  if (overflow) return { ok: false, errors: [{ source, ...locator.position(overflow.pos[0]), path: '', message: TOO_DEEP_FOR_PARSER }] };
   const fromYaml = (error: YAMLError): ScenarioIssue => ({ source, ...locator.position(error.pos[0]), path: '', message: error.message });
   const yamlWarnings = doc.warnings.map(fromYaml);
   if (doc.errors.length > 0) {

@@ -188,6 +188,14 @@ tools:
     expect(errors[0]).toMatchObject({ line: 1, column: 9 });
   });
 
+  it('says a document nested by indentation past what the parser can hold is too deep, not "Maximum call stack size exceeded"', () => {
+    // Block nesting has no brackets to count first: 1,400 levels overflow the YAML parser's stack.
+    const text = Array.from({ length: 1400 }, (_, i) => `${' '.repeat(i)}k:`).join('\n');
+    const errors = errorsOf(text);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.message).toBe('The document is nested too deep for the YAML parser (more than 256 levels); scenarios never need that');
+  });
+
   it('refuses alias expansion past the cap instead of building a huge object', () => {
     let text = 'a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n';
     for (let i = 1; i < 9; i++)
