@@ -1,12 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { isAllowedHost } from '../engine/guards';
 
 /**
  * How a tap finds the running Loupe: the app server writes where it listens and its launch token
  * to a file in its data directory, readable by the owner only (the token already grants that
  * user's browser everything; the file gives it to that user's own processes); a tap started with
  * the same data directory reads it. A file whose process is gone is ignored.
+ *
+ * The default data directory is `.loupe` in the working directory, so a repository can ship one:
+ * a planted advert naming `https://elsewhere` (and pid 1, which always runs) would have a tap
+ * there push every frame, Authorization headers unredacted, to that URL. So an advert counts only
+ * when it names a loopback http URL and is a file Loupe wrote: owned by this user and readable by
+ * no one else (Loupe writes it 0600; a checkout or an archive makes it 0644).
  */
 
 const FILE = 'loupe-server.json';
@@ -14,6 +21,19 @@ const FILE = 'loupe-server.json';
 const AdvertSchema = z.object({ url: z.string().url(), token: z.string().min(1), pid: z.number().int() });
 /** Where a running Loupe listens and how to authenticate to it. */
 export type LoupeAdvert = z.infer<typeof AdvertSchema>;
+
+/** Whether an advert file can be Loupe's own (see above): a loopback http URL, owner-only, this user's. */
+function writtenByLoupe(file: string, url: string): boolean {
+  const target = new URL(url);
+  if ((target.protocol !== 'http:' && target.protocol !== 'https:') || !isAllowedHost(target.host)) return false;
+  if (process.platform === 'win32') return true;
+  try {
+    const stat = fs.statSync(file);
+    return (stat.mode & 0o077) === 0 && stat.uid === process.getuid?.();
+  } catch {
+    return false;
+  }
+}
 
 function alive(pid: number): boolean {
   try {
@@ -84,5 +104,6 @@ export function readLoupeAdvert(dataDir: string): { advert: LoupeAdvert; running
     return undefined;
   }
   const parsed = AdvertSchema.safeParse(data);
-  return parsed.success ? { advert: parsed.data, running: alive(parsed.data.pid) } : undefined;
+  if (!parsed.success || !writtenByLoupe(path.join(dataDir, FILE), parsed.data.url)) return undefined;
+  return { advert: parsed.data, running: alive(parsed.data.pid) };
 }

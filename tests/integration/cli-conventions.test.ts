@@ -90,7 +90,7 @@ describe('mcp-loupe exit codes, messages and --json errors', () => {
     const gone = spawnSync(process.execPath, ['-e', '']);
     deadLoupe = { dir: path.join(dataDir, 'dead'), pid: gone.pid ?? 0 };
     fs.mkdirSync(deadLoupe.dir);
-    fs.writeFileSync(path.join(deadLoupe.dir, 'loupe-server.json'), JSON.stringify({ url: mock.url, token: 'stale', pid: deadLoupe.pid }));
+    fs.writeFileSync(path.join(deadLoupe.dir, 'loupe-server.json'), JSON.stringify({ url: mock.url, token: 'stale', pid: deadLoupe.pid }), { mode: 0o600 });
   });
   afterAll(async () => {
     await Promise.all([mock?.stop(), conformance?.stop(), hostile?.close()]);
