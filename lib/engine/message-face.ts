@@ -21,8 +21,10 @@ export function createMessageFace(pipeline: RequestPipeline, outbound: OutboundR
   return async function handleMessage(message, send) {
     const req = JsonRpcRequestSchema.safeParse(message);
     if (!req.success) {
-      const note = JsonRpcNotificationSchema.safeParse(message);
-      if (note.success) {
+      // A notification has no id at all; a message with one that is not a string or number is an
+      // invalid request, answered as over HTTP (-32600, id null), not dropped unanswered.
+      const note = message && typeof message === 'object' && 'id' in message ? undefined : JsonRpcNotificationSchema.safeParse(message);
+      if (note?.success) {
         if (note.data.method === 'notifications/cancelled') {
           const target = (note.data.params as { requestId?: unknown } | undefined)?.requestId;
           inflight.get(JSON.stringify(target))?.abort(new Error('cancelled by notifications/cancelled'));

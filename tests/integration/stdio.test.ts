@@ -55,6 +55,21 @@ describe('stdio transport', () => {
     expect((await s.until((m) => m.id === 2)).result.content[0].text).toBe('still here');
   });
 
+  it('answers a request whose id is not a string or number with -32600 (id null), as over HTTP, instead of dropping it as a notification', async () => {
+    const s = start('demo');
+    for (const id of [{ a: 1 }, [1], true]) {
+      const before = s.messages.length;
+      s.send({ jsonrpc: '2.0', id, method: 'ping' });
+      const refused = await s.until((m) => s.messages.indexOf(m) >= before && m.error?.code === -32600);
+      expect(refused.id, JSON.stringify(id)).toBeNull();
+    }
+    // A notification (no id at all) is still never answered: the next answer is the ping's.
+    s.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    s.send({ jsonrpc: '2.0', id: 9, method: 'ping' });
+    await s.until((m) => m.id === 9);
+    expect(s.messages).toHaveLength(4);
+  });
+
   it('stops a request on notifications/cancelled and never answers it', async () => {
     const s = start('conformance');
     s.send({
