@@ -18,7 +18,10 @@ function isLoopbackName(name: string): boolean {
 
 /** Host check: loopback names, or an explicit allow-list of host names. */
 export function isAllowedHost(host: string | null, allowedHosts: readonly string[] = []): boolean {
-  if (!host) return false;
+  // A name or a bracketed IPv6 literal with at most a numeric port, or a bare IPv6 literal (`::1`,
+  // a --host value). `127.0.0.1:80.evil.test` and `localhost:1@evil.test` are no Host a browser
+  // sends, and hostName would read them as loopback.
+  if (!host || !/^(?:(?:\[[0-9a-f:.]+\]|[^\s:[\]@/\\#?]+)(?::\d{1,5})?|[0-9a-f.]*:[0-9a-f.]*:[0-9a-f:.]*)$/i.test(host.trim())) return false;
   const name = hostName(host);
   return isLoopbackName(name) || allowedHosts.map((h) => h.toLowerCase()).includes(name);
 }

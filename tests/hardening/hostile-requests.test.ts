@@ -125,6 +125,16 @@ describe.each(['mock', 'app'] as const)('%s', (which) => {
 });
 
 describe('app server pages', () => {
+  it('refuses a Host whose port part is not a port (`127.0.0.1:<port>.evil.test`, `localhost:1@evil.test`), on a page as on the API', async () => {
+    for (const host of [`127.0.0.1:${app.port}.evil.test`, 'localhost:1@evil.test', 'localhost:80:81']) {
+      for (const path of ['/', '/sandbox/proxy.html?host=http://localhost:1', '/api/session', '/mcp']) {
+        const r = await answer(app, { method: 'GET', path, headers: [['Host', host]] });
+        expect([400, 403], `${host} ${path}: ${r.status}`).toContain(r.status);
+      }
+    }
+    await stillServes(app);
+  });
+
   it('answers TRACE on the sandbox page with 405; it used to end the process', async () => {
     const trace = await answer(app, { method: 'TRACE', path: '/sandbox/proxy.html', headers: [['Host', `127.0.0.1:${app.port}`]] });
     expect(trace.status).toBe(405);
