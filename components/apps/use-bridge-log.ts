@@ -1,0 +1,45 @@
+'use client';
+
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { BridgeFrame } from '@/lib/client/app-bridge-transport';
+
+/** A bridge frame as the bridge log shows it. */
+export type LoggedFrame = BridgeFrame & { at: number; n: number };
+
+/** Frames the log keeps (the timeline keeps them all). */
+const MAX_LOG = 300;
+/**
+ * New frames reach the log at most this often. A view may send up to 200 messages a second, each
+ * a row: rendered as they come, every animation frame of a burst re-laid the page out; gathered,
+ * a burst is one or two renders and the rows still show within a tenth of a second.
+ */
+const FLUSH_MS = 100;
+
+/** The bridge log of one view: `add` takes a frame at once (time and order), the rows render in batches. */
+export function useBridgeLog() {
+  const [frames, setFrames] = useState<LoggedFrame[]>([]);
+  const pending = useRef<LoggedFrame[]>([]);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const n = useRef(0);
+  const flush = useCallback(() => {
+    timer.current = undefined;
+    const batch = pending.current;
+    pending.current = [];
+    if (batch.length) setFrames((all) => [...all, ...batch].slice(-MAX_LOG));
+  }, []);
+  const add = useCallback(
+    (f: BridgeFrame) => {
+      pending.current.push({ ...f, at: Date.now(), n: n.current++ });
+      timer.current ??= setTimeout(flush, FLUSH_MS);
+    },
+    [flush],
+  );
+  const clear = useCallback(() => {
+    clearTimeout(timer.current);
+    timer.current = undefined;
+    pending.current = [];
+    setFrames([]);
+  }, []);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  return { frames, add, clear };
+}
