@@ -168,6 +168,14 @@ export function createBridgeTransport(options: BridgeTransportOptions): BridgeTr
   // A frame reads what it can within its budget: one timeline update and one render per frame.
   const batcher = createFrameBatcher<Arrival>(receive, { schedule, perFrame: MESSAGES_PER_FRAME, budgetMs: FRAME_BUDGET_MS, now });
 
+  // The view's own window (the proxy frame's only child), once seen: a view may post to this page
+  // directly, around its proxy's gate; such messages are never read, only counted as the view's.
+  let view: Window | undefined;
+  const direct = (event: MessageEvent, target: Window | null | undefined) => {
+    if (!event.source) return false;
+    view ??= target?.frames?.[0] ?? undefined;
+    return view !== undefined && event.source === view;
+  };
   const listener = (event: MessageEvent) => {
     if (gate.paused) {
       // The cheapest path there is: a comparison and a count; past the first few, nothing read.
@@ -176,11 +184,19 @@ export function createBridgeTransport(options: BridgeTransportOptions): BridgeTr
         if (notice) heard(notice);
         else gate.admit(now());
         flooded();
+      } else if (view && event.source === view) {
+        gate.admit(now());
+        flooded();
       }
       return;
     }
     const target = options.target();
-    if (closed || !target || event.source !== target || event.origin !== options.origin) return;
+    if (closed || !target) return;
+    if (event.source !== target) {
+      if (direct(event, target) && !gate.admit(now())) flooded();
+      return;
+    }
+    if (event.origin !== options.origin) return;
     source = event.source;
     // The proxy's notice is not the view's message: it is not counted, and takes its place in line.
     const notice = floodNotice(event.data);

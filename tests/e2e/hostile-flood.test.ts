@@ -216,6 +216,24 @@ describe('a hostile server cannot freeze the page by volume', () => {
     expect(context!.length).toBeGreaterThan(1024 * 1024);
   }, 120_000);
 
+  it('pauses an app that posts 20,000 messages to the page itself, around its sandbox proxy, reading none of them', async () => {
+    await connectToFlood();
+    await startProbe(page);
+    const prof = await startProfile(page);
+    await callTool('flood_app_direct');
+    const { reason, dropped } = await pausedView('flood_app_direct');
+    figures.directProbeMaxMs = Math.round(await probeMax(page));
+    await stopProfile(prof, 'direct');
+    figures.directDroppedShown = dropped;
+    // Paused by the page's own count (the proxy never saw these); what was still on its way when the frame went may be dropped.
+    expect(reason).toMatch(/^Paused: the app sent 201 messages in [\d.]+ s; the limit is 200 per second(; [\d,]+ dropped unread)?\.$/);
+    // Counted as the view's, never read: the log has the handshake and the pause, nothing the view posted around its proxy.
+    const view = '[data-testid="app-view"][data-tool="flood_app_direct"]';
+    const methods = await page.$$eval(`${view} [data-testid="bridge-log"] li[data-direction="in"]`, (els) => els.map((e) => e.getAttribute('data-method')));
+    expect(methods).toContain('ui/initialize');
+    expect(methods.filter((m) => m === 'ui/update-model-context' || m === 'ui/notifications/size-changed')).toEqual([]);
+  }, 120_000);
+
   it('cuts a stream that never ends at 16 MiB, shows the cut, and the page holds no more afterwards', async () => {
     const cdp = await context.newCDPSession(page);
     const heap = async () => {

@@ -259,6 +259,54 @@ describe('a view the sandbox proxy stopped', () => {
   });
 });
 
+describe('a view that posts to the page around its proxy', () => {
+  it('is counted as the view, never read, and paused past the limit', () => {
+    const viewWindow = {};
+    const proxyWindow = { postMessage: () => undefined, frames: [viewWindow] } as unknown as Window;
+    const events = new EventTarget();
+    const floods: FloodReport[] = [];
+    const received: unknown[] = [];
+    const timers: (() => void)[] = [];
+    const t = createBridgeTransport({
+      target: () => proxyWindow,
+      origin: SANDBOX,
+      exchangeId: 'app:v1',
+      listenOn: events as never,
+      perSecond: 200,
+      onFlood: (r) => floods.push(r),
+      now: () => 0,
+      schedule: () => () => undefined,
+      later: (run) => {
+        timers.push(run);
+        return () => undefined;
+      },
+    });
+    t.onmessage = (m) => received.push(m);
+    void t.start();
+    let read = 0;
+    const direct = () =>
+      events.dispatchEvent(
+        Object.defineProperties(new Event('message'), {
+          source: { value: viewWindow },
+          origin: { value: 'null' },
+          data: {
+            get: () => {
+              read++;
+              return { jsonrpc: '2.0', method: 'ui/notifications/size-changed', params: {} };
+            },
+          },
+        }),
+      );
+    for (let i = 0; i < 20_000; i++) direct();
+    for (const run of timers.splice(0)) run();
+    expect(read).toBe(0);
+    expect(received).toHaveLength(0);
+    expect(floods[0]).toMatchObject({ received: 201, perSecond: 200 });
+    // The one over the limit is among the 201 received; all after it are dropped.
+    expect(floods.at(-1)?.dropped).toBe(20_000 - 201);
+  });
+});
+
 describe('inSlices', () => {
   it('gives the event loop back whenever a slice ran for its time, and processes everything in order', async () => {
     let t = 0;
