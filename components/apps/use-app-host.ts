@@ -37,6 +37,8 @@ interface AppHostView {
   height: number;
   displayMode: 'inline' | 'fullscreen';
   frames: LoggedFrame[];
+  /** Grows on each Resume: a fresh view's log. */
+  logGeneration: number;
   modelContext?: unknown;
   messages: unknown[];
   /** A link the view asked to open, waiting for the user's answer. */
@@ -177,6 +179,7 @@ export function useAppHost(
     height,
     displayMode,
     frames: log.frames,
+    logGeneration: log.generation,
     modelContext,
     messages,
     consent,

@@ -18,6 +18,8 @@ const FLUSH_MS = 100;
 /** The bridge log of one view: `add` takes a frame at once (time and order), the rows render in batches. */
 export function useBridgeLog() {
   const [frames, setFrames] = useState<LoggedFrame[]>([]);
+  // Grows with each clear (a Resume): the log of a fresh view starts folded again.
+  const [generation, setGeneration] = useState(0);
   const pending = useRef<LoggedFrame[]>([]);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const n = useRef(0);
@@ -39,7 +41,8 @@ export function useBridgeLog() {
     timer.current = undefined;
     pending.current = [];
     setFrames([]);
+    setGeneration((g) => g + 1);
   }, []);
   useEffect(() => () => clearTimeout(timer.current), []);
-  return { frames, add, clear };
+  return { frames, generation, add, clear };
 }

@@ -185,6 +185,9 @@ describe('a hostile server cannot freeze the page by volume', () => {
     await pausedView('flood_app');
     figures.floodResumeProbeMaxMs = Math.round(await probeMax(page));
     await stopProfile(prof3, 'floodResume');
+    // The fresh view's log starts folded again: its last rows, the rest on demand.
+    expect(await page.$$eval(`${view} [data-testid="bridge-log"] li[data-direction]`, (els) => els.length)).toBeLessThanOrEqual(60);
+    expect(await page.$(`${view} [data-testid="bridge-log-show-all"]`)).not.toBeNull();
   }, 300_000);
 
   it('pauses an app that keeps sending 2,000 bridge messages a second', async () => {
