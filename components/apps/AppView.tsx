@@ -135,7 +135,7 @@ export function AppView(props: AppViewProps) {
           )}
         </div>
         <div className="min-w-0 space-y-2">
-          <BridgeLog frames={view.frames} />
+          <BridgeLog key={view.logGeneration} frames={view.frames} />
           {view.modelContext !== undefined ? <Note title="Model context (latest)" value={view.modelContext} testId="app-model-context" /> : null}
           {view.messages.length ? (
             <Note title={`Messages for the chat (${view.messages.length})`} value={view.messages[view.messages.length - 1]} testId="app-messages" />

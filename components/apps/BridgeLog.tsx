@@ -2,7 +2,7 @@
 
 import { memo, useState } from 'react';
 import { frameText } from '@/lib/client/frames';
-import type { LoggedFrame } from './use-app-host';
+import type { LoggedFrame } from './use-bridge-log';
 import { asRecord } from '@/lib/shared/records';
 
 /**
@@ -29,17 +29,35 @@ function summary(f: LoggedFrame): string {
   return '';
 }
 
+/**
+ * Rows rendered until the user asks for all: an ordinary view's whole conversation, while a view
+ * that floods up to its limit (200 rows in a second) costs the page the layout of these only.
+ */
+const SHOWN = 60;
+
 /** The bridge transcript of one view; `started` anchors the relative times (default: the first frame). */
 export function BridgeLog({ frames, started }: { frames: readonly LoggedFrame[]; started?: number }) {
+  const [all, setAll] = useState(false);
   const t0 = started ?? frames[0]?.at ?? 0;
+  const hidden = all ? 0 : Math.max(0, frames.length - SHOWN);
   return (
     <div className="flex min-h-0 flex-col rounded-md border border-border bg-surface">
       <h4 className="border-b border-border px-3 py-1.5 text-xs font-semibold">
-        Bridge log <span className="font-normal text-muted">({frames.length})</span>
+        Bridge log{' '}
+        <span data-testid="bridge-log-count" className="font-normal text-muted">
+          ({frames.length})
+        </span>
       </h4>
-      <ol data-testid="bridge-log" className="max-h-96 min-h-24 overflow-y-auto font-mono text-[11px] leading-5">
+      <ol data-testid="bridge-log" className="max-h-96 min-h-24 overflow-y-auto font-mono text-[11px] leading-5 [contain:content]">
         {frames.length === 0 ? <li className="px-3 py-2 font-sans text-muted">No bridge messages yet.</li> : null}
-        {frames.map((f) => (
+        {hidden ? (
+          <li className="px-3 py-1 font-sans">
+            <button type="button" data-testid="bridge-log-show-all" onClick={() => setAll(true)} className="text-accent hover:underline">
+              Show all {frames.length.toLocaleString('en-US')} ({hidden.toLocaleString('en-US')} earlier)
+            </button>
+          </li>
+        ) : null}
+        {(hidden ? frames.slice(hidden) : frames).map((f) => (
           <Row key={f.n} f={f} t0={t0} />
         ))}
       </ol>

@@ -1,6 +1,7 @@
 'use client';
 
-import { BRIDGE_BYTES_PER_WINDOW, BRIDGE_BYTES_WINDOW_MS, BRIDGE_MESSAGES_PER_SECOND, describeFlood, type FloodReport } from '@/lib/client/bridge-flood';
+import { describeFlood, type FloodReport } from '@/lib/client/bridge-flood';
+import { BRIDGE_BYTES_PER_WINDOW, BRIDGE_BYTES_WINDOW_MS, BRIDGE_MESSAGES_PER_SECOND } from '@/lib/protocol/bridge-gate';
 
 /**
  * Shown in place of a view that flooded the bridge: what it sent, the limit, and Resume, which

@@ -9,6 +9,7 @@ import type { FloodReport } from '@/lib/client/bridge-flood';
 import type { RequestOutcome } from '@/lib/client/results';
 import type { Tool } from '@/lib/protocol';
 import { effectiveTheme } from '@/components/ui/theme';
+import { useBridgeLog, type LoggedFrame } from './use-bridge-log';
 import { useHostContextSync } from './use-host-context-sync';
 
 /**
@@ -19,9 +20,6 @@ import { useHostContextSync } from './use-host-context-sync';
 
 /** The outcome of the inspector's own call, as the tools panel has it (MRTR may end abandoned). */
 export type AppCallOutcome = RequestOutcome | { type: 'abandoned' };
-
-/** A bridge frame as the bridge log shows it. */
-export type LoggedFrame = BridgeFrame & { at: number; n: number };
 
 interface AppHostDeps {
   tool: Tool;
@@ -39,6 +37,8 @@ interface AppHostView {
   height: number;
   displayMode: 'inline' | 'fullscreen';
   frames: LoggedFrame[];
+  /** Grows on each Resume: a fresh view's log. */
+  logGeneration: number;
   modelContext?: unknown;
   messages: unknown[];
   /** A link the view asked to open, waiting for the user's answer. */
@@ -53,7 +53,6 @@ interface AppHostView {
   resume(): void;
 }
 
-const MAX_LOG = 300;
 const MIN_HEIGHT = 120;
 /** Tallest an inline view may grow (the `maxHeight` of its container dimensions). */
 const MAX_INLINE_HEIGHT = 720;
@@ -77,7 +76,8 @@ export function useAppHost(
   const [app, setApp] = useState<AppHostView['app']>();
   const [height, setHeight] = useState(240);
   const [displayMode, setMode] = useState<'inline' | 'fullscreen'>('inline');
-  const [frames, setFrames] = useState<LoggedFrame[]>([]);
+  const log = useBridgeLog();
+  const addToLog = log.add;
   const [modelContext, setModelContext] = useState<unknown>();
   const [messages, setMessages] = useState<unknown[]>([]);
   const [consent, setConsent] = useState<AppHostView['consent']>();
@@ -93,11 +93,10 @@ export function useAppHost(
     if (!resource || !el || !sandboxOrigin || !proxyUrl) return;
     // Each run (a Resume after a flood) is a fresh view with its own bridge frames.
     const viewId = `v${++views}.${run}-${resource.digest.slice(0, 8)}`;
-    let n = 0;
     let live = true;
     let pausedOnce = false;
     const record = (f: BridgeFrame) => {
-      setFrames((all) => [...all, { ...f, at: Date.now(), n: n++ }].slice(-MAX_LOG));
+      addToLog(f);
       latest.current.onBridgeMessage?.(f);
     };
     const width = container.current?.clientWidth;
@@ -166,7 +165,7 @@ export function useAppHost(
       el.src = 'about:blank';
       setInitialized(false);
     };
-  }, [frame, container, resource, sandboxOrigin, proxyUrl, run]);
+  }, [frame, container, resource, sandboxOrigin, proxyUrl, run, addToLog]);
 
   useEffect(() => {
     if (deps.outcome) host.current?.outcome(deps.outcome);
@@ -179,7 +178,8 @@ export function useAppHost(
     app,
     height,
     displayMode,
-    frames,
+    frames: log.frames,
+    logGeneration: log.generation,
     modelContext,
     messages,
     consent,
@@ -188,7 +188,7 @@ export function useAppHost(
     paused,
     resume() {
       setPaused(undefined);
-      setFrames([]);
+      log.clear();
       setRun((r) => r + 1);
     },
     setDisplayMode(mode) {

@@ -1,7 +1,8 @@
 import { JsonRpcMessageSchema, type JsonRpcMessage } from '../protocol';
-import type { TrackedTransport } from './tracking';
+import { createBridgeRecorder, type BridgeDirection, type BridgeFrame } from './app-bridge-record';
 import { asRecord } from '../shared/records';
-import { BRIDGE_MESSAGES_PER_SECOND, createFloodGate, createFrameBatcher, describeFlood, nextFrame, type FloodReport } from './bridge-flood';
+import { BRIDGE_MESSAGES_PER_SECOND } from '../protocol/bridge-gate';
+import { createFloodGate, createFrameBatcher, describeFlood, floodNotice, nextFrame, type FloodReport } from './bridge-flood';
 
 /** Messages read per animation frame at most; the rest wait for the next one. */
 const MESSAGES_PER_FRAME = 50;
@@ -11,6 +12,8 @@ const FRAME_BUDGET_MS = 6;
 const NOTICE_MS = 250;
 /** A paused view's listener goes once no message came for this long (its frame is gone by then). */
 const QUIET_MS = 1000;
+/** Once paused, messages are counted without reading them, but the first few are read for the proxy's later notices. */
+const READ_WHILE_PAUSED = 64;
 
 /**
  * The postMessage transport between the inspector and one app's sandbox proxy frame, for
@@ -19,14 +22,12 @@ const QUIET_MS = 1000;
  * exact target origin instead of `"*"`, and reports every message it passes, in and out, as a
  * `bridge` frame so the timeline's app lane and the bridge log show the whole conversation.
  * Incoming messages are rate-limited and read a few per animation frame (bridge-flood.ts): a
- * view that floods is paused, its further messages counted and dropped unread.
+ * view that floods is paused, its further messages counted and dropped unread. The sandbox proxy
+ * stops a flooding view first and says so (`ui/notifications/sandbox-flooded`, after the last
+ * message it relayed): the pause then comes once what it relayed is read, with its report.
  */
 
-/** What `TrackedTransport.record()` takes: a frame without seq, connection and time. */
-export type BridgeFrame = Parameters<TrackedTransport['record']>[0];
-
-/** Who says what: `out` is host → view, `in` is view → host. */
-type BridgeDirection = 'in' | 'out';
+export type { BridgeFrame };
 
 interface BridgeTransportOptions {
   /** The sandbox proxy frame's window (the outer iframe's `contentWindow`). */
@@ -53,11 +54,8 @@ interface BridgeTransportOptions {
   later?: (run: () => void, ms: number) => () => void;
 }
 
-/** A message waiting to be read, with the time it came. */
-interface Arrival {
-  event: MessageEvent;
-  at: number;
-}
+/** A message waiting to be read, with the time it came; `notice` is the proxy's pause, in its place in line. */
+type Arrival = { event: MessageEvent; at: number } | { notice: true };
 
 /** The SDK Transport shape AppBridge.connect() takes. */
 interface BridgeTransport {
@@ -73,41 +71,9 @@ interface BridgeTransport {
 /** Create the checked transport for one sandbox frame. */
 export function createBridgeTransport(options: BridgeTransportOptions): BridgeTransport {
   const listenOn = options.listenOn ?? globalThis.window;
-  // Method of each request by direction and id, so a response frame names what it answers.
-  const methods = new Map<string, string>();
   let closed = false;
 
-  const record = (message: unknown, direction: BridgeDirection, errorText?: string, text?: string) => {
-    if (!options.record) return;
-    const m = asRecord(message);
-    const id = m && (typeof m.id === 'string' || typeof m.id === 'number') ? m.id : undefined;
-    let method = typeof m?.method === 'string' ? m.method : undefined;
-    if (method && id !== undefined) methods.set(`${direction}:${id}`, method);
-    if (!method && id !== undefined) method = methods.get(`${direction === 'in' ? 'out' : 'in'}:${id}`);
-    const error = asRecord(m?.error);
-    const detail = errorText ?? (error ? `${String(error.code)} ${String(error.message)}` : undefined);
-    let raw = text;
-    try {
-      raw ??= JSON.stringify(message);
-    } catch {
-      raw = undefined;
-    }
-    try {
-      options.record({
-        kind: 'bridge',
-        direction,
-        exchangeId: options.exchangeId,
-        conversationId: options.exchangeId,
-        body: message,
-        ...(raw !== undefined ? { raw } : {}),
-        ...(id !== undefined ? { rpcId: id } : {}),
-        ...(method ? { method } : {}),
-        ...(detail ? { errorText: detail } : {}),
-      });
-    } catch {
-      /* a broken sink must not break the bridge */
-    }
-  };
+  const record = createBridgeRecorder(options.exchangeId, options.record);
 
   const schedule = options.schedule ?? nextFrame;
   const now = options.now ?? (() => performance.now());
@@ -118,6 +84,16 @@ export function createBridgeTransport(options: BridgeTransportOptions): BridgeTr
       return () => clearTimeout(timer);
     });
   const gate = createFloodGate(options.perSecond, options.bytesLimit);
+  // The proxy's report once it stopped the view; the host adds what it dropped itself.
+  let relayed: FloodReport | undefined;
+  const report = (): FloodReport | undefined => {
+    const own = gate.report();
+    if (!own || !relayed) return own;
+    return { ...relayed, dropped: relayed.dropped + own.dropped };
+  };
+  const heard = (notice: FloodReport) => {
+    relayed = relayed ? { ...relayed, dropped: Math.max(relayed.dropped, notice.dropped) } : notice;
+  };
   const gateLimit = options.perSecond ?? BRIDGE_MESSAGES_PER_SECOND;
   // The window whose messages are counted as dropped once paused: the frame may be gone by then.
   let source: MessageEventSource | null = null;
@@ -135,17 +111,17 @@ export function createBridgeTransport(options: BridgeTransportOptions): BridgeTr
   let cancelTick: (() => void) | undefined;
   const tick = () => {
     cancelTick = undefined;
-    const report = gate.report();
-    if (report && report.dropped !== told) {
-      told = report.dropped;
-      options.onFlood?.(report);
+    const latest = report();
+    if (latest && latest.dropped !== told) {
+      told = latest.dropped;
+      options.onFlood?.(latest);
     }
     if (now() - lastDrop >= QUIET_MS) detach();
     else cancelTick = later(tick, NOTICE_MS);
   };
   const flooded = () => {
-    const report = gate.report();
-    if (!report) return;
+    const first = report();
+    if (!first) return;
     lastDrop = now();
     if (cancelTick) return;
     if (told >= 0) {
@@ -154,17 +130,23 @@ export function createBridgeTransport(options: BridgeTransportOptions): BridgeTr
     }
     // The pause itself: what waited unread is dropped with it; one flagged frame says why.
     gate.drop(batcher.cancel());
-    const first = gate.report() ?? report;
-    told = first.dropped;
-    record({}, 'in', describeFlood(first));
-    options.onFlood?.(first);
+    const at = report() ?? first;
+    told = at.dropped;
+    record({}, 'in', describeFlood(at));
+    options.onFlood?.(at);
     cancelTick = later(tick, NOTICE_MS);
   };
 
-  const receive = ({ event, at }: Arrival) => {
-    // Read here, not on arrival: a message dropped while waiting is never deserialized.
+  const receive = (item: Arrival) => {
+    if (closed) return;
+    if ('notice' in item) {
+      // Everything the proxy relayed before it stopped the view is read: now the pause.
+      gate.trip(now());
+      return flooded();
+    }
+    const { event, at } = item;
     const data: unknown = event.data;
-    if (closed || asRecord(data)?.jsonrpc !== '2.0') return;
+    if (asRecord(data)?.jsonrpc !== '2.0') return;
     let raw: string | undefined;
     try {
       raw = JSON.stringify(data);
@@ -186,18 +168,42 @@ export function createBridgeTransport(options: BridgeTransportOptions): BridgeTr
   // A frame reads what it can within its budget: one timeline update and one render per frame.
   const batcher = createFrameBatcher<Arrival>(receive, { schedule, perFrame: MESSAGES_PER_FRAME, budgetMs: FRAME_BUDGET_MS, now });
 
+  // The view's own window (the proxy frame's only child), once seen: a view may post to this page
+  // directly, around its proxy's gate; such messages are never read, only counted as the view's.
+  let view: Window | undefined;
+  const direct = (event: MessageEvent, target: Window | null | undefined) => {
+    if (!event.source) return false;
+    view ??= target?.frames?.[0] ?? undefined;
+    return view !== undefined && event.source === view;
+  };
   const listener = (event: MessageEvent) => {
     if (gate.paused) {
-      // The cheapest path there is: a comparison and a count, nothing read.
+      // The cheapest path there is: a comparison and a count; past the first few, nothing read.
       if (event.source === source && event.origin === options.origin) {
+        const notice = (gate.report()?.dropped ?? 0) < READ_WHILE_PAUSED ? floodNotice(event.data) : undefined;
+        if (notice) heard(notice);
+        else gate.admit(now());
+        flooded();
+      } else if (view && event.source === view) {
         gate.admit(now());
         flooded();
       }
       return;
     }
     const target = options.target();
-    if (closed || !target || event.source !== target || event.origin !== options.origin) return;
+    if (closed || !target) return;
+    if (event.source !== target) {
+      if (direct(event, target) && !gate.admit(now())) flooded();
+      return;
+    }
+    if (event.origin !== options.origin) return;
     source = event.source;
+    // The proxy's notice is not the view's message: it is not counted, and takes its place in line.
+    const notice = floodNotice(event.data);
+    if (notice) {
+      if (!relayed) batcher.push({ notice: true });
+      return heard(notice);
+    }
     // Counted before anything reads the message.
     if (!gate.admit(now())) return flooded();
     // A host too busy to keep up (a slow machine) must not queue the flood instead: a second's worth waiting is a flood too.

@@ -1,104 +1,38 @@
 /**
- * Keeping the page responsive to an MCP App that floods its host: messages from a view are
- * counted on arrival (a fixed ring of arrival times, O(1) each) and read later, a few per
- * animation frame within a time budget, so a burst costs a bounded slice of each frame instead
- * of one task's worth of parsing and rendering per message. More than `perSecond` messages, or
- * more than 4 MiB of JSON within ten seconds, pauses the view: what it sends after
- * that is counted and dropped, never read.
+ * Keeping the page responsive to an MCP App that floods its host. The sandbox proxy page stops a
+ * view that goes over the limits (lib/protocol/bridge-gate.ts) and tells the host once; here, the
+ * second line: messages that reach the host anyway are counted on arrival (a fixed ring of
+ * arrival times, O(1) each) and read later, a few per animation frame within a time budget, so a
+ * burst costs a bounded slice of each frame instead of one task's worth of parsing and rendering
+ * per message. More than `perSecond` messages, or more than 4 MiB of JSON within ten seconds,
+ * pauses the view: what it sends after that is counted and dropped, never read.
  */
 
-/**
- * Messages a view may send per second before it is paused. Legitimate views send a handful (an
- * animated view's size changes are one a frame, 60 a second); each message read costs the page
- * a parse, a bridge log row and a timeline frame, so the limit stays close to that.
- */
-export const BRIDGE_MESSAGES_PER_SECOND = 200;
-/**
- * JSON a view may send within BRIDGE_BYTES_WINDOW_MS (as read, UTF-16 code units): each byte read
- * is parsed, logged and kept on the timeline, and a page already holding a large timeline spends
- * seconds on each 1 MiB message, so the window is long enough that big messages sent a little
- * apart (the sandbox relays them slowly) still count together.
- */
-export const BRIDGE_BYTES_PER_WINDOW = 4 * 1024 * 1024;
-export const BRIDGE_BYTES_WINDOW_MS = 10_000;
+import {
+  BRIDGE_BYTES_PER_WINDOW,
+  BRIDGE_BYTES_WINDOW_MS,
+  BRIDGE_MESSAGES_PER_SECOND,
+  createFloodGate as createGate,
+  FloodReportSchema,
+  SANDBOX_FLOODED_METHOD,
+  type FloodGate,
+  type FloodReport,
+} from '../protocol/bridge-gate';
+import { asRecord } from '../shared/records';
 
-/** Why a view was paused, as the UI tells the user. */
-export interface FloodReport {
-  /** Messages in the window that tripped the limit (for a count trip: the limit plus the one over). */
-  received: number;
-  /** How long those messages took to arrive, in ms. */
-  windowMs: number;
-  /** The limit, in messages per second. */
-  perSecond: number;
-  /** Messages that arrived from the view and were dropped unread (those waiting at the pause and all since). */
-  dropped: number;
-  /** Set when the view was paused for volume: the bytes in the window and the limit (per BRIDGE_BYTES_WINDOW_MS). */
-  bytes?: number;
-  bytesLimit?: number;
-}
+export type { FloodReport };
 
-/** A sliding one-second window over arrival times, and a ten-second one over the bytes of the messages read. */
-interface FloodGate {
-  /** Count one arrival at `now` (ms); false once the view is over the limit (and from then on, counting it dropped). */
-  admit(now: number): boolean;
-  /** Weigh one message that came at `now`; false (the view paused, the message dropped) when the bytes in the window go over. */
-  weigh(now: number, bytes: number): boolean;
-  /** Pause now (the host fell behind: more than the limit waiting to be read). */
-  trip(now: number): void;
-  /** Count messages dropped unread because of the pause (those that were waiting for a frame). */
-  drop(count: number): void;
-  readonly paused: boolean;
-  report(): FloodReport | undefined;
-}
-
-/** Create the gate of one view. */
+/** Create the gate of one view (lib/protocol/bridge-gate.ts), with the default limits. */
 export function createFloodGate(perSecond = BRIDGE_MESSAGES_PER_SECOND, bytesLimit = BRIDGE_BYTES_PER_WINDOW): FloodGate {
-  const limit = Math.max(1, Math.floor(perSecond));
-  // The arrival times of the last `limit` admitted messages; `next` is the oldest.
-  const times = new Float64Array(limit).fill(Number.NEGATIVE_INFINITY);
-  let next = 0;
-  // Messages read in the byte window, oldest first, with their sum (at most ten times `limit`: the count gate comes first).
-  const reads: { at: number; bytes: number }[] = [];
-  let readBytes = 0;
-  let tripped: FloodReport | undefined;
-  const trip = (now: number) => {
-    const oldest = times[next]!; // next < limit
-    tripped ??= { received: limit + 1, windowMs: Number.isFinite(oldest) ? Math.max(0, now - oldest) : 0, perSecond: limit, dropped: 0 };
-  };
-  return {
-    admit(now) {
-      if (tripped) {
-        tripped.dropped++;
-        return false;
-      }
-      const oldest = times[next]!; // next < limit
-      if (now - oldest < 1000) {
-        trip(now);
-        return false;
-      }
-      times[next] = now;
-      next = (next + 1) % limit;
-      return true;
-    },
-    weigh(now, bytes) {
-      if (tripped) return false;
-      while (reads.length && now - reads[0]!.at >= BRIDGE_BYTES_WINDOW_MS) readBytes -= reads.shift()!.bytes;
-      reads.push({ at: now, bytes });
-      readBytes += bytes;
-      if (readBytes <= bytesLimit) return true;
-      const first = reads[0]!.at;
-      tripped = { received: reads.length, windowMs: Math.max(0, now - first), perSecond: limit, dropped: 1, bytes: readBytes, bytesLimit };
-      return false;
-    },
-    trip,
-    drop(count) {
-      if (tripped) tripped.dropped += count;
-    },
-    get paused() {
-      return tripped !== undefined;
-    },
-    report: () => (tripped ? { ...tripped } : undefined),
-  };
+  return createGate(perSecond, bytesLimit, BRIDGE_BYTES_WINDOW_MS);
+}
+
+/** The sandbox proxy's notice that it stopped the view: its report, checked, or undefined for anything else. */
+export function floodNotice(data: unknown): FloodReport | undefined {
+  const m = asRecord(data);
+  if (m?.method !== SANDBOX_FLOODED_METHOD || m.jsonrpc !== '2.0') return undefined;
+  const parsed = FloodReportSchema.safeParse(m.params);
+  return parsed.success ? parsed.data : undefined;
 }
 
 /** Collects items and hands them over a few per animation frame. */

@@ -1,4 +1,5 @@
 import { buildAppCsp } from '../protocol/app-csp';
+import { BRIDGE_BYTES_PER_WINDOW, BRIDGE_BYTES_WINDOW_MS, BRIDGE_MESSAGES_PER_SECOND, createFloodGate, SANDBOX_FLOODED_METHOD } from '../protocol/bridge-gate';
 import { hostName, isAllowedHost } from '../engine/guards';
 
 /**
@@ -7,7 +8,11 @@ import { hostName, isAllowedHost } from '../engine/guards';
  * origin with no second port. It writes the view's HTML into an inner frame with
  * `sandbox="allow-scripts"` (never `allow-same-origin`: the view gets an opaque origin) and
  * relays JSON-RPC between the two, dropping the `ui/notifications/sandbox-*` messages meant
- * for itself.
+ * for itself. It holds the view to the bridge limits (lib/protocol/bridge-gate.ts, the same gate
+ * the host runs): past them it removes the view, relays nothing more and sends the host one
+ * `ui/notifications/sandbox-flooded` notice (again as its dropped count grows, at most every
+ * NOTICE_MS), so a view posting 20,000 messages costs the inspector's page one message, not
+ * 20,000: the browser routes each postMessage across processes and the page would dispatch each.
  *
  * Query: `host` = the inspector's origin (checked, then the only allowed embedder and message
  * peer), `csp` = JSON of the resource's declared `_meta.ui.csp`. The CSP goes in the HTTP header,
@@ -15,6 +20,10 @@ import { hostName, isAllowedHost } from '../engine/guards';
  */
 
 const MAX_CSP_PARAM = 16 * 1024;
+/** While a stopped view's messages keep coming, the dropped count is told again at most this often (ms). */
+const NOTICE_MS = 100;
+/** The gate, as source the page runs: createFloodGate is self-contained for this. */
+const GATE_JS = `(${createFloodGate.toString()})(${BRIDGE_MESSAGES_PER_SECOND}, ${BRIDGE_BYTES_PER_WINDOW}, ${BRIDGE_BYTES_WINDOW_MS})`;
 
 const BASE_HEADERS = {
   'Content-Type': 'text/html; charset=utf-8',
@@ -78,10 +87,21 @@ function proxyPage(host: string): string {
   const HOST = ${hostJson};
   const FEATURES = { camera: 'camera', microphone: 'microphone', geolocation: 'geolocation', clipboardWrite: 'clipboard-write' };
   if (window.parent === window) { document.getElementById('status').textContent = 'This page only works inside the Loupe inspector.'; return; }
+  const FLOODED = ${JSON.stringify(SANDBOX_FLOODED_METHOD)};
+  const gate = ${GATE_JS};
   let inner;
+  // The view's window, kept once its frame is removed: messages it queued before are still counted.
+  let view = null;
+  let told = -1;
+  let noticeTimer = 0;
   const isRpc = (d) => !!d && typeof d === 'object' && d.jsonrpc === '2.0';
   const forMe = (d) => typeof d.method === 'string' && d.method.startsWith('ui/notifications/sandbox-');
   const allowOf = (p) => Object.keys(FEATURES).filter((k) => p && typeof p === 'object' && p[k] && typeof p[k] === 'object').map((k) => FEATURES[k]).join('; ');
+  const stopped = (text) => {
+    const p = document.createElement('p');
+    p.textContent = text;
+    document.body.replaceChildren(p);
+  };
   function load(params) {
     if (inner || typeof params.html !== 'string') return;
     inner = document.createElement('iframe');
@@ -96,23 +116,55 @@ function proxyPage(host: string): string {
     inner.addEventListener('load', () => {
       if (++loads < 2) return;
       inner.remove();
-      const p = document.createElement('p');
-      p.textContent = 'The app navigated away from its document and was stopped.';
-      document.body.replaceChildren(p);
+      view = null;
+      stopped('The app navigated away from its document and was stopped.');
     });
     document.body.replaceChildren(inner);
+    view = inner.contentWindow;
+  }
+  // The host hears of the pause in order, after the last message relayed, and again as drops add up.
+  function tell() {
+    noticeTimer = 0;
+    const report = gate.report();
+    if (!report || report.dropped === told) return;
+    told = report.dropped;
+    window.parent.postMessage({ jsonrpc: '2.0', method: FLOODED, params: report }, HOST);
+  }
+  function flooded() {
+    if (told >= 0) {
+      // At 1, 2, 4, 8, ... drops at once (the host hears while it still listens, a few notices for any flood), else in a while.
+      const n = gate.report().dropped;
+      if ((n & (n - 1)) === 0) return tell();
+      if (!noticeTimer) noticeTimer = setTimeout(tell, ${NOTICE_MS});
+      return;
+    }
+    tell();
+    if (inner) inner.remove();
+    stopped('The app flooded the bridge and was stopped.');
+  }
+  function fromView(e) {
+    const now = performance.now();
+    // Counted before anything reads the message; once stopped, nothing is read at all.
+    if (!gate.admit(now)) return flooded();
+    const d = e.data;
+    if (!isRpc(d) || forMe(d)) return;
+    let bytes = 0;
+    try {
+      bytes = JSON.stringify(d).length;
+    } catch {}
+    if (!gate.weigh(now, bytes)) return flooded();
+    window.parent.postMessage(d, HOST);
   }
   window.addEventListener('message', (e) => {
+    if (view && e.source === view) return fromView(e);
+    if (e.source !== window.parent || e.origin !== HOST) return;
     const d = e.data;
     if (!isRpc(d)) return;
-    if (e.source === window.parent) {
-      if (e.origin !== HOST) return;
-      if (d.method === 'ui/notifications/sandbox-resource-ready') return load(d.params || {});
-      if (!forMe(d) && inner && inner.contentWindow) inner.contentWindow.postMessage(d, '*');
-    } else if (inner && e.source === inner.contentWindow && !forMe(d)) {
-      window.parent.postMessage(d, HOST);
-    }
+    if (d.method === 'ui/notifications/sandbox-resource-ready') return load(d.params || {});
+    if (!forMe(d) && inner && inner.contentWindow) inner.contentWindow.postMessage(d, '*');
   });
+  // The proxy's own message counts too: the host counts everything from this window.
+  gate.admit(performance.now());
   window.parent.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/sandbox-proxy-ready', params: {} }, HOST);
 })();
 </script></body></html>`;

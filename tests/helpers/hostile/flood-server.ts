@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
  * - `flood_app` has an MCP App whose view, once initialized, posts `count` bridge messages in one
  *   burst (`mode: "burst"`) or keeps posting `perTick` every 10 ms for `forMs` (`mode: "sustained"`),
  *   each padded with `padBytes` of text; `flood_app_sustained` (2,000 a second for 5 s) and
- *   `flood_app_huge` (100 messages of 1 MiB at once) are the same view with those as defaults;
+ *   `flood_app_huge` (100 messages of 1 MiB at once) are the same view with those as defaults, and
+ *   `flood_app_direct` posts its burst to the top window itself, around the sandbox proxy;
  * - `endless_stream` answers with an SSE stream of ~60 KiB progress notifications that never ends;
  *   the server counts what it wrote and notices when the reader closes it.
  */
@@ -54,6 +55,7 @@ const FLOOD_VIEWS: Record<string, Record<string, unknown>> = {
   [APP_URI]: {},
   'ui://flood/sustained.html': { mode: 'sustained', perTick: 20, forMs: 5000 },
   'ui://flood/huge.html': { count: 100, padBytes: 1024 * 1024 },
+  'ui://flood/direct.html': { direct: true },
 };
 
 /** The view: handshake, then flood the host as the tool input says. */
@@ -72,7 +74,9 @@ const viewHtml = (defaults: Record<string, unknown>) => `<!doctype html><html><h
     const pad = 'x'.repeat(Number(args.padBytes) || 0);
     const note = (i) => ({ jsonrpc: '2.0', method: 'ui/notifications/size-changed', params: { width: 300, height: 100 + (i % 50) }, pad });
     const ask = (i) => ({ jsonrpc: '2.0', id: 'flood-' + i, method: 'ui/update-model-context', params: { content: [{ type: 'text', text: 'flood ' + i + pad }] } });
-    const one = (i) => post(i % 2 ? note(i) : ask(i));
+    // direct: around the sandbox proxy, straight to the inspector's page.
+    const send = args.direct ? (m) => window.top.postMessage(m, '*') : post;
+    const one = (i) => send(i % 2 ? note(i) : ask(i));
     if (args.mode === 'sustained') {
       let i = 0;
       const per = Number(args.perTick) || 20;
@@ -128,6 +132,12 @@ function toolsPage(cursor: number, size: number, total: number): Record<string, 
       description: 'An MCP App that sends 2,000 bridge messages a second for 5 s.',
       inputSchema: { type: 'object', properties: {} },
       _meta: { ui: { resourceUri: 'ui://flood/sustained.html' } },
+    },
+    {
+      name: 'flood_app_direct',
+      description: 'An MCP App that posts 20,000 messages at once to the top window, around its sandbox proxy.',
+      inputSchema: { type: 'object', properties: {} },
+      _meta: { ui: { resourceUri: 'ui://flood/direct.html' } },
     },
     {
       name: 'flood_app_huge',

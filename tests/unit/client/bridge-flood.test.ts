@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createBridgeTransport, type BridgeFrame } from '../../../lib/client/app-bridge-transport';
 import { createFloodGate, createFrameBatcher, describeFlood, type FloodReport } from '../../../lib/client/bridge-flood';
 import { inSlices } from '../../../lib/client/yield-slices';
+import { SANDBOX_FLOODED_METHOD } from '../../../lib/protocol/bridge-gate';
 
 /** A view that floods its host is paused; a busy but honest one is not; messages are read a few per frame. */
 
@@ -54,7 +55,12 @@ function floodSetup(perSecond: number) {
     for (const run of timers.splice(0)) run();
   };
   const removeFrame = () => (frameGone = true);
-  return { t, frames, received, floods, deliver, frame, timer, clock, removeFrame };
+  /** The sandbox proxy's notice that it stopped the view (it comes from the same frame window). */
+  const notice = (params: unknown) =>
+    events.dispatchEvent(
+      Object.assign(new Event('message'), { data: { jsonrpc: '2.0', method: SANDBOX_FLOODED_METHOD, params }, source: frameWindow, origin: SANDBOX }),
+    );
+  return { t, frames, received, floods, deliver, notice, frame, timer, clock, removeFrame };
 }
 
 describe('flood gate', () => {
@@ -221,6 +227,83 @@ describe('bridge transport under a flood', () => {
     expect(floods[0]).toMatchObject({ received: 501, perSecond: 500 });
     expect(received.length).toBeGreaterThan(400);
     expect(received.length).toBeLessThanOrEqual(500);
+  });
+});
+
+describe('a view the sandbox proxy stopped', () => {
+  it('reads what the proxy relayed before its notice, then pauses with the proxy’s report, its dropped count growing with later notices', () => {
+    const { received, deliver, notice, frame, timer, floods, frames } = floodSetup(200);
+    for (let i = 0; i < 120; i++) deliver(i);
+    notice({ received: 201, windowMs: 40, perSecond: 200, dropped: 0 });
+    notice({ received: 201, windowMs: 40, perSecond: 200, dropped: 64 });
+    frame();
+    expect(received).toHaveLength(50);
+    expect(floods).toEqual([]);
+    frame();
+    frame();
+    // All 120 read (the notice is neither counted against the view nor read as its message), then the pause.
+    expect(received).toHaveLength(120);
+    expect(floods).toEqual([{ received: 201, windowMs: 40, perSecond: 200, dropped: 64 }]);
+    expect(frames.at(-1)?.errorText).toBe('Paused: the app sent 201 messages in 0.040 s; the limit is 200 per second; 64 dropped unread');
+    notice({ received: 201, windowMs: 40, perSecond: 200, dropped: 16_384 });
+    timer();
+    expect(floods.at(-1)).toMatchObject({ dropped: 16_384 });
+  });
+
+  it('takes a notice whose report does not parse as the view’s own message, not as a pause', () => {
+    const { received, notice, frame, floods } = floodSetup(200);
+    notice({ received: -1, dropped: 'many' });
+    frame();
+    expect(floods).toEqual([]);
+    expect(received).toHaveLength(1);
+  });
+});
+
+describe('a view that posts to the page around its proxy', () => {
+  it('is counted as the view, never read, and paused past the limit', () => {
+    const viewWindow = {};
+    const proxyWindow = { postMessage: () => undefined, frames: [viewWindow] } as unknown as Window;
+    const events = new EventTarget();
+    const floods: FloodReport[] = [];
+    const received: unknown[] = [];
+    const timers: (() => void)[] = [];
+    const t = createBridgeTransport({
+      target: () => proxyWindow,
+      origin: SANDBOX,
+      exchangeId: 'app:v1',
+      listenOn: events as never,
+      perSecond: 200,
+      onFlood: (r) => floods.push(r),
+      now: () => 0,
+      schedule: () => () => undefined,
+      later: (run) => {
+        timers.push(run);
+        return () => undefined;
+      },
+    });
+    t.onmessage = (m) => received.push(m);
+    void t.start();
+    let read = 0;
+    const direct = () =>
+      events.dispatchEvent(
+        Object.defineProperties(new Event('message'), {
+          source: { value: viewWindow },
+          origin: { value: 'null' },
+          data: {
+            get: () => {
+              read++;
+              return { jsonrpc: '2.0', method: 'ui/notifications/size-changed', params: {} };
+            },
+          },
+        }),
+      );
+    for (let i = 0; i < 20_000; i++) direct();
+    for (const run of timers.splice(0)) run();
+    expect(read).toBe(0);
+    expect(received).toHaveLength(0);
+    expect(floods[0]).toMatchObject({ received: 201, perSecond: 200 });
+    // The one over the limit is among the 201 received; all after it are dropped.
+    expect(floods.at(-1)?.dropped).toBe(20_000 - 201);
   });
 });
 
