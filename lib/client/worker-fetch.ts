@@ -1,0 +1,240 @@
+/**
+ * fetch on a worker thread, for the page's MCP traffic. Chromium reads a response body from its
+ * network pipe on the thread that called fetch, in tasks of up to ~100 ms when a fast server
+ * sends megabytes (a 50 MB result read straight from a server froze the inspector's main thread
+ * for 250-500 ms before the page cut it at its budget). A dedicated worker does the fetch and
+ * the pipe reading; the page gets a real `Response` whose body is fed by the worker's chunks,
+ * transferred (never copied), one per read of the page: the page's reader still sets the pace,
+ * counts the bytes and cuts at the budget, and cancelling it cancels the worker's body.
+ *
+ * The worker is made from `workerMain`'s own source (a Blob URL): it uses nothing but the
+ * worker's globals, so no bundler entry is needed. Where there is no Worker (Node, the CLI,
+ * unit tests), or a request the worker cannot carry (a body that is not a string), plain fetch.
+ */
+
+type Fetch = (input: string, init: RequestInit) => Promise<Response>;
+
+/** What the page asks of the worker. */
+type ToWorker = { t: 'fetch'; id: number; url: string; init: WireInit } | { t: 'pull'; id: number } | { t: 'abort'; id: number } | { t: 'cancel'; id: number };
+
+/** What the worker answers: the head once, then one chunk per pull, then the end or a failure. */
+type FromWorker =
+  | { t: 'head'; id: number; status: number; statusText: string; headers: [string, string][]; type: ResponseType; url: string; body: boolean }
+  | { t: 'chunk'; id: number; value: Uint8Array }
+  | { t: 'end'; id: number }
+  | { t: 'fail'; id: number; name: string; message: string };
+
+/** The parts of a RequestInit that cross to the worker (a signal cannot: aborts are messages). */
+interface WireInit {
+  method?: string;
+  headers: [string, string][];
+  body?: string;
+  cache?: RequestCache;
+  redirect?: RequestRedirect;
+  credentials?: RequestCredentials;
+  mode?: RequestMode;
+}
+
+/**
+ * The worker's whole program. It runs from its source text, so it may use only the worker's
+ * globals (no imports, no helpers of this module).
+ */
+export function workerMain(): void {
+  const scope = self as unknown as { onmessage: (e: MessageEvent<ToWorker>) => void; postMessage(m: FromWorker, transfer?: Transferable[]): void };
+  const live = new Map<number, { abort: AbortController; reader?: ReadableStreamDefaultReader<Uint8Array> }>();
+  const fail = (id: number, e: unknown) => {
+    live.delete(id);
+    const err = e instanceof Error ? e : new Error(String(e));
+    scope.postMessage({ t: 'fail', id, name: err.name, message: err.message });
+  };
+  scope.onmessage = async (e) => {
+    const m = e.data;
+    const entry = live.get(m.id);
+    if (m.t === 'fetch') {
+      const abort = new AbortController();
+      const own: { abort: AbortController; reader?: ReadableStreamDefaultReader<Uint8Array> } = { abort };
+      live.set(m.id, own);
+      try {
+        const res = await fetch(m.url, { ...m.init, signal: abort.signal });
+        own.reader = res.body?.getReader();
+        if (!own.reader) live.delete(m.id);
+        const head = { status: res.status, statusText: res.statusText, headers: [...res.headers], type: res.type, url: res.url, body: !!own.reader };
+        scope.postMessage({ t: 'head', id: m.id, ...head });
+      } catch (err) {
+        fail(m.id, err);
+      }
+    } else if (m.t === 'pull' && entry?.reader) {
+      try {
+        const { done, value } = await entry.reader.read();
+        if (done) {
+          live.delete(m.id);
+          scope.postMessage({ t: 'end', id: m.id });
+          return;
+        }
+        // A view on part of a buffer is copied out, so the transfer moves only its bytes.
+        const whole = value.byteOffset === 0 && value.byteLength === value.buffer.byteLength ? value : value.slice();
+        scope.postMessage({ t: 'chunk', id: m.id, value: whole }, [whole.buffer]);
+      } catch (err) {
+        fail(m.id, err);
+      }
+    } else if (m.t === 'abort' && entry) {
+      live.delete(m.id);
+      entry.abort.abort();
+    } else if (m.t === 'cancel' && entry) {
+      live.delete(m.id);
+      void entry.reader?.cancel().catch(() => {});
+    }
+  };
+}
+
+/** One request in flight, as the page side follows it. */
+interface Pending {
+  onHead(m: Extract<FromWorker, { t: 'head' }>): void;
+  onChunk(value: Uint8Array): void;
+  onEnd(): void;
+  onFail(error: Error): void;
+}
+
+/** Statuses whose Response must have a null body. */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+/** The error fetch would have thrown: a TypeError for the network (what the auto transport reads as "no CORS"), else as named. */
+function errorFrom(name: string, message: string): Error {
+  if (name === 'AbortError') return new DOMException(message, 'AbortError');
+  return name === 'TypeError' ? new TypeError(message) : Object.assign(new Error(message), { name });
+}
+
+/** The worker's answer head as a Response, its body fed by pulls; an opaque redirect keeps its type and status 0. */
+function responseOf(m: Extract<FromWorker, { t: 'head' }>, body: ReadableStream<Uint8Array> | null): Response {
+  const status = m.status >= 200 && m.status <= 599 ? m.status : 200;
+  const res = new Response(NULL_BODY.has(m.status) || !m.body ? null : body, { status, statusText: m.statusText, headers: m.headers });
+  if (status !== m.status) Object.defineProperty(res, 'status', { value: m.status });
+  if (m.type !== 'default') Object.defineProperty(res, 'type', { value: m.type });
+  if (m.url) Object.defineProperty(res, 'url', { value: m.url });
+  return res;
+}
+
+/** The init's parts as the worker takes them, or undefined when it cannot carry them (a non-string body). */
+function wireInit(init: RequestInit): WireInit | undefined {
+  if (init.body !== undefined && init.body !== null && typeof init.body !== 'string') return undefined;
+  return {
+    headers: [...new Headers(init.headers)],
+    ...(init.method ? { method: init.method } : {}),
+    ...(typeof init.body === 'string' ? { body: init.body } : {}),
+    ...(init.cache ? { cache: init.cache } : {}),
+    ...(init.redirect ? { redirect: init.redirect } : {}),
+    ...(init.credentials ? { credentials: init.credentials } : {}),
+    ...(init.mode ? { mode: init.mode } : {}),
+  };
+}
+
+/** A fetch whose network work runs on `worker`. */
+export function createWorkerFetch(worker: Worker, fallback: Fetch): Fetch {
+  const pending = new Map<number, Pending>();
+  let nextId = 1;
+  const post = (m: ToWorker) => worker.postMessage(m);
+  worker.onmessage = (e: MessageEvent<FromWorker>) => {
+    const m = e.data;
+    const p = pending.get(m.id);
+    if (!p) return;
+    if (m.t === 'head') p.onHead(m);
+    else if (m.t === 'chunk') p.onChunk(m.value);
+    else if (m.t === 'end') p.onEnd();
+    else p.onFail(errorFrom(m.name, m.message));
+  };
+
+  return (input, init) => {
+    const wire = wireInit(init);
+    if (!wire) return fallback(input, init);
+    const signal = init.signal ?? undefined;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const id = nextId++;
+    return new Promise<Response>((resolve, reject) => {
+      let body: ReadableStreamDefaultController<Uint8Array> | undefined;
+      let pulled: (() => void) | undefined;
+      const done = () => {
+        pending.delete(id);
+        signal?.removeEventListener('abort', onAbort);
+        pulled?.();
+      };
+      const stream = new ReadableStream<Uint8Array>(
+        {
+          start: (c) => {
+            body = c;
+          },
+          // One chunk per read: the page's reader sets the pace, as it does on a network body.
+          pull: () =>
+            new Promise<void>((r) => {
+              pulled = r;
+              post({ t: 'pull', id });
+            }),
+          cancel: () => {
+            done();
+            post({ t: 'cancel', id });
+          },
+        },
+        { highWaterMark: 0 },
+      );
+      const onAbort = () => {
+        const reason: unknown = signal?.reason;
+        post({ t: 'abort', id });
+        done();
+        reject(reason);
+        try {
+          body?.error(reason);
+        } catch {
+          /* the body was closed already */
+        }
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      pending.set(id, {
+        onHead: (m) => {
+          if (!m.body) done();
+          resolve(responseOf(m, stream));
+        },
+        onChunk: (value) => {
+          body?.enqueue(value);
+          const r = pulled;
+          pulled = undefined;
+          r?.();
+        },
+        onEnd: () => {
+          body?.close();
+          done();
+        },
+        onFail: (error) => {
+          done();
+          reject(error);
+          try {
+            body?.error(error);
+          } catch {
+            /* the body was closed already */
+          }
+        },
+      });
+      post({ t: 'fetch', id, url: new URL(input, globalThis.location?.href).toString(), init: wire });
+    });
+  };
+}
+
+let shared: Fetch | undefined;
+
+/**
+ * The fetch for the page's MCP traffic: on a worker in a browser, plain fetch elsewhere (Node
+ * has no Worker global; a page that cannot start one falls back too).
+ */
+export function pageFetch(): Fetch {
+  if (shared) return shared;
+  const plain: Fetch = (input, init) => globalThis.fetch(input, init);
+  const isBrowser = typeof window !== 'undefined' && typeof document !== 'undefined' && typeof Worker === 'function';
+  const inNode = typeof process !== 'undefined' && !!process.versions?.node;
+  if (!isBrowser || inNode) return plain;
+  try {
+    const source = `(${workerMain.toString()})()`;
+    const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+    shared = createWorkerFetch(new Worker(url, { name: 'loupe-fetch' }), plain);
+  } catch {
+    shared = plain;
+  }
+  return shared;
+}
