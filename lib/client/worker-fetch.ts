@@ -4,88 +4,18 @@
  * sends megabytes (a 50 MB result read straight from a server froze the inspector's main thread
  * for 250-500 ms before the page cut it at its budget). A dedicated worker does the fetch and
  * the pipe reading; the page gets a real `Response` whose body is fed by the worker's chunks,
- * transferred (never copied), one per read of the page: the page's reader still sets the pace,
- * counts the bytes and cuts at the budget, and cancelling it cancels the worker's body.
+ * transferred (never copied), at most 4 MiB ahead of what the page has read: the page's reader
+ * still sets the pace, counts the bytes and cuts at the budget, and cancelling it cancels the
+ * worker's body.
  *
- * The worker is made from `workerMain`'s own source (a Blob URL): it uses nothing but the
- * worker's globals, so no bundler entry is needed. Where there is no Worker (Node, the CLI,
+ * The worker is made from the source of `workerMain` (fetch-worker-program.ts) as a Blob URL: it
+ * uses nothing but the worker's globals, so no bundler entry is needed. Where there is no Worker (Node, the CLI,
  * unit tests), or a request the worker cannot carry (a body that is not a string), plain fetch.
  */
 
+import { type FromWorker, type ToWorker, type WireInit, workerMain } from './fetch-worker-program';
+
 type Fetch = (input: string, init: RequestInit) => Promise<Response>;
-
-/** What the page asks of the worker. */
-type ToWorker = { t: 'fetch'; id: number; url: string; init: WireInit } | { t: 'pull'; id: number } | { t: 'abort'; id: number } | { t: 'cancel'; id: number };
-
-/** What the worker answers: the head once, then one chunk per pull, then the end or a failure. */
-type FromWorker =
-  | { t: 'head'; id: number; status: number; statusText: string; headers: [string, string][]; type: ResponseType; url: string; body: boolean }
-  | { t: 'chunk'; id: number; value: Uint8Array }
-  | { t: 'end'; id: number }
-  | { t: 'fail'; id: number; name: string; message: string };
-
-/** The parts of a RequestInit that cross to the worker (a signal cannot: aborts are messages). */
-interface WireInit {
-  method?: string;
-  headers: [string, string][];
-  body?: string;
-  cache?: RequestCache;
-  redirect?: RequestRedirect;
-  credentials?: RequestCredentials;
-  mode?: RequestMode;
-}
-
-/**
- * The worker's whole program. It runs from its source text, so it may use only the worker's
- * globals (no imports, no helpers of this module).
- */
-export function workerMain(): void {
-  const scope = self as unknown as { onmessage: (e: MessageEvent<ToWorker>) => void; postMessage(m: FromWorker, transfer?: Transferable[]): void };
-  const live = new Map<number, { abort: AbortController; reader?: ReadableStreamDefaultReader<Uint8Array> }>();
-  const fail = (id: number, e: unknown) => {
-    live.delete(id);
-    const err = e instanceof Error ? e : new Error(String(e));
-    scope.postMessage({ t: 'fail', id, name: err.name, message: err.message });
-  };
-  scope.onmessage = async (e) => {
-    const m = e.data;
-    const entry = live.get(m.id);
-    if (m.t === 'fetch') {
-      const abort = new AbortController();
-      const own: { abort: AbortController; reader?: ReadableStreamDefaultReader<Uint8Array> } = { abort };
-      live.set(m.id, own);
-      try {
-        const res = await fetch(m.url, { ...m.init, signal: abort.signal });
-        own.reader = res.body?.getReader();
-        if (!own.reader) live.delete(m.id);
-        const head = { status: res.status, statusText: res.statusText, headers: [...res.headers], type: res.type, url: res.url, body: !!own.reader };
-        scope.postMessage({ t: 'head', id: m.id, ...head });
-      } catch (err) {
-        fail(m.id, err);
-      }
-    } else if (m.t === 'pull' && entry?.reader) {
-      try {
-        const { done, value } = await entry.reader.read();
-        if (done) {
-          live.delete(m.id);
-          scope.postMessage({ t: 'end', id: m.id });
-          return;
-        }
-        // A view on part of a buffer is copied out, so the transfer moves only its bytes.
-        const whole = value.byteOffset === 0 && value.byteLength === value.buffer.byteLength ? value : value.slice();
-        scope.postMessage({ t: 'chunk', id: m.id, value: whole }, [whole.buffer]);
-      } catch (err) {
-        fail(m.id, err);
-      }
-    } else if (m.t === 'abort' && entry) {
-      live.delete(m.id);
-      entry.abort.abort();
-    } else if (m.t === 'cancel' && entry) {
-      live.delete(m.id);
-      void entry.reader?.cancel().catch(() => {});
-    }
-  };
-}
 
 /** One request in flight, as the page side follows it. */
 interface Pending {
@@ -152,6 +82,8 @@ export function createWorkerFetch(worker: Worker, fallback: Fetch): Fetch {
     return new Promise<Response>((resolve, reject) => {
       let body: ReadableStreamDefaultController<Uint8Array> | undefined;
       let pulled: (() => void) | undefined;
+      /** Bytes enqueued so far; less what still waits in the stream's queue, what the page has read. */
+      let enqueued = 0;
       const done = () => {
         pending.delete(id);
         signal?.removeEventListener('abort', onAbort);
@@ -162,18 +94,19 @@ export function createWorkerFetch(worker: Worker, fallback: Fetch): Fetch {
           start: (c) => {
             body = c;
           },
-          // One chunk per read: the page's reader sets the pace, as it does on a network body.
-          pull: () =>
+          // Called when the page reads and the queue is empty: tell the worker what was read (it
+          // stops at its window of unread bytes) and wait for the next chunk.
+          pull: (c) =>
             new Promise<void>((r) => {
               pulled = r;
-              post({ t: 'pull', id });
+              post({ t: 'ack', id, consumed: enqueued + Math.min(0, c.desiredSize ?? 0) });
             }),
           cancel: () => {
             done();
             post({ t: 'cancel', id });
           },
         },
-        { highWaterMark: 0 },
+        { highWaterMark: 0, size: (chunk) => chunk.byteLength },
       );
       const onAbort = () => {
         const reason: unknown = signal?.reason;
@@ -193,6 +126,7 @@ export function createWorkerFetch(worker: Worker, fallback: Fetch): Fetch {
           resolve(responseOf(m, stream));
         },
         onChunk: (value) => {
+          enqueued += value.byteLength;
           body?.enqueue(value);
           const r = pulled;
           pulled = undefined;

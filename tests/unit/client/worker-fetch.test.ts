@@ -4,7 +4,8 @@ import { MessageChannel } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpTransport } from '../../../lib/client/http-transport';
 import type { TransportEvent } from '../../../lib/client/transport';
-import { createWorkerFetch, workerMain } from '../../../lib/client/worker-fetch';
+import { workerMain } from '../../../lib/client/fetch-worker-program';
+import { createWorkerFetch } from '../../../lib/client/worker-fetch';
 
 /**
  * The page's fetch on a worker (lib/client/worker-fetch.ts), against a real HTTP server. The
@@ -117,7 +118,7 @@ describe('fetch on a worker', () => {
     });
     expect(events.at(-1)).toMatchObject({ type: 'close', cause: 'aborted' });
     await expect.poll(() => endless.closed).toBe(true);
-    // Pulled a chunk per read: what the server got out is the budget plus what sat in the buffers, not everything it could write.
+    // The worker reads at most its window ahead of the page: the server got out the budget plus the window and the socket buffers, not all it could write.
     expect(endless.written).toBeLessThan(64 * MiB);
   });
 
