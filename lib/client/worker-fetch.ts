@@ -72,10 +72,17 @@ export function createWorkerFetch(worker: Worker, fallback: Fetch): Fetch {
     else if (m.t === 'end') p.onEnd();
     else p.onFail(errorFrom(m.name, m.message));
   };
+  // A worker that failed to start (or died) would leave every request waiting: those in flight
+  // fail as a network error would, and later ones take the plain fetch.
+  let broken = false;
+  worker.onerror = (e: ErrorEvent) => {
+    broken = true;
+    for (const p of [...pending.values()]) p.onFail(new TypeError(`Loupe's fetch worker failed: ${e.message || 'it did not start'}`));
+  };
 
   return (input, init) => {
     const wire = wireInit(init);
-    if (!wire) return fallback(input, init);
+    if (!wire || broken) return fallback(input, init);
     const signal = init.signal ?? undefined;
     if (signal?.aborted) return Promise.reject(signal.reason);
     const id = nextId++;

@@ -130,6 +130,20 @@ describe('fetch on a worker', () => {
     await expect(workerFetch()('http://127.0.0.1:1/mcp', {})).rejects.toBeInstanceOf(TypeError);
   });
 
+  it('fails what is in flight and falls back to plain fetch when the worker dies', async () => {
+    const dead = { postMessage: () => {}, onmessage: null, onerror: null as ((e: unknown) => void) | null };
+    const used: string[] = [];
+    const f = createWorkerFetch(dead as unknown as Worker, async (input) => {
+      used.push(input);
+      return new Response('plain');
+    });
+    const pending = f(`${base}/silent`, {});
+    dead.onerror?.({ message: 'boom' });
+    await expect(pending).rejects.toThrow(/Loupe's fetch worker failed: boom/);
+    expect(await (await f(`${base}/big`, {})).text()).toBe('plain');
+    expect(used).toEqual([`${base}/big`]);
+  });
+
   it('keeps a redirect as a redirect (manual) and a 204 without a body', async () => {
     const moved = await workerFetch()(`${base}/moved`, { redirect: 'manual' });
     expect(moved.status).toBe(307);
