@@ -14,6 +14,7 @@
  */
 
 import { type FromWorker, type ToWorker, type WireInit, workerMain } from './fetch-worker-program';
+import { yieldToEventLoop } from './yield-slices';
 
 type Fetch = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -89,8 +90,15 @@ export function createWorkerFetch(worker: Worker, fallback: Fetch): Fetch {
     return new Promise<Response>((resolve, reject) => {
       let body: ReadableStreamDefaultController<Uint8Array> | undefined;
       let pulled: (() => void) | undefined;
-      /** Bytes enqueued so far; less what still waits in the stream's queue, what the page has read. */
+      /** Pieces that came while the page was not reading, and whether the end came after them. */
+      const backlog: Uint8Array[] = [];
+      let ended = false;
+      /** Bytes handed to the page's stream (each read by the time it pulls again: its queue holds one). */
       let enqueued = 0;
+      const hand = (c: ReadableStreamDefaultController<Uint8Array>, piece: Uint8Array) => {
+        enqueued += piece.byteLength;
+        c.enqueue(piece);
+      };
       const done = () => {
         pending.delete(id);
         signal?.removeEventListener('abort', onAbort);
@@ -101,19 +109,30 @@ export function createWorkerFetch(worker: Worker, fallback: Fetch): Fetch {
           start: (c) => {
             body = c;
           },
-          // Called when the page reads and the queue is empty: tell the worker what was read (it
-          // stops at its window of unread bytes) and wait for the next chunk.
+          // Called when the page reads and the queue is empty. A piece that is here already is
+          // handed over in a task of its own: a backlog read in one go (its events parsed, its
+          // frames made) would be one long task. Else the worker hears what was read (it stops
+          // at a window of unread bytes) and the next piece comes with its message.
           pull: (c) =>
             new Promise<void>((r) => {
-              pulled = r;
-              post({ t: 'ack', id, consumed: enqueued + Math.min(0, c.desiredSize ?? 0) });
+              post({ t: 'ack', id, consumed: enqueued });
+              if (!backlog.length && !ended) {
+                pulled = r;
+                return;
+              }
+              void yieldToEventLoop().then(() => {
+                const next = backlog.shift();
+                if (next) hand(c, next);
+                else c.close();
+                r();
+              });
             }),
           cancel: () => {
             done();
             post({ t: 'cancel', id });
           },
         },
-        { highWaterMark: 0, size: (chunk) => chunk.byteLength },
+        { highWaterMark: 0 },
       );
       const onAbort = () => {
         const reason: unknown = signal?.reason;
@@ -133,14 +152,15 @@ export function createWorkerFetch(worker: Worker, fallback: Fetch): Fetch {
           resolve(responseOf(m, stream));
         },
         onChunk: (value) => {
-          enqueued += value.byteLength;
-          body?.enqueue(value);
           const r = pulled;
           pulled = undefined;
+          if (r && body) hand(body, value);
+          else backlog.push(value);
           r?.();
         },
         onEnd: () => {
-          body?.close();
+          if (pulled) body?.close();
+          else ended = true;
           done();
         },
         onFail: (error) => {
