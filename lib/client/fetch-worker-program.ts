@@ -37,7 +37,7 @@ export function workerMain(): void {
    * Bytes sent to the page and not yet read by it, past which the worker stops reading: the page's
    * reader sets the pace (and the network's backpressure with it) without a round trip per chunk.
    */
-  const WINDOW = 4 * 1024 * 1024;
+  const WINDOW = 1024 * 1024;
   const PIECE = 256 * 1024;
   type Live = { abort: AbortController; reader?: ReadableStreamDefaultReader<Uint8Array>; posted: number; consumed: number; pumping: boolean };
   const scope = self as unknown as { onmessage: (e: MessageEvent<ToWorker>) => void; postMessage(m: FromWorker, transfer?: Transferable[]): void };

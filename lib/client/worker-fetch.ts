@@ -4,7 +4,7 @@
  * sends megabytes (a 50 MB result read straight from a server froze the inspector's main thread
  * for 250-500 ms before the page cut it at its budget). A dedicated worker does the fetch and
  * the pipe reading; the page gets a real `Response` whose body is fed by the worker's chunks,
- * transferred (never copied), at most 4 MiB ahead of what the page has read: the page's reader
+ * transferred (never copied), at most 1 MiB ahead of what the page has read: the page's reader
  * still sets the pace, counts the bytes and cuts at the budget, and cancelling it cancels the
  * worker's body.
  *
