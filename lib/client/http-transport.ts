@@ -4,6 +4,7 @@ import { headerRecord } from './frames';
 import { loupeFetch } from './api-key';
 import { mib, STREAM_BYTE_BUDGET } from './sse';
 import { isEventStream, isRedirect, parseMessage, pause, readBodyCapped, readJsonAnswer, readStream, refusedRedirect, type ResumeState } from './http-response';
+import { pageFetch } from './worker-fetch';
 import { abortDetail, type Transport, type TransportEvent, type TransportKind, type TransportRequestOptions } from './transport';
 
 /**
@@ -20,7 +21,7 @@ interface HttpTransportOptions {
   headers?: Record<string, string>;
   /** Send through Loupe's proxy instead of directly. */
   proxy?: { endpoint: string; token?: string };
-  /** The fetch to use (defaults to globalThis.fetch); an in-memory transport passes its own. */
+  /** The fetch to use (defaults to `pageFetch`: on a worker in a browser, globalThis.fetch elsewhere); an in-memory transport passes its own. */
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
   /** Reported as `sent.via` (memory transports reuse this one). */
   kind?: TransportKind;
@@ -44,7 +45,8 @@ function idOf(message: unknown): unknown {
 
 /** Create a Streamable HTTP transport. */
 export function createHttpTransport(options: HttpTransportOptions): Transport {
-  const doFetch = options.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init));
+  // In a page, bodies are read on a worker thread: a fast server's megabytes never hold the page's main thread.
+  const doFetch = options.fetch ?? pageFetch();
   const budget = options.streamByteBudget ?? STREAM_BYTE_BUDGET;
   const via: TransportKind = options.kind ?? (options.proxy ? 'proxy' : 'http');
   // close() aborts every fetch in flight and refuses later sends, so nothing reaches the server after it.

@@ -20,6 +20,9 @@ interface Profile {
 
 const mode = process.env.LOUPE_E2E_PROFILE;
 
+/** The trace's categories; `LOUPE_E2E_TRACE_MORE=cat1,cat2` adds more (GC, mojo, blink) when a task shows nothing inside. */
+const TRACE_CATEGORIES = ['toplevel', 'devtools.timeline', 'v8', 'blink.user_timing', '__metadata'];
+
 /** A trace of the page's main thread, for `LOUPE_E2E_PROFILE=trace`. */
 interface Tracing {
   page: Page;
@@ -41,7 +44,7 @@ export async function startProfile(page: Page): Promise<CDPSession | Tracing | u
     await page
       .context()
       .browser()
-      ?.startTracing(page, { categories: ['toplevel', 'devtools.timeline', 'v8', 'blink.user_timing', '__metadata'] });
+      ?.startTracing(page, { categories: [...TRACE_CATEGORIES, ...(process.env.LOUPE_E2E_TRACE_MORE ? process.env.LOUPE_E2E_TRACE_MORE.split(',') : [])] });
     return { page };
   }
   if (mode !== '1') return undefined;

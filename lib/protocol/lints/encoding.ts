@@ -13,16 +13,30 @@ const PATH_DEPTH = 16;
 
 const step = (path: string, key: string, depth: number) => (depth < PATH_DEPTH ? `${path}${key}` : depth === PATH_DEPTH ? `${path}…` : path);
 
-/** The first string in `value` holding U+FFFD, as its path, and how many it holds in all; iterative, so depth cannot overflow. */
-function findReplacements(value: unknown, root: string): { path: string; count: number } | undefined {
-  const stack: [unknown, string, number][] = [[value, root, 0]];
-  let first: string | undefined;
+/** How many U+FFFD the strings in `value` hold; iterative (depth cannot overflow) and without paths, as almost every body has none. */
+function countReplacements(value: unknown): number {
+  const stack: unknown[] = [value];
   let count = 0;
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      for (let i = v.indexOf(REPLACEMENT); i !== -1; i = v.indexOf(REPLACEMENT, i + 1)) count++;
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push(v[i]);
+    } else if (v && typeof v === 'object') {
+      for (const key in v) if (Object.hasOwn(v, key)) stack.push((v as Record<string, unknown>)[key]);
+    }
+  }
+  return count;
+}
+
+/** The path of the first string in `value` holding U+FFFD (walked only once one is known to be there). */
+function firstReplacement(value: unknown, root: string): string | undefined {
+  const stack: [unknown, string, number][] = [[value, root, 0]];
   for (let top = stack.pop(); top; top = stack.pop()) {
     const [v, path, depth] = top;
     if (typeof v === 'string') {
-      for (let i = v.indexOf(REPLACEMENT); i !== -1; i = v.indexOf(REPLACEMENT, i + 1)) count++;
-      if (count && first === undefined) first = path;
+      if (v.includes(REPLACEMENT)) return path;
     } else if (Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], step(path, `[${i}]`, depth), depth + 1]);
     } else if (v && typeof v === 'object') {
@@ -30,7 +44,14 @@ function findReplacements(value: unknown, root: string): { path: string; count: 
       for (let i = entries.length - 1; i >= 0; i--) stack.push([entries[i]![1], step(path, `.${entries[i]![0]}`, depth), depth + 1]);
     }
   }
-  return first === undefined ? undefined : { path: first, count };
+  return undefined;
+}
+
+/** The first string in `value` holding U+FFFD, as its path, and how many it holds in all. */
+function findReplacements(value: unknown, root: string): { path: string; count: number } | undefined {
+  const count = countReplacements(value);
+  const path = count ? firstReplacement(value, root) : undefined;
+  return path === undefined ? undefined : { path, count };
 }
 
 /** The response and the stream frames before it. */

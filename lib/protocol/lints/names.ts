@@ -18,14 +18,15 @@ const LISTS: Record<string, { key: string; fields: readonly string[] }> = {
   'prompts/list': { key: 'prompts', fields: ['name', 'title'] },
 };
 
-function check(value: unknown, path: string, what: string, report: Report): boolean {
+/** Whether `value` is a name holding such characters; reported at `path()` (built only for a finding: a page lists thousands of names). */
+function check(value: unknown, path: () => string, what: () => string, report: Report): boolean {
   if (typeof value !== 'string') return false;
   const codes = invisibleCodes(value);
   if (!codes.length) return false;
   report(
     'text-bidi-control',
-    `${what} ${JSON.stringify(showInvisible(value).slice(0, 120))} holds ${codes.join(', ')}: it can read as another name or hide characters`,
-    path,
+    `${what()} ${JSON.stringify(showInvisible(value).slice(0, 120))} holds ${codes.join(', ')}: it can read as another name or hide characters`,
+    path(),
   );
   return true;
 }
@@ -39,10 +40,22 @@ export function checkNames(v: View, report: Report): void {
     const items = result[list.key] as unknown[];
     for (let i = 0; i < items.length; i++) {
       const item = asRecord(items[i]);
-      if (item && list.fields.some((f) => check(item[f], `response.body.result.${list.key}[${i}].${f}`, `${list.key.slice(0, -1)} ${f}`, report))) return;
+      if (!item) continue;
+      for (const f of list.fields) {
+        if (
+          check(
+            item[f],
+            () => `response.body.result.${list.key}[${i}].${f}`,
+            () => `${list.key.slice(0, -1)} ${f}`,
+            report,
+          )
+        )
+          return;
+      }
     }
   }
-  if (v.method === 'initialize') check(asRecord(result.serverInfo)?.name, 'response.body.result.serverInfo.name', 'Server name', report);
+  const server = () => 'Server name';
+  if (v.method === 'initialize') check(asRecord(result.serverInfo)?.name, () => 'response.body.result.serverInfo.name', server, report);
   else if (v.method === 'server/discover')
-    check(asRecord(asRecord(result._meta)?.[META.serverInfo])?.name, `response.body.result._meta["${META.serverInfo}"].name`, 'Server name', report);
+    check(asRecord(asRecord(result._meta)?.[META.serverInfo])?.name, () => `response.body.result._meta["${META.serverInfo}"].name`, server, report);
 }
