@@ -46,6 +46,79 @@ describe('journal entries', () => {
     expect(engine.journal.entries(1)).toMatchObject([{ seq: 2, id: 'e-2', status: 400, responseBody: { error: { code: -32020 } } }]);
   });
 
+  it('exports each entry as JSON with every field it holds (the journal API, the live feed and a fleet store send this)', async () => {
+    const { engine, clock } = setup();
+    const t0 = clock.now();
+    await callTool(engine, 'echo', { text: 'hello' }, { id: 'e-1' });
+    clock.advance(5);
+    const bad = await engine.fetch(
+      new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"jsonrpc":' }),
+    );
+    expect(bad.status).toBe(400);
+    const journal = createJournal({ clock });
+    const h = journal.open({ method: 'subscriptions/listen', id: 7, requestHeaders: { 'x-a': 'b' }, requestBody: { big: 'x'.repeat(20_000) } });
+    h.stream(200);
+    h.frame({ jsonrpc: '2.0', method: 'notifications/message' });
+    h.annotate({ principal: 'p', fault: 'drop' });
+    h.close('dropped');
+    const [call, parseError] = engine.journal.entries().map((e) => JSON.parse(JSON.stringify(e)));
+    expect(call).toStrictEqual({
+      seq: 1,
+      at: t0,
+      order: 1,
+      method: 'tools/call',
+      id: 'e-1',
+      principal: expect.stringMatching(/^demo:/),
+      requestHeaders: engine.journal.entries()[0]?.requestHeaders,
+      requestBody: JSON.parse(JSON.stringify(engine.journal.entries()[0]?.requestBody)),
+      status: 200,
+      responseBody: { jsonrpc: '2.0', id: 'e-1', result: { resultType: 'complete', content: [{ type: 'text', text: 'hello' }] } },
+      streamed: false,
+      frames: [],
+      endedAt: t0,
+      endOrder: 2,
+      bytes: expect.any(Number),
+    });
+    expect(call.requestBody).toMatchObject({ method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' } } });
+    expect(parseError).toStrictEqual({
+      seq: 2,
+      at: t0 + 5,
+      order: 3,
+      principal: 'demo:anonymous',
+      requestHeaders: expect.objectContaining({ 'content-type': 'application/json' }),
+      requestBody: '{"jsonrpc":',
+      status: 400,
+      responseBody: { jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringContaining('Parse error') } },
+      streamed: false,
+      frames: [],
+      endedAt: t0 + 5,
+      endOrder: 4,
+      bytes: expect.any(Number),
+    });
+    expect(JSON.parse(JSON.stringify(h.entry))).toStrictEqual({
+      seq: 1,
+      at: t0 + 5,
+      order: 1,
+      method: 'subscriptions/listen',
+      id: 7,
+      principal: 'p',
+      fault: 'drop',
+      requestHeaders: { 'x-a': 'b' },
+      requestBody: { big: expect.stringContaining(TRUNCATED) },
+      truncated: true,
+      status: 200,
+      streamed: true,
+      frames: [{ at: t0 + 5, order: 2, message: { jsonrpc: '2.0', method: 'notifications/message' } }],
+      end: 'dropped',
+      endedAt: t0 + 5,
+      endOrder: 3,
+      bytes: expect.any(Number),
+    });
+    // The byte count the bound works from: headers, bodies, frames and a fixed share per entry.
+    expect(engine.journal.entries().map((e) => e.bytes)).toEqual([691, 354]);
+    expect(h.entry.bytes).toBe(567);
+  });
+
   it('records a body that is not JSON as its text', async () => {
     const { engine } = setup();
     const res = await engine.fetch(
