@@ -17,6 +17,8 @@ export interface ExchangeStart {
   requestBody: unknown;
   /** The body's JSON text, when the front has it: the tap may keep that and parse it when read. */
   requestText?: string;
+  /** Nesting of `requestText` as its parse measured it (parseJson's `depth`), so the tap need not count it again. */
+  requestDepth?: number;
 }
 
 /** Progress of one exchange, reported by the HTTP front. */

@@ -120,6 +120,7 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
       requestHeaders: headerRecord(headers),
       requestBody: body,
       requestText: text,
+      requestDepth: parsed.depth,
     });
     if (!opts.authorize) return withCaller(req, body, fields, tap);
     return opts.authorize(req, fields).then((denied) => {

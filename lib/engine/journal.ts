@@ -162,7 +162,7 @@ export function createJournal(options: JournalOptions): Journal {
       const entry = new HeldEntry(++seq, clock.now(), ++order, headers, headerChars(headers) + 200, limits);
       if (start.method !== undefined) entry.method = start.method;
       if (start.id !== undefined) entry.id = start.id;
-      if (start.requestText !== undefined && fitsLimits(start.requestText, limits)) {
+      if (start.requestText !== undefined && fitsLimits(start.requestText, limits, start.requestDepth)) {
         entry.keepRequestText(start.requestText);
         entry.bytes += start.requestText.length;
       } else entry.requestBody = bound(entry, start.requestBody);

@@ -4,6 +4,7 @@ import { createMockEngine, type MockEngine } from '../../../lib/engine';
 import { createJournal, type JournalEvent } from '../../../lib/engine/journal';
 import { boundPayload, TRUNCATED, type PayloadLimits } from '../../../lib/engine/journal-bounds';
 import { getBuiltinScenario } from '../../../lib/scenario/builtins';
+import { parseJson } from '../../../lib/shared/json';
 import { ScenarioSchema } from '../../../lib/scenario/schema';
 import { createFakeClock } from '../../helpers/fake-clock';
 import { CAPS, buildRequest, callTool, parseSse, rpc } from '../../helpers/rpc';
@@ -263,12 +264,17 @@ describe('journal entries', () => {
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 6 }), (value) => {
         const text = JSON.stringify(value);
-        const h = journal.open({ requestHeaders: {}, requestBody: JSON.parse(text), requestText: text });
-        h.respond(200, JSON.parse(text), text);
         const expected = boundPayload(JSON.parse(text), limits);
-        expect(h.entry.requestBody).toEqual(expected.value);
-        expect(h.entry.responseBody).toEqual(expected.value);
-        expect(h.entry.truncated ?? false).toBe(expected.truncated);
+        // The nesting counted from the text, or handed over as the HTTP front's parse measured it.
+        const parsed = parseJson(text);
+        if (!parsed.ok) throw new Error(parsed.message);
+        for (const requestDepth of [undefined, parsed.depth]) {
+          const h = journal.open({ requestHeaders: {}, requestBody: JSON.parse(text), requestText: text, requestDepth });
+          h.respond(200, JSON.parse(text), text);
+          expect(h.entry.requestBody).toEqual(expected.value);
+          expect(h.entry.responseBody).toEqual(expected.value);
+          expect(h.entry.truncated ?? false).toBe(expected.truncated);
+        }
       }),
       { numRuns: 500 },
     );
@@ -277,5 +283,14 @@ describe('journal entries', () => {
     const h = journal.open({ requestHeaders: {}, requestBody: JSON.parse(deep), requestText: deep });
     expect(h.entry.truncated).toBe(true);
     expect(JSON.stringify(h.entry.requestBody)).toContain('too deep');
+    // At the limit and one past it, with the nesting the parse measured.
+    for (const [text, truncated] of [
+      ['[[[[1]]]]', false],
+      ['[[[[[1]]]]]', true],
+    ] as const) {
+      const measured = parseJson(text);
+      const at = journal.open({ requestHeaders: {}, requestBody: JSON.parse(text), requestText: text, requestDepth: measured.ok ? measured.depth : 0 });
+      expect(at.entry.truncated ?? false).toBe(truncated);
+    }
   });
 });
