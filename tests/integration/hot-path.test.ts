@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
@@ -61,6 +62,59 @@ describe('the CLI mock hot path', () => {
     expect(JSON.parse(r.text())).toMatchObject({ id: r.id, result: text('Hello, Ada!') });
     const entry = (await journal()).find((e) => e.method === 'tools/call' && e.requestBody?.params?.name === 'greet');
     expect(entry).toMatchObject({ status: 200, requestBody: { params: { arguments: { name: 'Ada' } } }, responseBody: { result: text('Hello, Ada!') } });
+  });
+
+  it('answers 400 to a Host and target that make no URL, also right after a good request, and serves odd but valid targets', async () => {
+    const post = (target: string, hostHeader: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const { port } = new URL(url);
+        const body = JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: {
+            name: 'greet',
+            arguments: { name: 'Bo' },
+            _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} },
+          },
+        });
+        const req = http.request(
+          {
+            host: '127.0.0.1',
+            port,
+            path: target,
+            method: 'POST',
+            setHost: false,
+            headers: {
+              Host: hostHeader,
+              'Content-Type': 'application/json',
+              Accept: 'application/json, text/event-stream',
+              'MCP-Protocol-Version': '2026-07-28',
+              'Mcp-Method': 'tools/call',
+              'Mcp-Name': 'greet',
+              'Content-Length': Buffer.byteLength(body),
+            },
+          },
+          (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (c: string) => (text += c));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+    const good = `127.0.0.1:${new URL(url).port}`;
+    expect((await post('/mcp/hot', good)).status).toBe(200);
+    const bad = await post('/mcp/hot', 'a:b');
+    expect(bad.status).toBe(400);
+    expect(bad.body).toContain('do not form a URL');
+    // Characters a plain path does not have, in a target that still makes a URL: served.
+    const odd = await post("/mcp/hot?q='x'", good);
+    expect(odd.status).toBe(200);
+    expect(JSON.parse(odd.body)).toMatchObject({ result: text('Hello, Bo!') });
+    expect((await post('/mcp/hot', good)).status).toBe(200);
   });
 
   it('cancels a slow call when its client goes away', async () => {
