@@ -8,6 +8,7 @@ import type { LegacySession } from './legacy-session';
 import type { HeaderBag, HttpInput, HttpOutput } from './http-types';
 import type { RequestOrigin, RequestPipeline } from './pipeline';
 import { createSseChannel, SSE_HEADERS, type SseChannel } from './sse';
+import { constantText } from './constant-results';
 
 /**
  * One JSON-RPC request served over HTTP once the transport checks passed: the origin its
@@ -197,7 +198,12 @@ class HttpExchange implements RequestOrigin {
     // The handshake succeeded: from now on this session id names the client and what it declared.
     const opened = fresh?.initialized && 'result' in o ? fresh : undefined;
     if (opened) opts.sessions?.add(opened);
-    const out = json(status, message, opened ? { [HEADER.sessionId]: opened.id } : undefined);
+    // A constant result's text is made once: only the id is serialized here.
+    const constant = 'result' in o ? constantText(o.result) : undefined;
+    const out =
+      constant !== undefined && !opened
+        ? { status, headers: JSON_HEADERS, body: `{"jsonrpc":"2.0","id":${JSON.stringify(rpc.id)},"result":${constant}}` }
+        : json(status, message, opened ? { [HEADER.sessionId]: opened.id } : undefined);
     tap?.respond(status, message, typeof out.body === 'string' ? out.body : undefined);
     return out;
   }
