@@ -23,8 +23,11 @@ export interface ExchangeStart {
 
 /** Progress of one exchange, reported by the HTTP front. */
 export interface ExchangeHandle {
-  /** A JSON (or empty) answer: completes the entry. `text` is `body` as sent, when serialized already. */
-  respond(status: number, body?: unknown, text?: string): void;
+  /**
+   * A JSON (or empty) answer: completes the entry. `text` is `body` as sent, when serialized
+   * already; `depth` its nesting, when known (journal-lazy.ts counts it otherwise).
+   */
+  respond(status: number, body?: unknown, text?: string, depth?: number): void;
   /** The response turned into an SSE stream. */
   stream(status: number): void;
   frame(message: unknown): void;

@@ -202,9 +202,10 @@ class HttpExchange implements RequestOrigin {
     const constant = 'result' in o ? constantText(o.result) : undefined;
     const out =
       constant !== undefined && !opened
-        ? { status, headers: JSON_HEADERS, body: `{"jsonrpc":"2.0","id":${JSON.stringify(rpc.id)},"result":${constant}}` }
+        ? { status, headers: JSON_HEADERS, body: `{"jsonrpc":"2.0","id":${JSON.stringify(rpc.id)},"result":${constant.text}}` }
         : json(status, message, opened ? { [HEADER.sessionId]: opened.id } : undefined);
-    tap?.respond(status, message, typeof out.body === 'string' ? out.body : undefined);
+    // The message is one level around its result (the id is a string or a number).
+    tap?.respond(status, message, typeof out.body === 'string' ? out.body : undefined, constant && !opened ? constant.depth + 1 : undefined);
     return out;
   }
 

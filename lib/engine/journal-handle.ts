@@ -36,11 +36,11 @@ export class EntryHandle implements JournalHandle {
     this.core.emit({ type: 'end', entry: this.entry });
   }
 
-  respond(status: number, body?: unknown, text?: string): void {
+  respond(status: number, body?: unknown, text?: string, depth?: number): void {
     if (this.done) return;
     const { entry, core } = this;
     entry.status = status;
-    if (text !== undefined && fitsLimits(text, core.limits)) {
+    if (text !== undefined && fitsLimits(text, core.limits, depth)) {
       entry.keepResponseText(text);
       core.grow(entry, text.length);
     } else if (body !== undefined) entry.responseBody = core.bound(entry, body);

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMockEngine, type MockEngine } from '../../../lib/engine';
 import { getBuiltinScenario } from '../../../lib/scenario/builtins';
+import { ScenarioSchema } from '../../../lib/scenario/schema';
 import { buildRequest } from '../../helpers/rpc';
 
 /**
@@ -37,5 +38,28 @@ describe('constant tool results', () => {
     expect(JSON.stringify(scenario.tools.find((t) => t.name === 'test_simple_text')?.result)).toBe(before);
     // The journal still keeps the answer.
     expect(engine.journal.entries().at(-1)?.responseBody).toEqual(JSON.parse(texts[5] ?? ''));
+  });
+
+  it('are journaled whole up to the nesting limit and marked truncated past it', async () => {
+    // The journal keeps 24 levels; the answer wraps the result's own nesting in two (message, result).
+    const nest = (n: number): Record<string, unknown> => (n === 0 ? { leaf: true } : { d: nest(n - 1) });
+    const scenario = ScenarioSchema.parse({
+      id: 'deep',
+      server: { name: 'deep', version: '1.0.0' },
+      tools: [
+        { name: 'fits', inputSchema: { type: 'object' }, result: { content: [], structuredContent: nest(21) } },
+        { name: 'over', inputSchema: { type: 'object' }, result: { content: [], structuredContent: nest(22) } },
+      ],
+    });
+    const engine = createMockEngine({ scenario });
+    engines.push(engine);
+    for (const name of ['fits', 'over', 'fits', 'over']) {
+      const response = await engine.fetch(buildRequest('tools/call', { name, arguments: {} }).request);
+      expect(response.status).toBe(200);
+      await response.text();
+      const entry = engine.journal.entries().at(-1);
+      expect(entry?.truncated ?? false).toBe(name === 'over');
+      expect(JSON.stringify(entry?.responseBody).includes('too deep')).toBe(name === 'over');
+    }
   });
 });
