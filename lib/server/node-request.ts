@@ -109,6 +109,23 @@ export function canBuffer(req: IncomingMessage): boolean {
 }
 
 /**
+ * Header names as node keys them (lower case). Callers ask for the same few names
+ * (`MCP-Protocol-Version`, `Mcp-Method`, ...) about ten times per request: lowering each anew made
+ * a fresh string, and looking a fresh string up as a key first hashes it. Bounded, as a scenario
+ * can name any number of `Mcp-Param-*` headers.
+ */
+const lowered = new Map<string, string>();
+function lowerName(name: string): string {
+  let lower = lowered.get(name);
+  if (lower === undefined) {
+    lower = name.toLowerCase();
+    if (lowered.size >= 256) lowered.clear();
+    lowered.set(name, lower);
+  }
+  return lower;
+}
+
+/**
  * Case-insensitive access to node's already-lowercased headers. A class over the request, not
  * two closures per request; the journal keeps node's own header record rather than a copy.
  */
@@ -116,7 +133,7 @@ class NodeHeaders implements HeaderBag {
   constructor(private readonly req: IncomingMessage) {}
 
   get(name: string): string | null {
-    const v = this.req.headers[name.toLowerCase()];
+    const v = this.req.headers[lowerName(name)];
     return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
   }
 
