@@ -64,7 +64,7 @@ describe('the CLI mock hot path', () => {
     expect(entry).toMatchObject({ status: 200, requestBody: { params: { arguments: { name: 'Ada' } } }, responseBody: { result: text('Hello, Ada!') } });
   });
 
-  it('answers 400 to a Host and target that make no URL, also right after a good request, and serves odd but valid targets', async () => {
+  it('answers 400 to a Host and target that make no URL and 403 to a foreign Host, also right after a good request, and serves odd but valid targets', async () => {
     const post = (target: string, hostHeader: string) =>
       new Promise<{ status: number; body: string }>((resolve, reject) => {
         const { port } = new URL(url);
@@ -115,6 +115,12 @@ describe('the CLI mock hot path', () => {
     expect(odd.status).toBe(200);
     expect(JSON.parse(odd.body)).toMatchObject({ result: text('Hello, Bo!') });
     expect((await post('/mcp/hot', good)).status).toBe(200);
+    // The Host check remembers the last host that passed, and only that one.
+    const foreign = await post('/mcp/hot', 'evil.example');
+    expect(foreign.status).toBe(403);
+    expect(foreign.body).toContain('Host header is not a loopback name');
+    expect((await post('/mcp/hot', `localhost:${new URL(url).port}`)).status).toBe(200);
+    expect((await post('/mcp/hot', `evil.example:${new URL(url).port}`)).status).toBe(403);
   });
 
   it('cancels a slow call when its client goes away', async () => {
