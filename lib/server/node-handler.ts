@@ -39,7 +39,9 @@ async function serveFast(handle: (input: HttpInput) => Promise<HttpOutput>, req:
   // when it has answered (node dumps a body nobody started reading by itself; this covers one
   // whose reading stopped midway).
   if (!req.readableEnded) req.resume();
-  return written;
+  // Awaited only when there is a stream to wait for: returning a promise from an async function
+  // costs two more microtask turns than returning nothing.
+  if (written) await written;
 }
 
 /**
