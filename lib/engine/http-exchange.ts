@@ -59,15 +59,6 @@ class HttpExchange implements RequestOrigin {
   readonly transport = 'http' as const;
   readonly headers: HeaderBag;
   readonly session: LegacySession | undefined;
-  // The pipeline hands these to handlers as plain functions, so they are bound here.
-  readonly notify: RequestOrigin['notify'] = (method, params) => {
-    if (this.controller().signal.aborted) return;
-    // Intermediate task snapshots may be dropped for a slow reader; terminal ones never are.
-    const droppable = method === 'notifications/tasks' && (params.status === 'working' || params.status === 'input_required');
-    this.deliver({ jsonrpc: '2.0', method, params }, { droppable, key: droppable ? String(params.taskId) : undefined });
-  };
-  readonly openStream = (): void => this.startStream();
-  readonly sendRequest = (message: unknown): void => this.deliver(message);
 
   // Made on first need (a handler reads the signal, a stream closes, a session tracks the request):
   // a direct answer, the common case, never allocates a controller nor listens for a disconnect.
@@ -96,6 +87,23 @@ class HttpExchange implements RequestOrigin {
 
   get signal(): AbortSignal {
     return this.controller().signal;
+  }
+
+  // Methods, not bound arrows: the pipeline's context calls them on this object, so a request
+  // that never notifies makes none of the three closures it used to.
+  notify(method: string, params: Record<string, unknown>): void {
+    if (this.controller().signal.aborted) return;
+    // Intermediate task snapshots may be dropped for a slow reader; terminal ones never are.
+    const droppable = method === 'notifications/tasks' && (params.status === 'working' || params.status === 'input_required');
+    this.deliver({ jsonrpc: '2.0', method, params }, { droppable, key: droppable ? String(params.taskId) : undefined });
+  }
+
+  openStream(): void {
+    this.startStream();
+  }
+
+  sendRequest(message: unknown): void {
+    this.deliver(message);
   }
 
   /** The client's disconnect (an EventListener object: no closure per request). */
