@@ -90,6 +90,9 @@ export interface Journal extends ExchangeTap {
   readonly bytes: number;
 }
 
+/** Longest request header value kept whole. */
+const HEADER_MAX = 4096;
+
 /** Options of {@link createJournal}. */
 interface JournalOptions {
   clock: Clock;
@@ -158,8 +161,13 @@ export function createJournal(options: JournalOptions): Journal {
 
   return {
     open(start) {
-      const headers = boundHeaders(start.requestHeaders, 4096);
-      const entry = new HeldEntry(++seq, clock.now(), ++order, headers, headerChars(headers) + 200, limits);
+      let headers = start.requestHeaders;
+      let chars = headerChars(headers, HEADER_MAX);
+      if (chars < 0) {
+        headers = boundHeaders(headers, HEADER_MAX);
+        chars = headerChars(headers);
+      }
+      const entry = new HeldEntry(++seq, clock.now(), ++order, headers, chars + 200, limits);
       if (start.method !== undefined) entry.method = start.method;
       if (start.id !== undefined) entry.id = start.id;
       if (start.requestText !== undefined && fitsLimits(start.requestText, limits, start.requestDepth)) {

@@ -233,6 +233,18 @@ describe('journal entries', () => {
     expect(boundPayload(cyclic).value).toEqual({ self: `${TRUNCATED}: cycle]` });
   });
 
+  it('shortens a request header value past 4096 characters and counts what it kept', () => {
+    const journal = createJournal({ clock: createFakeClock() });
+    const plain = journal.open({ requestHeaders: { 'x-a': 'b' }, requestBody: null }).entry;
+    const long = journal.open({ requestHeaders: { 'x-a': 'b', 'x-long': 'y'.repeat(5000) }, requestBody: null }).entry;
+    const edge = journal.open({ requestHeaders: { 'x-a': 'b', 'x-edge': 'z'.repeat(4096) }, requestBody: null }).entry;
+    expect(long.requestHeaders['x-a']).toBe('b');
+    expect(long.requestHeaders['x-long']).toMatch(new RegExp(`^y{256}${TRUNCATED.replace('[', '\\[')}: 5000 chars`));
+    expect(long.bytes - plain.bytes).toBe('x-long'.length + (long.requestHeaders['x-long'] ?? '').length + 4);
+    expect(edge.requestHeaders['x-edge']).toBe('z'.repeat(4096));
+    expect(edge.bytes - plain.bytes).toBe('x-edge'.length + 4096 + 4);
+  });
+
   it('caps frames per entry and clears on reset', () => {
     const clock = createFakeClock();
     const journal = createJournal({ clock, maxFrames: 3 });
