@@ -67,8 +67,8 @@ export interface EngineCore {
 }
 
 /**
- * The same request with other params. Not a spread alone: a context's `signal` may be a getter
- * on its prototype (the pipeline's), which a spread does not copy.
+ * The same request with other params. Not a spread alone: a context's `signal`, `notify` and
+ * `openStream` may live on its prototype (the pipeline's), which a spread does not copy.
  */
 export function withParams(ctx: RequestContext, params: Record<string, unknown>): RequestContext {
   return {
@@ -77,6 +77,8 @@ export function withParams(ctx: RequestContext, params: Record<string, unknown>)
     get signal() {
       return ctx.signal;
     },
+    notify: (method, p) => ctx.notify(method, p),
+    openStream: () => ctx.openStream(),
   };
 }
 

@@ -17,12 +17,17 @@ export interface ExchangeStart {
   requestBody: unknown;
   /** The body's JSON text, when the front has it: the tap may keep that and parse it when read. */
   requestText?: string;
+  /** Nesting of `requestText` as its parse measured it (parseJson's `depth`), so the tap need not count it again. */
+  requestDepth?: number;
 }
 
 /** Progress of one exchange, reported by the HTTP front. */
 export interface ExchangeHandle {
-  /** A JSON (or empty) answer: completes the entry. `text` is `body` as sent, when serialized already. */
-  respond(status: number, body?: unknown, text?: string): void;
+  /**
+   * A JSON (or empty) answer: completes the entry. `text` is `body` as sent, when serialized
+   * already; `depth` its nesting, when known (journal-lazy.ts counts it otherwise).
+   */
+  respond(status: number, body?: unknown, text?: string, depth?: number): void;
   /** The response turned into an SSE stream. */
   stream(status: number): void;
   frame(message: unknown): void;

@@ -8,6 +8,7 @@ import type { LegacySession } from './legacy-session';
 import type { HeaderBag, HttpInput, HttpOutput } from './http-types';
 import type { RequestOrigin, RequestPipeline } from './pipeline';
 import { createSseChannel, SSE_HEADERS, type SseChannel } from './sse';
+import { constantText } from './constant-results';
 
 /**
  * One JSON-RPC request served over HTTP once the transport checks passed: the origin its
@@ -58,15 +59,6 @@ class HttpExchange implements RequestOrigin {
   readonly transport = 'http' as const;
   readonly headers: HeaderBag;
   readonly session: LegacySession | undefined;
-  // The pipeline hands these to handlers as plain functions, so they are bound here.
-  readonly notify: RequestOrigin['notify'] = (method, params) => {
-    if (this.controller().signal.aborted) return;
-    // Intermediate task snapshots may be dropped for a slow reader; terminal ones never are.
-    const droppable = method === 'notifications/tasks' && (params.status === 'working' || params.status === 'input_required');
-    this.deliver({ jsonrpc: '2.0', method, params }, { droppable, key: droppable ? String(params.taskId) : undefined });
-  };
-  readonly openStream = (): void => this.startStream();
-  readonly sendRequest = (message: unknown): void => this.deliver(message);
 
   // Made on first need (a handler reads the signal, a stream closes, a session tracks the request):
   // a direct answer, the common case, never allocates a controller nor listens for a disconnect.
@@ -95,6 +87,23 @@ class HttpExchange implements RequestOrigin {
 
   get signal(): AbortSignal {
     return this.controller().signal;
+  }
+
+  // Methods, not bound arrows: the pipeline's context calls them on this object, so a request
+  // that never notifies makes none of the three closures it used to.
+  notify(method: string, params: Record<string, unknown>): void {
+    if (this.controller().signal.aborted) return;
+    // Intermediate task snapshots may be dropped for a slow reader; terminal ones never are.
+    const droppable = method === 'notifications/tasks' && (params.status === 'working' || params.status === 'input_required');
+    this.deliver({ jsonrpc: '2.0', method, params }, { droppable, key: droppable ? String(params.taskId) : undefined });
+  }
+
+  openStream(): void {
+    this.startStream();
+  }
+
+  sendRequest(message: unknown): void {
+    this.deliver(message);
   }
 
   /** The client's disconnect (an EventListener object: no closure per request). */
@@ -197,8 +206,14 @@ class HttpExchange implements RequestOrigin {
     // The handshake succeeded: from now on this session id names the client and what it declared.
     const opened = fresh?.initialized && 'result' in o ? fresh : undefined;
     if (opened) opts.sessions?.add(opened);
-    const out = json(status, message, opened ? { [HEADER.sessionId]: opened.id } : undefined);
-    tap?.respond(status, message, typeof out.body === 'string' ? out.body : undefined);
+    // A constant result's text is made once: only the id is serialized here.
+    const constant = 'result' in o ? constantText(o.result) : undefined;
+    const out =
+      constant !== undefined && !opened
+        ? { status, headers: JSON_HEADERS, body: `{"jsonrpc":"2.0","id":${JSON.stringify(rpc.id)},"result":${constant.text}}` }
+        : json(status, message, opened ? { [HEADER.sessionId]: opened.id } : undefined);
+    // The message is one level around its result (the id is a string or a number).
+    tap?.respond(status, message, typeof out.body === 'string' ? out.body : undefined, constant && !opened ? constant.depth + 1 : undefined);
     return out;
   }
 

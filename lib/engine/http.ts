@@ -54,6 +54,8 @@ export function createHttpFront(opts: HttpFrontOptions): { fetch: (req: Request)
  * a microtask, and a direct call waits only for its body (then for whatever its handler awaits).
  */
 function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<HttpOutput> {
+  // The last Host header that passed the check: a client sends the same one on every request.
+  let passedHost: string | undefined;
   return (req) => {
     try {
       const out = transportChecks(req);
@@ -69,8 +71,11 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
     const headers = req.headers;
     // A Request built by fetch() in-process (MSW, unit tests) has no Host header; use the URL's.
     const host = headers.get('host') ?? safeHost(req.url);
-    if (!opts.allowedHosts.includes('*') && !isAllowedHost(host, opts.allowedHosts)) {
-      return json(403, errorResponse(null, { code: ERROR.invalidRequest, message: 'Forbidden: Host header is not a loopback name or an allowed host' }));
+    if (host !== passedHost && !opts.allowedHosts.includes('*')) {
+      if (!isAllowedHost(host, opts.allowedHosts)) {
+        return json(403, errorResponse(null, { code: ERROR.invalidRequest, message: 'Forbidden: Host header is not a loopback name or an allowed host' }));
+      }
+      passedHost = host ?? undefined;
     }
     if (!opts.allowedOrigins.includes('*') && !isAllowedOrigin(headers.get('origin'), host, opts.allowedOrigins)) {
       return json(403, errorResponse(null, { code: ERROR.invalidRequest, message: 'Forbidden: Origin is not allowed' }));
@@ -120,6 +125,7 @@ function createHttpCore(opts: HttpFrontOptions): (req: HttpInput) => Promise<Htt
       requestHeaders: headerRecord(headers),
       requestBody: body,
       requestText: text,
+      requestDepth: parsed.depth,
     });
     if (!opts.authorize) return withCaller(req, body, fields, tap);
     return opts.authorize(req, fields).then((denied) => {

@@ -48,10 +48,17 @@ export function boundHeaders(headers: Record<string, string>, max: number): Reco
   return out;
 }
 
-/** Approximate size of a header record, in characters. */
-export function headerChars(headers: Record<string, string>): number {
+/**
+ * Approximate size of a header record, in characters, or -1 when a value is longer than `max`
+ * (one walk for the common case, where {@link boundHeaders} would change nothing).
+ */
+export function headerChars(headers: Record<string, string>, max = Number.POSITIVE_INFINITY): number {
   let chars = 0;
-  for (const k in headers) chars += k.length + (headers[k]?.length ?? 0) + 4;
+  for (const k in headers) {
+    const length = headers[k]?.length ?? 0;
+    if (length > max) return -1;
+    chars += k.length + length + 4;
+  }
   return chars;
 }
 

@@ -1,4 +1,5 @@
-import type { JournalEntry, JournalEvent, JournalFrame, JournalHandle } from './journal';
+import type { JournalEvent, JournalFrame, JournalHandle } from './journal';
+import type { HeldEntry } from './journal-entry';
 import type { StreamEnd } from './exchange-tap';
 import type { PayloadLimits } from './journal-bounds';
 import { fitsLimits } from './journal-lazy';
@@ -14,8 +15,8 @@ export interface HandleCore {
   maxFrames: number;
   now(): number;
   nextOrder(): number;
-  grow(entry: JournalEntry, chars: number): void;
-  bound(entry: JournalEntry, value: unknown): unknown;
+  grow(entry: HeldEntry, chars: number): void;
+  bound(entry: HeldEntry, value: unknown): unknown;
   evict(): void;
   emit(e: JournalEvent): void;
 }
@@ -24,9 +25,7 @@ export class EntryHandle implements JournalHandle {
   private done = false;
   constructor(
     private readonly core: HandleCore,
-    readonly entry: JournalEntry,
-    /** Keeps the response as its wire text, parsed when first read (the entry's accessor). */
-    private readonly keepText: (text: string) => void,
+    readonly entry: HeldEntry,
   ) {}
 
   private finish(): void {
@@ -37,12 +36,12 @@ export class EntryHandle implements JournalHandle {
     this.core.emit({ type: 'end', entry: this.entry });
   }
 
-  respond(status: number, body?: unknown, text?: string): void {
+  respond(status: number, body?: unknown, text?: string, depth?: number): void {
     if (this.done) return;
     const { entry, core } = this;
     entry.status = status;
-    if (text !== undefined && fitsLimits(text, core.limits)) {
-      this.keepText(text);
+    if (text !== undefined && fitsLimits(text, core.limits, depth)) {
+      entry.keepResponseText(text);
       core.grow(entry, text.length);
     } else if (body !== undefined) entry.responseBody = core.bound(entry, body);
     this.finish();

@@ -35,10 +35,11 @@ function depthOf(text: string, stop: number): number {
 /**
  * Whether JSON text is certain to come through {@link boundPayload} whole: no string in it can
  * be longer than the text, all its strings together are shorter than it, an array or object of
- * n members takes at least 2n characters, and its nesting is counted.
+ * n members takes at least 2n characters, and its nesting (`depth`, when known) is within the limit.
  */
-export function fitsLimits(text: string, limits: PayloadLimits): boolean {
+export function fitsLimits(text: string, limits: PayloadLimits, depth?: number): boolean {
   if (text.length > limits.maxString || text.length > limits.maxChars || text.length > 2 * limits.maxItems) return false;
-  // The walk refuses depth `maxDepth` itself, i.e. `maxDepth + 1` nested containers.
-  return depthOf(text, limits.maxDepth + 1) <= limits.maxDepth;
+  // The walk refuses depth `maxDepth` itself, i.e. `maxDepth + 1` nested containers. A request
+  // body's nesting comes measured from its parse (parseJson); a response's is counted here.
+  return (depth ?? depthOf(text, limits.maxDepth + 1)) <= limits.maxDepth;
 }

@@ -3,6 +3,7 @@ import type { ExchangeHandle, ExchangeStart, ExchangeTap, StreamEnd } from './ex
 import { boundHeaders, boundPayload, DEFAULT_PAYLOAD_LIMITS, headerChars, type PayloadLimits } from './journal-bounds';
 import { fitsLimits } from './journal-lazy';
 import { EntryHandle, type HandleCore } from './journal-handle';
+import { HeldEntry } from './journal-entry';
 
 /**
  * The journal: every exchange the mock served, in arrival order, with what the report card
@@ -23,7 +24,11 @@ export interface JournalFrame {
   message: unknown;
 }
 
-/** One exchange. Fields below `status` are filled as the exchange progresses. */
+/**
+ * One exchange. Fields below `status` are filled as the exchange progresses. The journal's own
+ * entries are `HeldEntry` instances (journal-entry.ts) whose bodies are getters: copy one with
+ * `entrySnapshot` or JSON, not a spread.
+ */
 export interface JournalEntry {
   seq: number;
   /** Injected-clock time the request arrived. */
@@ -85,6 +90,9 @@ export interface Journal extends ExchangeTap {
   readonly bytes: number;
 }
 
+/** Longest request header value kept whole. */
+const HEADER_MAX = 4096;
+
 /** Options of {@link createJournal}. */
 interface JournalOptions {
   clock: Clock;
@@ -105,8 +113,10 @@ export function createJournal(options: JournalOptions): Journal {
   const maxFrames = options.maxFrames ?? 200;
   const limits = options.payload ?? DEFAULT_PAYLOAD_LIMITS;
   const listeners = new Set<(e: JournalEvent) => void>();
-  let ring: JournalEntry[] = [];
-  const live = new Set<JournalEntry>();
+  // Oldest first from `head`: eviction moves `head` (the slots before it are cleared and cut off
+  // now and then) rather than shifting the array and keeping a set of the entries still held.
+  let ring: (HeldEntry | undefined)[] = [];
+  let head = 0;
   let seq = 0;
   let order = 0;
   let total = 0;
@@ -114,23 +124,29 @@ export function createJournal(options: JournalOptions): Journal {
   const emit = (e: JournalEvent) => {
     for (const l of listeners) l(e);
   };
-  const bound = (entry: JournalEntry, value: unknown): unknown => {
+  const bound = (entry: HeldEntry, value: unknown): unknown => {
     const b = boundPayload(value, limits);
     if (b.truncated) entry.truncated = true;
     grow(entry, b.chars);
     return b.value;
   };
-  const grow = (entry: JournalEntry, chars: number) => {
+  const grow = (entry: HeldEntry, chars: number) => {
     entry.bytes += chars;
-    if (live.has(entry)) total += chars;
+    if (entry.held) total += chars;
   };
   const evict = () => {
-    while (ring.length > capacity || (total > maxBytes && ring.length > 1)) {
-      const old = ring.shift()!;
-      live.delete(old);
+    while (ring.length - head > capacity || (total > maxBytes && ring.length - head > 1)) {
+      const old = ring[head] as HeldEntry;
+      ring[head++] = undefined;
+      old.release();
       total -= old.bytes;
     }
+    if (head > 1024 && head * 2 > ring.length) {
+      ring = ring.slice(head);
+      head = 0;
+    }
   };
+  const held = () => ring.slice(head) as HeldEntry[];
 
   const core: HandleCore = {
     limits,
@@ -145,72 +161,41 @@ export function createJournal(options: JournalOptions): Journal {
 
   return {
     open(start) {
-      const headers = boundHeaders(start.requestHeaders, 4096);
-      // Read through accessors: a body kept as text is parsed once, by its first reader.
-      let requestText: string | undefined;
-      let requestBody: unknown;
-      let responseText: string | undefined;
-      let responseBody: unknown;
-      const entry: JournalEntry = {
-        seq: ++seq,
-        at: clock.now(),
-        order: ++order,
-        requestHeaders: headers,
-        get requestBody() {
-          if (requestText !== undefined) {
-            requestBody = boundPayload(JSON.parse(requestText), limits).value;
-            requestText = undefined;
-          }
-          return requestBody;
-        },
-        set requestBody(value) {
-          requestText = undefined;
-          requestBody = value;
-        },
-        get responseBody() {
-          if (responseText !== undefined) {
-            responseBody = boundPayload(JSON.parse(responseText), limits).value;
-            responseText = undefined;
-          }
-          return responseBody;
-        },
-        set responseBody(value) {
-          responseText = undefined;
-          responseBody = value;
-        },
-        streamed: false,
-        frames: [],
-        bytes: headerChars(headers) + 200,
-      };
+      let headers = start.requestHeaders;
+      let chars = headerChars(headers, HEADER_MAX);
+      if (chars < 0) {
+        headers = boundHeaders(headers, HEADER_MAX);
+        chars = headerChars(headers);
+      }
+      const entry = new HeldEntry(++seq, clock.now(), ++order, headers, chars + 200, limits);
       if (start.method !== undefined) entry.method = start.method;
       if (start.id !== undefined) entry.id = start.id;
-      if (start.requestText !== undefined && fitsLimits(start.requestText, limits)) {
-        requestText = start.requestText;
-        entry.bytes += requestText.length;
-      } else requestBody = bound(entry, start.requestBody);
+      if (start.requestText !== undefined && fitsLimits(start.requestText, limits, start.requestDepth)) {
+        entry.keepRequestText(start.requestText);
+        entry.bytes += start.requestText.length;
+      } else entry.requestBody = bound(entry, start.requestBody);
       ring.push(entry);
-      live.add(entry);
+      entry.hold();
       total += entry.bytes;
       evict();
       emit({ type: 'entry', entry });
-      return new EntryHandle(core, entry, (text) => {
-        responseText = text;
-      });
+      return new EntryHandle(core, entry);
     },
-    entries: (since = 0) => ring.filter((e) => e.seq > since),
-    get: (n) => ring.find((e) => e.seq === n),
+    entries: (since = 0) => held().filter((e) => e.seq > since),
+    get: (n) => held().find((e) => e.seq === n),
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     clear() {
+      for (let i = head; i < ring.length; i++) ring[i]?.release();
       ring = [];
-      live.clear();
+      head = 0;
       total = 0;
       emit({ type: 'clear' });
     },
     get size() {
-      return ring.length;
+      return ring.length - head;
     },
     get bytes() {
       return total;

@@ -85,7 +85,8 @@ export function createRequestPipeline(core: EngineCore, tasks: TaskManager, hub:
     if (session?.principal !== undefined && session.principal !== who) return { error: { code: -32001, message: 'Session not found' }, httpStatus: 404 };
     const mismatch = era === 'legacy' ? legacyHeaderMismatch(req, origin.headers) : undefined;
     if (mismatch) return mismatch;
-    const send = origin.sendRequest;
+    // Bound here, in the rare request that may ask the client something.
+    const send = era === 'legacy' && origin.sendRequest ? origin.sendRequest.bind(origin) : undefined;
     const ctx = new PipelineContext(origin, era, req, era === 'legacy' ? withSessionLogLevel(req.params ?? {}, session) : (req.params ?? {}), who);
     // Set only when there is one (no spread of a throwaway object on every request).
     if (session) {
@@ -116,8 +117,8 @@ export function createRequestPipeline(core: EngineCore, tasks: TaskManager, hub:
 }
 
 /**
- * The context a handler sees. A class: its `signal` getter lives on the prototype, where an
- * object literal made a getter closure per request. The origin makes its controller only when a
+ * The context a handler sees. A class: its `signal` getter, `notify` and `openStream` live on
+ * the prototype, where an object literal made closures per request. The origin makes its controller only when a
  * handler reads the signal.
  */
 class PipelineContext implements RequestContext {
@@ -125,8 +126,6 @@ class PipelineContext implements RequestContext {
   readonly id: RequestContext['id'];
   readonly method: string;
   caps: RequestContext['caps'] = EMPTY_CAPS;
-  readonly notify: RequestContext['notify'];
-  readonly openStream: RequestContext['openStream'];
   readonly headers: RequestContext['headers'];
   session?: LegacySession;
   ask?: RequestContext['ask'];
@@ -141,12 +140,19 @@ class PipelineContext implements RequestContext {
     this.transport = origin.transport;
     this.id = req.id;
     this.method = req.method;
-    this.notify = origin.notify;
-    this.openStream = origin.openStream;
     this.headers = origin.headers;
   }
 
   get signal(): AbortSignal {
     return this.origin.signal;
+  }
+
+  // Called on the origin, which may be a class instance whose methods need their `this`.
+  notify(method: string, params: Record<string, unknown>): void {
+    this.origin.notify(method, params);
+  }
+
+  openStream(): void {
+    this.origin.openStream();
   }
 }

@@ -7,6 +7,7 @@ import { route, type Route } from './route';
 import { isTerminal, stepDelay } from './task-script';
 import type { TaskManager } from './tasks';
 import { fillNumber, fillScenarioTemplate, fillTemplate } from './template';
+import { constantComplete } from './constant-results';
 import { levelAtLeast, sleepUnlessAborted } from './util';
 import { HANDLERS } from './handlers';
 
@@ -208,5 +209,7 @@ function toolResult(core: EngineCore, ctx: RequestContext, tool: ToolSpec, scope
   if (tool.task) return runInline(core, ctx, tool, scope());
   if (tool.error) return fail(tool.error.code, fillTemplate(tool.error.message, scope()), tool.error.data);
   const result = tool.result ? fillScenarioTemplate(tool.result, scope()) : NO_CONTENT;
+  // The template itself comes back only when it has no placeholder: deep-frozen, the same every call.
+  if (result === tool.result || result === NO_CONTENT) return ok(constantComplete(result));
   return ok({ resultType: 'complete', ...result });
 }

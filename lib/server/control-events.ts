@@ -1,4 +1,4 @@
-import type { JournalEntry, MockEngine } from '../engine';
+import { entrySnapshot, type JournalEntry, type MockEngine } from '../engine';
 import { redactHeaders } from './control-auth';
 import type { HostEvent, MockHost } from './mock-host';
 
@@ -26,9 +26,11 @@ const SSE_HEADERS = {
   'X-Accel-Buffering': 'no',
 };
 
-/** A journal entry as the control API publishes it (launch token redacted). */
+/** A journal entry as the control API publishes it (launch token redacted): a plain copy, bodies included. */
 export function publicEntry(entry: JournalEntry): JournalEntry {
-  return { ...entry, requestHeaders: redactHeaders(entry.requestHeaders) };
+  const copy = entrySnapshot(entry);
+  copy.requestHeaders = redactHeaders(entry.requestHeaders);
+  return copy;
 }
 
 /** Journal and tasks of an engine, as the first event of a stream and the JSON of the snapshot route (a fleet's: every instance's). */

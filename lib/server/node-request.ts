@@ -39,19 +39,27 @@ function requestInit(req: IncomingMessage, res: ServerResponse): { headers: Head
 }
 
 /**
- * The request's absolute URL from its Host header and target, or undefined when they do not
- * make one (`Host: a:b`, a target that is not a path): the Host check itself reads the header.
+ * Whether the request's Host header and target make an absolute URL (`Host: a:b` or a target
+ * that is not a path do not): the Host check itself reads the header. Answered without building
+ * the URL for a host already seen with a plain path, as nearly every request is.
  */
-export function requestUrl(req: IncomingMessage): string | undefined {
-  const host = cleanHost(req.headers.host);
+export function formsUrl(req: IncomingMessage): boolean {
   const target = req.url ?? '/';
-  const url = `http://${host}${target}`;
-  if (!target.startsWith('/')) return undefined;
-  // A host already seen to make a URL with a plain path makes one again: no parse per request.
-  if (host === knownHost && PLAIN_TARGET.test(target)) return url;
-  if (!URL.canParse(url)) return undefined;
+  if (target.charCodeAt(0) !== 0x2f) return false;
+  const host = cleanHost(req.headers.host);
+  if (host === knownHost && PLAIN_TARGET.test(target)) return true;
+  if (!URL.canParse(`http://${host}${target}`)) return false;
   knownHost = host;
-  return url;
+  return true;
+}
+
+/** The request's absolute URL, or undefined when its Host header and target do not make one. */
+function requestUrl(req: IncomingMessage): string | undefined {
+  return formsUrl(req) ? absoluteUrl(req) : undefined;
+}
+
+function absoluteUrl(req: IncomingMessage): string {
+  return `http://${cleanHost(req.headers.host)}${req.url ?? '/'}`;
 }
 
 /** Paths and queries made only of characters that cannot break a URL after a valid host. */
@@ -101,6 +109,23 @@ export function canBuffer(req: IncomingMessage): boolean {
 }
 
 /**
+ * Header names as node keys them (lower case). Callers ask for the same few names
+ * (`MCP-Protocol-Version`, `Mcp-Method`, ...) about ten times per request: lowering each anew made
+ * a fresh string, and looking a fresh string up as a key first hashes it. Bounded, as a scenario
+ * can name any number of `Mcp-Param-*` headers.
+ */
+const lowered = new Map<string, string>();
+function lowerName(name: string): string {
+  let lower = lowered.get(name);
+  if (lower === undefined) {
+    lower = name.toLowerCase();
+    if (lowered.size >= 256) lowered.clear();
+    lowered.set(name, lower);
+  }
+  return lower;
+}
+
+/**
  * Case-insensitive access to node's already-lowercased headers. A class over the request, not
  * two closures per request; the journal keeps node's own header record rather than a copy.
  */
@@ -108,7 +133,7 @@ class NodeHeaders implements HeaderBag {
   constructor(private readonly req: IncomingMessage) {}
 
   get(name: string): string | null {
-    const v = this.req.headers[name.toLowerCase()];
+    const v = this.req.headers[lowerName(name)];
     return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
   }
 
@@ -137,14 +162,20 @@ class NodeHttpInput implements HttpInput {
   readonly method: string;
   readonly headers: NodeHeaders;
   private disconnect: AbortSignal | undefined;
+  // Made when read: a direct MCP request is routed by its path and checked by its Host header.
+  private absolute: string | undefined;
 
   constructor(
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
-    readonly url: string,
   ) {
     this.method = req.method ?? 'GET';
     this.headers = new NodeHeaders(req);
+  }
+
+  get url(): string {
+    this.absolute ??= absoluteUrl(this.req);
+    return this.absolute;
   }
 
   get signal(): AbortSignal {
@@ -157,7 +188,7 @@ class NodeHttpInput implements HttpInput {
   }
 }
 
-/** The request as the engine's transport-neutral input. */
-export function toNodeHttpInput(req: IncomingMessage, res: ServerResponse, url = `http://${cleanHost(req.headers.host)}${req.url ?? '/'}`): HttpInput {
-  return new NodeHttpInput(req, res, url);
+/** The request as the engine's transport-neutral input (its URL made only if read). */
+export function toNodeHttpInput(req: IncomingMessage, res: ServerResponse): HttpInput {
+  return new NodeHttpInput(req, res);
 }

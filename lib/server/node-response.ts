@@ -49,14 +49,19 @@ export async function writeWebResponse(response: Response, res: ServerResponse):
   res.end();
 }
 
-/** Write the engine's transport-neutral answer: events straight to the socket, a string in one write. */
-export async function writeHttpOutput(out: HttpOutput, res: ServerResponse): Promise<void> {
+/**
+ * Write the engine's transport-neutral answer: events straight to the socket, a string in one
+ * write. Not async: a complete answer, nearly every one, is written before this returns and costs
+ * no promise; a stream returns the promise of its end.
+ */
+export function writeHttpOutput(out: HttpOutput, res: ServerResponse): Promise<void> | undefined {
   // An instance-down fault: the client sees its connection reset, as from a dead instance.
   if (out.reset) return void res.destroy();
   if (out.attach) {
     res.writeHead(out.status, out.headers);
     res.flushHeaders();
-    return out.attach(createNodeSseSink(res));
+    out.attach(createNodeSseSink(res));
+    return undefined;
   }
   if (out.stream) return writeWebResponse(new Response(out.stream, { status: out.status, headers: out.headers }), res);
   const body = out.body;

@@ -16,8 +16,12 @@
 /** Deepest nesting accepted by {@link parseJson}; MCP messages stay far below it. */
 const MAX_JSON_DEPTH = 512;
 
-/** The parsed value, or why the text was refused (a parse error or the nesting cap). */
-type JsonParse = { ok: true; value: unknown } | { ok: false; message: string };
+/**
+ * The parsed value and its nesting (containers inside containers: `{}` is 1, `[[1]]` 2, a bare
+ * string 0; the walk measures it anyway, so a reader need not scan the text again), or why the
+ * text was refused (a parse error or the nesting cap).
+ */
+type JsonParse = { ok: true; value: unknown; depth: number } | { ok: false; message: string };
 
 const plainToPrimitive = function (this: object, hint: string) {
   return hint === 'number' ? Number.NaN : '[object Object]';
@@ -46,11 +50,12 @@ const KEPT_STACK = 4096;
 
 /** Check the depth of an already parsed value and defuse its objects, without recursion. */
 function guardJson(value: unknown, maxDepth = MAX_JSON_DEPTH): JsonParse {
-  if (typeof value !== 'object' || value === null) return { ok: true, value };
+  if (typeof value !== 'object' || value === null) return { ok: true, value, depth: 0 };
   const values = walkValues;
   const depths = walkDepths;
   let top = 0;
   let peak = 0;
+  let deepest = 0;
   values[top] = value;
   depths[top++] = 0;
   try {
@@ -60,6 +65,7 @@ function guardJson(value: unknown, maxDepth = MAX_JSON_DEPTH): JsonParse {
       values[top] = undefined;
       if (typeof v !== 'object' || v === null) continue;
       if (depth >= maxDepth) return { ok: false, message: `JSON nested deeper than ${maxDepth} levels` };
+      if (depth > deepest) deepest = depth;
       if (Array.isArray(v)) {
         for (const item of v) {
           values[top] = item;
@@ -84,5 +90,5 @@ function guardJson(value: unknown, maxDepth = MAX_JSON_DEPTH): JsonParse {
       walkDepths = [];
     }
   }
-  return { ok: true, value };
+  return { ok: true, value, depth: deepest + 1 };
 }

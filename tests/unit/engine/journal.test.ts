@@ -4,6 +4,7 @@ import { createMockEngine, type MockEngine } from '../../../lib/engine';
 import { createJournal, type JournalEvent } from '../../../lib/engine/journal';
 import { boundPayload, TRUNCATED, type PayloadLimits } from '../../../lib/engine/journal-bounds';
 import { getBuiltinScenario } from '../../../lib/scenario/builtins';
+import { parseJson } from '../../../lib/shared/json';
 import { ScenarioSchema } from '../../../lib/scenario/schema';
 import { createFakeClock } from '../../helpers/fake-clock';
 import { CAPS, buildRequest, callTool, parseSse, rpc } from '../../helpers/rpc';
@@ -44,6 +45,79 @@ describe('journal entries', () => {
     // Rejected requests are journaled too, with the status the client saw.
     await rpc(engine, 'tools/call', { name: 'echo', arguments: { text: 'x' } }, { id: 'e-2', headers: { 'Mcp-Name': 'other' } });
     expect(engine.journal.entries(1)).toMatchObject([{ seq: 2, id: 'e-2', status: 400, responseBody: { error: { code: -32020 } } }]);
+  });
+
+  it('exports each entry as JSON with every field it holds (the journal API, the live feed and a fleet store send this)', async () => {
+    const { engine, clock } = setup();
+    const t0 = clock.now();
+    await callTool(engine, 'echo', { text: 'hello' }, { id: 'e-1' });
+    clock.advance(5);
+    const bad = await engine.fetch(
+      new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"jsonrpc":' }),
+    );
+    expect(bad.status).toBe(400);
+    const journal = createJournal({ clock });
+    const h = journal.open({ method: 'subscriptions/listen', id: 7, requestHeaders: { 'x-a': 'b' }, requestBody: { big: 'x'.repeat(20_000) } });
+    h.stream(200);
+    h.frame({ jsonrpc: '2.0', method: 'notifications/message' });
+    h.annotate({ principal: 'p', fault: 'drop' });
+    h.close('dropped');
+    const [call, parseError] = engine.journal.entries().map((e) => JSON.parse(JSON.stringify(e)));
+    expect(call).toStrictEqual({
+      seq: 1,
+      at: t0,
+      order: 1,
+      method: 'tools/call',
+      id: 'e-1',
+      principal: expect.stringMatching(/^demo:/),
+      requestHeaders: engine.journal.entries()[0]?.requestHeaders,
+      requestBody: JSON.parse(JSON.stringify(engine.journal.entries()[0]?.requestBody)),
+      status: 200,
+      responseBody: { jsonrpc: '2.0', id: 'e-1', result: { resultType: 'complete', content: [{ type: 'text', text: 'hello' }] } },
+      streamed: false,
+      frames: [],
+      endedAt: t0,
+      endOrder: 2,
+      bytes: expect.any(Number),
+    });
+    expect(call.requestBody).toMatchObject({ method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' } } });
+    expect(parseError).toStrictEqual({
+      seq: 2,
+      at: t0 + 5,
+      order: 3,
+      principal: 'demo:anonymous',
+      requestHeaders: expect.objectContaining({ 'content-type': 'application/json' }),
+      requestBody: '{"jsonrpc":',
+      status: 400,
+      responseBody: { jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringContaining('Parse error') } },
+      streamed: false,
+      frames: [],
+      endedAt: t0 + 5,
+      endOrder: 4,
+      bytes: expect.any(Number),
+    });
+    expect(JSON.parse(JSON.stringify(h.entry))).toStrictEqual({
+      seq: 1,
+      at: t0 + 5,
+      order: 1,
+      method: 'subscriptions/listen',
+      id: 7,
+      principal: 'p',
+      fault: 'drop',
+      requestHeaders: { 'x-a': 'b' },
+      requestBody: { big: expect.stringContaining(TRUNCATED) },
+      truncated: true,
+      status: 200,
+      streamed: true,
+      frames: [{ at: t0 + 5, order: 2, message: { jsonrpc: '2.0', method: 'notifications/message' } }],
+      end: 'dropped',
+      endedAt: t0 + 5,
+      endOrder: 3,
+      bytes: expect.any(Number),
+    });
+    // The byte count the bound works from: headers, bodies, frames and a fixed share per entry.
+    expect(engine.journal.entries().map((e) => e.bytes)).toEqual([691, 354]);
+    expect(h.entry.bytes).toBe(567);
   });
 
   it('records a body that is not JSON as its text', async () => {
@@ -159,6 +233,18 @@ describe('journal entries', () => {
     expect(boundPayload(cyclic).value).toEqual({ self: `${TRUNCATED}: cycle]` });
   });
 
+  it('shortens a request header value past 4096 characters and counts what it kept', () => {
+    const journal = createJournal({ clock: createFakeClock() });
+    const plain = journal.open({ requestHeaders: { 'x-a': 'b' }, requestBody: null }).entry;
+    const long = journal.open({ requestHeaders: { 'x-a': 'b', 'x-long': 'y'.repeat(5000) }, requestBody: null }).entry;
+    const edge = journal.open({ requestHeaders: { 'x-a': 'b', 'x-edge': 'z'.repeat(4096) }, requestBody: null }).entry;
+    expect(long.requestHeaders['x-a']).toBe('b');
+    expect(long.requestHeaders['x-long']).toMatch(new RegExp(`^y{256}${TRUNCATED.replace('[', '\\[')}: 5000 chars`));
+    expect(long.bytes - plain.bytes).toBe('x-long'.length + (long.requestHeaders['x-long'] ?? '').length + 4);
+    expect(edge.requestHeaders['x-edge']).toBe('z'.repeat(4096));
+    expect(edge.bytes - plain.bytes).toBe('x-edge'.length + 4096 + 4);
+  });
+
   it('caps frames per entry and clears on reset', () => {
     const clock = createFakeClock();
     const journal = createJournal({ clock, maxFrames: 3 });
@@ -190,12 +276,17 @@ describe('journal entries', () => {
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 6 }), (value) => {
         const text = JSON.stringify(value);
-        const h = journal.open({ requestHeaders: {}, requestBody: JSON.parse(text), requestText: text });
-        h.respond(200, JSON.parse(text), text);
         const expected = boundPayload(JSON.parse(text), limits);
-        expect(h.entry.requestBody).toEqual(expected.value);
-        expect(h.entry.responseBody).toEqual(expected.value);
-        expect(h.entry.truncated ?? false).toBe(expected.truncated);
+        // The nesting counted from the text, or handed over as the HTTP front's parse measured it.
+        const parsed = parseJson(text);
+        if (!parsed.ok) throw new Error(parsed.message);
+        for (const requestDepth of [undefined, parsed.depth]) {
+          const h = journal.open({ requestHeaders: {}, requestBody: JSON.parse(text), requestText: text, requestDepth });
+          h.respond(200, JSON.parse(text), text);
+          expect(h.entry.requestBody).toEqual(expected.value);
+          expect(h.entry.responseBody).toEqual(expected.value);
+          expect(h.entry.truncated ?? false).toBe(expected.truncated);
+        }
       }),
       { numRuns: 500 },
     );
@@ -204,5 +295,14 @@ describe('journal entries', () => {
     const h = journal.open({ requestHeaders: {}, requestBody: JSON.parse(deep), requestText: deep });
     expect(h.entry.truncated).toBe(true);
     expect(JSON.stringify(h.entry.requestBody)).toContain('too deep');
+    // At the limit and one past it, with the nesting the parse measured.
+    for (const [text, truncated] of [
+      ['[[[[1]]]]', false],
+      ['[[[[[1]]]]]', true],
+    ] as const) {
+      const measured = parseJson(text);
+      const at = journal.open({ requestHeaders: {}, requestBody: JSON.parse(text), requestText: text, requestDepth: measured.ok ? measured.depth : 0 });
+      expect(at.entry.truncated ?? false).toBe(truncated);
+    }
   });
 });

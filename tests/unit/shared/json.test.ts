@@ -12,6 +12,15 @@ describe('parseJson', () => {
     expect(parseJson(`${'{"a":'.repeat(511)}1${'}'.repeat(511)}`).ok).toBe(true);
   });
 
+  it('measures the nesting it walked: containers inside containers, brackets in strings not counted', () => {
+    const depth = (text: string) => {
+      const r = parseJson(text);
+      return r.ok ? r.depth : undefined;
+    };
+    expect([depth('"[[["'), depth('1'), depth('{}'), depth('[[1]]'), depth('{"a":[{"b":"]]]"}],"c":{}}')]).toEqual([0, 0, 1, 2, 3]);
+    expect(depth(`${'{"a":'.repeat(511)}1${'}'.repeat(511)}`)).toBe(511);
+  });
+
   it('reports a syntax error as not JSON', () => {
     const r = parseJson('{"a":');
     expect(r.ok).toBe(false);
