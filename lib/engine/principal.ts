@@ -37,6 +37,9 @@ function jsonPart(part: string): Record<string, unknown> | undefined {
 /** The principal of every caller without a bearer token at an endpoint (known without waiting). */
 export const anonymousPrincipal = (endpoint: string): string => `${endpoint}:anonymous`;
 
+/** Headers whose principal is remembered (a client sends the same one on every request). */
+const KNOWN_MAX = 256;
+
 /** Create the resolver of one endpoint; `jwtKey` is the HS256 key whose tokens name their subject. */
 export function createPrincipalResolver(endpoint: string, jwtKey?: string | Uint8Array): PrincipalResolver {
   const raw = typeof jwtKey === 'string' ? new TextEncoder().encode(jwtKey) : jwtKey;
@@ -59,7 +62,22 @@ export function createPrincipalResolver(endpoint: string, jwtKey?: string | Uint
   // Asked twice per request (the journal and the pipeline): a caller without a header, the common
   // case, gets one settled promise instead of a new async call each time.
   const anonymous = Promise.resolve(anonymousPrincipal(endpoint));
-  return (authorization) => (authorization ? resolve(authorization) : anonymous);
+  // A header's principal never changes, so both askers of one request share one promise: the
+  // journal asks first, so its note of the principal is made before the answer goes out (two
+  // separate digests could settle in either order, and the entry was read without one).
+  const known = new Map<string, Promise<string>>();
+  return (authorization) => {
+    if (!authorization) return anonymous;
+    let principal = known.get(authorization);
+    if (principal === undefined) {
+      if (known.size >= KNOWN_MAX) known.delete(known.keys().next().value as string);
+      principal = resolve(authorization);
+      known.set(authorization, principal);
+      const asked = authorization;
+      principal.catch(() => known.delete(asked));
+    }
+    return principal;
+  };
 
   async function resolve(authorization: string): Promise<string> {
     const token = /^Bearer\s+(\S+)$/i.exec(authorization.trim())?.[1];
