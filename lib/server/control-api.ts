@@ -18,6 +18,7 @@ import type { Launch, LaunchConnection } from '../protocol/launch-link';
 import { checkControlAccess } from './control-auth';
 import type { LaunchAccess } from './launch-access';
 import { publicEntry, scenarioEventStream, snapshotOf } from './control-events';
+import { isDiskFull } from '../shared/fs-reasons';
 import type { MockHost } from './mock-host';
 import { recordingRoutes } from './recording-routes';
 import { isScenarioId, MAX_SCENARIO_BYTES, type FileRefusal } from './scenario-files';
@@ -207,9 +208,7 @@ export function createControlApi(host: MockHost, options: ControlApiOptions): Co
     try {
       return await route(req, parts);
     } catch (e) {
-      const code = (e as { code?: unknown } | null)?.code;
-      const full = code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL';
-      return json(full ? 507 : 500, { error: e instanceof Error ? e.message : String(e) });
+      return json(isDiskFull(e) ? 507 : 500, { error: e instanceof Error ? e.message : String(e) });
     }
   };
 }

@@ -11,6 +11,7 @@ const FS_REASONS: Record<string, string> = {
   ENOTDIR: 'a part of its path is a file, not a directory',
   EROFS: 'the file system is read-only',
   ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
   // Not Node's: Loupe's own code for a path that names a device, a socket or a FIFO it refuses.
   ENOTFILE: 'it is a device or a socket, not a file',
 };
@@ -20,4 +21,10 @@ export function fsReason(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   const known = typeof code === 'string' && Object.hasOwn(FS_REASONS, code) ? FS_REASONS[code] : undefined;
   return known ?? (error instanceof Error ? error.message : String(error));
+}
+
+/** Whether a write failed for want of space (the file system's, a quota's, or SQLite's own report of it). */
+export function isDiskFull(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL';
 }
