@@ -87,7 +87,8 @@ export function useAppHost(
   const [run, setRun] = useState(0);
   const close = () => void host.current?.teardown().then(() => setClosed(true));
   const { sandboxOrigin, proxyUrl } = target;
-
+  // The container's width as last observed (useHostContextSync): clientWidth here forced a layout.
+  const width = useRef<number | undefined>(undefined);
   useEffect(() => {
     const el = frame.current;
     if (!resource || !el || !sandboxOrigin || !proxyUrl) return;
@@ -99,7 +100,7 @@ export function useAppHost(
       addToLog(f);
       latest.current.onBridgeMessage?.(f);
     };
-    const width = container.current?.clientWidth;
+    const known = width.current;
     const h = createAppHost({
       frame: el,
       sandboxOrigin,
@@ -115,7 +116,7 @@ export function useAppHost(
         locale: navigator.language,
         timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
         toolInfo: { tool: latest.current.tool as never },
-        containerDimensions: { ...(width ? { width } : { maxWidth: 1200 }), maxHeight: MAX_INLINE_HEIGHT },
+        containerDimensions: { ...(known ? { width: known } : { maxWidth: 1200 }), maxHeight: MAX_INLINE_HEIGHT },
       },
       callTool: (name, args) => latest.current.callTool(name, args),
       readResource: (uri) => latest.current.readResource(uri),
@@ -165,13 +166,13 @@ export function useAppHost(
       el.src = 'about:blank';
       setInitialized(false);
     };
-  }, [frame, container, resource, sandboxOrigin, proxyUrl, run, addToLog]);
+  }, [frame, resource, sandboxOrigin, proxyUrl, run, addToLog]);
 
   useEffect(() => {
     if (deps.outcome) host.current?.outcome(deps.outcome);
   }, [deps.outcome]);
 
-  useHostContextSync(host, container, displayMode, MAX_INLINE_HEIGHT);
+  useHostContextSync(host, container, displayMode, MAX_INLINE_HEIGHT, width);
 
   return {
     initialized,

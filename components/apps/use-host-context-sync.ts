@@ -4,12 +4,17 @@ import { useEffect, type RefObject } from 'react';
 import type { AppHost } from '@/lib/client/app-host';
 import { effectiveTheme, THEME_EVENT } from '@/components/ui/theme';
 
-/** Keep a view's host context current: the page's theme (the user's choice, else the system's) and its container's size. */
+/**
+ * Keep a view's host context current: the page's theme (the user's choice, else the system's) and
+ * its container's size. The size comes from a ResizeObserver, after a layout the page did anyway;
+ * `width` keeps the last inline width seen, for the next view's first context (a Resume).
+ */
 export function useHostContextSync(
   host: RefObject<AppHost | undefined>,
   container: RefObject<HTMLElement | null>,
   displayMode: 'inline' | 'fullscreen',
   maxInlineHeight: number,
+  width: { current: number | undefined },
 ): void {
   useEffect(() => {
     if (typeof matchMedia === 'undefined') return;
@@ -26,11 +31,15 @@ export function useHostContextSync(
   useEffect(() => {
     const el = container.current;
     if (!el || typeof ResizeObserver === 'undefined') return;
-    const ro = new ResizeObserver(() => {
-      const dims = displayMode === 'fullscreen' ? { width: innerWidth, height: innerHeight } : { width: el.clientWidth, maxHeight: maxInlineHeight };
+    // The entry's size, not clientWidth: another observer or frame callback may have changed the
+    // page since this layout, and clientWidth would lay it out again here.
+    const ro = new ResizeObserver((entries) => {
+      const box = entries.at(-1)?.contentRect.width ?? el.clientWidth;
+      const dims = displayMode === 'fullscreen' ? { width: innerWidth, height: innerHeight } : { width: Math.round(box), maxHeight: maxInlineHeight };
+      if (displayMode !== 'fullscreen') width.current = dims.width;
       host.current?.updateContext({ containerDimensions: dims });
     });
     ro.observe(el);
     return () => ro.disconnect();
-  }, [host, container, displayMode, maxInlineHeight]);
+  }, [host, container, displayMode, maxInlineHeight, width]);
 }

@@ -60,7 +60,7 @@ export function Timeline() {
         aria-label="Exchanges and frames"
         aria-rowcount={rows.length}
         data-testid="timeline-list"
-        className="relative block min-h-0 flex-1 overflow-auto outline-none focus-visible:ring-2 focus-visible:ring-accent/40"
+        className="relative block min-h-0 flex-1 overflow-auto outline-none [contain:strict] focus-visible:ring-2 focus-visible:ring-accent/40"
       >
         <tbody className="block" style={{ height: t.virtualizer.getTotalSize(), position: 'relative' }}>
           {items.map((item) => {

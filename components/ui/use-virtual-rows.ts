@@ -22,6 +22,9 @@ export function useVirtualRows<T>(items: readonly T[], total: number, rowHeight:
     getScrollElement: () => scrollRef.current,
     estimateSize: () => rowHeight,
     overscan: 10,
+    // A scroll re-renders the rows in React's own time, in slices, not in a flushSync inside the
+    // scroll event (44 ms of one task when a search scrolled 20,000 tools back to the top).
+    useFlushSync: false,
   });
   const inView = virtualizer.getVirtualItems();
   const before = inView[0]?.start ?? 0;

@@ -67,6 +67,22 @@ export function appContentsOf(frame: Frame): { uri: string; html: string }[] {
   return out;
 }
 
+/**
+ * The digest of an app's HTML, remembered for the last few documents: the same HTML reaches the
+ * recorder twice (the resources/read frame, then the view shown) and again with each read, and
+ * the digest is a SHA-256 in script (25 ms for a large view on a busy page).
+ */
+const digests = new Map<string, string>();
+function digestOf(html: string): string {
+  let d = digests.get(html);
+  if (d === undefined) {
+    d = sha256Hex(html);
+    digests.set(html, d);
+    if (digests.size > 16) digests.delete(digests.keys().next().value as string);
+  }
+  return d;
+}
+
 /** Create a recorder for one connection. */
 export function createRecorder(options: RecorderOptions): Recorder {
   const now = options.now ?? (() => Date.now());
@@ -90,7 +106,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
   };
 
   function addApp(html: string, view: { uri: string; at?: number; exchangeId?: string; toolName?: string }): string {
-    const digest = sha256Hex(html);
+    const digest = digestOf(html);
     apps[digest] = html;
     const last = views[views.length - 1];
     // The same HTML shown again for the same resource is one view, not a new one.
@@ -116,7 +132,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
       kept -= cut.reduce((n, f) => n + frameCost(f), 0);
     }
     for (const app of appContentsOf(frame)) {
-      const digest = sha256Hex(app.html);
+      const digest = digestOf(app.html);
       apps[digest] = app.html;
     }
     changed();

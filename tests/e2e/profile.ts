@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import type { CDPSession, Page } from 'playwright-core';
 
 /**
@@ -130,6 +131,8 @@ function heaviest(times: Map<string, number>, n: number): string[] {
 async function stopTrace(page: Page, label: string, longMs: number): Promise<void> {
   const buf = await page.context().browser()?.stopTracing();
   if (!buf) return;
+  // `LOUPE_E2E_TRACE_DIR=dir` keeps each trace (trace-<label>.json) for chrome://tracing or Perfetto.
+  if (process.env.LOUPE_E2E_TRACE_DIR) writeFileSync(`${process.env.LOUPE_E2E_TRACE_DIR}/trace-${label}.json`, buf);
   const events = (JSON.parse(buf.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
   const mains = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
   // The page's own main thread: the one running Loupe's chunks (an app's sandbox frames may have their own renderer).
