@@ -1,5 +1,6 @@
 import { loupeFetch } from './api-key';
 import { upstreamAnswer } from './proxy-answer';
+import { pageFetch } from './worker-fetch';
 import type { TransportRoute } from './auto-transport';
 import type { ProxyEnvelope } from '../protocol/loupe-api';
 
@@ -9,6 +10,8 @@ import type { ProxyEnvelope } from '../protocol/loupe-api';
  * transport. The OAuth flow needs it: its requests go to the MCP server and to authorization
  * servers that may each answer CORS differently, and the flow's fetch wrapper sits below the
  * transport, so the wrapper (not the transport) must pick the way. `mode` pins the way instead.
+ * Its default fetch is the page's (`pageFetch`, on a worker in a browser): an OAuth connection's
+ * MCP traffic is read off the main thread like any other, however big the answer.
  */
 
 type Fetch = (input: string, init: RequestInit) => Promise<Response>;
@@ -31,7 +34,7 @@ function bodyText(body: RequestInit['body']): string | undefined {
 
 /** Create the routed fetch. */
 export function createRoutedFetch(o: RoutedFetchOptions): Fetch {
-  const base: Fetch = o.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const base: Fetch = o.fetch ?? pageFetch();
   const ways = new Map<string, 'direct' | 'proxy'>();
 
   const viaProxy: Fetch = async (input, init) => {

@@ -10,7 +10,7 @@
  *
  * The worker is made from the source of `workerMain` (fetch-worker-program.ts) as a Blob URL: it
  * uses nothing but the worker's globals, so no bundler entry is needed. Where there is no Worker (Node, the CLI,
- * unit tests), or a request the worker cannot carry (a body that is not a string), plain fetch.
+ * unit tests), or a request the worker cannot carry (a body neither a string nor a form), plain fetch.
  */
 
 import { type FromWorker, type ToWorker, type WireInit, workerMain } from './fetch-worker-program';
@@ -45,13 +45,21 @@ function responseOf(m: Extract<FromWorker, { t: 'head' }>, body: ReadableStream<
   return res;
 }
 
-/** The init's parts as the worker takes them, or undefined when it cannot carry them (a non-string body). */
+/**
+ * The init's parts as the worker takes them, or undefined when it cannot carry them (a body that
+ * is neither a string nor a form). A form (an OAuth token request) goes as its text, with the
+ * content type fetch would have given it.
+ */
 function wireInit(init: RequestInit): WireInit | undefined {
-  if (init.body !== undefined && init.body !== null && typeof init.body !== 'string') return undefined;
+  const form = init.body instanceof URLSearchParams ? init.body : undefined;
+  if (init.body !== undefined && init.body !== null && typeof init.body !== 'string' && !form) return undefined;
+  const headers = new Headers(init.headers);
+  if (form && !headers.has('content-type')) headers.set('content-type', 'application/x-www-form-urlencoded;charset=UTF-8');
+  const body = form ? form.toString() : init.body;
   return {
-    headers: [...new Headers(init.headers)],
+    headers: [...headers],
     ...(init.method ? { method: init.method } : {}),
-    ...(typeof init.body === 'string' ? { body: init.body } : {}),
+    ...(typeof body === 'string' ? { body } : {}),
     ...(init.cache ? { cache: init.cache } : {}),
     ...(init.redirect ? { redirect: init.redirect } : {}),
     ...(init.credentials ? { credentials: init.credentials } : {}),

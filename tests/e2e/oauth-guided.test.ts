@@ -100,6 +100,15 @@ describe('OAuth in the inspector, guided', () => {
     const whoami = await callTool('whoami');
     await page.waitForSelector(`${whoami} [data-testid="tool-result"][data-outcome="complete"]`, { timeout: 30_000 });
     expect(await page.textContent(`${whoami} [data-testid="tool-result"]`)).toContain('Authorized');
+    // The authorized connection's MCP traffic was fetched on Loupe's fetch worker, off the page's
+    // thread like any other connection's (a worker's fetches are not in the page's resource timeline).
+    const onPage = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((e) => new URL(e.name).pathname)
+        .filter((p) => p.startsWith('/mcp') || p === '/api/proxy'),
+    );
+    expect(onPage).toEqual([]);
 
     // Step-up: write_note needs notes:write; the server answers 403 insufficient_scope.
     const write = await callTool('write_note', ['text', 'from the guided flow']);

@@ -109,6 +109,12 @@ describe('fetch on a worker', () => {
     expect(await res.json()).toEqual({ got: '{"a":1}', type: 'application/json' });
   });
 
+  it('sends a form (an OAuth token request) as its text with the form content type, as fetch would', async () => {
+    const form = new URLSearchParams({ grant_type: 'authorization_code', code: 'a b&c' });
+    const res = await workerFetch()(`${base}/echo`, { method: 'POST', body: form });
+    expect(await res.json()).toEqual({ got: 'grant_type=authorization_code&code=a+b%26c', type: 'application/x-www-form-urlencoded;charset=UTF-8' });
+  });
+
   it('through the transport: an answer over the budget is cut and said, and the server sees its answer cancelled', async () => {
     const t = createHttpTransport({ url: `${base}/endless`, fetch: workerFetch(), streamByteBudget: 2 * MiB });
     const events: TransportEvent[] = [];
