@@ -7,8 +7,10 @@ import { startProfile, stopProfile } from './profile';
 /**
  * A server that tries to freeze the inspector by volume (tests/helpers/hostile/flood-server.ts):
  * 100,000 tools, an MCP App that floods the bridge, an SSE stream that never ends. Throughout,
- * a main-thread probe in the page (a timer every 20 ms recording the longest gap between its
- * runs) must keep answering: the issue's criterion is a gap under 200 ms.
+ * two main-thread probes run in the page: a worker asks the page every 20 ms and the longest
+ * wait for the page's answer is kept (`…AnswerMaxMs`, the issue's "a main-thread probe answers
+ * within 200 ms"), and a timer every 20 ms keeps the longest gap between its runs (`…ProbeMaxMs`:
+ * stricter, since it counts its own 20 ms and timers are among the page's last tasks to run).
  */
 
 /**
@@ -24,12 +26,34 @@ const LAST_ENTRY = String(LIST_COUNT - 1).padStart(6, '0');
 /** The issue's criterion for the probe; reported beside each figure (a loaded CI machine may miss it, so it is not asserted). */
 const PROBE_LIMIT_MS = 200;
 
-/** Start the probe: every 20 ms note the time; the longest gap between two runs is the main thread's longest stall. */
+/** The probes' state in the page. */
+interface Probe {
+  max: number;
+  last: number;
+  timer: number;
+  /** The longest wait for an answer to the worker's question. */
+  answerMax: number;
+  worker: Worker;
+}
+
+/**
+ * Start the probes: every 20 ms the timer notes the time (the longest gap between two runs is
+ * the main thread's longest stall), and a worker posts the time it asks, which the page answers
+ * on arrival (the longest wait is the longest the page took to answer).
+ */
 async function startProbe(page: Page): Promise<void> {
   await page.evaluate(() => {
-    const w = window as unknown as { __probe?: { max: number; last: number; timer: number } };
-    if (w.__probe) clearInterval(w.__probe.timer);
-    const p = { max: 0, last: performance.now(), timer: 0 };
+    const w = window as unknown as { __probe?: Probe };
+    if (w.__probe) {
+      clearInterval(w.__probe.timer);
+      w.__probe.worker.terminate();
+    }
+    const asker = 'setInterval(() => postMessage(performance.timeOrigin + performance.now()), 20);';
+    const worker = new Worker(URL.createObjectURL(new Blob([asker], { type: 'text/javascript' })), { name: 'loupe-e2e-probe' });
+    const p: Probe = { max: 0, last: performance.now(), timer: 0, answerMax: 0, worker };
+    worker.onmessage = (e: MessageEvent<number>) => {
+      p.answerMax = Math.max(p.answerMax, performance.timeOrigin + performance.now() - e.data);
+    };
     p.timer = window.setInterval(() => {
       const t = performance.now();
       p.max = Math.max(p.max, t - p.last);
@@ -40,7 +64,16 @@ async function startProbe(page: Page): Promise<void> {
 }
 
 /** The longest stall so far (ms), read with a page.evaluate round trip. */
-const probeMax = (page: Page) => page.evaluate(() => (window as unknown as { __probe: { max: number } }).__probe.max);
+const probeMax = (page: Page) => page.evaluate(() => (window as unknown as { __probe: Probe }).__probe.max);
+/** Both probes' figures for case `name`: its longest stall and its longest wait for an answer (ms). */
+async function probeFigures(page: Page, figures: Record<string, number>, name: string): Promise<void> {
+  const { max, answerMax } = await page.evaluate(() => {
+    const p = (window as unknown as { __probe: Probe }).__probe;
+    return { max: p.max, answerMax: p.answerMax };
+  });
+  figures[`${name}ProbeMaxMs`] = Math.round(max);
+  figures[`${name}AnswerMaxMs`] = Math.round(answerMax);
+}
 
 describe('a hostile server cannot freeze the page by volume', () => {
   let env: AppAndBrowser;
@@ -77,7 +110,7 @@ describe('a hostile server cannot freeze the page by volume', () => {
     await page.click('[data-testid="connect-button"]');
     await page.waitForSelector('[data-testid="connection-status"][data-state="connected"]', { timeout: 280_000 });
     figures.connectMs = Date.now() - started;
-    figures.connectProbeMaxMs = Math.round(await probeMax(page));
+    await probeFigures(page, figures, 'connect');
     await stopProfile(prof0, 'connect');
     figures.toolCount = TOOL_COUNT;
     expect(await page.textContent('[data-testid="tools-count"]')).toBe(TOOL_COUNT.toLocaleString('en-US'));
@@ -99,7 +132,7 @@ describe('a hostile server cannot freeze the page by volume', () => {
     await page.waitForSelector(`[data-testid="tools-matches"]:has-text("1 of ${TOOL_COUNT.toLocaleString('en-US')} match")`);
     await page.click(`[data-testid="tools-table"] tr[data-tool="${LAST_TOOL}"] [data-testid="select-tool"]`);
     await page.waitForSelector(`[data-testid="tool-call-form"][data-tool="${LAST_TOOL}"]`);
-    figures.searchProbeMaxMs = Math.round(await probeMax(page));
+    await probeFigures(page, figures, 'search');
     await stopProfile(prof1, 'search');
     await page.fill('[data-testid="tools-search"]', '');
   }, 300_000);
@@ -152,7 +185,7 @@ describe('a hostile server cannot freeze the page by volume', () => {
     await callTool('flood_app');
     const { reason, dropped } = await pausedView('flood_app');
     // The probe answers a round trip while the flood is being dropped.
-    figures.floodProbeMaxMs = Math.round(await probeMax(page));
+    await probeFigures(page, figures, 'flood');
     await stopProfile(prof2, 'flood');
     // The sandbox proxy stops the view on the message over the limit, so little or nothing reaches the page to drop.
     expect(reason).toMatch(/^Paused: the app sent 201 messages in [\d.]+ s; the limit is 200 per second(; [\d,]+ dropped unread)?\.$/);
@@ -183,7 +216,7 @@ describe('a hostile server cannot freeze the page by volume', () => {
     await page.click('[data-testid="app-resume"]');
     await page.waitForSelector('[data-testid="app-view"]:not([data-state="paused"]) [data-testid="app-frame"]');
     await pausedView('flood_app');
-    figures.floodResumeProbeMaxMs = Math.round(await probeMax(page));
+    await probeFigures(page, figures, 'floodResume');
     await stopProfile(prof3, 'floodResume');
     // The fresh view's log starts folded again: its last rows, the rest on demand.
     expect(await page.$$eval(`${view} [data-testid="bridge-log"] li[data-direction]`, (els) => els.length)).toBeLessThanOrEqual(60);
@@ -196,7 +229,7 @@ describe('a hostile server cannot freeze the page by volume', () => {
     const prof4 = await startProfile(page);
     await callTool('flood_app_sustained');
     const { reason } = await pausedView('flood_app_sustained');
-    figures.sustainedProbeMaxMs = Math.round(await probeMax(page));
+    await probeFigures(page, figures, 'sustained');
     await stopProfile(prof4, 'sustained');
     expect(reason).toMatch(/^Paused: the app sent 201 messages in [\d.]+ s; the limit is 200 per second/);
   }, 120_000);
@@ -207,7 +240,7 @@ describe('a hostile server cannot freeze the page by volume', () => {
     const prof5 = await startProfile(page);
     await callTool('flood_app_huge');
     const { reason, dropped } = await pausedView('flood_app_huge');
-    figures.hugeProbeMaxMs = Math.round(await probeMax(page));
+    await probeFigures(page, figures, 'huge');
     await stopProfile(prof5, 'huge');
     figures.hugeDroppedShown = dropped;
     expect(reason).toMatch(/^Paused: the app sent \d+\.\d MiB in \d+ messages in [\d.]+ s; the limit is 4 MiB per 10 s; [\d,]+ dropped unread\.$/);
@@ -225,7 +258,7 @@ describe('a hostile server cannot freeze the page by volume', () => {
     const prof = await startProfile(page);
     await callTool('flood_app_direct');
     const { reason, dropped } = await pausedView('flood_app_direct');
-    figures.directProbeMaxMs = Math.round(await probeMax(page));
+    await probeFigures(page, figures, 'direct');
     await stopProfile(prof, 'direct');
     figures.directDroppedShown = dropped;
     // Paused by the page's own count (the proxy never saw these); what was still on its way when the frame went may be dropped.
@@ -249,7 +282,7 @@ describe('a hostile server cannot freeze the page by volume', () => {
     const prof6 = await startProfile(page);
     await callTool('endless_stream');
     const result = await page.waitForSelector('[data-testid="tool-call-form"][data-tool="endless_stream"] [data-testid="tool-result"]', { timeout: 200_000 });
-    figures.streamProbeMaxMs = Math.round(await probeMax(page));
+    await probeFigures(page, figures, 'stream');
     await stopProfile(prof6, 'stream');
     expect(await result.textContent()).toMatch(/stream cut after 1\d\.\d MiB: over the budget of 16\.0 MiB per stream/);
     // The server saw its stream closed near the budget: by the page's cancel through the proxy, or, when the page
@@ -280,7 +313,7 @@ describe('a hostile server cannot freeze the page by volume', () => {
     // Every page is followed on its own (no "Load more" for each thousand), and the list shows as it grows.
     await page.waitForSelector(`[data-testid="resources-count"]:text-is("${total}")`, { timeout: 200_000 });
     await page.waitForSelector('[data-testid="resources-panel"] [data-testid="list-loading"]', { state: 'detached' });
-    figures.resourcesProbeMaxMs = Math.round(await probeMax(page));
+    await probeFigures(page, figures, 'resources');
     await stopProfile(prof7, 'resources');
     expect(flood.counts.get('resources/list')).toBe(LIST_COUNT / 1000);
     expect(await page.$('[data-testid="resources-panel"] [data-testid="load-more"]')).toBeNull();
@@ -301,7 +334,7 @@ describe('a hostile server cannot freeze the page by volume', () => {
     await page.waitForSelector(`[data-testid="prompts-matches"]:has-text("1 of ${total} match")`);
     await page.click(`[data-testid="prompts-table"] tr[data-prompt="prompt_${LAST_ENTRY}"] [data-testid="select-prompt"]`);
     await page.waitForSelector(`[data-testid="prompt-form"][data-prompt="prompt_${LAST_ENTRY}"]`);
-    figures.promptsProbeMaxMs = Math.round(await probeMax(page));
+    await probeFigures(page, figures, 'prompts');
     await stopProfile(prof8, 'prompts');
     await page.click('[data-tab="tools"]');
   }, 300_000);

@@ -15,14 +15,20 @@ import { startProfile, stopProfile } from './profile';
  * Loupe's reset route; an MCP App that attacks its host. Throughout: no script runs in Loupe's
  * origin (the canary global stays unset, no dialog opens), no popup opens, the page stays on
  * its URL, the demo's tasks and ledger are intact (no request reached the reset), and a
- * main-thread probe keeps ticking (its longest gap is printed).
+ * main-thread probe keeps ticking and answering (its longest gap and longest answer are printed).
  */
 
-/** A tick every 50 ms on the page's main thread, recording the longest gap between ticks. */
+/**
+ * A tick every 50 ms on the page's main thread, recording the longest gap between ticks; and a
+ * worker asking the page every 20 ms, recording the longest wait for the page's answer.
+ */
 const PROBE = `(() => {
-  const p = { max: 0, last: performance.now() };
+  const p = { max: 0, last: performance.now(), answer: 0 };
   window.__loupeProbe = p;
   setInterval(() => { const now = performance.now(); p.max = Math.max(p.max, now - p.last); p.last = now; }, 50);
+  const asker = 'setInterval(() => postMessage(performance.timeOrigin + performance.now()), 20);';
+  const worker = new Worker(URL.createObjectURL(new Blob([asker], { type: 'text/javascript' })), { name: 'loupe-e2e-probe' });
+  worker.onmessage = (e) => { p.answer = Math.max(p.answer, performance.timeOrigin + performance.now() - e.data); };
 })()`;
 
 describe('a hostile MCP server in the inspector', () => {
@@ -35,8 +41,8 @@ describe('a hostile MCP server in the inspector', () => {
   const navigations: string[] = [];
   let demoTasks: string[] = [];
   let receipt: unknown;
-  /** The probe's longest gap during each test, by test name. */
-  const gaps: [string, number][] = [];
+  /** The probe's longest gap and longest wait for an answer during each test, by test name. */
+  const gaps: [string, { gap: number; answer: number }][] = [];
 
   const mcp = () => httpTarget(`${env.base}/mcp`);
   const charge = () => callTool(mcp(), 'charge', { account: 'acct_h', amountCents: 700, idempotencyKey: 'k-hostile' }, mcp().opts());
@@ -73,17 +79,18 @@ describe('a hostile MCP server in the inspector', () => {
     await stopAppAndBrowser(env ?? {});
     if (gaps.length)
       console.log(
-        `main-thread probe, longest gap between 50 ms ticks (ms):\n${gaps.map(([name, g]) => `  ${Math.round(g)}  ${name}`).join('\n')}\n  max ${Math.round(Math.max(...gaps.map(([, g]) => g)))}`,
+        `main-thread probe, longest gap between 50 ms ticks / longest wait for an answer (ms):\n${gaps.map(([name, g]) => `  ${Math.round(g.gap)} / ${Math.round(g.answer)}  ${name}`).join('\n')}\n  max ${Math.round(Math.max(...gaps.map(([, g]) => g.gap)))} / ${Math.round(Math.max(...gaps.map(([, g]) => g.answer)))}`,
       );
   });
 
-  /** The probe's longest gap since the last read (then reset), after a round trip through the main thread. */
-  async function probeGap(): Promise<number> {
+  /** The probe's longest gap and longest answer since the last read (then reset), after a round trip through the main thread. */
+  async function probeGap(): Promise<{ gap: number; answer: number }> {
     return page.evaluate(() => {
-      const p = (window as unknown as { __loupeProbe: { max: number; last: number } }).__loupeProbe;
-      const max = p.max;
+      const p = (window as unknown as { __loupeProbe: { max: number; last: number; answer: number } }).__loupeProbe;
+      const out = { gap: p.max, answer: p.answer };
       p.max = 0;
-      return max;
+      p.answer = 0;
+      return out;
     });
   }
 
