@@ -78,7 +78,7 @@ function digestOf(html: string): string {
   if (d === undefined) {
     d = sha256Hex(html);
     digests.set(html, d);
-    if (digests.size > 16) digests.delete(digests.keys().next().value as string);
+    if (digests.size > 4) digests.delete(digests.keys().next().value as string);
   }
   return d;
 }
