@@ -78,6 +78,9 @@ export function createAppHost(o: AppHostOptions): AppHost {
   const { csp } = sanitizeUiCsp(o.resource.meta.csp);
   const granted = Object.fromEntries(grantedPermissions(o.resource.meta.permissions).map((k) => [k, {}]));
   let context: McpUiHostContext = { ...o.hostContext, availableDisplayModes: [...HOST_DISPLAY_MODES] };
+  // The context ui/initialize answers with: AppBridge keeps this object, so changes before the view
+  // asks (its container's size, observed after the frame's first layout) are in the answer.
+  const initial = context;
   const bridge = new AppBridge(
     null,
     HOST_INFO,
@@ -90,7 +93,7 @@ export function createAppHost(o: AppHostOptions): AppHost {
       updateModelContext: { text: {}, structuredContent: {} },
       sandbox: { permissions: granted, csp },
     },
-    { hostContext: context },
+    { hostContext: initial },
   );
   const refused = new Map<string | number, string>();
   let initialized = false;
@@ -212,6 +215,8 @@ export function createAppHost(o: AppHostOptions): AppHost {
     },
     updateContext(patch) {
       context = { ...context, ...patch };
+      // Into ui/initialize's answer while the view has not asked (AppBridge notes who asks first).
+      if (bridge.getAppVersion() === undefined) Object.assign(initial, patch);
       // Before `initialized` nothing may be sent: the change goes out (as a diff) once it arrives.
       // Nor once teardown began: ext-apps sends this change without catching, and a closed
       // bridge refuses it ("Not connected"), which would be an uncaught error on the page.
