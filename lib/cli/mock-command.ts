@@ -11,7 +11,7 @@ import { builtinScenarioIds, getBuiltinScenario } from '../scenario/builtins';
 import type { Scenario } from '../scenario/schema';
 import { UsageError } from './errors';
 import { listenFailure, parsePort, warnBlockedPort } from './network';
-import { writeAtomic } from '../server/recording-files';
+import { writeAtomic } from '../server/write-atomic';
 import { reportCardToJUnit } from '../server/report-card-junit';
 import type { MockHost } from '../server/mock-host';
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeAtomic } from '../server/recording-files';
+import { writeAtomic } from '../server/write-atomic';
 import type { Frame } from '../client/frames';
 import { autosaveName } from '../recording/autosave';
 import { describeConnection, type ConnectionInfo } from '../recording/connection';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { listen } from '../adapters/node-http';
 import { createReplayServerHandler } from '../server/replay-server';
-import { writeAtomic } from '../server/recording-files';
+import { writeAtomic } from '../server/write-atomic';
 import { toHar } from '../recording/har-export';
 import { openRecordingText, type OpenedFile } from '../recording/open';
 import { redactRecording, type ReviewItem } from '../recording/redact';

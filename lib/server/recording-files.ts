@@ -3,8 +3,7 @@ import path from 'node:path';
 import { RECORDING_NAME } from '../recording/autosave';
 import { parseRecording } from '../recording/schema';
 import type { RecordingFileSummary } from '../protocol/loupe-api';
-import { fsReason } from '../shared/fs-reasons';
-import { makeDir } from '../store/sqlite/make-dir';
+import { writeAtomic } from './write-atomic';
 
 /**
  * Saved recordings (node only): `<dataDir>/recordings/<name>.loupe.json`. Every write is
@@ -34,27 +33,6 @@ interface RecordingFiles {
 /** Whether `name` is an acceptable recording file name. */
 function isRecordingName(name: unknown): name is string {
   return typeof name === 'string' && RECORDING_NAME.test(name) && !name.includes('..');
-}
-
-/**
- * Write a file atomically (a temp file renamed over the target). A failure names the target, not
- * the temp file, and leaves no temp file behind (`export --out /tmp` left `/tmp.<pid>.<ms>.tmp` in `/`).
- */
-export function writeAtomic(file: string, text: string): void {
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    makeDir(path.dirname(file));
-    fs.writeFileSync(tmp, text, { mode: 0o600 });
-    fs.renameSync(tmp, file);
-  } catch (error) {
-    try {
-      fs.rmSync(tmp, { force: true });
-    } catch {
-      // Its directory does not exist or is a file: no temp file was made there.
-    }
-    const code = (error as NodeJS.ErrnoException).code;
-    throw Object.assign(new Error(`cannot write ${file}: ${fsReason(error).replaceAll(tmp, file)}`), { code });
-  }
 }
 
 /** The recordings directory of a data directory. */

@@ -7,7 +7,7 @@ import type { ScenarioIssue } from '../scenario/loader';
 import type { Scenario } from '../scenario/schema';
 import type { ScenarioSummary, ScenarioValidation } from '../protocol/loupe-api';
 import { makeDir } from '../store/sqlite/make-dir';
-import { writeAtomic } from './recording-files';
+import { writeAtomic } from './write-atomic';
 
 /**
  * Saved scenarios: `<dataDir>/scenarios/<id>.yaml` (node only). Files are validated before they

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { isAllowedHost } from '../engine/guards';
+import { writeAtomic } from './write-atomic';
 
 /**
  * How a tap finds the running Loupe: the app server writes where it listens and its launch token
@@ -65,9 +66,7 @@ export function advertiseLoupe(dataDir: string, advert: { url: string; token: st
   const holder = findLoupe(dataDir);
   if (holder && holder.pid !== process.pid) return { ...none, heldBy: holder };
   try {
-    const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, mine, { mode: 0o600 });
-    fs.renameSync(tmp, file);
+    writeAtomic(file, mine);
   } catch {
     // A read-only data directory only means taps cannot find this Loupe.
     return none;

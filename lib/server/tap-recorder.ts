@@ -7,7 +7,7 @@ import { createRecorder } from '../recording/recorder';
 import { redactRecording } from '../recording/redact';
 import { createTapObserver, type TapObserver } from '../recording/tap-frames';
 import { buildSessionReport, reportToJUnit } from '../recording/tap-report';
-import { writeAtomic } from './recording-files';
+import { writeAtomic } from './write-atomic';
 
 /**
  * One tapped session: the observer the relay reports to, the frames as events (`frame`: what a

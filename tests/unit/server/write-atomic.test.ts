@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeAtomic } from '../../../lib/server/recording-files';
+import { writeAtomic } from '../../../lib/server/write-atomic';
 
 /**
  * writeAtomic backs every file Loupe writes for a person (export --out, --record, --report, saved
