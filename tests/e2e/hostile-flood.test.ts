@@ -165,7 +165,7 @@ describe('a hostile server cannot freeze the page by volume', () => {
     await page.click(`[data-testid="tool-call-form"][data-tool="${name}"] [data-testid="call-tool"]`);
   }
 
-  /** The view of `tool`, once paused: the reason shown, the dropped count in it, and the probe's longest stall. */
+  /** The view of `tool`, once paused: the reason shown and the dropped count in it. */
   async function pausedView(tool: string): Promise<{ reason: string; dropped: number }> {
     const view = `[data-testid="app-view"][data-tool="${tool}"]`;
     await page.waitForSelector(`${view}[data-state="paused"]`, { timeout: 120_000 });
@@ -178,15 +178,20 @@ describe('a hostile server cannot freeze the page by volume', () => {
     return { reason, dropped: dropped ? Number(dropped[1]!.replace(/,/g, '')) : 0 };
   }
 
-  it('pauses an app that posts 20,000 bridge messages at once, says so with what it dropped, and loads it again on Resume', async () => {
+  /** One flooding app's case: connected and settled, `tool` called under the probes (figures as `label`), until its view is paused. */
+  async function floodedView(tool: string, label: string): Promise<{ reason: string; dropped: number }> {
     await connectToFlood();
     await startProbe(page);
-    const prof2 = await startProfile(page);
-    await callTool('flood_app');
-    const { reason, dropped } = await pausedView('flood_app');
-    // The probe answers a round trip while the flood is being dropped.
-    await probeFigures(page, figures, 'flood');
-    await stopProfile(prof2, 'flood');
+    const prof = await startProfile(page);
+    await callTool(tool);
+    const paused = await pausedView(tool);
+    await probeFigures(page, figures, label);
+    await stopProfile(prof, label);
+    return paused;
+  }
+
+  it('pauses an app that posts 20,000 bridge messages at once, says so with what it dropped, and loads it again on Resume', async () => {
+    const { reason, dropped } = await floodedView('flood_app', 'flood');
     // The sandbox proxy stops the view on the message over the limit, so little or nothing reaches the page to drop.
     expect(reason).toMatch(/^Paused: the app sent 201 messages in [\d.]+ s; the limit is 200 per second(; [\d,]+ dropped unread)?\.$/);
     // What passed before the pause is in the bridge log (the handshake and at most the limit); nothing of the flood beyond it.
@@ -224,24 +229,12 @@ describe('a hostile server cannot freeze the page by volume', () => {
   }, 300_000);
 
   it('pauses an app that keeps sending 2,000 bridge messages a second', async () => {
-    await connectToFlood();
-    await startProbe(page);
-    const prof4 = await startProfile(page);
-    await callTool('flood_app_sustained');
-    const { reason } = await pausedView('flood_app_sustained');
-    await probeFigures(page, figures, 'sustained');
-    await stopProfile(prof4, 'sustained');
+    const { reason } = await floodedView('flood_app_sustained', 'sustained');
     expect(reason).toMatch(/^Paused: the app sent 201 messages in [\d.]+ s; the limit is 200 per second/);
   }, 120_000);
 
   it('pauses an app that sends 1 MiB bridge messages once 4 MiB came within ten seconds', async () => {
-    await connectToFlood();
-    await startProbe(page);
-    const prof5 = await startProfile(page);
-    await callTool('flood_app_huge');
-    const { reason, dropped } = await pausedView('flood_app_huge');
-    await probeFigures(page, figures, 'huge');
-    await stopProfile(prof5, 'huge');
+    const { reason, dropped } = await floodedView('flood_app_huge', 'huge');
     figures.hugeDroppedShown = dropped;
     expect(reason).toMatch(/^Paused: the app sent \d+\.\d MiB in \d+ messages in [\d.]+ s; the limit is 4 MiB per 10 s; [\d,]+ dropped unread\.$/);
     expect(dropped).toBeLessThanOrEqual(100);
@@ -253,13 +246,7 @@ describe('a hostile server cannot freeze the page by volume', () => {
   }, 120_000);
 
   it('pauses an app that posts 20,000 messages to the page itself, around its sandbox proxy, reading none of them', async () => {
-    await connectToFlood();
-    await startProbe(page);
-    const prof = await startProfile(page);
-    await callTool('flood_app_direct');
-    const { reason, dropped } = await pausedView('flood_app_direct');
-    await probeFigures(page, figures, 'direct');
-    await stopProfile(prof, 'direct');
+    const { reason, dropped } = await floodedView('flood_app_direct', 'direct');
     figures.directDroppedShown = dropped;
     // Paused by the page's own count (the proxy never saw these); what was still on its way when the frame went may be dropped.
     expect(reason).toMatch(/^Paused: the app sent 201 messages in [\d.]+ s; the limit is 200 per second(; [\d,]+ dropped unread)?\.$/);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createAppHost } from '../../../lib/client/app-host';
+import { hostOnFakeFrame } from '../../helpers/app-host-frame';
 
 /**
  * The host context a view gets: its container's size is observed after the frame's first layout
@@ -7,36 +7,14 @@ import { createAppHost } from '../../../lib/client/app-host';
  * ui/initialize answers with it; what changes after the view asked goes out as a change.
  */
 
-const SANDBOX = 'http://localhost:3001';
-
 describe('app host context before the handshake', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('answers ui/initialize with the context as changed before the view asked, and what changed after as a change', async () => {
-    const events = new EventTarget();
-    vi.stubGlobal('window', events);
-    const posted: Record<string, unknown>[] = [];
-    const frameWindow = { postMessage: (m: Record<string, unknown>) => posted.push(m) };
-    const host = createAppHost({
-      frame: { contentWindow: frameWindow } as unknown as HTMLIFrameElement,
-      sandboxOrigin: SANDBOX,
-      viewId: 'v1',
-      tool: { name: 'notes_timeline', inputSchema: { type: 'object' } },
-      serverTools: () => [],
-      resource: { uri: 'ui://notes/timeline.html', html: '<p>hi</p>', meta: {}, digest: '0', ttlMs: 0, cacheScope: 'private' },
-      hostContext: { theme: 'light', containerDimensions: { maxWidth: 1200, maxHeight: 720 } },
-      callTool: async () => ({ type: 'abandoned' }) as never,
-      readResource: async () => ({ type: 'abandoned' }) as never,
-    });
+    const { host, posted, deliver, initialize } = hostOnFakeFrame({ hostContext: { theme: 'light', containerDimensions: { maxWidth: 1200, maxHeight: 720 } } });
     await host.connect();
     host.updateContext({ containerDimensions: { width: 640, maxHeight: 720 } });
-    const deliver = (data: unknown) => events.dispatchEvent(Object.assign(new Event('message'), { data, source: frameWindow, origin: SANDBOX }));
-    deliver({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'ui/initialize',
-      params: { appInfo: { name: 'v', version: '1' }, appCapabilities: {}, protocolVersion: '2026-01-26' },
-    });
+    initialize();
     await vi.waitFor(() => expect(posted.some((m) => m.id === 1)).toBe(true));
     const answer = posted.find((m) => m.id === 1) as { result: { hostContext: Record<string, unknown> } };
     expect(answer.result.hostContext.containerDimensions).toEqual({ width: 640, maxHeight: 720 });

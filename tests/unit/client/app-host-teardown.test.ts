@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BridgeFrame } from '../../../lib/client/app-bridge-transport';
-import { createAppHost } from '../../../lib/client/app-host';
+import { hostOnFakeFrame } from '../../helpers/app-host-frame';
 
 /**
  * Leaving a page while an app view is open: the frame disappears before the host hears about it,
@@ -8,8 +8,6 @@ import { createAppHost } from '../../../lib/client/app-host';
  * without catching, so nothing the transport does on a gone frame may reject: the page must show
  * no uncaught error, and the host must not report one either.
  */
-
-const SANDBOX = 'http://localhost:3001';
 
 describe('app host teardown after the frame is gone', () => {
   const unhandled: unknown[] = [];
@@ -21,24 +19,10 @@ describe('app host teardown after the frame is gone', () => {
 
   it('drops messages to a removed frame quietly and tears down without errors', async () => {
     process.on('unhandledRejection', onUnhandled);
-    const events = new EventTarget();
-    vi.stubGlobal('window', events);
-    const posted: unknown[] = [];
-    const frameWindow = { postMessage: (m: unknown) => posted.push(m) };
-    const frame = { contentWindow: frameWindow as unknown } as { contentWindow: unknown };
     const frames: BridgeFrame[] = [];
     const errors: Error[] = [];
     let initialized = false;
-    const host = createAppHost({
-      frame: frame as HTMLIFrameElement,
-      sandboxOrigin: SANDBOX,
-      viewId: 'v1',
-      tool: { name: 'notes_timeline', inputSchema: { type: 'object' } },
-      serverTools: () => [],
-      resource: { uri: 'ui://notes/timeline.html', html: '<p>hi</p>', meta: {}, digest: '0', ttlMs: 0, cacheScope: 'private' },
-      hostContext: { theme: 'light' },
-      callTool: async () => ({ type: 'abandoned' }) as never,
-      readResource: async () => ({ type: 'abandoned' }) as never,
+    const { host, frame, posted, deliver, initialize } = hostOnFakeFrame({
       record: (f) => frames.push(f),
       onError: (e) => errors.push(e),
       onInitialized: () => {
@@ -46,13 +30,7 @@ describe('app host teardown after the frame is gone', () => {
       },
     });
     await host.connect();
-    const deliver = (data: unknown) => events.dispatchEvent(Object.assign(new Event('message'), { data, source: frameWindow, origin: SANDBOX }));
-    deliver({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'ui/initialize',
-      params: { appInfo: { name: 'v', version: '1' }, appCapabilities: {}, protocolVersion: '2026-01-26' },
-    });
+    initialize();
     await vi.waitFor(() => expect(posted.some((m) => (m as { id?: unknown }).id === 1)).toBe(true));
     deliver({ jsonrpc: '2.0', method: 'ui/notifications/initialized', params: {} });
     await vi.waitFor(() => expect(initialized).toBe(true));
