@@ -11,7 +11,7 @@ import type { ConnectionConfig } from '@/lib/state/connection-slice';
 import { PromptsPanel, ResourcesPanel, StreamsPanel, TasksPanel, ToolsPanel } from './panels';
 import { TasksBadge } from './TasksBadge';
 import { useLinkedConnection } from './use-linked-connection';
-import { Workbench, type WorkbenchPanel } from './Workbench';
+import { Workbench, WORKBENCH_PAGE, type WorkbenchPanel } from './Workbench';
 
 const PANELS: WorkbenchPanel[] = [
   { id: 'tools', title: 'Tools', content: <ToolsPanel /> },
@@ -41,14 +41,14 @@ function LinkedConnection() {
 export function InspectorPage({ autoConnect }: { autoConnect?: Partial<ConnectionConfig> }) {
   return (
     <InspectorProvider autoConnect={autoConnect}>
-      <main className="flex h-screen min-w-0 flex-col gap-2 p-3" data-testid="inspector">
-        <header className="flex items-center gap-4">
+      <main className={WORKBENCH_PAGE} data-testid="inspector">
+        <header className="flex flex-wrap items-center gap-x-4 gap-y-2">
           <h1 className="text-lg font-semibold tracking-tight">
             Loupe <span className="align-middle text-xs font-normal text-muted">MCP 2026-07-28 inspector</span>
           </h1>
           <RecordingMenu />
           <HeaderTools />
-          <nav className="ml-auto flex gap-4 text-sm">
+          <nav className="ml-auto flex flex-wrap gap-x-4 gap-y-1 text-sm">
             <TapList />
             <Link href="/scenarios/demo" className="text-accent hover:underline">
               Demo mock control room →

@@ -33,10 +33,15 @@ interface SplitPaneProps {
   first: ReactNode;
   second: ReactNode;
   className?: string;
+  /**
+   * Stack the panes one over the other with no handle, each pane given its class (its height):
+   * for narrow windows. The panes stay mounted across the switch, so nothing in them is lost.
+   */
+  stacked?: { first: string; second: string };
 }
 
 /** Two resizable panes (see above). */
-export function SplitPane({ id, direction, initial, min = 0.2, max = 0.8, label, first, second, className = '' }: SplitPaneProps) {
+export function SplitPane({ id, direction, initial, min = 0.2, max = 0.8, label, first, second, className = '', stacked }: SplitPaneProps) {
   const [size, setSize] = useState(initial);
   const box = useRef<HTMLDivElement>(null);
   const row = direction === 'row';
@@ -76,6 +81,18 @@ export function SplitPane({ id, direction, initial, min = 0.2, max = 0.8, label,
     commit(next);
   };
 
+  if (stacked)
+    return (
+      <div ref={box} className={`flex min-w-0 flex-col gap-2 ${className}`} data-split={id} data-stacked>
+        <div className={`flex min-h-0 min-w-0 flex-col ${stacked.first}`} data-pane="first">
+          {first}
+        </div>
+        {null}
+        <div className={`flex min-h-0 min-w-0 flex-col ${stacked.second}`} data-pane="second">
+          {second}
+        </div>
+      </div>
+    );
   return (
     <div ref={box} className={`flex min-h-0 min-w-0 ${row ? 'flex-row' : 'flex-col'} ${className}`} data-split={id}>
       <div className="flex min-h-0 min-w-0 flex-col" style={{ flexBasis: `${size * 100}%`, flexShrink: 0, flexGrow: 0 }} data-pane="first">

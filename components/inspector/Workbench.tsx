@@ -3,6 +3,7 @@
 import { type KeyboardEvent, type ReactNode, useState } from 'react';
 import { DetailPane } from '@/components/detail/DetailPane';
 import { Timeline } from '@/components/timeline/Timeline';
+import { useMediaQuery } from '@/components/ui/use-media-query';
 import { useInspector } from './use-inspector';
 import { SplitPane } from './SplitPane';
 
@@ -38,7 +39,7 @@ function Tabs({ panels, tab, onTab }: { panels: WorkbenchPanel[]; tab?: string; 
   };
   return (
     <section className="flex min-h-0 flex-1 flex-col rounded-xl border border-border bg-surface" aria-label="Panels" data-testid="panels">
-      <div role="tablist" aria-label="Panels" className="flex shrink-0 gap-1 border-b border-border px-2 pt-1" onKeyDown={onKeyDown}>
+      <div role="tablist" aria-label="Panels" className="flex shrink-0 flex-wrap gap-1 border-b border-border px-2 pt-1" onKeyDown={onKeyDown}>
         {panels.map((p) => (
           <button
             key={p.id}
@@ -77,13 +78,27 @@ function Tabs({ panels, tab, onTab }: { panels: WorkbenchPanel[]; tab?: string; 
 }
 
 /**
+ * The class of a page that holds the workbench. On a wide window the page is the window's height
+ * (the panes scroll inside) but never under 40rem, 48rem under 1024 px where the bars above wrap
+ * onto more lines: shorter, the timeline would show two rows, so a short window scrolls the page
+ * instead. On a narrow window (under 768 px) the page grows with its content.
+ */
+export const WORKBENCH_PAGE = 'flex h-screen min-h-[40rem] min-w-0 flex-col gap-2 p-3 max-lg:min-h-[48rem] max-md:h-auto max-md:min-h-screen';
+
+/** Under Tailwind's `md` (768 px) the panes stack: side by side, each would be too narrow to read. */
+const NARROW = '(max-width: 767.98px)';
+
+/**
  * The working area the live inspector and the recording viewer share: the timeline and the
  * detail side by side above, the tabbed panel below, each boundary a handle that resizes (sizes
- * remembered). It fills the rest of a full-height column; the page must bound that height. The
- * shown tab lives in the store's ui slice, or with the page (`tab`, `onTab`) when the page swaps
- * stores (the recording viewer rebuilds its store as the user scrubs).
+ * remembered). It fills the rest of a full-height column; the page must bound that height
+ * (WORKBENCH_PAGE does). On a narrow window the three stack at fixed heights and the page scrolls
+ * (the same panes, so a form half filled in survives the window crossing the width).
+ * The shown tab lives in the store's ui slice, or with the page (`tab`, `onTab`) when the page
+ * swaps stores (the recording viewer rebuilds its store as the user scrubs).
  */
 export function Workbench({ panels, tab, onTab }: { panels: WorkbenchPanel[]; tab?: string; onTab?: (id: string) => void }) {
+  const narrow = useMediaQuery(NARROW);
   return (
     <SplitPane
       id="workbench"
@@ -93,6 +108,7 @@ export function Workbench({ panels, tab, onTab }: { panels: WorkbenchPanel[]; ta
       max={0.85}
       label="Resize the timeline and the panels"
       className="flex-1"
+      stacked={narrow ? { first: '', second: 'h-[36rem]' } : undefined}
       first={
         <SplitPane
           id="timeline-detail"
@@ -100,6 +116,7 @@ export function Workbench({ panels, tab, onTab }: { panels: WorkbenchPanel[]; ta
           initial={0.62}
           label="Resize the timeline and the detail"
           className="flex-1"
+          stacked={narrow ? { first: 'h-[28rem]', second: 'h-[24rem]' } : undefined}
           first={<Timeline />}
           second={<DetailPane />}
         />

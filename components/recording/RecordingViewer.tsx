@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { useState } from 'react';
 import { InspectorProvider } from '@/components/inspector/InspectorProvider';
 import { StreamsPanel, TasksPanel } from '@/components/inspector/panels';
-import { Workbench } from '@/components/inspector/Workbench';
+import { Workbench, WORKBENCH_PAGE } from '@/components/inspector/Workbench';
 import { ThemeToggle } from '@/components/ui/ThemeToggle';
 import { OpenRecording } from './OpenRecording';
 import { RecordedApp } from './RecordedApp';
@@ -26,8 +26,8 @@ export function RecordingViewer() {
   const [tab, setTab] = useState('app');
   const r = v.loaded?.recording;
   return (
-    <main className="flex h-screen flex-col gap-3 p-3" data-testid="recording-viewer" data-state={r ? (v.store ? 'ready' : 'loading') : 'empty'}>
-      <header className="flex flex-wrap items-center gap-4">
+    <main className={WORKBENCH_PAGE} data-testid="recording-viewer" data-state={r ? (v.store ? 'ready' : 'loading') : 'empty'}>
+      <header className="flex flex-wrap items-center gap-x-4 gap-y-2">
         <h1 className="text-lg font-semibold tracking-tight">
           Loupe <span className="align-middle text-xs font-normal text-muted">recording</span>
         </h1>

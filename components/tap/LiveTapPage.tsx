@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { InspectorProvider } from '@/components/inspector/InspectorProvider';
 import { StreamsPanel, TasksPanel } from '@/components/inspector/panels';
-import { Workbench } from '@/components/inspector/Workbench';
+import { Workbench, WORKBENCH_PAGE } from '@/components/inspector/Workbench';
 import { MissingToken } from '@/components/scenario/MissingToken';
 import { useSession } from '@/components/scenario/use-session';
 import { usePathId } from '@/components/ui/use-path-id';
@@ -51,8 +51,8 @@ export function LiveTapPage() {
   const id = usePathId('/tap/');
   const session = useSession();
   return (
-    <main className="flex h-screen flex-col gap-3 p-3" data-testid="live-tap">
-      <header className="flex items-center gap-4">
+    <main className={WORKBENCH_PAGE} data-testid="live-tap">
+      <header className="flex flex-wrap items-center gap-x-4 gap-y-2">
         <h1 className="text-lg font-semibold tracking-tight">
           Loupe <span className="align-middle text-xs font-normal text-muted">live tap {id ?? ''}</span>
         </h1>

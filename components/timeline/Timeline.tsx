@@ -1,5 +1,6 @@
 'use client';
 
+import { type UIEvent, useRef } from 'react';
 import { barOf } from '@/lib/state/timeline-lanes';
 import type { TimelineBuffer } from '@/lib/state/timeline-buffer';
 import type { ListRow } from '@/lib/state/timeline-rows';
@@ -40,6 +41,13 @@ export function Timeline() {
   const t = useTimeline();
   const { visible, items, lanes, buffer, rows, waterfall } = t;
   const kindKey = lanes.kinds.join(',');
+  // The header row sits outside the scroller (it stays put vertically); sideways it follows the
+  // rows, which in a narrow pane are wider than the pane.
+  const axisRef = useRef<HTMLDivElement>(null);
+  const onScroll = (e: UIEvent<HTMLTableElement>) => {
+    t.onScroll(e);
+    if (axisRef.current) axisRef.current.scrollLeft = e.currentTarget.scrollLeft;
+  };
   return (
     <section
       ref={t.sectionRef}
@@ -48,10 +56,12 @@ export function Timeline() {
       data-testid="timeline"
     >
       <TimelineToolbar methods={visible.methods} shown={visible.ids.length} />
-      <TimeAxis lanes={lanes} waterfall={waterfall} />
+      <div ref={axisRef} className="shrink-0 overflow-hidden">
+        <TimeAxis lanes={lanes} waterfall={waterfall} />
+      </div>
       <table
         ref={t.scrollRef}
-        onScroll={t.onScroll}
+        onScroll={onScroll}
         onKeyDown={t.onKeyDown}
         onClick={t.onClick}
         tabIndex={0}

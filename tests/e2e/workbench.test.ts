@@ -6,7 +6,7 @@ import { startAppAndBrowser, stopAppAndBrowser } from './browser';
 /**
  * The inspector's workbench in headless Chromium on the demo: the layout at 1280×800 and
  * 1440×900 (nothing in the panels cut off, the app view wide enough to use, the toolbar on one
- * line), resizable panes remembered, the timeline's one row per exchange that unfolds into its
+ * line) and in small windows (800×600, 390×844: rows to read, nothing off the page sideways), resizable panes remembered, the timeline's one row per exchange that unfolds into its
  * frames and whose waterfall zooms and pans, the JSON tree that folds and copies a value or its
  * path, and a task's input request shown where the user is looking.
  */
@@ -99,6 +99,71 @@ describe('inspector workbench', () => {
       await context.close();
     });
   }
+
+  // Small windows: a 13" laptop's browser at 800×600 keeps the panes side by side, a phone-sized one stacks them.
+  for (const viewport of [
+    { width: 800, height: 600, stacked: false },
+    { width: 390, height: 844, stacked: true },
+  ]) {
+    it(`at ${viewport.width}×${viewport.height} the timeline shows at least five rows, nothing runs off the page sideways, and the header follows the rows`, async () => {
+      const context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
+      const page = await context.newPage();
+      await page.goto(`${base}/?token=${server.token}`);
+      await connected(page);
+      await page.waitForSelector('[data-testid="timeline-row"]');
+      // Five rows of 28 px fit in the list (it was two at 800×600, and 2 px tall at 390×844).
+      const list = (await page.locator('[data-testid="timeline-list"]').boundingBox())!;
+      expect(list.height).toBeGreaterThanOrEqual(5 * 28);
+      // The page itself never scrolls sideways; what is wider scrolls inside its own box.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+
+      const timeline = (await page.locator('[data-testid="timeline"]').boundingBox())!;
+      const detail = (await page.locator('[data-testid="detail-pane"]').boundingBox())!;
+      if (viewport.stacked) {
+        expect(detail.y).toBeGreaterThanOrEqual(timeline.y + timeline.height);
+        expect(detail.width).toBeGreaterThan(viewport.width - 40);
+        expect(await page.$('[data-testid="splitter-timeline-detail"]')).toBeNull();
+      } else {
+        expect(detail.x).toBeGreaterThanOrEqual(timeline.x + timeline.width);
+        expect(await page.$('[data-testid="splitter-timeline-detail"]')).not.toBeNull();
+      }
+
+      // Scrolled sideways, the column names stay over their columns.
+      const scrolled = await page.$eval('[data-testid="timeline-list"]', (el) => {
+        el.scrollLeft = el.scrollWidth;
+        return el.scrollLeft;
+      });
+      const sizeHead = page.locator('[data-testid="time-axis"] span', { hasText: /^size$/ });
+      const sizeCell = page.locator('[data-testid="timeline-row"] [data-testid="row-size"]').first();
+      await expect.poll(async () => Math.round((await sizeHead.boundingBox())!.x - (await sizeCell.boundingBox())!.x)).toBe(0);
+      if (viewport.stacked) expect(scrolled).toBeGreaterThan(0);
+
+      // A row still opens in the detail pane, and the panels below are reachable.
+      await page.locator('[data-testid="timeline-row"]').first().click();
+      await page.waitForSelector('[data-testid="detail-pane"]:not([data-empty])');
+      await page.click('[data-tab="tools"]');
+      await page.locator('[data-testid="tools-table"] tr[data-tool="echo"]').scrollIntoViewIfNeeded();
+      expect(await page.locator('[data-testid="tools-table"] tr[data-tool="echo"]').isVisible()).toBe(true);
+      await context.close();
+    });
+  }
+
+  it('keeps the panes and what is typed in them when the window narrows until they stack, and widens again', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`${base}/`);
+    await connected(page);
+    await page.click('[data-tab="tools"]');
+    await page.click('[data-testid="tools-table"] tr[data-tool="echo"] [data-testid="select-tool"]');
+    const text = '[data-testid="tool-call-form"][data-tool="echo"] input[name="text"]';
+    await page.fill(text, 'half written');
+    await page.setViewportSize({ width: 600, height: 800 });
+    await page.waitForSelector('[data-split="timeline-detail"][data-stacked]');
+    expect(await page.inputValue(text)).toBe('half written');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.waitForSelector('[data-testid="splitter-timeline-detail"]');
+    expect(await page.inputValue(text)).toBe('half written');
+    await page.close();
+  });
 
   it('resizes the panes with the keyboard and remembers the size after a reload', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
