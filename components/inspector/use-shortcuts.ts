@@ -33,12 +33,22 @@ function typing(target: EventTarget | null): boolean {
   return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
 }
 
-/** Hand a key to the timeline list as if it had been pressed there. */
+/**
+ * Hand a key to the timeline list as if it had been pressed there. The event bubbles back up to
+ * the document's handler: `handing` keeps that from handing it over again (an Enter the list did
+ * not take would otherwise go round until the stack overflows).
+ */
+let handing = false;
 function toTimeline(key: string): boolean {
   const list = document.querySelector<HTMLElement>(LIST);
-  if (!list) return false;
+  if (!list || handing) return false;
   list.focus({ preventScroll: true });
-  list.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
+  handing = true;
+  try {
+    list.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
+  } finally {
+    handing = false;
+  }
   return true;
 }
 

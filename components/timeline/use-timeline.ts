@@ -18,6 +18,8 @@ import { useWaterfall } from './use-waterfall';
 const ROW_HEIGHT = 28;
 const OVERSCAN = 12;
 const ZOOM_KEYS: Record<string, number> = { '+': 0.5, '=': 0.5, '-': 2, _: 2 };
+/** The keys the list moves, folds and opens with. */
+const LIST_KEYS = new Set(['ArrowDown', 'ArrowUp', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'Enter', 'Escape']);
 
 /** The timeline list's state and handlers: virtual rows, lanes, waterfall, selection, following, scroll, click and keys. */
 export function useTimeline() {
@@ -137,21 +139,29 @@ export function useTimeline() {
         if (e.key === '0') return waterfall.reset();
         return waterfall.pan(e.key === 'ArrowLeft' ? -0.25 : 0.25);
       }
-      if (!['ArrowDown', 'ArrowUp', 'ArrowLeft', 'ArrowRight', 'Escape'].includes(e.key)) return;
+      if (!LIST_KEYS.has(e.key)) return;
       e.preventDefault();
       const t = store.getState().timeline;
       if (e.key === 'Escape') return t.select(undefined);
       const at = t.selectedId === undefined ? -1 : rows.indexOf(t.selectedId);
       const current: ListRow | undefined = rows.at(at);
-      if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
-        if (current?.exchange) toggle(current.exchange.id, e.key === 'ArrowRight');
-        return;
+      const go = (index: number) => {
+        const row = rows.at(index);
+        if (!row) return;
+        t.select(row.id);
+        virtualizer.scrollToIndex(index, { align: 'auto' });
+      };
+      // Enter opens the selected exchange (its detail is shown already); → and ← unfold and fold
+      // it; ← on a frame goes up to its exchange, as in a tree.
+      if (e.key === 'Enter' || e.key === 'ArrowRight') return current?.exchange ? toggle(current.exchange.id, true) : undefined;
+      if (e.key === 'ArrowLeft') {
+        if (current?.exchange) return toggle(current.exchange.id, false);
+        let parent = at;
+        while (parent > 0 && rows.at(parent)?.child) parent -= 1;
+        return current?.child ? go(parent) : undefined;
       }
-      const next = e.key === 'ArrowDown' ? Math.min(rows.length - 1, at + 1) : Math.max(0, at < 0 ? rows.length - 1 : at - 1);
-      const row = rows.at(next);
-      if (!row) return;
-      t.select(row.id);
-      virtualizer.scrollToIndex(next, { align: 'auto' });
+      if (e.key === 'Home' || e.key === 'End') return go(e.key === 'Home' ? 0 : rows.length - 1);
+      go(e.key === 'ArrowDown' ? Math.min(rows.length - 1, at + 1) : Math.max(0, at < 0 ? rows.length - 1 : at - 1));
     },
     [store, rows, virtualizer, toggle, waterfall],
   );

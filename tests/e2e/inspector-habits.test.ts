@@ -174,7 +174,7 @@ describe('inspector habits', () => {
     await page.fill('[data-testid="timeline-search"]', '');
   });
 
-  it('moves through the timeline from the keyboard, and never while typing; ? lists the shortcuts', async () => {
+  it('moves through the timeline from the keyboard (Enter opens, ← goes up, Home and End), and never while typing; ? lists the shortcuts', async () => {
     await page.click('[data-testid="detail-pane"] [aria-label="Close the detail"]');
     await page.locator('h1').click();
     await page.keyboard.press('/');
@@ -195,6 +195,35 @@ describe('inspector habits', () => {
     expect(second).not.toBe(first);
     await page.keyboard.press('k');
     expect(await selected()).toBe(first);
+
+    // Enter opens the selected exchange, its frames under it; ↓ goes into them, ← back up to the
+    // exchange; End and Home go to the last and the first row. None of it throws in the page.
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.selectOption('[data-testid="timeline-view"]', 'exchanges');
+    const exchange = page.locator('[data-testid="timeline-row"][data-kind="exchange"][data-method="tools/list"]').first();
+    await exchange.locator('[data-testid="row-status"]').click();
+    const exchangeId = await exchange.getAttribute('data-id');
+    expect(await selected()).toBe(exchangeId);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector(`[data-testid="timeline-row"][data-id="${exchangeId}"][aria-expanded="true"]`);
+    await page.keyboard.press('ArrowDown');
+    const child = await selected();
+    expect(await page.getAttribute(`[data-testid="timeline-row"][data-child][data-id="${child}"]`, 'data-method')).toBe('tools/list');
+    await page.keyboard.press('ArrowLeft');
+    expect(await selected()).toBe(exchangeId);
+    const edge = () =>
+      page.$$eval('[data-testid="timeline-row"]', (rows) => {
+        const top = (r: Element) => Number.parseFloat((r as HTMLElement).style.top);
+        const sorted = rows.sort((a, b) => top(a) - top(b));
+        return { first: sorted[0]?.getAttribute('data-id'), last: sorted.at(-1)?.getAttribute('data-id') };
+      });
+    await page.keyboard.press('End');
+    expect(await selected()).toBe((await edge()).last);
+    await page.keyboard.press('Home');
+    expect(await selected()).toBe((await edge()).first);
+    expect(errors).toEqual([]);
+    await page.selectOption('[data-testid="timeline-view"]', 'frames');
     await page.keyboard.press('Escape');
     await page.waitForSelector('[data-testid="detail-pane"][data-empty]');
 
