@@ -57,6 +57,31 @@ const PROXY_FIX: Record<string, string> = {
 /** The transport's words for a request that never got an HTTP answer (http-transport.ts). */
 const NEVER_REACHED = /^Failed to (reach|open the stream at) /;
 
+/**
+ * Why `url` cannot be an HTTP connection's target, before anything is sent: it must be an
+ * http(s) URL, or a path on this Loupe (`/mcp`). Anything else would be fetched as a path
+ * relative to the page, and the user would read Loupe's own 405 as the server's answer.
+ */
+export function urlProblem(url: string): ConnectProblem | undefined {
+  const text = url.trim();
+  const example = 'e.g. http://127.0.0.1:3001/mcp, or a path on this Loupe such as /mcp';
+  if (!text) return { cause: 'Failed to connect: type the server’s URL.', fix: `Type the MCP endpoint’s URL (${example}).` };
+  if (text.startsWith('/') && !text.startsWith('//')) return undefined;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed?.protocol === 'http:' || parsed?.protocol === 'https:') return undefined;
+  // "localhost:3001/mcp" parses, with "localhost:" as its scheme: the user left out http://.
+  if (/^[\w.-]+(:\d+)?(\/\S*)?$/.test(text))
+    return { cause: `Failed to connect: “${text}” is not a URL.`, fix: `Did you mean http://${text}? Type the full URL (${example}).` };
+  const cause = parsed ? `Failed to connect: ${parsed.protocol} URLs are not MCP over HTTP.` : `Failed to connect: “${text}” is not a URL.`;
+  const fix = `Type the MCP endpoint’s full URL (${example}).`;
+  return { cause, fix };
+}
+
 /** Explain a connect that failed with `outcome` (a stdio or unknown failure keeps the client's words). */
 export function explainConnectFailure(target: ConnectTarget, outcome: RequestOutcome): ConnectProblem {
   const where = target.url;

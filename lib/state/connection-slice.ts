@@ -11,7 +11,7 @@ import type { InspectorStoreOptions } from './inspector-store';
 import type { SliceGet, SliceSet } from './slice';
 import type { ServerRequestsSlice } from './server-requests-slice';
 import type { TimelineSlice } from './timeline-slice';
-import { explainConnectFailure, type ConnectProblem } from './connection-errors';
+import { explainConnectFailure, urlProblem, type ConnectProblem } from './connection-errors';
 import { configTransport, pageOrigin } from './connection-transport';
 import type { AuthSlice } from './auth-slice';
 import { authorizedTransport } from './connection-auth';
@@ -144,6 +144,8 @@ export function createConnectionSlice(
     const ac = new AbortController();
     abort = ac;
     let argv: string[] = [];
+    const badUrl = config.mode === 'stdio' ? undefined : urlProblem(config.url);
+    if (badUrl) return update({ config, status: 'error', error: badUrl.cause, problem: badUrl, route: undefined });
     try {
       if (config.mode === 'stdio') argv = splitCommandLine(config.url);
       if (config.mode === 'stdio' && !argv.length) throw new Error('Failed to start: type a command line');

@@ -114,6 +114,13 @@ describe('inspector habits', () => {
     expect(cause).toContain("does not allow this page's origin (CORS)");
     expect(cause).not.toMatch(/^Failed to fetch$/);
     expect(await page.textContent('[data-testid="connection-fix"]')).toMatch(/Choose "Auto" or "Via Loupe proxy"/);
+
+    // A word is not a URL: said so before anything is sent (it used to reach Loupe's own origin as a path, and its 405 read as the server's).
+    const rows = await page.$$eval('[data-testid="timeline-row"]', (r) => r.length);
+    await connectTo('notaurl', 'auto', 'error');
+    await page.waitForSelector('[data-testid="connection-error"]:text-is("Failed to connect: “notaurl” is not a URL.")');
+    expect(await page.textContent('[data-testid="connection-fix"]')).toMatch(/^Fix: Did you mean http:\/\/notaurl\?/);
+    expect(await page.$$eval('[data-testid="timeline-row"]', (r) => r.length)).toBe(rows);
   });
 
   it('copies a request as cURL (token masked until revealed; the command works), copies its JSON, and edits and resends it', async () => {

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHeadlessSession } from '../../../lib/client/headless';
-import { explainConnectFailure } from '../../../lib/state/connection-errors';
+import { explainConnectFailure, urlProblem } from '../../../lib/state/connection-errors';
 
 const page = 'http://127.0.0.1:4000';
 
@@ -106,5 +106,23 @@ describe('a connect whose answer broke off', () => {
     } finally {
       if (blocked.listening) await new Promise<void>((r) => blocked.close(() => r()));
     }
+  });
+});
+
+describe('a URL the form cannot connect to, refused before anything is sent', () => {
+  it('takes http(s) URLs and paths on this Loupe', () => {
+    for (const ok of ['http://127.0.0.1:3001/mcp', 'https://example.com/mcp', '/mcp', ' /mcp ']) expect(urlProblem(ok)).toBeUndefined();
+  });
+
+  it('names a word, a host without its scheme and another scheme, each with what to type', () => {
+    expect(urlProblem('notaurl')).toEqual({
+      cause: 'Failed to connect: “notaurl” is not a URL.',
+      fix: 'Did you mean http://notaurl? Type the full URL (e.g. http://127.0.0.1:3001/mcp, or a path on this Loupe such as /mcp).',
+    });
+    expect(urlProblem('localhost:3001/mcp')?.fix).toMatch(/^Did you mean http:\/\/localhost:3001\/mcp\?/);
+    expect(urlProblem('ws://127.0.0.1:3001/mcp')?.cause).toBe('Failed to connect: ws: URLs are not MCP over HTTP.');
+    expect(urlProblem('javascript:alert(1)')?.cause).toBe('Failed to connect: javascript: URLs are not MCP over HTTP.');
+    expect(urlProblem('//evil.test/mcp')?.cause).toBe('Failed to connect: “//evil.test/mcp” is not a URL.');
+    expect(urlProblem('   ')?.cause).toBe('Failed to connect: type the server’s URL.');
   });
 });
