@@ -133,8 +133,12 @@ export function createSpanIndex(): SpanIndex {
     s.bytes += e.bytes;
     if (e.isError) s.errors++;
     if (kind === 'exchange') {
-      if (endsExchange(e)) s.open = false;
+      // A plain HTTP answer's body is all of it, JSON-RPC or not: "Method Not Allowed" from a 405,
+      // or JSON that is no message, ends its exchange too (it read "pending" for ever).
+      const notRpc = e.kind === 'message' && e.direction === 'in' && !e.rpcKind && s.httpStatus !== undefined;
+      if (endsExchange(e) || notRpc) s.open = false;
       noteOutcome(s, e);
+      if (notRpc && !s.status) s.status = 'not JSON-RPC';
       if (e.fault) s.fault = s.fault ? `${s.fault}, ${e.fault}` : e.fault;
       // A label learned late (the request frame was not the first one seen).
       if (e.direction === 'out' && e.method) s.label = labelOf(kind, e);

@@ -42,6 +42,17 @@ describe('timeline rows', () => {
     expect(group(buffer, ids, false, new Set()).length).toBe(9);
   });
 
+  it('ends an exchange whose plain HTTP answer is not JSON-RPC (a 405 page), instead of showing it pending for ever', () => {
+    const buffer = createTimelineBuffer();
+    const base = { connectionId: 'c', exchangeId: 'c:7', rpcId: 7, method: 'server/discover' };
+    buffer.push([
+      { ...base, seq: 0, at: 1000, direction: 'out', kind: 'http-request', body: { jsonrpc: '2.0', id: 7, method: 'server/discover' }, bytes: 40 },
+      { ...base, seq: 1, at: 1004, direction: 'in', kind: 'http-response', httpStatus: 405, headers: { 'content-type': 'text/plain' }, bytes: 0 },
+      { ...base, seq: 2, at: 1006, direction: 'in', kind: 'message', raw: 'Method Not Allowed', errorText: 'not JSON: Unexpected token', bytes: 18 },
+    ] as Frame[]);
+    expect(buffer.span('exchange:c:7')).toMatchObject({ httpStatus: 405, status: 'not JSON-RPC', open: false, endAt: 1006 });
+  });
+
   it('zooms around an anchor and pans by a share of the window', () => {
     const w = { from: 0, to: 1000 };
     expect(zoomWindow(w, 0.5)).toEqual({ from: 250, to: 750 });
