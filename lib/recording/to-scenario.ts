@@ -4,6 +4,7 @@ import { groupExchanges, type RecordedExchange } from './exchanges';
 import type { Recording } from './schema';
 import { inferTaskSpec, resultSpec } from './task-lifecycle';
 import { asRecord } from '../shared/records';
+import { SCENARIO_SCHEMA_NOTE } from '../shared/scenario-schema-note';
 
 /**
  * Recording → editable scenario: server identity from discovery (or the handshake), the tools
@@ -197,7 +198,8 @@ export function recordingToScenario(recording: Recording, options: ToScenarioOpt
 /** The scenario as YAML text, ready for the control room's editor. */
 export function recordingToScenarioYaml(recording: Recording, options: ToScenarioOptions = {}): string {
   const header = [
-    '# Loupe scenario converted from a recording (JSON Schema: /scenario.schema.json).',
+    '# Loupe scenario converted from a recording.',
+    `# ${SCENARIO_SCHEMA_NOTE}.`,
     '# Tools, results and task lifecycles are what the recording saw; edit freely.',
   ].join('\n');
   return `${header}\n${stringify(recordingToScenario(recording, options), { lineWidth: 100, aliasDuplicateObjects: false })}`;

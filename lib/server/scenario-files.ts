@@ -5,6 +5,7 @@ import { builtinScenarioIds, builtinScenarioInput } from '../scenario/builtins';
 import { loadScenarioFile, parseScenarioIn } from '../scenario/files';
 import type { ScenarioIssue } from '../scenario/loader';
 import type { Scenario } from '../scenario/schema';
+import { SCENARIO_SCHEMA_NOTE } from '../shared/scenario-schema-note';
 import type { ScenarioSummary, ScenarioValidation } from '../protocol/loupe-api';
 import { makeDir } from '../store/sqlite/make-dir';
 import { writeAtomic } from './write-atomic';
@@ -72,7 +73,7 @@ const refuse = (reason: FileRefusal['reason'], message: string, issues?: Scenari
 export function builtinScenarioYaml(id: string): string | undefined {
   const input = builtinScenarioInput(id);
   if (!input) return undefined;
-  return `# Loupe scenario (JSON Schema: /scenario.schema.json)\n${stringify(input, { lineWidth: 100 })}`;
+  return `# Loupe scenario.\n# ${SCENARIO_SCHEMA_NOTE}.\n${stringify(input, { lineWidth: 100 })}`;
 }
 
 /** Where `text` writes the top-level `id` (1-based), for an issue when it disagrees with the path. */

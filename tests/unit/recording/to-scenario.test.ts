@@ -32,6 +32,8 @@ describe('recording to scenario', () => {
   it('produces YAML that parseScenario validates, with tools, resources and task lifecycles', () => {
     const text = recordingToScenarioYaml(session.recording);
     expect(text).toMatch(/^# Loupe scenario converted from a recording/);
+    // The file is read on disk too: it names the schema where the package installs it, beside Loupe's own path.
+    expect(text.split('\n')[1]).toMatch(/node_modules\/mcp-loupe\/public\/scenario\.schema\.json/);
     const s = convert(text);
     expect(s.id).toBe('rec-test-recorded');
     expect(s.server).toMatchObject({ name: 'rec-test', version: '1.2.3', title: 'Recording test server' });
