@@ -11,27 +11,38 @@ import { printable } from './terminal';
  * drive a running mock's tasks through its control API.
  */
 
+/** One control-API call: its status and its JSON body (`{}` when it has none). */
+async function post(target: URL, token: string, body: string, url: string): Promise<{ res: Response; body: ControlAnswer }> {
+  let res: Response;
+  try {
+    res = await fetch(target, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body });
+  } catch (e) {
+    throw new CliFailure(`cannot reach ${url}: ${describeNetworkError(e, target.toString())}`, 'unreachable');
+  }
+  return { res, body: (await res.json().catch(() => ({}))) as ControlAnswer };
+}
+
+type ControlAnswer = { task?: { status?: string; statusMessage?: string }; error?: string; scenario?: string };
+
 async function control(
   action: string,
   taskId: string,
   opts: { url: string; token?: string; dataDir?: string; scenario?: string; json?: string },
 ): Promise<void> {
   const base = parseHttpUrl(opts.url);
-  const scenario = opts.scenario ?? (base.pathname.split('/').filter(Boolean)[1] || 'demo');
+  const named = opts.scenario ?? base.pathname.split('/').filter(Boolean)[1];
   const token = controlToken(opts, base);
-  const target = new URL(`/api/scenarios/${encodeURIComponent(scenario)}/tasks/${encodeURIComponent(taskId)}/${action}`, base);
-  let res: Response;
-  try {
-    res = await fetch(target, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      body: opts.json ?? '{}',
-    });
-  } catch (e) {
-    throw new CliFailure(`cannot reach ${opts.url}: ${describeNetworkError(e, target.toString())}`, 'unreachable');
+  const targetOf = (scenario: string) => new URL(`/api/scenarios/${encodeURIComponent(scenario)}/tasks/${encodeURIComponent(taskId)}/${action}`, base);
+  let answer = await post(targetOf(named ?? 'demo'), token, opts.json ?? '{}', opts.url);
+  // A plain `/mcp` serves whatever scenario the mock was started with, not necessarily demo: the
+  // control API names the scenario that holds the task, and the action goes there.
+  if (named === undefined && answer.res.status === 404 && answer.body.scenario)
+    answer = await post(targetOf(answer.body.scenario), token, opts.json ?? '{}', opts.url);
+  const { res, body } = answer;
+  if (!res.ok) {
+    const hint = body.scenario ? ` (pass --scenario ${body.scenario})` : '';
+    throw new CliFailure(`Failed to ${action} task: ${body.error ?? `HTTP ${res.status}`}${hint}`);
   }
-  const body = (await res.json().catch(() => ({}))) as { task?: { status?: string; statusMessage?: string }; error?: string };
-  if (!res.ok) throw new CliFailure(`Failed to ${action} task: ${body.error ?? `HTTP ${res.status}`}`);
   process.stdout.write(
     printable(`${action}: task ${fingerprint(taskId)}… is now ${body.task?.status}${body.task?.statusMessage ? ` (${body.task.statusMessage})` : ''}\n`),
   );
@@ -58,7 +69,7 @@ export function registerTaskCommands(program: Command): void {
       .requiredOption('--url <url>', 'the mock endpoint, e.g. http://127.0.0.1:3001/mcp')
       .option('--token <token>', 'control token printed by `mcp-loupe mock` (or $LOUPE_TOKEN)')
       .option('--data-dir <dir>', 'without --token: the data directory of the Loupe at --url (`mcp-loupe open`), whose token it holds')
-      .option('--scenario <id>', 'scenario id (default: from the URL, else demo)')
+      .option('--scenario <id>', 'scenario id (default: from the URL, else the one that holds the task)')
       .option('--json <body>', 'JSON body: {"result":...} for complete, {"error":...} for fail')
       .action((taskId, opts) => control(action, taskId, opts));
   }

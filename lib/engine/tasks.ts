@@ -12,8 +12,8 @@ import { createTaskWatch } from './task-watch';
 /**
  * The tasks extension: creation (persisted before the reply), tasks/get, tasks/update,
  * tasks/cancel and the control room's actions. Timed steps run on `task-timers.ts`, changes reach
- * listeners through `task-watch.ts`, the wire view is `task-snapshot.ts`. Another principal's task
- * answers exactly like an unknown one.
+ * listeners through `task-watch.ts`, the wire view is `task-snapshot.ts`. Another principal's task,
+ * or another scenario's (the store is the host's), answers exactly like an unknown one.
  */
 
 /** The answer to a task that is unknown, expired or another principal's (they must not be told apart). */
@@ -27,7 +27,7 @@ export interface TaskManager {
   get(ctx: RequestContext, params: GetTaskParams): Promise<Outcome>;
   update(ctx: RequestContext, params: UpdateTaskParams): Promise<Outcome>;
   cancel(ctx: RequestContext, params: CancelTaskParams): Promise<Outcome>;
-  /** Read a task for a principal, settled to now; undefined when unknown, foreign or expired. */
+  /** Read a task for a principal, settled to now; undefined when unknown, foreign (principal or scenario) or expired. */
   read(taskId: string, principal: string | undefined): Promise<TaskRecord | undefined>;
   /** {@link read} as a client is answered: a lagging instance (instance-skew) shows what it saw last. */
   view(taskId: string, principal: string, onRead?: (r: TaskRecord) => void): Promise<TaskRecord | undefined>;
@@ -97,7 +97,7 @@ export function createTaskManager(core: EngineCore): TaskManager {
   async function read(taskId: string, principal: string | undefined, onRead?: (r: TaskRecord) => void): Promise<TaskRecord | undefined> {
     const now = core.clock.now();
     const raw = await core.stores.tasks.get(taskId);
-    if (!raw || (principal !== undefined && raw.principal !== principal)) return undefined;
+    if (!raw || raw.scenarioId !== core.scenario.id || (principal !== undefined && raw.principal !== principal)) return undefined;
     if (expired(raw, now)) {
       await core.stores.tasks.delete(taskId);
       evicted(taskId);
@@ -210,9 +210,10 @@ export function createTaskManager(core: EngineCore): TaskManager {
     view,
     snapshot: taskSnapshot,
     async control(taskId, action) {
+      // The store is every scenario's; another scenario's task is not this engine's (driving it did nothing, yet answered).
+      const rec = await core.stores.tasks.get(taskId);
+      if (!rec || rec.scenarioId !== core.scenario.id) return undefined;
       if (action.kind === 'expire') {
-        const rec = await core.stores.tasks.get(taskId);
-        if (!rec) return undefined;
         await core.stores.tasks.delete(taskId);
         evicted(taskId);
         const gone = { ...rec, status: 'failed' as const, error: { code: ERROR.invalidParams, message: 'Task has expired' } };
@@ -223,8 +224,7 @@ export function createTaskManager(core: EngineCore): TaskManager {
     },
     watch: (taskId, fn) => watchers.watch(taskId, fn),
     async follow(taskId, principal, fn) {
-      // Watch first, then read: a change that lands during the read is heard, and the older
-      // revision the read may return is not sent after it.
+      // Watch first, then read: a change landing during the read is heard, and the older revision the read may return is not sent after it.
       let heard = -1;
       const stop = watchers.watch(taskId, (r) => {
         heard = Math.max(heard, r.revision);

@@ -65,8 +65,8 @@ export type SignInLink = z.infer<typeof SignInLinkSchema>;
 const ScenarioIssueSchema = z.object({ source: z.string(), line: z.number(), column: z.number(), path: z.string(), message: z.string() });
 export type ScenarioIssue = z.infer<typeof ScenarioIssueSchema>;
 
-/** A refusal of Loupe's API (any status ≥ 400): why, and for a refused scenario save the file's issues. */
-export const ApiErrorSchema = z.looseObject({ error: z.string().optional(), issues: z.array(ScenarioIssueSchema).optional() });
+/** A refusal of Loupe's API (status ≥ 400): why; a refused scenario save's issues; a task asked of the wrong scenario, its own. */
+export const ApiErrorSchema = z.looseObject({ error: z.string().optional(), issues: z.array(ScenarioIssueSchema).optional(), scenario: z.string().optional() });
 export type ApiError = z.infer<typeof ApiErrorSchema>;
 
 /** One row of `GET /api/scenarios`. `valid` is false for a saved file that no longer validates. */

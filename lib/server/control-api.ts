@@ -160,7 +160,7 @@ export function createControlApi(host: MockHost, options: ControlApiOptions): Co
     if (taskId === undefined) return req.method === 'GET' ? json(200, { tasks: await engine.tasks.list() }) : noRoute();
     if (rest.length === 1 && req.method === 'GET') {
       const t = await engine.tasks.get(taskId);
-      return t ? json(200, { task: t }) : json(404, { error: 'Unknown task' });
+      return t ? json(200, { task: t }) : unknownTask(engine, taskId);
     }
     const action = TaskActionSchema.safeParse(actionName);
     if (rest.length === 2 && req.method === 'POST' && action.success) {
@@ -173,9 +173,16 @@ export function createControlApi(host: MockHost, options: ControlApiOptions): Co
       const before = action.data === 'expire' ? undefined : await engine.tasks.get(taskId);
       if (before && isTerminalStatus(before.status)) return json(409, { error: `Task is already ${before.status}: ${action.data} changes nothing` });
       const rec = await engine.tasks.control(taskId, act.act);
-      return rec ? json(200, { task: rec }) : json(404, { error: 'Unknown task' });
+      return rec ? json(200, { task: rec }) : unknownTask(engine, taskId);
     }
     return noRoute();
+  }
+
+  /** 404 for a task this scenario does not have. The store is every scenario's: name the one that has it, so a caller can go there. */
+  async function unknownTask(engine: MockEngine, taskId: string): Promise<Response> {
+    const owner = (await host.stores.tasks.get(taskId))?.scenarioId;
+    if (owner === undefined || owner === engine.scenario.id) return json(404, { error: 'Unknown task' });
+    return json(404, { error: `Task belongs to scenario ${owner}, not ${engine.scenario.id}`, scenario: owner } satisfies ApiError);
   }
 
   const route: ControlApi = async (req, parts) => {

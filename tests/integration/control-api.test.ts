@@ -303,6 +303,25 @@ describe('live routes', () => {
     expect((await api(`/api/scenarios/demo-copy/tasks/${a}/advance`, { method: 'POST', body: '[1' })).status).toBe(400);
   });
 
+  it("treats another scenario's task as unknown, naming the scenario that holds it", async () => {
+    // The store is the host's: demo's engine used to "advance" a demo-copy task, change nothing, and answer 200.
+    const mcp = httpTarget(`${base}/mcp/demo-copy`);
+    const created = await callTool(mcp, 'generate_report', { size: 'small' }, mcp.opts({ caps: CAPS.formAndTasks }));
+    const taskId = created.body.result.taskId as string;
+    for (const action of ['advance', 'complete', 'fail', 'cancel', 'require-input', 'expire']) {
+      const wrong = await api(`/api/scenarios/demo/tasks/${taskId}/${action}`, { method: 'POST', body: {} });
+      expect(wrong.status).toBe(404);
+      expect(wrong.json).toEqual({ error: 'Task belongs to scenario demo-copy, not demo', scenario: 'demo-copy' });
+    }
+    expect((await api(`/api/scenarios/demo/tasks/${taskId}`)).status).toBe(404);
+    expect((await api('/api/scenarios/demo/tasks/no-such-task/advance', { method: 'POST', body: {} })).json).toEqual({ error: 'Unknown task' });
+    // Nor does demo's MCP endpoint answer for it.
+    const demo = httpTarget(`${base}/mcp/demo`);
+    expect((await rpc(demo, 'tasks/get', { taskId }, demo.opts({ caps: CAPS.formAndTasks }))).body.error.message).toMatch(/not found/i);
+    expect((await api(`/api/scenarios/demo-copy/tasks/${taskId}`)).json.task!.status).toBe('working');
+    expect((await api(`/api/scenarios/demo-copy/tasks/${taskId}/advance`, { method: 'POST', body: {} })).json.task!.status).toBe('input_required');
+  });
+
   it('refuses a control on a finished task, and a body that is not what the action reads, saying why', async () => {
     const mcp = httpTarget(`${base}/mcp/demo-copy`);
     const start = async () => (await callTool(mcp, 'generate_report', { size: 'small' }, mcp.opts({ caps: CAPS.formAndTasks }))).body.result.taskId as string;
