@@ -41,10 +41,14 @@ export function stdioTarget(argv: readonly string[] = process.argv): string[] {
   return i < 0 ? [] : argv.slice(i + 1);
 }
 
-/** A command's own words without the stdio command line commander appended to them. */
+/**
+ * A command's own words without the stdio command line commander appended to them, nor the `--`
+ * it keeps before that line once it let an unknown word through (a task id beginning with "-").
+ */
 export function ownWords(words: string[], argv: readonly string[] = process.argv): string[] {
   const tail = stdioTarget(argv);
-  return tail.length && words.slice(-tail.length).join('\0') === tail.join('\0') ? words.slice(0, words.length - tail.length) : words;
+  const own = tail.length && words.slice(-tail.length).join('\0') === tail.join('\0') ? words.slice(0, words.length - tail.length) : words;
+  return argv.includes('--') && own.at(-1) === '--' ? own.slice(0, -1) : own;
 }
 
 /** Parse `Name: value` header flags. */

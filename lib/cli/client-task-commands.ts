@@ -5,6 +5,7 @@ import { connectionOptions, runClientAction, type ClientAction, type ClientConte
 import { err, formatTask, out } from './client-output';
 import { describeInput, waitForTask } from './client-results';
 import { UsageError, type CliError } from './errors';
+import { taskIdArgument } from './task-id-argument';
 
 /**
  * The client's task commands: `mcp-loupe task get|update|cancel|result|list`, spoken to the
@@ -115,7 +116,7 @@ async function taskList(ctx: ClientContext): Promise<number> {
 /** Register `mcp-loupe task …` on the program. */
 export function registerClientTaskCommands(program: Command): void {
   const task = program.command('task').description('follow and steer tasks (tasks extension, or 2025-11-25 experimental tasks)');
-  connectionOptions(task.command('get').argument('<taskId>').description('tasks/get: status, TTL, pending input, result')).action(
+  connectionOptions(taskIdArgument(task.command('get'), true).description('tasks/get: status, TTL, pending input, result')).action(
     (id: string, f: ConnectionFlags) =>
       runClientAction(
         f,
@@ -123,9 +124,7 @@ export function registerClientTaskCommands(program: Command): void {
       ),
   );
   connectionOptions(
-    task
-      .command('update')
-      .argument('<taskId>')
+    taskIdArgument(task.command('update'), true)
       .description('tasks/update: answer pending input requests')
       .option('--input-responses <json>', 'answers keyed by input request'),
   ).action((id: string, f: ConnectionFlags & { inputResponses?: string }) =>
@@ -135,9 +134,7 @@ export function registerClientTaskCommands(program: Command): void {
     ),
   );
   connectionOptions(
-    task
-      .command('cancel')
-      .argument('<taskId>')
+    taskIdArgument(task.command('cancel'), true)
       .description('tasks/cancel (the ack is not final)')
       .option('--wait', 'keep polling until the task reaches a terminal status'),
   ).action((id: string, f: ConnectionFlags & { wait?: boolean }) =>
@@ -147,9 +144,7 @@ export function registerClientTaskCommands(program: Command): void {
     ),
   );
   connectionOptions(
-    task
-      .command('result')
-      .argument('<taskId>')
+    taskIdArgument(task.command('result'), true)
       .description('wait for the task to end and print its result')
       .option('--strict-errors', 'exit 1 when the result has isError: true'),
   ).action((id: string, f: ConnectionFlags & { strictErrors?: boolean }) =>

@@ -21,6 +21,9 @@ function buildProgram(): Command {
   // instead of commander exiting 1, and reported below like every other error.
   program.exitOverride();
   program.configureOutput({ outputError: () => {} });
+  // The program's own -V and -h only before a command: after one, `task get -Vx1` read the task
+  // id "-Vx1" (ids may begin with "-", see task-id-argument.ts) as -V and printed the version.
+  program.enablePositionalOptions();
   program
     .command('mock')
     .description('serve a scenario (built-in id or YAML/JSON file) as an MCP endpoint')

@@ -5,6 +5,7 @@ import { controlToken } from './control-token';
 import { CliFailure } from './errors';
 import { describeNetworkError, parseHttpUrl } from './network';
 import { printable } from './terminal';
+import { taskIdArgument } from './task-id-argument';
 
 /**
  * `mcp-loupe tasks advance|complete|fail|cancel|expire|require-input TASK_ID --url URL --token T`:
@@ -62,10 +63,8 @@ const SUMMARY: Record<TaskAction, string> = {
 export function registerTaskCommands(program: Command): void {
   const tasks = program.command('tasks').description("drive a running mock's tasks (control API)");
   for (const action of TASK_ACTIONS) {
-    tasks
-      .command(action)
+    taskIdArgument(tasks.command(action), false)
       .description(SUMMARY[action])
-      .argument('<taskId>')
       .requiredOption('--url <url>', 'the mock endpoint, e.g. http://127.0.0.1:3001/mcp')
       .option('--token <token>', 'control token printed by `mcp-loupe mock` (or $LOUPE_TOKEN)')
       .option('--data-dir <dir>', 'without --token: the data directory of the Loupe at --url (`mcp-loupe open`), whose token it holds')

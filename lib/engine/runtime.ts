@@ -5,7 +5,7 @@ export type { Clock } from '../shared/clock';
 
 /** Where task ids and requestState nonces come from (fixed in tests). */
 export interface IdSource {
-  /** A task id with at least 128 random bits. */
+  /** A task id with at least 128 random bits, never beginning with "-" (a command line would read it as an option). */
   taskId(): string;
   /** A one-time nonce for requestState. */
   nonce(): string;
@@ -29,9 +29,13 @@ export function randomToken(bytes: number): string {
   return base64url(buf);
 }
 
-/** Cryptographically random ids: 160-bit task ids, 128-bit nonces. */
+/**
+ * Cryptographically random ids: 160-bit task ids, 128-bit nonces. A task id is "t" and then its
+ * base64url: 1 in 64 bare ones began with "-", which `mcp-loupe task get ID` took for an option.
+ * The letter keeps every random bit (redrawing would drop some).
+ */
 export function createRandomIds(): IdSource {
-  return { taskId: () => randomToken(20), nonce: () => randomToken(16) };
+  return { taskId: () => `t${randomToken(20)}`, nonce: () => randomToken(16) };
 }
 
 export { base64url };

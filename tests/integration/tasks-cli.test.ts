@@ -63,3 +63,45 @@ describe('mcp-loupe tasks on a mock serving slow-approvals', () => {
     expect(await statusOf(taskId)).toBe('Filing the purchase request for chair');
   });
 });
+
+describe('task ids beginning with "-"', () => {
+  let mock: Started;
+  beforeAll(async () => {
+    mock = await startCliMock(['demo', '--store', 'memory']);
+  });
+  afterAll(async () => {
+    await mock?.stop();
+  });
+
+  // Random base64url ids begin with "-" 1 time in 64; commander refused them as unknown options (exit 2).
+  it('passes such an id to the server, wherever it stands among the flags', async () => {
+    for (const id of ['-baW0A5wU6ZRjlDhKR_V6LXbRSI', '-Vx1', '-hx1']) {
+      for (const command of ['get', 'update', 'cancel', 'result']) {
+        const r = await cli(['task', command, '--url', mock.url, id]);
+        expect({ command, id, code: r.code, stderr: r.stderr }).toEqual({
+          command,
+          id,
+          code: 1,
+          stderr: 'mcp-loupe: JSON-RPC error -32602: Failed to retrieve task: Task not found\n',
+        });
+      }
+      const advanced = await cli(['tasks', 'advance', id, '--url', mock.url, '--token', mock.token!]);
+      expect(advanced).toMatchObject({ code: 1, stderr: 'mcp-loupe: Failed to advance task: Unknown task\n' });
+    }
+  });
+
+  it('still refuses an unknown --option or -x with exit 2', async () => {
+    const long = await cli(['task', 'get', 'T1', '--urll', mock.url]);
+    expect(long).toMatchObject({ code: 2, stdout: '' });
+    expect(long.stderr).toMatch(/^mcp-loupe: unknown option '--urll'\n\(Did you mean --url\?\)\nSee 'mcp-loupe task get --help'\.\n$/);
+    expect(await cli(['task', 'cancel', '-x', '--url', mock.url])).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown option '-x'") });
+    expect(await cli(['tasks', 'fail', 'T1', '--bogus', '--url', mock.url, '--token', 't'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("unknown option '--bogus'"),
+    });
+    expect(await cli(['task', 'get', '-abc', 'extra', '--url', mock.url])).toMatchObject({
+      code: 2,
+      stderr: 'mcp-loupe: too many arguments for \'get\': "extra"\n',
+    });
+  });
+});

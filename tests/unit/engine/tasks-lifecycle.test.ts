@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMockEngine, type MockEngine } from '../../../lib/engine';
+import { createRandomIds } from '../../../lib/engine/runtime';
 import { getBuiltinScenario } from '../../../lib/scenario/builtins';
 import { ScenarioSchema, type ScenarioInput } from '../../../lib/scenario/schema';
 import { createFakeClock } from '../../helpers/fake-clock';
@@ -90,6 +91,14 @@ describe('task ids', () => {
     for (let i = 0; i < 50; i++) ids.add((await callTool(engine, 'generate_report', { size: 'small' }, { caps: CAPS.formAndTasks })).body.result.taskId);
     expect(ids.size).toBe(50);
     for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{26,}$/); // base64url of 20 bytes = 160 bits
+  });
+
+  it('never begin with "-", which a command line reads as an option', () => {
+    // A bare base64url id began with "-" 1 time in 64: 5000 ids held at least one nearly surely.
+    const ids = createRandomIds();
+    const dashed = Array.from({ length: 5000 }, () => ids.taskId()).filter((id) => id.startsWith('-'));
+    expect(dashed).toEqual([]);
+    expect(ids.taskId()).toMatch(/^[A-Za-z0-9_][A-Za-z0-9_-]{26,}$/);
   });
 });
 
