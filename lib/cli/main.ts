@@ -13,6 +13,7 @@ import { VERSION } from './version';
 import { registerOpenCommand } from './open-command';
 import { registerTapCommand } from './tap-command';
 import { registerLinkCommand } from './link-command';
+import { stopQuietlyOnClosedPipes } from './closed-pipe';
 
 /** The `mcp-loupe` command line. Exit codes and the `--json` error document: errors.ts. */
 function buildProgram(): Command {
@@ -88,6 +89,7 @@ function strayCommandWord(program: Command, args: string[]): string | undefined 
   return undefined;
 }
 
+stopQuietlyOnClosedPipes();
 const program = buildProgram();
 const args = process.argv.slice(2);
 const json = jsonErrorsRequested(program, args);
