@@ -5,6 +5,7 @@ import { connectionOptions, runClientAction, type ClientAction, type ClientConte
 import { err, formatTask, out } from './client-output';
 import { describeInput, waitForTask } from './client-results';
 import { UsageError, type CliError } from './errors';
+import { isTerminalStatus } from '../shared/task-status';
 import { taskIdArgument } from './task-id-argument';
 
 /**
@@ -81,11 +82,15 @@ async function taskCancel(ctx: ClientContext, id: string, wait: boolean): Promis
     follower?.stop();
     return ctx.fail(ctx.errorOf(ack));
   }
+  // The 2026-07-28 answer is an empty ack, for a finished task too (idempotent): what the task
+  // was just before says whether the cancel could still change anything.
+  const finished = isTerminalStatus(first.task.status);
   if (ctx.flags.json) ctx.emit(ack.result);
   else if (s.era === 'legacy') out(`Task ${ctx.label(id)} cancel answered: ${String(ack.result.status ?? '?')}.`);
+  else if (finished) out(`Task ${ctx.label(id)} was already ${first.task.status}; the server acknowledged the cancel, which changes nothing.`);
   else out(`Cancellation requested for task ${ctx.label(id)}. The server acknowledges it; the task may still finish.`);
   if (!follower) return 0;
-  if (!ctx.flags.json) err('Following the task until it reaches a terminal status (the ack is not final)...');
+  if (!ctx.flags.json && !finished) err('Following the task until it reaches a terminal status (the ack is not final)...');
   const end = await follower.done;
   // A cancel that ends in `cancelled` is what was asked for; any other end is reported as usual.
   if (end.kind !== 'terminal' || end.task.status !== 'cancelled') return waitForTask(ctx, first.task, first.form, false, follower);

@@ -8,8 +8,8 @@ import { ROOT, startCliMock, type Started } from '../helpers/processes';
 import { httpTarget } from './http-target';
 
 /**
- * `mcp-loupe tasks <action>` (the control API) against a real `mcp-loupe mock` serving a
- * scenario other than demo on its plain `/mcp`.
+ * `mcp-loupe tasks <action>` (the control API) and `mcp-loupe task …` (MCP) against real
+ * `mcp-loupe mock` processes: one serving a scenario other than demo on its plain `/mcp`.
  */
 
 const CLI = path.join(ROOT, 'bin', 'mcp-loupe.mjs');
@@ -52,6 +52,17 @@ describe('mcp-loupe tasks on a mock serving slow-approvals', () => {
     expect(advanced).toMatchObject({ code: 0, stderr: '' });
     expect(advanced.stdout).toMatch(/^advance: task \S+… is now working \(Waiting for your manager to approve\)\n$/);
     expect(await statusOf(taskId)).toBe('Waiting for your manager to approve');
+  });
+
+  it('says a cancel of a finished task changed nothing, and a cancel of a running one is only requested', async () => {
+    const taskId = await createTask();
+    expect((await cli(['tasks', 'complete', taskId, '--url', mock.url, '--token', mock.token!])).code).toBe(0);
+    // The server answers both with the same empty ack; the CLI said "the task may still finish" to both.
+    const late = await cli(['task', 'cancel', taskId, '--url', mock.url]);
+    expect(late).toMatchObject({ code: 0, stderr: '' });
+    expect(late.stdout).toMatch(/^Task \S+ was already completed; the server acknowledged the cancel, which changes nothing\.\n$/);
+    const running = await cli(['task', 'cancel', await createTask(), '--url', mock.url]);
+    expect(running.stdout).toMatch(/^Cancellation requested for task \S+\. The server acknowledges it; the task may still finish\.\n$/);
   });
 
   it('fails, naming the right scenario, when --scenario names the wrong one', async () => {
