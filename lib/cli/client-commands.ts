@@ -4,7 +4,7 @@ import type { ObservedTask } from '../client/task-api';
 import { ownWords, stdioTarget, toolArguments, type ConnectionFlags } from './client-args';
 import { connectionOptions, runClientAction, type ClientContext } from './client-context';
 import { err, formatDiscover, formatFailure, formatTools, out } from './client-output';
-import { describeInput, printToolResult, waitForTask } from './client-results';
+import { describeInputSentence, printToolResult, waitForTask } from './client-results';
 import { UsageError } from './errors';
 
 /**
@@ -84,7 +84,7 @@ async function call(ctx: ClientContext, name: string, words: string[], flags: Ca
     case 'abandoned':
       return ctx.fail({
         code: 'needs-input',
-        message: `The server needs input before ${name} can run: ${describeInput(outcome.inputRequests)}. Answer with --elicit-stub / --sampling-stub / --roots-stub.`,
+        message: `The server needs input before ${name} can run: ${describeInputSentence(outcome.inputRequests)} Answer with --elicit-stub / --sampling-stub / --roots-stub.`,
       });
     case 'error': {
       const e = ctx.errorOf(outcome);

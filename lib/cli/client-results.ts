@@ -11,10 +11,19 @@ import { err, formatError, formatTask, formatToolResult, out } from './client-ou
  */
 
 /** Which input keys no stub answers, for the "needs input" message. */
-export function describeInput(requests: InputRequests): string {
+function describeInput(requests: InputRequests): string {
   return Object.entries(requests)
     .map(([k, r]) => `${k} (${r.method})${(r.params as { message?: string } | undefined)?.message ? `: ${(r.params as { message: string }).message}` : ''}`)
     .join('; ');
+}
+
+/**
+ * {@link describeInput} as the end of a sentence: a server's message usually ends in its own
+ * full stop, and a second one made "This cannot be undone.." (demo's delete_note).
+ */
+export function describeInputSentence(requests: InputRequests): string {
+  const text = describeInput(requests);
+  return /[.!?…]$/.test(text) ? text : `${text}.`;
 }
 
 /**
@@ -77,7 +86,7 @@ export async function waitForTask(ctx: ClientContext, task: ObservedTask, form: 
       return ctx.fail(
         {
           code: 'needs-input',
-          message: `Task ${name} waits for input: ${describeInput(t.inputRequests ?? {})}. Answer with --elicit-stub / --sampling-stub, or \`mcp-loupe task update ID --input-responses JSON\`.`,
+          message: `Task ${name} waits for input: ${describeInputSentence(t.inputRequests ?? {})} Answer with --elicit-stub / --sampling-stub, or \`mcp-loupe task update ID --input-responses JSON\`.`,
         },
         doc,
       );

@@ -3,7 +3,7 @@ import { EXT, type InputResponses } from '../protocol';
 import { parseJsonFlag, type ConnectionFlags } from './client-args';
 import { connectionOptions, runClientAction, type ClientAction, type ClientContext } from './client-context';
 import { err, formatTask, out } from './client-output';
-import { describeInput, waitForTask } from './client-results';
+import { describeInputSentence, waitForTask } from './client-results';
 import { UsageError, type CliError } from './errors';
 import { isTerminalStatus } from '../shared/task-status';
 import { taskIdArgument } from './task-id-argument';
@@ -61,7 +61,10 @@ async function taskUpdate(ctx: ClientContext, id: string, responsesJson: string 
     if (!Object.keys(pending).length) return ctx.fail({ code: 'failed', message: `Task ${ctx.label(id)} is ${r.task.status}; it waits for no input.` });
     responses = await ctx.answer(pending);
     if (!responses)
-      return ctx.fail({ code: 'usage', message: `No stub answers every request: ${describeInput(pending)}. Pass --input-responses JSON or the stub flags.` });
+      return ctx.fail({
+        code: 'usage',
+        message: `No stub answers every request: ${describeInputSentence(pending)} Pass --input-responses JSON or the stub flags.`,
+      });
   }
   if (!responses || typeof responses !== 'object' || Array.isArray(responses))
     throw new UsageError('--input-responses must be a JSON object keyed by input request');

@@ -184,6 +184,13 @@ describe('mcp-loupe client commands', () => {
     expect(strict.code).toBe(1);
   });
 
+  it("ends the needs-input message with one full stop when the server's message has its own", async () => {
+    const r = await cli(['call', 'delete_note', 'noteId=note-1', '--url', demo.url]);
+    expect(r.code).toBe(1);
+    // It read "This cannot be undone.. Answer with …".
+    expect(r.stderr).toContain('confirm_delete (elicitation/create): Delete note "Quarterly planning"? This cannot be undone. Answer with --elicit-stub');
+  });
+
   it('bounds --wait by --timeout and gives up at createdAt + ttlMs', async () => {
     const waited = await cli(['call', 'slow', '--task', '--wait', '--timeout', '1200', '--url', custom.url]);
     expect(waited.code).toBe(1);
