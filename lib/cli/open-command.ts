@@ -156,9 +156,32 @@ async function runOpenCommand(command: string[], flags: OpenFlags): Promise<void
 /** Collect a repeatable option's values. */
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
+/** The options the README opens with, shown in `mcp-loupe --help` too. */
+const HEADLINE_OPTIONS = ['--url', '--header', '--port', '--no-open', '--scenario'];
+
+/**
+ * `mcp-loupe --help` listed only the commands: the options of `open`, which a bare `mcp-loupe`
+ * runs, appeared under `open --help` alone. The main ones are shown with the program's help, from
+ * the open command itself so the two cannot drift apart.
+ */
+function headlineHelp(open: Command): string {
+  const rows: [string, string][] = HEADLINE_OPTIONS.flatMap((long) => {
+    const o = open.options.find((option) => option.long === long);
+    return o ? [[o.flags, o.description] as [string, string]] : [];
+  });
+  rows.push(['-- command args', 'inspect a stdio server (Loupe starts it)']);
+  const width = Math.max(...rows.map(([term]) => term.length)) + 2;
+  return [
+    '',
+    'Without a command, mcp-loupe runs `open`: the inspector, the mock and the control room in the browser. Its main options:',
+    ...rows.map(([term, description]) => `  ${term.padEnd(width)}${description}`),
+    'All of them: mcp-loupe open --help',
+  ].join('\n');
+}
+
 /** Register `open` as the default command: `mcp-loupe [open] [--url URL | -- command args]`. */
 export function registerOpenCommand(program: Command): void {
-  program
+  const open = program
     .command('open', { isDefault: true })
     .description('serve the inspector, the mock, the control room and the recording viewer, and open them in the browser (the default command)')
     .argument('[command...]', 'after --: a stdio MCP server for the inspector to start and connect to (-- node server.js --flag)')
@@ -178,4 +201,5 @@ export function registerOpenCommand(program: Command): void {
       if (cmd.length && !process.argv.includes('--')) fail(`unknown command '${cmd[0]}' (to inspect a stdio server, put its command after --)`, 2);
       await runOpenCommand(cmd, flags);
     });
+  program.addHelpText('after', () => headlineHelp(open));
 }

@@ -182,6 +182,17 @@ describe('mcp-loupe exit codes, messages and --json errors', () => {
     expect(sub.stdout).toContain('Usage: mcp-loupe call [options] <tool> [args...]');
   });
 
+  it("top-level --help shows the default command's main options, which only `open --help` listed", async () => {
+    const [help, call] = await Promise.all([cli(['--help']), cli(['call', '--help'])]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Without a command, mcp-loupe runs `open`');
+    for (const flag of ['--url <url>', '--header <"Name: value">', '--port <n>', '--no-open', '--scenario <file>', '-- command args'])
+      expect(help.stdout).toMatch(new RegExp(`\\n  ${flag.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} +\\S`));
+    expect(help.stdout).toContain('All of them: mcp-loupe open --help');
+    // A command's own help stays its own.
+    expect(call.stdout).not.toContain('Without a command');
+  });
+
   it('tasks: each action says what it does, a bad --json body and a finished task are failures that say why', async () => {
     const help = await cli(['tasks', '--help']);
     expect(help.stdout).toMatch(/advance \[options\] <taskId> +finish the current step now/);
