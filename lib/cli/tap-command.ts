@@ -15,6 +15,7 @@ import { runStdioTap } from '../server/tap-stdio';
 import { openBrowser } from './browser';
 import { checkRecordTarget } from './record-file';
 import { UsageError } from './errors';
+import { keepRunningWhenStdoutCloses } from './closed-pipe';
 import { listenFailure, parseHttpUrl, parsePort, warnBlockedPort } from './network';
 
 /**
@@ -139,7 +140,7 @@ async function runTap(command: string[], opts: TapOptions): Promise<void> {
   if (!opts.upstream) {
     const [cmd, ...args] = command as [string, ...string[]];
     const session = createTapSession({ ...sessionOptions, connection: describeConnection({ target: command.join(' '), transport: 'stdio' }) });
-    process.stdout.on('error', () => {});
+    keepRunningWhenStdoutCloses();
     const live = await goLive(opts, session, faults, session.recording().connection.target, 'stdio', seed, verbose);
     verbose(`starting ${cmd}`);
     const exit = await runStdioTap({ command: cmd, args, observer: session.observer, log: verbose, faults });

@@ -293,6 +293,27 @@ describe('stdio tap as a process', () => {
     ]);
   });
 
+  it("keeps tapping when its client stops reading stdout: the recording and the report are written and the exit code is the server's", async () => {
+    const file = path.join(dir, 'unread.loupe.json');
+    const report = path.join(dir, 'unread.junit.xml');
+    const child = spawn(process.execPath, [CLI, 'tap', '--record', file, '--report', report, '--', process.execPath, SDK1_SERVER, '--exit-code', '7'], {
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    // The client's read end is gone before the server answers: every answer the tap relays hits EPIPE.
+    child.stdout.destroy();
+    const ended = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+    child.stdin.end(`${lines.join('\n')}\n`);
+    expect(await ended).toBe(7);
+    expect(readRecording(file).frames.map((f) => [f.direction, f.method])).toEqual(
+      expect.arrayContaining([
+        ['in', 'initialize'],
+        ['in', 'tools/call'],
+      ]),
+    );
+    expect(fs.readFileSync(report, 'utf8')).toMatch(/^<\?xml/);
+  });
+
   it('refuses a tap with neither an upstream nor a command, or a command not after --', async () => {
     const r = await runWithInput([CLI, 'tap'], []);
     expect(r.code).toBe(2);
