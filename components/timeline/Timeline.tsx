@@ -42,7 +42,8 @@ export function Timeline() {
   const { visible, items, lanes, buffer, rows, waterfall } = t;
   const kindKey = lanes.kinds.join(',');
   // The header row sits outside the scroller (it stays put vertically); sideways it follows the
-  // rows, which in a narrow pane are wider than the pane.
+  // rows, which in a narrow pane are wider than the pane. Both keep a scrollbar's gutter, so with
+  // always-shown scrollbars the header is exactly as wide as the rows beside the list's bar.
   const axisRef = useRef<HTMLDivElement>(null);
   const onScroll = (e: UIEvent<HTMLTableElement>) => {
     t.onScroll(e);
@@ -56,7 +57,7 @@ export function Timeline() {
       data-testid="timeline"
     >
       <TimelineToolbar methods={visible.methods} shown={visible.ids.length} />
-      <div ref={axisRef} className="shrink-0 overflow-hidden">
+      <div ref={axisRef} className="shrink-0 overflow-hidden [scrollbar-gutter:stable]">
         <TimeAxis lanes={lanes} waterfall={waterfall} />
       </div>
       <table
@@ -70,7 +71,7 @@ export function Timeline() {
         aria-label="Exchanges and frames"
         aria-rowcount={rows.length}
         data-testid="timeline-list"
-        className="relative block min-h-0 flex-1 overflow-auto outline-none [contain:strict] focus-visible:ring-2 focus-visible:ring-accent/40"
+        className="relative block min-h-0 flex-1 overflow-auto outline-none [contain:strict] [scrollbar-gutter:stable] focus-visible:ring-2 focus-visible:ring-accent/40"
       >
         <tbody className="block" style={{ height: t.virtualizer.getTotalSize(), position: 'relative' }}>
           {items.map((item) => {

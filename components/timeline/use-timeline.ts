@@ -144,7 +144,8 @@ export function useTimeline() {
       const t = store.getState().timeline;
       if (e.key === 'Escape') return t.select(undefined);
       const at = t.selectedId === undefined ? -1 : rows.indexOf(t.selectedId);
-      const current: ListRow | undefined = rows.at(at);
+      // Not rows.at(-1), the last row: with the selection filtered out of view, nothing is current.
+      const current: ListRow | undefined = at >= 0 ? rows.at(at) : undefined;
       const go = (index: number) => {
         const row = rows.at(index);
         if (!row) return;

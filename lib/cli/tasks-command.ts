@@ -23,6 +23,9 @@ async function post(target: URL, token: string, body: string, url: string): Prom
   return { res, body: (await res.json().catch(() => ({}))) as ControlAnswer };
 }
 
+/** A scenario id as scenario files allow it (lib/scenario/schema.ts): a server naming anything else is not followed. */
+const SCENARIO_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
 type ControlAnswer = { task?: { status?: string; statusMessage?: string }; error?: string; scenario?: string };
 
 async function control(
@@ -37,12 +40,13 @@ async function control(
   let answer = await post(targetOf(named ?? 'demo'), token, opts.json ?? '{}', opts.url);
   // A plain `/mcp` serves whatever scenario the mock was started with, not necessarily demo: the
   // control API names the scenario that holds the task, and the action goes there.
-  if (named === undefined && answer.res.status === 404 && answer.body.scenario)
+  if (named === undefined && answer.res.status === 404 && typeof answer.body.scenario === 'string' && SCENARIO_ID.test(answer.body.scenario))
     answer = await post(targetOf(answer.body.scenario), token, opts.json ?? '{}', opts.url);
   const { res, body } = answer;
   if (!res.ok) {
     const hint = body.scenario ? ` (pass --scenario ${body.scenario})` : '';
-    throw new CliFailure(`Failed to ${action} task: ${body.error ?? `HTTP ${res.status}`}${hint}`);
+    // The server's words, made printable: a hostile mock must not write escape codes to the terminal.
+    throw new CliFailure(printable(`Failed to ${action} task: ${body.error ?? `HTTP ${res.status}`}${hint}`));
   }
   process.stdout.write(
     printable(`${action}: task ${fingerprint(taskId)}… is now ${body.task?.status}${body.task?.statusMessage ? ` (${body.task.statusMessage})` : ''}\n`),

@@ -66,7 +66,8 @@ export function urlProblem(url: string): ConnectProblem | undefined {
   const text = url.trim();
   const example = 'e.g. http://127.0.0.1:3001/mcp, or a path on this Loupe such as /mcp';
   if (!text) return { cause: 'Failed to connect: type the server’s URL.', fix: `Type the MCP endpoint’s URL (${example}).` };
-  if (text.startsWith('/') && !text.startsWith('//')) return undefined;
+  // A path on this Loupe stays on its origin: not "//host/…", nor "/\\host/…", which URL parsing reads as a host too.
+  if (text.startsWith('/') && new URL(text, 'http://loupe.invalid').host === 'loupe.invalid') return undefined;
   let parsed: URL | undefined;
   try {
     parsed = new URL(text);
@@ -75,7 +76,13 @@ export function urlProblem(url: string): ConnectProblem | undefined {
   }
   if (parsed?.protocol === 'http:' || parsed?.protocol === 'https:') return undefined;
   // "localhost:3001/mcp" parses, with "localhost:" as its scheme: the user left out http://.
-  if (/^[\w.-]+(:\d+)?(\/\S*)?$/.test(text))
+  // "mcp" or "mcp/demo": most likely a path on this Loupe without its leading slash.
+  if (/^[\w-]+(\/\S*)?$/.test(text))
+    return {
+      cause: `Failed to connect: “${text}” is not a URL.`,
+      fix: `Did you mean /${text} on this Loupe, or http://${text}? Type a full URL or a path (${example}).`,
+    };
+  if (/^([\w.-]+|\[[\da-fA-F:.]+\])(:\d+)?(\/\S*)?$/.test(text))
     return { cause: `Failed to connect: “${text}” is not a URL.`, fix: `Did you mean http://${text}? Type the full URL (${example}).` };
   const cause = parsed ? `Failed to connect: ${parsed.protocol} URLs are not MCP over HTTP.` : `Failed to connect: “${text}” is not a URL.`;
   const fix = `Type the MCP endpoint’s full URL (${example}).`;

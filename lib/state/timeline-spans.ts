@@ -76,7 +76,8 @@ function endsExchange(e: TimelineEntry): boolean {
     // An auth step is one HTTP exchange: its answer is the response (no JSON-RPC follows).
     if (e.auth) return true;
     const streamed = (e.headers?.['content-type'] ?? '').toLowerCase().startsWith('text/event-stream');
-    return !streamed && (e.httpStatus === 202 || e.httpStatus === 204);
+    // No body to come: a 202, a 204, or an empty answer (a 401 with only WWW-Authenticate).
+    return !streamed && (e.httpStatus === 202 || e.httpStatus === 204 || e.headers?.['content-length'] === '0');
   }
   return false;
 }

@@ -119,7 +119,7 @@ describe('inspector habits', () => {
     const rows = await page.$$eval('[data-testid="timeline-row"]', (r) => r.length);
     await connectTo('notaurl', 'auto', 'error');
     await page.waitForSelector('[data-testid="connection-error"]:text-is("Failed to connect: “notaurl” is not a URL.")');
-    expect(await page.textContent('[data-testid="connection-fix"]')).toMatch(/^Fix: Did you mean http:\/\/notaurl\?/);
+    expect(await page.textContent('[data-testid="connection-fix"]')).toMatch(/^Fix: Did you mean \/notaurl on this Loupe, or http:\/\/notaurl\?/);
     expect(await page.$$eval('[data-testid="timeline-row"]', (r) => r.length)).toBe(rows);
   });
 
@@ -219,6 +219,16 @@ describe('inspector habits', () => {
     expect(await page.getAttribute(`[data-testid="timeline-row"][data-child][data-id="${child}"]`, 'data-method')).toBe('tools/list');
     await page.keyboard.press('ArrowLeft');
     expect(await selected()).toBe(exchangeId);
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForSelector(`[data-testid="timeline-row"][data-id="${exchangeId}"][aria-expanded="false"]`);
+    // A selection the filters hide is on no row: Enter opens nothing (it opened the last row).
+    await page.selectOption('[data-testid="filter-method"]', 'server/discover');
+    await page.locator('h1').click();
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(300);
+    expect(await page.$$('[data-testid="timeline-row"][aria-expanded="true"]')).toHaveLength(0);
+    await page.selectOption('[data-testid="filter-method"]', '');
+    await exchange.locator('[data-testid="row-status"]').click();
     const edge = () =>
       page.$$eval('[data-testid="timeline-row"]', (rows) => {
         const top = (r: Element) => Number.parseFloat((r as HTMLElement).style.top);

@@ -117,8 +117,13 @@ describe('a URL the form cannot connect to, refused before anything is sent', ()
   it('names a word, a host without its scheme and another scheme, each with what to type', () => {
     expect(urlProblem('notaurl')).toEqual({
       cause: 'Failed to connect: “notaurl” is not a URL.',
-      fix: 'Did you mean http://notaurl? Type the full URL (e.g. http://127.0.0.1:3001/mcp, or a path on this Loupe such as /mcp).',
+      fix: 'Did you mean /notaurl on this Loupe, or http://notaurl? Type a full URL or a path (e.g. http://127.0.0.1:3001/mcp, or a path on this Loupe such as /mcp).',
     });
+    expect(urlProblem('mcp/demo')?.fix).toMatch(/^Did you mean \/mcp\/demo on this Loupe, or http:\/\/mcp\/demo\?/);
+    expect(urlProblem('[::1]:3001/mcp')?.fix).toMatch(/^Did you mean http:\/\/\[::1\]:3001\/mcp\?/);
+    expect(urlProblem('example.com/mcp')?.fix).toMatch(/^Did you mean http:\/\/example\.com\/mcp\?/);
+    // Parsed as a host, not a path: refused like "//host".
+    expect(urlProblem('/\\evil.test/mcp')?.cause).toBe('Failed to connect: “/\\evil.test/mcp” is not a URL.');
     expect(urlProblem('localhost:3001/mcp')?.fix).toMatch(/^Did you mean http:\/\/localhost:3001\/mcp\?/);
     expect(urlProblem('ws://127.0.0.1:3001/mcp')?.cause).toBe('Failed to connect: ws: URLs are not MCP over HTTP.');
     expect(urlProblem('javascript:alert(1)')?.cause).toBe('Failed to connect: javascript: URLs are not MCP over HTTP.');

@@ -42,7 +42,7 @@ describe('timeline rows', () => {
     expect(group(buffer, ids, false, new Set()).length).toBe(9);
   });
 
-  it('ends an exchange whose plain HTTP answer is not JSON-RPC (a 405 page), instead of showing it pending for ever', () => {
+  it('ends an exchange whose plain HTTP answer is not JSON-RPC (a 405 page) or is empty (a bare 401), instead of showing it pending for ever', () => {
     const buffer = createTimelineBuffer();
     const base = { connectionId: 'c', exchangeId: 'c:7', rpcId: 7, method: 'server/discover' };
     buffer.push([
@@ -51,6 +51,31 @@ describe('timeline rows', () => {
       { ...base, seq: 2, at: 1006, direction: 'in', kind: 'message', raw: 'Method Not Allowed', errorText: 'not JSON: Unexpected token', bytes: 18 },
     ] as Frame[]);
     expect(buffer.span('exchange:c:7')).toMatchObject({ httpStatus: 405, status: 'not JSON-RPC', open: false, endAt: 1006 });
+    // No body at all: a 401 that carries only its WWW-Authenticate.
+    buffer.push([
+      {
+        ...base,
+        exchangeId: 'c:8',
+        seq: 3,
+        at: 2000,
+        direction: 'out',
+        kind: 'http-request',
+        body: { jsonrpc: '2.0', id: 8, method: 'server/discover' },
+        bytes: 40,
+      },
+      {
+        ...base,
+        exchangeId: 'c:8',
+        seq: 4,
+        at: 2003,
+        direction: 'in',
+        kind: 'http-response',
+        httpStatus: 401,
+        headers: { 'www-authenticate': 'Bearer', 'content-length': '0' },
+        bytes: 0,
+      },
+    ] as Frame[]);
+    expect(buffer.span('exchange:c:8')).toMatchObject({ httpStatus: 401, open: false, endAt: 2003 });
   });
 
   it('zooms around an anchor and pans by a share of the window', () => {
