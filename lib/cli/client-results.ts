@@ -55,7 +55,14 @@ export async function waitForTask(ctx: ClientContext, task: ObservedTask, form: 
         last = now;
       },
     });
-  const end: FollowEnd = await f.done;
+  // Ctrl-C stops the waiting, not the task: say so, and how to find the task again.
+  let interrupted = false;
+  const onInterrupt = () => {
+    interrupted = true;
+    f.stop();
+  };
+  process.once('SIGINT', onInterrupt);
+  const end: FollowEnd = await f.done.finally(() => process.off('SIGINT', onInterrupt));
   const t = end.task;
   const name = ctx.label(t.taskId);
   const doc = { form, task: t };
@@ -97,6 +104,15 @@ export async function waitForTask(ctx: ClientContext, task: ObservedTask, form: 
       return ctx.fail({ ...e, message: `Failed to follow task ${name}: ${e.message}` }, doc);
     }
     case 'aborted':
-      return ctx.fail({ code: 'failed', message: `Stopped following task ${name}.` }, doc);
+      if (!interrupted) return ctx.fail({ code: 'failed', message: `Stopped following task ${name}.` }, doc);
+      ctx.fail(
+        {
+          code: 'failed',
+          message: `Stopped waiting for task ${name} (interrupted); it keeps running on the server. Follow it with \`mcp-loupe task get ${ctx.flags.revealIds ? t.taskId : '<task-id>'}\`${ctx.flags.revealIds || ctx.flags.json ? '' : ' (--reveal-ids or --json prints the id)'}, or cancel it with \`mcp-loupe task cancel\`.`,
+        },
+        doc,
+      );
+      // The shell's convention for a command ended by Ctrl-C.
+      return 130;
   }
 }

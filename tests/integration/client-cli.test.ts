@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -199,6 +199,23 @@ describe('mcp-loupe client commands', () => {
     const expired = await cli(['call', 'stuck', '--task', '--wait', '--url', custom.url]);
     expect(expired.code).toBe(1);
     expect(expired.stderr).toMatch(/still working after its TTL .*ttlMs 1500.*giving up/);
+  });
+
+  it('on Ctrl-C while waiting, stops waiting (exit 130) and says the task runs on, and how to follow it', async () => {
+    const child = spawn(process.execPath, [CLI, 'call', 'slow', '--task', '--wait', '--reveal-ids', '--url', custom.url], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const ended = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+    await expect.poll(() => stderr, { timeout: 20_000 }).toContain('waiting for it to finish');
+    child.kill('SIGINT');
+    expect(await ended).toBe(130);
+    const said = /Stopped waiting for task \S+ \(interrupted\); it keeps running on the server\. Follow it with `mcp-loupe task get (\S+)`/.exec(stderr);
+    expect(said, stderr).not.toBeNull();
+    const still = await cli(['task', 'get', said![1]!, '--json', '--url', custom.url]);
+    expect(JSON.parse(still.stdout)).toMatchObject({ task: { status: 'working' } });
   });
 
   it('follows a task by hand: get, update with the stub, cancel that waits for the terminal status', async () => {
