@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -214,4 +214,27 @@ export function pidsWith(needle: string): number[] {
     }
   }
   return out;
+}
+
+/** The built CLI (`npm run build:cli`). */
+export const CLI = path.join(ROOT, 'bin', 'mcp-loupe.mjs');
+
+/** How a CLI run ended: its exit code (1 when it was killed), its output, how long it took. */
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/** Run the built CLI to its end, killed after `timeoutMs`; `env` is added to this process's environment. */
+export function runCli(args: string[], options: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<CliRun> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const env = { ...process.env, ...options.env };
+    execFile(process.execPath, [CLI, ...args], { cwd: ROOT, timeout: options.timeoutMs ?? 60_000, env }, (error, stdout, stderr) => {
+      const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : 1) : 0;
+      resolve({ code, stdout, stderr, ms: Date.now() - started });
+    });
+  });
 }

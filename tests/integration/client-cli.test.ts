@@ -1,11 +1,11 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fingerprint } from '../../lib/shared/fingerprint';
-import { ROOT, startCliMock, type Started } from '../helpers/processes';
+import { ROOT, startCliMock, type Started, runCli, CLI } from '../helpers/processes';
 
 /**
  * The headless client CLI against real mocks over HTTP: discover, tools, plain and task calls
@@ -13,17 +13,7 @@ import { ROOT, startCliMock, type Started } from '../helpers/processes';
  * --strict-errors), the bounded wait, the TTL backstop, and task get/update/cancel.
  */
 
-const CLI = path.join(ROOT, 'bin', 'mcp-loupe.mjs');
-
-function cli(args: string[], timeoutMs = 60_000): Promise<{ code: number; stdout: string; stderr: string; ms: number }> {
-  const started = Date.now();
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd: ROOT, timeout: timeoutMs }, (error, stdout, stderr) => {
-      const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : 1) : 0;
-      resolve({ code, stdout, stderr, ms: Date.now() - started });
-    });
-  });
-}
+const cli = (args: string[], timeoutMs?: number) => runCli(args, { timeoutMs });
 
 const TEST_SCENARIO = {
   id: 'cli-test',

@@ -1,11 +1,11 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, ROOT, startCliMock, type Started } from '../helpers/processes';
+import { freePort, ROOT, startCliMock, type Started, runCli, CLI } from '../helpers/processes';
 
 /**
  * The headless client's resources, prompts and completion commands, over HTTP (`--url`) and over
@@ -15,18 +15,10 @@ import { freePort, ROOT, startCliMock, type Started } from '../helpers/processes
  * as for the other client commands.
  */
 
-const CLI = path.join(ROOT, 'bin', 'mcp-loupe.mjs');
 const DEMO_STDIO = ['--', process.execPath, CLI, 'mock', 'demo', '--stdio', '--store', 'memory'];
 const SDK1_STDIO = ['--', process.execPath, path.join(ROOT, 'tests/fixtures/servers/sdk1-elicit.mjs')];
 
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd: ROOT, timeout: 60_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[]) => runCli(args);
 
 const COMPLETING = {
   id: 'completing',

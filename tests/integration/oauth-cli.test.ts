@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +10,7 @@ import { redactRecording } from '../../lib/recording/redact';
 import { shareFragment, openShareFragment } from '../../lib/recording/share';
 import { startOAuthGateway, type OAuthGateway } from '../helpers/oauth-gateway';
 import { cliWithUser } from '../helpers/oauth';
-import { ROOT, startCliMock, type Started } from '../helpers/processes';
+import { startCliMock, type Started, runCli } from '../helpers/processes';
 
 /**
  * The headless client's OAuth against a real authorization server (tests/helpers/oauth-gateway.ts)
@@ -21,16 +20,7 @@ import { ROOT, startCliMock, type Started } from '../helpers/processes';
  * its HAR and its share link hold none of the secrets that crossed the wire.
  */
 
-const CLI = path.join(ROOT, 'bin', 'mcp-loupe.mjs');
-
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd: ROOT, timeout: 60_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[]) => runCli(args);
 
 let mock: Started;
 let gate: OAuthGateway;

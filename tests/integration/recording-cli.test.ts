@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -9,7 +9,7 @@ import { importHar } from '../../lib/recording/har-import';
 import { collectSecrets } from '../../lib/recording/secrets';
 import { parseRecording, type Recording } from '../../lib/recording/schema';
 import { parseScenario } from '../../lib/scenario/loader';
-import { ROOT, startCliMock, type Started } from '../helpers/processes';
+import { ROOT, startCliMock, type Started, runCli, CLI, type CliRun } from '../helpers/processes';
 
 /**
  * Recordings from the command line, over real HTTP: a scripted client session against the
@@ -19,21 +19,12 @@ import { ROOT, startCliMock, type Started } from '../helpers/processes';
  * as a scenario.
  */
 
-const CLI = path.join(ROOT, 'bin', 'mcp-loupe.mjs');
 const BEARER = 'cli-secret-bearer-5c1f0e9d8a7b6c5d4e3f2a1b';
 // What a user pastes into a tool argument: a provider key and a short password in prose.
 const PASTED_KEY = 'sk-live-ABCDEF1234567890abcdef';
 const PASTED = `text=my key is ${PASTED_KEY} and password hunter2`;
 
-type Run = { code: number; stdout: string; stderr: string };
-function cli(args: string[], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd: ROOT, timeout: timeoutMs, env: { ...process.env, ...env } }, (error, stdout, stderr) => {
-      const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[], env: Record<string, string> = {}, timeoutMs?: number) => runCli(args, { env, timeoutMs });
 
 /** Start `mcp-loupe replay FILE` on a free port and wait for its READY line. */
 async function startReplay(file: string, extra: string[] = []): Promise<{ url: string; output: () => string; stop: () => Promise<void> }> {
@@ -77,9 +68,9 @@ describe('mcp-loupe call --record, replay and export', () => {
   let dir: string;
   let mock: Started | undefined;
   let file: string;
-  const recorded: Run[] = [];
+  const recorded: CliRun[] = [];
   let recording: Recording;
-  let autosaved: Run;
+  let autosaved: CliRun;
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-rec-cli-'));
@@ -155,7 +146,7 @@ describe('mcp-loupe call --record, replay and export', () => {
     const replay = await startReplay(file);
     try {
       expect(replay.output()).toMatch(/mcp-loupe replay: \d+ recorded exchanges from /);
-      const again: Run[] = [];
+      const again: CliRun[] = [];
       for (const args of session(replay.url)) again.push(await cli(args));
       expect(again.map((r) => r.code)).toEqual([0, 0, 0, 0, 0]);
       again.forEach((run, i) => {

@@ -1,10 +1,9 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAPS, callTool, rpc } from '../helpers/rpc';
-import { ROOT, startCliMock, type Started } from '../helpers/processes';
+import { startCliMock, type Started, runCli } from '../helpers/processes';
 import { httpTarget } from './http-target';
 
 /**
@@ -12,16 +11,7 @@ import { httpTarget } from './http-target';
  * `mcp-loupe mock` processes: one serving a scenario other than demo on its plain `/mcp`.
  */
 
-const CLI = path.join(ROOT, 'bin', 'mcp-loupe.mjs');
-
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd: ROOT, timeout: 60_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[]) => runCli(args);
 
 describe('mcp-loupe tasks on a mock serving slow-approvals', () => {
   let dataDir: string;
