@@ -87,6 +87,7 @@ export function SplitPane({ id, direction, initial, min = 0.2, max = 0.8, label,
         <div className={`flex min-h-0 min-w-0 flex-col ${stacked.first}`} data-pane="first">
           {first}
         </div>
+        {/* The handle's place, kept empty: React matches children by position, so both panes stay mounted. */}
         {null}
         <div className={`flex min-h-0 min-w-0 flex-col ${stacked.second}`} data-pane="second">
           {second}
