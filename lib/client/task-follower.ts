@@ -131,8 +131,21 @@ export function followTask(conn: Connection, tasks: TaskApi, initial: ObservedTa
     return out.type === 'error' || out.type === 'invalid' ? { refused: out } : 'answered';
   }
 
-  async function fillLegacyResult(t: ObservedTask): Promise<ObservedTask> {
-    if (conn.era !== 'legacy' || (t.status !== 'completed' && t.status !== 'failed') || t.result || t.error) return t;
+  /**
+   * A completed or failed task as the user needs it: with its result or error. A snapshot may
+   * lack them: a 2025-11-25 server gives them only on tasks/result, and a 2026-07-28 creation
+   * result is a Task, never a DetailedTask, even when its status is already terminal (a task
+   * that finished before the server answered), so one tasks/get fetches them.
+   */
+  async function fillResult(t: ObservedTask): Promise<ObservedTask> {
+    if ((t.status !== 'completed' && t.status !== 'failed') || t.result || t.error) return t;
+    if (conn.era !== 'legacy') {
+      const r = await tasks.getTask(taskId, { signal });
+      if (r.type !== 'snapshot' || r.task.status !== t.status) return t;
+      emit({ type: 'poll', task: r.task });
+      apply(r.task);
+      return latest;
+    }
     const early = await resultStream;
     const out = early && (early.type === 'complete' || early.type === 'error') ? early : await tasks.taskResult(taskId, { signal });
     if (out.type === 'complete') return { ...t, result: out.result };
@@ -144,7 +157,7 @@ export function followTask(conn: Connection, tasks: TaskApi, initial: ObservedTa
     let lastPoll: number | undefined;
     let failures = 0;
     for (;;) {
-      if (isTerminalStatus(latest.status)) return { kind: 'terminal', task: await fillLegacyResult(latest) };
+      if (isTerminalStatus(latest.status)) return { kind: 'terminal', task: await fillResult(latest) };
       if (signal.aborted) return { kind: 'aborted', task: latest };
       if (latest.status === 'input_required') {
         // 2025-11-25: the server asks for input as requests on a tasks/result stream (answered

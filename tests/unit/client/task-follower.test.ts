@@ -59,6 +59,12 @@ const scenario = ScenarioSchema.parse({
       inputSchema: { type: 'object' },
       task: { pollIntervalMs: 5_000, steps: [{ statusMessage: 'quick', delayMs: 1_200 }, { result: text('quick result') }] },
     },
+    {
+      // No delay before the result: the task is completed before the creation result is sent.
+      name: 'instant',
+      inputSchema: { type: 'object' },
+      task: { steps: [{ statusMessage: 'starting' }, { result: text('instant result') }] },
+    },
   ],
 });
 
@@ -133,6 +139,17 @@ describe('followTask', () => {
     clock.advance(10_000);
     await flush();
     expect(frames.length).toBe(before);
+  });
+
+  it('fetches the result of a task already completed when created (a creation result carries none)', async () => {
+    const { clock, session, gets } = setup();
+    const task = await start(session, clock, 'instant');
+    expect(task.status).toBe('completed');
+    expect(task.result).toBeUndefined();
+    const end = await drive(clock, session.followTask(task).done);
+    expect(end).toMatchObject({ kind: 'terminal', task: { status: 'completed', result: { content: [{ type: 'text', text: 'instant result' }] } } });
+    // One tasks/get, at once: there is nothing to wait for.
+    expect(gets()).toHaveLength(1);
   });
 
   it('keeps polling after tasks/cancel until the status is terminal: the ack is not final', async () => {
