@@ -1,5 +1,6 @@
 import { secretHint, type ElicitResult } from '../protocol';
 import { asRecord } from '../shared/records';
+import { codePoints, FORMAT_EXAMPLES, matchesFormat, TEXT_FORMATS, type TextFormat } from '../protocol/string-formats';
 
 /**
  * Form-mode elicitation, pure: turn a `requestedSchema` into fields, pre-fill defaults, validate
@@ -8,7 +9,6 @@ import { asRecord } from '../shared/records';
  */
 
 type FieldKind = 'text' | 'number' | 'boolean' | 'select' | 'multi';
-type TextFormat = 'email' | 'uri' | 'date' | 'date-time';
 
 interface FieldOption {
   value: string;
@@ -43,7 +43,6 @@ type FormValues = Record<string, FieldValue>;
 export type FormErrors = Record<string, string>;
 type ElicitContent = NonNullable<ElicitResult['content']>;
 
-const FORMATS: readonly TextFormat[] = ['email', 'uri', 'date', 'date-time'];
 type Raw = Record<string, unknown>;
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -68,7 +67,7 @@ function fieldOf(key: string, p: Raw, required: boolean): FormFieldSpec | undefi
   if (p.type === 'string') {
     const options = optionsOf(p);
     if (options) return { ...base, kind: 'select', options, default: str(p.default) };
-    const format = FORMATS.find((f) => f === p.format);
+    const format = TEXT_FORMATS.find((f) => f === p.format);
     return { ...base, kind: 'text', format, minLength: num(p.minLength), maxLength: num(p.maxLength), default: str(p.default) };
   }
   if (p.type === 'number' || p.type === 'integer')
@@ -111,36 +110,11 @@ export function initialValues(fields: FormFieldSpec[]): FormValues {
   return values;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/i;
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
-function validDate(text: string): boolean {
-  const m = DATE.exec(text);
-  if (!m) return false;
-  // The pattern's three groups are not optional: a match has them all.
-  const [year, month, day] = [+m[1]!, +m[2]! - 1, +m[3]!];
-  const d = new Date(Date.UTC(year, month, day));
-  return d.getUTCFullYear() === year && d.getUTCMonth() === month && d.getUTCDate() === day;
-}
-
 function textProblem(f: FormFieldSpec, text: string): string | undefined {
-  if (f.format === 'email' && !EMAIL.test(text)) return 'Enter an email address like name@example.com';
-  if (f.format === 'uri') {
-    try {
-      new URL(text);
-    } catch {
-      return 'Enter an absolute URI like https://example.com';
-    }
-  }
-  if (f.format === 'date' && !validDate(text)) return 'Enter a date as YYYY-MM-DD';
-  if (f.format === 'date-time') {
-    const m = DATE_TIME.exec(text);
-    // Group 1 (the date) is not optional.
-    if (!m || !validDate(m[1]!)) return 'Enter a date and time like 2026-07-28T14:30:00Z';
-  }
-  const length = [...text].length;
+  if (f.format && !matchesFormat(f.format, text)) return `Enter ${FORMAT_EXAMPLES[f.format]}`;
+  const length = codePoints(text);
   if (f.minLength !== undefined && length < f.minLength) return `Enter at least ${f.minLength} characters`;
   if (f.maxLength !== undefined && length > f.maxLength) return `Enter at most ${f.maxLength} characters`;
   return undefined;

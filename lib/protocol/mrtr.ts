@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { codePoints, FORMAT_EXAMPLES, matchesFormat, TEXT_FORMATS } from './string-formats';
 
 /** MRTR input requests and responses: elicitation (form and URL), sampling and roots. */
 
@@ -150,8 +151,11 @@ export function validateFormContent(schema: RequestedSchema, content: Record<str
           ? (prop.oneOf as { const: string }[]).map((o) => o.const)
           : undefined;
       if (allowed && !allowed.includes(value)) problems.push(`"${key}" must be one of ${allowed.join(', ')}`);
-      if (typeof prop.minLength === 'number' && value.length < prop.minLength) problems.push(`"${key}" is shorter than ${prop.minLength}`);
-      if (typeof prop.maxLength === 'number' && value.length > prop.maxLength) problems.push(`"${key}" is longer than ${prop.maxLength}`);
+      const format = TEXT_FORMATS.find((f) => f === prop.format);
+      if (format && !matchesFormat(format, value)) problems.push(`"${key}" must be ${FORMAT_EXAMPLES[format]} (format ${format})`);
+      const length = codePoints(value);
+      if (typeof prop.minLength === 'number' && length < prop.minLength) problems.push(`"${key}" is shorter than ${prop.minLength}`);
+      if (typeof prop.maxLength === 'number' && length > prop.maxLength) problems.push(`"${key}" is longer than ${prop.maxLength}`);
     } else if (t === 'number' || t === 'integer') {
       if (typeof value !== 'number' || (t === 'integer' && !Number.isInteger(value))) {
         problems.push(`"${key}" must be ${t === 'integer' ? 'an integer' : 'a number'}`);
@@ -162,7 +166,20 @@ export function validateFormContent(schema: RequestedSchema, content: Record<str
     } else if (t === 'boolean') {
       if (typeof value !== 'boolean') problems.push(`"${key}" must be a boolean`);
     } else if (t === 'array') {
-      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) problems.push(`"${key}" must be an array of strings`);
+      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {
+        problems.push(`"${key}" must be an array of strings`);
+        continue;
+      }
+      const items = prop.items as { enum?: unknown; anyOf?: unknown } | undefined;
+      const allowed = Array.isArray(items?.enum)
+        ? (items.enum as string[])
+        : Array.isArray(items?.anyOf)
+          ? (items.anyOf as { const: string }[]).map((o) => o.const)
+          : undefined;
+      const stray = allowed ? value.filter((v) => !allowed.includes(v as string)) : [];
+      if (allowed && stray.length) problems.push(`"${key}" may hold only ${allowed.join(', ')} (not ${stray.join(', ')})`);
+      if (typeof prop.minItems === 'number' && value.length < prop.minItems) problems.push(`"${key}" has fewer than ${prop.minItems} items`);
+      if (typeof prop.maxItems === 'number' && value.length > prop.maxItems) problems.push(`"${key}" has more than ${prop.maxItems} items`);
     }
   }
   return problems;
