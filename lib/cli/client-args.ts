@@ -144,12 +144,14 @@ function coerce(key: string, text: string, schema: Record<string, unknown> | und
 /** Tool arguments from `key=value` words and/or `--args JSON` (the JSON wins on conflicts). */
 export function toolArguments(words: string[], argsJson: string | undefined, tool: Tool | undefined): Record<string, unknown> {
   const props = (tool?.inputSchema.properties ?? {}) as Record<string, Record<string, unknown>>;
-  const out: Record<string, unknown> = {};
+  // Prototype-free, so `__proto__` (a key a server developer may well test with) is an argument
+  // like any other: on a plain object, assigning it set the object's prototype and it was never sent.
+  const out: Record<string, unknown> = Object.create(null);
   for (const w of words) {
     const i = w.indexOf('=');
     if (i <= 0) throw new UsageError(`argument "${w}" must look like key=value`);
     const key = w.slice(0, i);
-    out[key] = coerce(key, w.slice(i + 1), props[key]);
+    out[key] = coerce(key, w.slice(i + 1), Object.hasOwn(props, key) ? props[key] : undefined);
   }
   const json = parseJsonFlag('--args', argsJson);
   if (json !== undefined) {
