@@ -227,11 +227,13 @@ export const ProxyEnvelopeSchema = z.object({
 export type ProxyEnvelope = z.infer<typeof ProxyEnvelopeSchema>;
 
 /** Body of `POST /api/proxy/stdio`: the command to spawn (never through a shell). */
+// The operating system takes strings up to the first NUL byte, so Node refuses any that hold one.
+const noNul = (what: string) => z.string().refine((v) => !v.includes('\0'), `${what} must not contain a NUL byte`);
 export const StdioSpawnSchema = z.object({
-  command: z.string().min(1),
-  args: z.array(z.string()).default([]),
-  env: z.record(z.string(), z.string()).optional(),
-  cwd: z.string().optional(),
+  command: noNul('the command').pipe(z.string().min(1)),
+  args: z.array(noNul('an argument')).default([]),
+  env: z.record(noNul('a variable name').pipe(z.string().regex(/^[^=]+$/, 'a variable name must be non-empty, without "="')), noNul('a value')).optional(),
+  cwd: noNul('the working directory').optional(),
 });
 export type StdioSpawn = z.infer<typeof StdioSpawnSchema>;
 

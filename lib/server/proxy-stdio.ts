@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readCapped } from '../engine/http-types';
+import { describeIssues } from '../shared/zod-issues';
 import { StdioSpawnSchema, type StdioStarted } from '../protocol/loupe-api';
 import { spawnStdioSession, streamStdioSession, type StdioSession as Session } from './stdio-session';
 import { json } from './respond';
@@ -64,8 +65,7 @@ export function createStdioProxy(options: StdioProxyOptions = {}) {
     const body = parseJson(text);
     if (!body.ok) return json(400, { error: `Body is not JSON: ${body.message}` });
     const parsed = StdioSpawnSchema.safeParse(body.value);
-    if (!parsed.success)
-      return json(400, { error: `Invalid spawn request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` });
+    if (!parsed.success) return json(400, { error: `Invalid spawn request: ${describeIssues(parsed.error, 'request')}` });
     if ([...sessions.values()].filter((v) => !v.exited).length >= maxSessions)
       return json(429, { error: `At most ${maxSessions} stdio sessions may run at once` });
     const spawned = await spawnStdioSession(parsed.data, { maxLineBytes: maxLine, maxBuffered });

@@ -36,7 +36,13 @@ export async function spawnStdioSession(
   limits: StdioSessionLimits,
 ): Promise<{ ok: true; session: StdioSession } | { ok: false; error: Error }> {
   const { maxLineBytes: maxLine, maxBuffered } = limits;
-  const child = spawn(cmd.command, cmd.args, { shell: false, cwd: cmd.cwd, env: childEnv(cmd.env), stdio: ['pipe', 'pipe', 'pipe'] });
+  let child: ReturnType<typeof spawn>;
+  try {
+    child = spawn(cmd.command, cmd.args, { shell: false, cwd: cmd.cwd, env: childEnv(cmd.env), stdio: ['pipe', 'pipe', 'pipe'] });
+  } catch (error) {
+    // Node refuses some arguments before starting anything (a NUL byte, an env name with "="): a bad request, not a fault of ours.
+    return { ok: false, error: error instanceof Error ? error : new Error(String(error)) };
+  }
   const s: StdioSession = { child, frames: [], exited: false, lastUsed: Date.now() };
   const emit = (frame: string) => {
     if (s.sink) return s.sink(frame);

@@ -123,6 +123,26 @@ describe('stdio through the proxy', () => {
     expect((await spawnRaw(IDLE, { Cookie: `loupe_token=${mock.token}`, 'Content-Type': 'application/json' })).status).toBe(401);
   });
 
+  it('refuses a NUL byte or an env name with "=" as a bad request (400 naming the field), never a 500', async () => {
+    const post = async (body: unknown) => {
+      const res = await fetch(endpoint, { method: 'POST', headers: auth(), body: JSON.stringify(body) });
+      return { status: res.status, error: ((await res.json()) as { error?: string }).error ?? '' };
+    };
+    const cases: [unknown, RegExp][] = [
+      [{ command: 'node\u0000x' }, /command: the command must not contain a NUL byte/],
+      [{ command: process.execPath, args: ['-e', 'a\u0000b'] }, /args\.1: an argument must not contain a NUL byte/],
+      [{ command: process.execPath, env: { 'A\u0000B': '1' } }, /env\."A\\u0000B": a variable name must not contain a NUL byte/],
+      [{ command: process.execPath, env: { 'A=B': '1' } }, /env\.A=B: a variable name must be non-empty, without "="/],
+      [{ command: process.execPath, env: { A: 'x\u0000' } }, /env\.A: a value must not contain a NUL byte/],
+      [{ command: process.execPath, cwd: '/tmp\u0000' }, /cwd: the working directory must not contain a NUL byte/],
+    ];
+    for (const [body, message] of cases) {
+      const r = await post(body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.error).toMatch(message);
+    }
+  });
+
   it('refuses a 9th live session, and DELETE kills the child (exit frame, pid gone)', async () => {
     const ids: string[] = [];
     try {
