@@ -11,6 +11,7 @@ import { ToolAppView } from '@/components/apps/ToolAppView';
 import { ArgumentsForm } from './ArgumentsForm';
 import { OutcomeView } from './OutcomeView';
 import { MAX_ROUNDS, useToolCall } from './use-tool-call';
+import { CallProgressView } from './CallProgressView';
 import { NameText } from '@/components/ui/NameText';
 
 /**
@@ -27,7 +28,7 @@ export function ToolCallForm({ tool, taskCapable }: { tool: Tool; taskCapable: b
   const [rawText, setRawText] = useState('{}');
   const [rawError, setRawError] = useState<string>();
   const [asTask, setAsTask] = useState(false);
-  const { state, call, submit, abandon, reset } = useToolCall(tool.name);
+  const { state, call, submit, abandon, reset, cancel } = useToolCall(tool.name);
   const setPanel = useInspector((s) => s.ui.setPanel);
   const createdTask = state.phase === 'done' && state.outcome.type === 'task';
   // A call that became a task is followed in the Tasks tab: show it there, input form and all.
@@ -110,6 +111,14 @@ export function ToolCallForm({ tool, taskCapable }: { tool: Tool; taskCapable: b
           Round {state.round} of at most {MAX_ROUNDS}
           {state.phase === 'calling' ? ' — waiting for the server…' : ' — the server needs input before it can answer'}
         </p>
+      ) : null}
+      {state.phase === 'calling' ? (
+        <div className="flex flex-wrap items-center gap-2">
+          {state.progress ? <CallProgressView progress={state.progress} /> : null}
+          <ActionButton action="cancel-call" data-testid="cancel-call" onClick={cancel}>
+            Cancel
+          </ActionButton>
+        </div>
       ) : null}
       {state.phase === 'input' ? (
         <div className="space-y-2">

@@ -14,12 +14,19 @@ import { useTaskRunner } from '@/components/tasks/use-task-runner';
  * bound on rounds is reached. A call made as a task hands the task to the task runner.
  */
 
+/** The latest notifications/progress of the call (the call asks for progress: it sends a progressToken). */
+export interface CallProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
 /** Rounds allowed per call, first call included. */
 export const MAX_ROUNDS = 8;
 
 type ToolCallState =
   | { phase: 'idle' }
-  | { phase: 'calling'; round: number; asTask: boolean }
+  | { phase: 'calling'; round: number; asTask: boolean; progress?: CallProgress }
   | { phase: 'input'; round: number; asTask: boolean; inputRequests: InputRequests }
   | { phase: 'done'; asTask: boolean; outcome: CallWithInputOutcome; taskFp?: string };
 
@@ -62,7 +69,11 @@ export function useToolCall(toolName: string) {
         pending.current = resolve;
         if (!ac.signal.aborted) setState({ phase: 'input', round, asTask, inputRequests });
       });
-    const outcome = await session.callWithInput(toolName, args, answer, { task: asTask, maxRounds: MAX_ROUNDS, signal: ac.signal });
+    // Progress shows while the server works on a round; an answer or the outcome replaces it.
+    const onProgress = (progress: CallProgress) => {
+      if (abort.current === ac) setState((s) => (s.phase === 'calling' ? { ...s, progress } : s));
+    };
+    const outcome = await session.callWithInput(toolName, args, answer, { task: asTask, maxRounds: MAX_ROUNDS, signal: ac.signal, onProgress });
     if (ac.signal.aborted && abort.current !== ac) return;
     let taskFp: string | undefined;
     if (outcome.type === 'task') {
@@ -82,6 +93,10 @@ export function useToolCall(toolName: string) {
     },
     /** Stop the conversation without retrying. */
     abandon: () => settle(undefined),
+    /** Stop waiting for the server: the request is cancelled (notifications/cancelled) and the outcome says so. */
+    cancel() {
+      abort.current?.abort(new Error('cancelled by the user'));
+    },
     reset() {
       settle(undefined);
       abort.current?.abort();
