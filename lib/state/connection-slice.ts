@@ -1,3 +1,4 @@
+import { coalesced } from '../shared/coalesced';
 import type { TransportRoute } from '../client/auto-transport';
 import { createInteractiveAnswerer } from '../client/interactive-answerer';
 import { splitCommandLine } from '../client/stdio-proxy-transport';
@@ -174,7 +175,13 @@ export function createConnectionSlice(
       ...(authed ? { timeoutMs: 10 * 60_000 } : {}),
       // 2025-11-25: the server's elicitation and sampling requests wait for the person; Disconnect refuses them.
       onServerRequest: createInteractiveAnswerer((r, signal) => get().serverRequests.ask(r, signal), ac.signal),
+      onNotification: (n) => void (n.method === 'notifications/tools/list_changed' && get().connection.status === 'connected' && relistTools()),
     });
+    // The server changed its tools: list them again, one tools/list at a time however many notices come.
+    const relistTools = coalesced(
+      () => listTools(session, mine, ac.signal),
+      () => mine === generation,
+    );
     update({
       config,
       status: 'connecting',
