@@ -31,6 +31,11 @@ export function describeInputSentence(requests: InputRequests): string {
  * `doc` is what --json prints: the result itself, or the task that produced it.
  */
 export function printToolResult(ctx: ClientContext, result: Record<string, unknown>, strict: boolean, doc: Record<string, unknown> = result): number {
+  // CallToolResult requires content: a result without it is the server's fault, not an empty answer.
+  if (!Array.isArray(result.content)) {
+    const got = result.content === undefined ? 'none' : JSON.stringify(result.content).slice(0, 80);
+    return ctx.fail({ code: 'invalid-response', message: `Invalid response: the tool result has no content array (content: ${got})` }, doc);
+  }
   if (ctx.flags.json) ctx.emit(doc);
   else out(`Tool response:\n${formatToolResult(result)}`);
   if (result.isError !== true) return 0;
@@ -68,7 +73,10 @@ export async function waitForTask(ctx: ClientContext, task: ObservedTask, form: 
   const doc = { form, task: t };
   switch (end.kind) {
     case 'terminal':
-      if (t.status === 'completed') return printToolResult(ctx, t.result ?? {}, strict, doc);
+      if (t.status === 'completed')
+        return t.result
+          ? printToolResult(ctx, t.result, strict, doc)
+          : ctx.fail({ code: 'invalid-response', message: `Invalid response: task ${name} completed, but the server gave no result for it` }, doc);
       if (t.status === 'failed')
         return ctx.fail(
           { code: 'task-failed', message: `Task ${name} failed: ${t.error ? formatError(t.error) : (t.statusMessage ?? 'no error given')}` },

@@ -275,6 +275,37 @@ describe('mcp-loupe client commands', () => {
     }
   });
 
+  it('calls a tool result without a content array an invalid response (exit 1), not an empty result', async () => {
+    const server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (d) => (body += d));
+      req.on('end', () => {
+        const m = JSON.parse(body) as { id: number; method: string };
+        const result =
+          m.method === 'server/discover'
+            ? { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo: { name: 'partial', version: '1' }, ttlMs: 0, cacheScope: 'private' }
+            : m.method === 'tools/list'
+              ? { tools: [{ name: 'partial', inputSchema: { type: 'object' } }], ttlMs: 0, cacheScope: 'private' }
+              : { foo: 1 };
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { resultType: 'complete', ...result } }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`;
+    try {
+      const r = await cli(['call', 'partial', '--url', url]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('Invalid response: the tool result has no content array (content: none)');
+      expect(r.stdout).not.toContain('(empty result)');
+      const j = await cli(['call', 'partial', '--url', url, '--json']);
+      expect(j.code).toBe(1);
+      expect(JSON.parse(j.stdout)).toMatchObject({ error: { code: 'invalid-response' } });
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+
   it('reports usage mistakes with exit code 2', async () => {
     const r = await cli(['call', 'echo', 'oops', '--url', demo.url]);
     expect(r.code).toBe(2);

@@ -18,7 +18,7 @@ import { checkInputRequired, checkRetry } from './mrtr';
 import { createReporter, type LintId } from './rules';
 import { checkFrames } from './streams';
 import { checkTaskRequest, checkTaskResults } from './tasks';
-import { checkToolsList, checkUiResource } from './tools';
+import { checkToolResult, checkToolsList, checkUiResource } from './tools';
 
 /** One exchange through every per-message rule, in wire order: request, headers, response, frames. */
 
@@ -57,6 +57,7 @@ export function lintExchange(ex: Exchange, ctx: LintContext = {}): Lint[] {
   checkTaskResults(v, report);
   checkFrames(v, report);
   checkToolsList(v, report);
+  checkToolResult(v, report);
   checkUiResource(v, report);
   checkEncoding(v, report);
   checkNames(v, report);

@@ -133,6 +133,7 @@ export const LINT_RULES = {
   'tool-header-annotation-invalid': r('warning', 'server', 'server/tools#x-mcp-header', 'Tool with an invalid x-mcp-header annotation'),
   'tool-arguments-schema-mismatch': r('error', 'client', 'server/tools#tool', 'Arguments do not match the tool inputSchema'),
   'tool-output-schema-mismatch': r('error', 'server', 'server/tools#output-schema', 'structuredContent does not match the tool outputSchema'),
+  'tool-result-content-missing': r('error', 'server', 'server/tools#tool-result', 'Tool result without a content array'),
   'tool-structured-content-missing': r('error', 'server', 'server/tools#structured-content', 'Tool with an outputSchema returned no structuredContent'),
   'tool-schema-invalid': r('warning', 'server', 'server/tools#tool', 'Tool schema that a JSON Schema 2020-12 validator cannot compile'),
   'tool-task-support-legacy': r('info', 'server', 'ext/tasks#backward-compatibility', 'execution.taskSupport is gone in 2026-07-28'),

@@ -44,3 +44,20 @@ export function checkUiResource(v: View, report: Report): void {
       report('ui-resource-mime', `ui:// content must be ${APP_MIME}, got ${show(c.mimeType)}`, `response.body.result.contents[${i}].mimeType`);
   });
 }
+
+/**
+ * A tools/call result the server finished (not an input_required round nor a task) has a
+ * `content` array: CallToolResult requires it in 2025-11-25 and 2026-07-28 alike, and a client
+ * that reads it finds nothing to show.
+ */
+export function checkToolResult(v: View, report: Report): void {
+  if (v.method !== 'tools/call' || !v.result || asRecord(v.result.task)) return;
+  const kind = v.result.resultType;
+  if (kind !== undefined && kind !== 'complete') return;
+  if (!Array.isArray(v.result.content))
+    report(
+      'tool-result-content-missing',
+      `The tools/call result has no content array (${v.result.content === undefined ? 'none' : show(v.result.content)})`,
+      'response.body.result.content',
+    );
+}
