@@ -9,6 +9,7 @@ import { loadScenarioFile } from '../scenario/files';
 import { formatIssues } from '../scenario/loader';
 import { builtinScenarioIds, getBuiltinScenario } from '../scenario/builtins';
 import type { Scenario } from '../scenario/schema';
+import { chosenLaunchToken } from './control-token';
 import { UsageError } from './errors';
 import { listenFailure, parsePort, warnBlockedPort } from './network';
 import { writeAtomic } from '../server/write-atomic';
@@ -110,7 +111,8 @@ export async function runMockCommand(scenarioArg: string | undefined, opts: Mock
     mockHost.close();
     return;
   }
-  const router = createMockRouter(mockHost, scenario.id);
+  // LOUPE_TOKEN, as `open` takes it: the `tasks` and `scenarios` commands read the same variable.
+  const router = createMockRouter(mockHost, scenario.id, { token: chosenLaunchToken() });
   const server = await listen(router.fetch, host, port, (pathname) => router.fastFor(pathname)).catch((e: unknown) => {
     mockHost.close();
     throw listenFailure(e, host, port);

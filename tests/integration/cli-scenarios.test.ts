@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, startCliMock, type Started } from '../helpers/processes';
+import { ROOT, runCli, startCliMock, type Started } from '../helpers/processes';
 import { CAPS, callTool } from '../helpers/rpc';
 import { controlApi, httpTarget } from './http-target';
 
@@ -55,5 +55,32 @@ describe('mcp-loupe scenarios', () => {
     const unknown = await cli(['scenarios', 'reset', 'missing', '--url', mock.url, '--token', mock.token!]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('Unknown scenario: missing');
+  });
+});
+
+describe('mcp-loupe mock with LOUPE_TOKEN set (a CI script exports it once)', () => {
+  const token = `ci-token-${Math.random().toString(36).slice(2)}`;
+  let mock: Started;
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'loupe-cli-token-'));
+    mock = await startCliMock(['demo', '--data-dir', dataDir], { LOUPE_TOKEN: token });
+  });
+  afterAll(async () => {
+    await mock?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('serves with that token, so `scenarios` and `tasks` reach it with no --token', async () => {
+    expect(mock.token).toBe(token);
+    const listed = await runCli(['scenarios', 'list', '--url', mock.url], { env: { LOUPE_TOKEN: token } });
+    expect(listed.stderr).toBe('');
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(/^demo\tbuilt-in\tLoupe demo$/m);
+    const target = httpTarget(mock.url);
+    const started = await callTool(target, 'generate_report', { size: 'small' }, target.opts({ caps: CAPS.formAndTasks }));
+    const cancelled = await runCli(['tasks', 'cancel', started.body.result.taskId, '--url', mock.url], { env: { LOUPE_TOKEN: token } });
+    expect(cancelled.stderr).toBe('');
+    expect(cancelled.code).toBe(0);
   });
 });
