@@ -48,18 +48,22 @@ async function writeReport(file: string | undefined, mockHost: MockHost, scenari
   }
 }
 
-/** Load a scenario by built-in id or file path; exits with the validation errors when invalid. */
-function resolveScenarioArg(arg: string | undefined): Scenario {
+/**
+ * Load a scenario by built-in id or file path (then `file` is its absolute path); exits with the
+ * validation errors when invalid.
+ */
+function resolveScenarioArg(arg: string | undefined): { scenario: Scenario; file?: string } {
   const id = arg ?? 'demo';
   const builtin = getBuiltinScenario(id);
-  if (builtin) return builtin;
-  if (!fs.existsSync(path.resolve(id))) throw new UsageError(`"${id}" is neither a built-in scenario (${builtinScenarioIds().join(', ')}) nor a scenario file`);
-  const parsed = loadScenarioFile(path.resolve(id));
+  if (builtin) return { scenario: builtin };
+  const file = path.resolve(id);
+  if (!fs.existsSync(file)) throw new UsageError(`"${id}" is neither a built-in scenario (${builtinScenarioIds().join(', ')}) nor a scenario file`);
+  const parsed = loadScenarioFile(file);
   if (!parsed.ok) {
     process.stderr.write(`${formatIssues(parsed.errors)}\n`);
     process.exit(2);
   }
-  return parsed.scenario;
+  return { scenario: parsed.scenario, file };
 }
 
 /** Make every timed task step wait for an explicit advance. */
@@ -78,7 +82,7 @@ function manualSteps(s: Scenario): Scenario {
 export async function runMockCommand(scenarioArg: string | undefined, opts: MockCommandOptions): Promise<void> {
   const started = performance.now();
   const port = opts.stdio ? 0 : parsePort(opts.port);
-  const scenario = resolveScenarioArg(scenarioArg);
+  const { scenario, file } = resolveScenarioArg(scenarioArg);
   const host = opts.host;
   if ((host === '0.0.0.0' || host === '::') && !opts.allowRemote)
     throw new UsageError(`Refusing to bind ${host}: that exposes the mock to the network. Pass --allow-remote if you mean it.`);
@@ -99,6 +103,10 @@ export async function runMockCommand(scenarioArg: string | undefined, opts: Mock
     stores: opened.stores,
     storeBackend: opened.backend,
     resolve: (id) => (id === scenario.id ? scenario : undefined),
+    // The file served is pinned as `open --scenario` pins one: listed by the control API and
+    // `scenarios list` (with its file), its source readable, read-only. A file reusing a built-in's
+    // id is served in its place but listed as that built-in.
+    pinned: file && !getBuiltinScenario(scenario.id) ? [{ scenario, file }] : undefined,
     transform: opts.manual ? manualSteps : undefined,
     seed: opts.seed,
     allowedHosts: opts.allowedHost,

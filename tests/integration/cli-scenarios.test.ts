@@ -84,3 +84,35 @@ describe('mcp-loupe mock with LOUPE_TOKEN set (a CI script exports it once)', ()
     expect(cancelled.code).toBe(0);
   });
 });
+
+describe('mcp-loupe mock FILE: the scenario it serves is listed', () => {
+  const file = join(ROOT, 'examples', 'faults.yaml');
+  let mock: Started;
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'loupe-cli-file-'));
+    mock = await startCliMock([file, '--data-dir', dataDir]);
+  });
+  afterAll(async () => {
+    await mock?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('in `scenarios list` and GET /api/scenarios, with its file, beside the built-ins; read-only', async () => {
+    const r = await cli(['scenarios', 'list', '--url', mock.url, '--token', mock.token!]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^demo\tbuilt-in\tLoupe demo$/m);
+    expect(r.stdout).toContain(`example-faults\tfile ${file}\tFaults\n`);
+    const listed = (await controlApi(mock.url, mock.token!, '/api/scenarios', 'GET')).json.scenarios as { id: string; file?: string }[];
+    expect(listed.find((s) => s.id === 'example-faults')).toMatchObject({ file, valid: true });
+    const saved = await fetch(new URL('/api/scenarios/example-faults/source', mock.url), {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${mock.token}`, 'Content-Type': 'text/yaml' },
+      body: 'id: example-faults\nname: Other\nserver: { name: x, version: "1" }\n',
+    });
+    expect(saved.status).toBe(409);
+    expect(((await saved.json()) as { error: string }).error).toBe(
+      `"example-faults" comes from ${file} (given on the command line) and cannot be changed here; edit that file`,
+    );
+  });
+});
