@@ -11,10 +11,8 @@ import { builtinScenarioIds, getBuiltinScenario } from '../scenario/builtins';
 import type { Scenario } from '../scenario/schema';
 import { chosenLaunchToken } from './control-token';
 import { UsageError } from './errors';
+import { checkReportTarget, writeReport } from './mock-report';
 import { listenFailure, parsePort, warnBlockedPort } from './network';
-import { writeAtomic } from '../server/write-atomic';
-import { reportCardToJUnit } from '../server/report-card-junit';
-import type { MockHost } from '../server/mock-host';
 
 /** `mcp-loupe mock [scenario] [--port N] [--host H] [--stdio] [--data-dir D] [--store K] [--manual]`. */
 
@@ -29,23 +27,6 @@ interface MockCommandOptions {
   allowRemote?: boolean;
   allowedHost?: string[];
   report?: string;
-}
-
-/**
- * `--report FILE`: the client's report card when the mock stops, JUnit XML for a .xml file, else
- * JSON. On a shared store it grades the whole fleet's traffic (every instance's finished exchanges).
- */
-async function writeReport(file: string | undefined, mockHost: MockHost, scenarioId: string): Promise<void> {
-  const engine = file ? mockHost.engine(scenarioId) : undefined;
-  if (!file || !engine) return;
-  const target = path.resolve(file);
-  try {
-    const card = await engine.fleetReportCard();
-    writeAtomic(target, target.endsWith('.xml') ? reportCardToJUnit(card, scenarioId) : `${JSON.stringify(card, null, 2)}\n`);
-  } catch (e) {
-    process.stderr.write(`mcp-loupe: --report: ${(e as Error).message}\n`);
-    process.exitCode = 1;
-  }
 }
 
 /**
@@ -86,6 +67,7 @@ export async function runMockCommand(scenarioArg: string | undefined, opts: Mock
   const host = opts.host;
   if ((host === '0.0.0.0' || host === '::') && !opts.allowRemote)
     throw new UsageError(`Refusing to bind ${host}: that exposes the mock to the network. Pass --allow-remote if you mean it.`);
+  if (opts.report !== undefined) checkReportTarget(opts.report);
   const dataDir = path.resolve(opts.dataDir ?? process.env.LOUPE_DATA_DIR ?? '.loupe');
   let store: MockStoreKind;
   try {
@@ -125,6 +107,18 @@ export async function runMockCommand(scenarioArg: string | undefined, opts: Mock
     mockHost.close();
     throw listenFailure(e, host, port);
   });
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await server.close();
+    await writeReport(opts.report, mockHost, scenario.id);
+    mockHost.close();
+    process.exit(process.exitCode ?? 0);
+  };
+  // SIGHUP too: a CI runner that closes the terminal still gets its --report. Set before READY
+  // is printed: a runner may signal the moment it reads that line.
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => void stop());
   const shown = host.includes(':') ? `[${host}]` : host;
   const url = `http://${shown}:${server.port}/mcp`;
   process.stdout.write(`mcp-loupe mock: scenario "${scenario.id}" at ${url}\n`);
@@ -133,12 +127,4 @@ export async function runMockCommand(scenarioArg: string | undefined, opts: Mock
   if (opened.stores.shared) process.stdout.write(`fleet instance: ${mockHost.engine(scenario.id)?.instance}\n`);
   warnBlockedPort('mock', server.port);
   process.stdout.write(`READY ${url} (${Math.round(performance.now() - started)} ms)\n`);
-  const stop = async () => {
-    await server.close();
-    await writeReport(opts.report, mockHost, scenario.id);
-    mockHost.close();
-    process.exit(process.exitCode ?? 0);
-  };
-  process.once('SIGTERM', () => void stop());
-  process.once('SIGINT', () => void stop());
 }
