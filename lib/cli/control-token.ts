@@ -3,6 +3,16 @@ import { readLoupeAdvert } from '../server/tap-discovery';
 import { UsageError } from './errors';
 
 /**
+ * The control token the user chose for a Loupe they start (`open`, `npm start`, `mock`):
+ * `LOUPE_TOKEN` when set and not empty, else undefined (the launch makes a random one). One rule
+ * for every command that starts a Loupe, so a CI script can export LOUPE_TOKEN once for the
+ * server it starts and for the `tasks` and `scenarios` commands that drive it.
+ */
+export function chosenLaunchToken(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.LOUPE_TOKEN || undefined;
+}
+
+/**
  * The control token for a command that drives a running Loupe's API (`tasks`, `scenarios`):
  * `--token`, else `LOUPE_TOKEN`, else the token a Loupe started with `mcp-loupe open` or `npm
  * start` keeps in its data directory's owner-only advert file, when that Loupe is the one at the

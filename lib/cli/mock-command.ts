@@ -9,11 +9,10 @@ import { loadScenarioFile } from '../scenario/files';
 import { formatIssues } from '../scenario/loader';
 import { builtinScenarioIds, getBuiltinScenario } from '../scenario/builtins';
 import type { Scenario } from '../scenario/schema';
+import { chosenLaunchToken } from './control-token';
 import { UsageError } from './errors';
+import { checkReportTarget, writeReport } from './mock-report';
 import { listenFailure, parsePort, warnBlockedPort } from './network';
-import { writeAtomic } from '../server/write-atomic';
-import { reportCardToJUnit } from '../server/report-card-junit';
-import type { MockHost } from '../server/mock-host';
 
 /** `mcp-loupe mock [scenario] [--port N] [--host H] [--stdio] [--data-dir D] [--store K] [--manual]`. */
 
@@ -31,34 +30,21 @@ interface MockCommandOptions {
 }
 
 /**
- * `--report FILE`: the client's report card when the mock stops, JUnit XML for a .xml file, else
- * JSON. On a shared store it grades the whole fleet's traffic (every instance's finished exchanges).
+ * Load a scenario by built-in id or file path (then `file` is its absolute path); exits with the
+ * validation errors when invalid.
  */
-async function writeReport(file: string | undefined, mockHost: MockHost, scenarioId: string): Promise<void> {
-  const engine = file ? mockHost.engine(scenarioId) : undefined;
-  if (!file || !engine) return;
-  const target = path.resolve(file);
-  try {
-    const card = await engine.fleetReportCard();
-    writeAtomic(target, target.endsWith('.xml') ? reportCardToJUnit(card, scenarioId) : `${JSON.stringify(card, null, 2)}\n`);
-  } catch (e) {
-    process.stderr.write(`mcp-loupe: --report: ${(e as Error).message}\n`);
-    process.exitCode = 1;
-  }
-}
-
-/** Load a scenario by built-in id or file path; exits with the validation errors when invalid. */
-function resolveScenarioArg(arg: string | undefined): Scenario {
+function resolveScenarioArg(arg: string | undefined): { scenario: Scenario; file?: string } {
   const id = arg ?? 'demo';
   const builtin = getBuiltinScenario(id);
-  if (builtin) return builtin;
-  if (!fs.existsSync(path.resolve(id))) throw new UsageError(`"${id}" is neither a built-in scenario (${builtinScenarioIds().join(', ')}) nor a scenario file`);
-  const parsed = loadScenarioFile(path.resolve(id));
+  if (builtin) return { scenario: builtin };
+  const file = path.resolve(id);
+  if (!fs.existsSync(file)) throw new UsageError(`"${id}" is neither a built-in scenario (${builtinScenarioIds().join(', ')}) nor a scenario file`);
+  const parsed = loadScenarioFile(file);
   if (!parsed.ok) {
     process.stderr.write(`${formatIssues(parsed.errors)}\n`);
     process.exit(2);
   }
-  return parsed.scenario;
+  return { scenario: parsed.scenario, file };
 }
 
 /** Make every timed task step wait for an explicit advance. */
@@ -77,10 +63,11 @@ function manualSteps(s: Scenario): Scenario {
 export async function runMockCommand(scenarioArg: string | undefined, opts: MockCommandOptions): Promise<void> {
   const started = performance.now();
   const port = opts.stdio ? 0 : parsePort(opts.port);
-  const scenario = resolveScenarioArg(scenarioArg);
+  const { scenario, file } = resolveScenarioArg(scenarioArg);
   const host = opts.host;
   if ((host === '0.0.0.0' || host === '::') && !opts.allowRemote)
     throw new UsageError(`Refusing to bind ${host}: that exposes the mock to the network. Pass --allow-remote if you mean it.`);
+  if (opts.report !== undefined) checkReportTarget(opts.report);
   const dataDir = path.resolve(opts.dataDir ?? process.env.LOUPE_DATA_DIR ?? '.loupe');
   let store: MockStoreKind;
   try {
@@ -98,6 +85,10 @@ export async function runMockCommand(scenarioArg: string | undefined, opts: Mock
     stores: opened.stores,
     storeBackend: opened.backend,
     resolve: (id) => (id === scenario.id ? scenario : undefined),
+    // The file served is pinned as `open --scenario` pins one: listed by the control API and
+    // `scenarios list` (with its file), its source readable, read-only. A file reusing a built-in's
+    // id is served in its place but listed as that built-in.
+    pinned: file && !getBuiltinScenario(scenario.id) ? [{ scenario, file }] : undefined,
     transform: opts.manual ? manualSteps : undefined,
     seed: opts.seed,
     allowedHosts: opts.allowedHost,
@@ -110,11 +101,24 @@ export async function runMockCommand(scenarioArg: string | undefined, opts: Mock
     mockHost.close();
     return;
   }
-  const router = createMockRouter(mockHost, scenario.id);
+  // LOUPE_TOKEN, as `open` takes it: the `tasks` and `scenarios` commands read the same variable.
+  const router = createMockRouter(mockHost, scenario.id, { token: chosenLaunchToken() });
   const server = await listen(router.fetch, host, port, (pathname) => router.fastFor(pathname)).catch((e: unknown) => {
     mockHost.close();
     throw listenFailure(e, host, port);
   });
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await server.close();
+    await writeReport(opts.report, mockHost, scenario.id);
+    mockHost.close();
+    process.exit(process.exitCode ?? 0);
+  };
+  // SIGHUP too: a CI runner that closes the terminal still gets its --report. Set before READY
+  // is printed: a runner may signal the moment it reads that line.
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => void stop());
   const shown = host.includes(':') ? `[${host}]` : host;
   const url = `http://${shown}:${server.port}/mcp`;
   process.stdout.write(`mcp-loupe mock: scenario "${scenario.id}" at ${url}\n`);
@@ -123,12 +127,4 @@ export async function runMockCommand(scenarioArg: string | undefined, opts: Mock
   if (opened.stores.shared) process.stdout.write(`fleet instance: ${mockHost.engine(scenario.id)?.instance}\n`);
   warnBlockedPort('mock', server.port);
   process.stdout.write(`READY ${url} (${Math.round(performance.now() - started)} ms)\n`);
-  const stop = async () => {
-    await server.close();
-    await writeReport(opts.report, mockHost, scenario.id);
-    mockHost.close();
-    process.exit(process.exitCode ?? 0);
-  };
-  process.once('SIGTERM', () => void stop());
-  process.once('SIGINT', () => void stop());
 }

@@ -9,6 +9,7 @@ import { formatIssues } from '../scenario/loader';
 import { defaultPagesDir, startAppServer, type AppServer } from '../server/app-server';
 import { isScenarioId, type PinnedScenario } from '../server/scenario-files';
 import { openBrowser } from './browser';
+import { chosenLaunchToken } from './control-token';
 import { OpenUsageError, planOpen, type OpenFlags, type OpenPlan } from './open-options';
 
 /**
@@ -118,8 +119,8 @@ async function runOpenCommand(command: string[], flags: OpenFlags): Promise<void
       port,
       dataDir: plan.dataDir,
       store: plan.store,
-      token: process.env.LOUPE_TOKEN || undefined,
-      reusableLink: !!process.env.LOUPE_TOKEN,
+      token: chosenLaunchToken(),
+      reusableLink: chosenLaunchToken() !== undefined,
       allowedHosts: plan.allowedHosts,
       pagesDir,
       scenarios: pinned,

@@ -43,7 +43,8 @@ async function listScenarios(opts: ConnectionOptions): Promise<void> {
   const reply = await client.list();
   if (!reply.ok) throw failed('list scenarios', reply);
   for (const s of reply.data.scenarios) {
-    const kind = s.builtin ? 'built-in' : s.valid ? 'saved' : 'saved, invalid';
+    // A file given on the command line (`mock FILE`, `open --scenario FILE`): served from that file.
+    const kind = s.file ? `file ${s.file}` : s.builtin ? 'built-in' : s.valid ? 'saved' : 'saved, invalid';
     process.stdout.write(`${printable(`${s.id}\t${kind}\t${s.name ?? ''}`)}\n`);
   }
 }

@@ -2,7 +2,9 @@ import type { Command } from 'commander';
 import { TASK_ACTIONS, type TaskAction } from '../protocol/loupe-api';
 import { fingerprint } from '../shared/fingerprint';
 import { controlToken } from './control-token';
-import { CliFailure } from './errors';
+import { isRecord } from '../shared/records';
+import { parseJsonFlag } from './client-args';
+import { CliFailure, UsageError } from './errors';
 import { describeNetworkError, parseHttpUrl } from './network';
 import { printable } from './terminal';
 import { taskIdArgument } from './task-id-argument';
@@ -28,29 +30,43 @@ const SCENARIO_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 type ControlAnswer = { task?: { status?: string; statusMessage?: string }; error?: string; scenario?: string };
 
+/** A --json body each action reads, for the error that says what --json must be. */
+const JSON_EXAMPLE: Partial<Record<string, string>> = {
+  complete: '{"result":{"content":[{"type":"text","text":"done"}]}}',
+  fail: '{"error":{"code":-32603,"message":"failed"}}',
+  'require-input': '{"inputRequests":{...}}',
+};
+
 async function control(
   action: string,
   taskId: string,
   opts: { url: string; token?: string; dataDir?: string; scenario?: string; json?: string },
 ): Promise<void> {
+  // Checked here, so a typo is a usage error that says so, not the server's "Body must be a JSON object".
+  const parsed = parseJsonFlag('--json', opts.json);
+  if (parsed !== undefined && !isRecord(parsed)) throw new UsageError(`--json must be a JSON object, e.g. ${JSON_EXAMPLE[action] ?? '{}'}`);
+  const body = opts.json ?? '{}';
   const base = parseHttpUrl(opts.url);
   const named = opts.scenario ?? base.pathname.split('/').filter(Boolean)[1];
   const token = controlToken(opts, base);
   const targetOf = (scenario: string) => new URL(`/api/scenarios/${encodeURIComponent(scenario)}/tasks/${encodeURIComponent(taskId)}/${action}`, base);
-  let answer = await post(targetOf(named ?? 'demo'), token, opts.json ?? '{}', opts.url);
+  let answer = await post(targetOf(named ?? 'demo'), token, body, opts.url);
   // A plain `/mcp` serves whatever scenario the mock was started with, not necessarily demo: the
   // control API names the scenario that holds the task, and the action goes there.
   if (named === undefined && answer.res.status === 404 && typeof answer.body.scenario === 'string' && SCENARIO_ID.test(answer.body.scenario))
-    answer = await post(targetOf(answer.body.scenario), token, opts.json ?? '{}', opts.url);
-  const { res, body } = answer;
-  if (!res.ok) {
-    const hint = body.scenario ? ` (pass --scenario ${body.scenario})` : '';
+    answer = await post(targetOf(answer.body.scenario), token, body, opts.url);
+  if (!answer.res.ok) {
+    const hint = answer.body.scenario ? ` (pass --scenario ${answer.body.scenario})` : '';
     // The server's words, made printable: a hostile mock must not write escape codes to the terminal.
-    throw new CliFailure(printable(`Failed to ${action} task: ${body.error ?? `HTTP ${res.status}`}${hint}`));
+    throw new CliFailure(printable(`Failed to ${action} task: ${answer.body.error ?? `HTTP ${answer.res.status}`}${hint}`));
   }
-  process.stdout.write(
-    printable(`${action}: task ${fingerprint(taskId)}… is now ${body.task?.status}${body.task?.statusMessage ? ` (${body.task.statusMessage})` : ''}\n`),
-  );
+  const task = `task ${fingerprint(taskId)}…`;
+  // Expire deletes the task: the record the API returns is its last word, not a state it is in.
+  if (action === 'expire') process.stdout.write(`expire: ${task} has expired and is deleted (a client's tasks/get no longer finds it)\n`);
+  else
+    process.stdout.write(
+      printable(`${action}: ${task} is now ${answer.body.task?.status}${answer.body.task?.statusMessage ? ` (${answer.body.task.statusMessage})` : ''}\n`),
+    );
 }
 
 /** What each action does, for `mcp-loupe tasks --help` (the list was names only). */

@@ -76,7 +76,7 @@ const ScenarioSummarySchema = z.object({
   description: z.string().optional(),
   builtin: z.boolean(),
   valid: z.boolean(),
-  /** The file it was given as on the command line (`--scenario`); read-only like a built-in. */
+  /** The file it was given as on the command line (`open --scenario FILE`, `mock FILE`); read-only like a built-in. */
   file: z.string().optional(),
 });
 export type ScenarioSummary = z.infer<typeof ScenarioSummarySchema>;

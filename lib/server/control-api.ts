@@ -137,8 +137,12 @@ export function createControlApi(host: MockHost, options: ControlApiOptions): Co
       return json(200, { reset: engine.scenario.id } satisfies Reset);
     }
     if (route === 'journal' && req.method === 'GET') {
-      const asked = Number(new URL(req.url).searchParams.get('since') ?? 0);
-      const since = Number.isFinite(asked) ? asked : 0;
+      // A since that is no seq is refused: read as 0, it sent the whole journal again to a
+      // caller that believed it asked for what was new.
+      const asked = new URL(req.url).searchParams.get('since');
+      if (asked !== null && !/^\d{1,15}$/.test(asked))
+        return json(400, { error: `since must be a whole number, 0 or more (the seq of the last entry you have), got "${asked.slice(0, 40)}"` });
+      const since = asked === null ? 0 : Number(asked);
       // A fleet's instance shows every instance's finished exchanges (seq is the fleet's).
       const entries = engine.fleetJournal ? await engine.fleetJournal(since) : engine.journal.entries(since);
       return json(200, { entries: entries.map(publicEntry) });

@@ -1,12 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { createMockEngine, type EngineEvent, type MockEngine } from '../engine';
 import { randomToken } from '../engine/runtime';
 import { getBuiltinScenario } from '../scenario/builtins';
 import type { Scenario } from '../scenario/schema';
 import type { Stores } from '../store/types';
-import { makeDir } from '../store/sqlite/make-dir';
-import { STORE_FILE_NAME } from '../store/sqlite/sqlite-stores';
+import { loadSecret } from './data-dir-secret';
 import { openStores, type StoreBackend, type StoreKind } from './open-stores';
 import { createScenarioFiles, isScenarioId, type PinnedScenario, type SaveOutcome, type ScenarioFiles } from './scenario-files';
 
@@ -62,59 +59,6 @@ export interface MockHost {
   close(): void;
 }
 
-/** The secret's file in a data directory. */
-const secretFile = (dataDir: string) => path.join(dataDir, 'secret');
-/** randomToken(32) is 43 characters; anything much shorter was cut off by a failed write. */
-const MIN_SECRET_CHARS = 32;
-
-/** The data directory's secret, or undefined when it is missing, empty or cut short. */
-function readSecret(dataDir: string): string | undefined {
-  try {
-    const secret = fs.readFileSync(secretFile(dataDir), 'utf8').trim();
-    return secret.length >= MIN_SECRET_CHARS ? secret : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Read or create the per-data-directory HMAC secret (mode 0600). A new one is written to a
- * temporary file, synced, then linked into place, so a full disk leaves no secret rather than an
- * empty one, and of two processes starting at once the second reads the first's. A secret cut
- * short is replaced: it signs only short-lived requestState, so nothing durable is lost.
- */
-function loadSecret(dataDir: string): string {
-  const existing = readSecret(dataDir);
-  if (existing) return existing;
-  const file = secretFile(dataDir);
-  makeDir(dataDir);
-  const secret = randomToken(32);
-  const tmp = `${file}.${process.pid}.tmp`;
-  try {
-    const fd = fs.openSync(tmp, 'w', 0o600);
-    try {
-      fs.writeFileSync(fd, secret);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    try {
-      fs.linkSync(tmp, file);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      // Another process won the race, or a broken secret is in the way: use or replace it.
-      const theirs = readSecret(dataDir);
-      if (theirs) return theirs;
-      fs.renameSync(tmp, file);
-    }
-    return secret;
-  } catch (e) {
-    throw new Error(`Failed to write ${file}: ${(e as Error).message}`, { cause: e });
-  } finally {
-    fs.rmSync(tmp, { force: true });
-  }
-}
-
 /** Create the mock host of a data directory. */
 export function createMockHost(options: MockHostOptions): MockHost {
   const opened = options.stores
@@ -123,13 +67,6 @@ export function createMockHost(options: MockHostOptions): MockHost {
         kind: options.store,
         dataDir: options.dataDir,
         warn: options.warn ?? ((m) => process.stderr.write(`mcp-loupe: ${m}\n`)),
-        // The secret is written right after the first store: with it present, a store must be there too.
-        expected: readSecret(options.dataDir)
-          ? {
-              because: `${secretFile(options.dataDir)} exists, so this data directory held a store before`,
-              startOver: `move both ${path.join(options.dataDir, STORE_FILE_NAME)} and ${secretFile(options.dataDir)} aside (your scenarios and recordings stay)`,
-            }
-          : undefined,
       });
   const { stores } = opened;
   // With memory stores nothing outlives the process, so neither does the secret: memory never writes the data directory.

@@ -4,8 +4,8 @@ import { isPostgresUrl } from '../store/postgres/driver';
 import { openPostgresStores } from '../store/postgres/postgres-stores';
 import { loadSqliteDriver, type SqliteDriverName } from '../store/sqlite/drivers';
 import { openSqliteStores, STORE_FILE_NAME } from '../store/sqlite/sqlite-stores';
-import type { ExpectedStore } from '../store/sqlite/store-file';
 import type { StoreOptions, Stores } from '../store/types';
+import { expectedStore } from './data-dir-secret';
 
 /**
  * Which stores a process keeps its tasks, idempotency ledger and replay nonces in. SQLite is the
@@ -42,8 +42,6 @@ interface OpenStoresOptions {
   /** Told once, in plain words, when `auto` falls back to memory. */
   warn: (message: string) => void;
   options?: StoreOptions;
-  /** Set when the data directory held a store before (see store-file.ts). */
-  expected?: ExpectedStore;
 }
 
 /** How to fix the install: rebuild a package whose binding did not build, install one that is absent. */
@@ -86,10 +84,14 @@ export async function openMockStores({ kind = 'auto', ...rest }: Omit<OpenStores
 
 /**
  * Open the stores of a process. `sqlite` and `auto` try better-sqlite3, then node:sqlite; an
- * error opening the file itself (permissions, a newer schema) is thrown, never papered over.
+ * error opening the file itself (permissions, a newer schema) is thrown, never papered over, and
+ * so is a store missing or truncated where the data directory's secret says one was: every
+ * command that opens a data directory (`open`, `npm start`, `mock`) comes through here, so none
+ * can start silently empty.
  */
-export function openStores({ kind = 'auto', dataDir, warn, options, expected }: OpenStoresOptions): OpenedStores {
+export function openStores({ kind = 'auto', dataDir, warn, options }: OpenStoresOptions): OpenedStores {
   if (kind === 'memory') return { stores: createMemoryStores(options), backend: 'memory' };
+  const expected = expectedStore(dataDir);
   const reasons: string[] = [];
   let missing = false;
   for (const name of ['better-sqlite3', 'node:sqlite'] as const) {

@@ -14,7 +14,7 @@ import { writeAtomic } from './write-atomic';
  * Saved scenarios: `<dataDir>/scenarios/<id>.yaml` (node only). Files are validated before they
  * are written and written atomically, so a running mock only ever loads a valid scenario.
  * Built-ins are read-only; they are copied under a new id to be edited. So are the files given on
- * the command line (`mcp-loupe --scenario FILE`): pinned for the process, served beside the
+ * the command line (`mcp-loupe --scenario FILE`, `mcp-loupe mock FILE`): pinned for the process, served beside the
  * built-ins under the ids their files declare, edited in those files.
  */
 
@@ -92,7 +92,7 @@ export function createScenarioFiles(dataDir: string, pinned: readonly PinnedScen
   /** Why `id` cannot be changed here, when it is a built-in or pinned. */
   const readOnly = (id: string, change: string): FileRefusal | undefined => {
     const pin = pins.get(id);
-    if (pin) return refuse('builtin', `"${id}" comes from ${pin.file} (given with --scenario) and cannot be ${change} here; edit that file`);
+    if (pin) return refuse('builtin', `"${id}" comes from ${pin.file} (given on the command line) and cannot be ${change} here; edit that file`);
     if (builtins.has(id))
       return refuse(
         'builtin',

@@ -7,7 +7,7 @@ import { createControlClient } from '../../lib/client/control-client';
 import { startAppServer } from '../../lib/server/app-server';
 import { createMockHost } from '../../lib/server/mock-host';
 import { CAPS, callTool, rpc } from '../helpers/rpc';
-import { startCliMock, type Started } from '../helpers/processes';
+import { runCli, startCliMock, type Started } from '../helpers/processes';
 import { httpTarget } from '../integration/http-target';
 import { raw } from './raw-http';
 
@@ -86,6 +86,40 @@ describe('the store at start', () => {
     expect(fs.readFileSync(path.join(dataDir, 'secret'), 'utf8').length).toBeGreaterThanOrEqual(32);
     start(dataDir);
   });
+});
+
+describe('the store at the start of `mcp-loupe mock` (the CLI opens its stores itself)', () => {
+  /** Run the mock on `dataDir` once with a task in its store, stop it, then do `damage` to the store file. */
+  async function usedThen(damage: (file: string) => void): Promise<{ dataDir: string; file: string }> {
+    const dataDir = tmp();
+    const mock = await startCliMock(['demo', '--data-dir', dataDir]);
+    try {
+      const mcp = httpTarget(mock.url);
+      const created = await callTool(mcp, 'generate_report', { size: 'small' }, mcp.opts({ caps: CAPS.formAndTasks }));
+      expect(created.body.result.status).toBe('working');
+    } finally {
+      await mock.stop('SIGINT');
+    }
+    const file = path.join(dataDir, 'loupe.sqlite3');
+    damage(file);
+    return { dataDir, file };
+  }
+
+  it.each([
+    ['truncated to 0 bytes', (file: string) => fs.truncateSync(file, 0), 'is 0 bytes long (truncated)'],
+    ['deleted', (file: string) => fs.rmSync(file), 'is missing'],
+  ])(
+    'refuses a store %s instead of starting empty, naming the file and the fix',
+    async (_what, damage, said) => {
+      const { dataDir, file } = await usedThen(damage);
+      const run = await runCli(['mock', 'demo', '--port', '0', '--data-dir', dataDir], { timeoutMs: 15_000 });
+      expect(run.stdout).not.toContain('READY');
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`Failed to open the store: ${file} ${said}, but ${path.join(dataDir, 'secret')} exists`);
+      expect(run.stderr).toMatch(/Fix: restore .* from a backup, or start over on purpose: move both/);
+    },
+    30_000,
+  );
 });
 
 /** Mount a tmpfs of `size` at a new directory; false where mounting is not allowed (not root). */

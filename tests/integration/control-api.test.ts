@@ -268,6 +268,17 @@ describe('live routes', () => {
     expect((await api('/api/scenarios/notes/journal')).json.entries).toEqual([]);
   });
 
+  it('refuses a journal since that is no seq (400 saying so), instead of reading it as 0', async () => {
+    const mcp = httpTarget(`${base}/mcp/notes`);
+    await callTool(mcp, 'echo', {}, mcp.opts());
+    for (const since of ['abc', '-1', '1.5', '', '1e3']) {
+      const r = await api(`/api/scenarios/notes/journal?since=${since}`);
+      expect(r.status).toBe(400);
+      expect(r.json.error).toBe(`since must be a whole number, 0 or more (the seq of the last entry you have), got "${since}"`);
+    }
+    expect((await api('/api/scenarios/notes/journal?since=0')).json.entries!.length).toBeGreaterThan(0);
+  });
+
   it('redacts the launch token from journalled Cookie headers', async () => {
     const mcp = httpTarget(`${base}/mcp/notes`);
     await callTool(mcp, 'echo', {}, mcp.opts({ headers: { Cookie: `theme=dark; loupe_token=${TOKEN}` } }));

@@ -63,6 +63,27 @@ describe('mcp-loupe tasks on a mock serving slow-approvals', () => {
     expect(wrong.stderr).toContain('Failed to advance task: Task belongs to scenario slow-approvals, not demo (pass --scenario slow-approvals)');
     expect(await statusOf(taskId)).toBe('Filing the purchase request for chair');
   });
+
+  it('refuses a --json that is no JSON, or no object, as a usage error (exit 2) saying so; the task is untouched', async () => {
+    const taskId = await createTask();
+    const bad = await cli(['tasks', 'fail', taskId, '--url', mock.url, '--token', mock.token!, '--json', '{bad']);
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toMatch(/^mcp-loupe: --json is not valid JSON: .*JSON.*\n$/);
+    const list = await cli(['tasks', 'complete', taskId, '--url', mock.url, '--token', mock.token!, '--json', '[1]']);
+    expect(list.code).toBe(2);
+    expect(list.stderr).toBe('mcp-loupe: --json must be a JSON object, e.g. {"result":{"content":[{"type":"text","text":"done"}]}}\n');
+    expect(await statusOf(taskId)).toBe('Filing the purchase request for chair');
+  });
+
+  it('says an expired task is deleted, as a client then finds it', async () => {
+    const taskId = await createTask();
+    const expired = await cli(['tasks', 'expire', taskId, '--url', mock.url, '--token', mock.token!]);
+    expect(expired).toMatchObject({ code: 0, stderr: '' });
+    expect(expired.stdout).toMatch(/^expire: task \S+… has expired and is deleted \(a client's tasks\/get no longer finds it\)\n$/);
+    const got = await cli(['task', 'get', taskId, '--url', mock.url]);
+    expect(got.code).toBe(1);
+  });
 });
 
 describe('task ids beginning with "-"', () => {

@@ -110,7 +110,7 @@ describe('a scenario file from the command line', () => {
       body: SCENARIO.replace('My notes', 'Changed'),
     });
     expect(save.status).toBe(409);
-    expect(JSON.parse(save.text).error).toMatch(/comes from .*my-notes\.yaml \(given with --scenario\)/);
+    expect(JSON.parse(save.text).error).toMatch(/comes from .*my-notes\.yaml \(given on the command line\)/);
     expect(fs.readFileSync(path.join(tmp, 'my-notes.yaml'), 'utf8')).toBe(SCENARIO);
   });
 });
