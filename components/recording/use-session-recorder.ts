@@ -2,11 +2,10 @@
 
 import { useEffect, useState } from 'react';
 import { recordingsApiWriter, startAutosave } from '@/lib/recording/autosave';
-import { describeConnection } from '@/lib/recording/connection';
 import { createRecorder, type Recorder } from '@/lib/recording/recorder';
 import type { ConnectionMeta } from '@/lib/recording/schema';
-import { absoluteUrl, configHeaders } from '@/lib/state/connection-slice';
 import type { InspectorState, InspectorStore } from '@/lib/state/inspector-store';
+import { recordingConnection } from '@/lib/state/recording-connection';
 
 /**
  * Records the live inspector session: every frame the timeline ingests goes to a recorder
@@ -19,18 +18,7 @@ import type { InspectorState, InspectorStore } from '@/lib/state/inspector-store
 const MAX_SESSION_BYTES = 96 * 1024 * 1024;
 
 /** Connection metadata of the inspector's state, without secret values. */
-function connectionMetaOf(s: InspectorState): ConnectionMeta {
-  const { config, server } = s.connection;
-  return describeConnection({
-    target: absoluteUrl(config.url),
-    transport: config.mode === 'proxy' ? 'proxy' : 'http',
-    era: server?.era ?? config.era,
-    ...(server?.protocolVersion ? { protocolVersion: server.protocolVersion } : {}),
-    clientInfo: { name: 'mcp-loupe', version: '0.1.0' },
-    ...(server?.info ? { serverInfo: { ...server.info } } : {}),
-    headers: configHeaders(config),
-  });
-}
+const connectionMetaOf = (s: InspectorState): ConnectionMeta => recordingConnection(s.connection.config, s.connection.server);
 
 /** The recorder of the enclosing inspector, started on mount (before the provider connects). */
 export function useSessionRecorder(store: InspectorStore, options: { autosave?: boolean } = {}): Recorder {

@@ -1,6 +1,7 @@
 import { frameText, type Frame } from '../client/frames';
 import { ERROR, httpStatusForError } from '../protocol';
 import { groupExchanges, type RecordedExchange } from './exchanges';
+import { answerMessages, carriedAsMessages, messagesResponse } from './replay-messages';
 import { pickRecorded, unmatchedError, type Candidate, type MatchKind } from './replay-match';
 import type { Recording } from './schema';
 import { asRecord } from '../shared/records';
@@ -15,7 +16,9 @@ import { parseJson } from '../shared/json';
  * of that task, which may have come as a notification). A request no recorded one equals gets
  * a JSON-RPC error naming it, with the closest recorded request (replay-match.ts); only with
  * `loose` does it take the next unused answer of its method. The answer is the recorded status,
- * headers and body (JSON, or the SSE frames) with the incoming id and progress token put in.
+ * headers and body (JSON, or the SSE frames) with the incoming id and progress token put in;
+ * an exchange recorded off stdio has no HTTP answer to repeat and gets one built from its
+ * messages (replay-messages.ts).
  * Transport guards (Host, Origin) are the host's job: see lib/server/replay-server.ts.
  */
 
@@ -39,6 +42,8 @@ const keyOf = (method: string, params: unknown) => (HANDSHAKES.has(method) ? '{}
 
 interface Recorded extends Candidate {
   x: RecordedExchange;
+  /** Recorded off stdio: answered from its messages (replay-messages.ts). */
+  asMessages: boolean;
 }
 
 /** How one request was answered. */
@@ -89,15 +94,17 @@ function rewrite(frame: Frame, recordedId: unknown, id: unknown, tokens: { from:
   return frameText(frame) ?? '';
 }
 
-function answer(r: RecordedExchange, id: unknown, params: unknown, signal: AbortSignal | undefined): Response {
+function answer(r: RecordedExchange, asMessages: boolean, id: unknown, params: unknown, signal: AbortSignal | undefined): Response {
   const head = r.head;
-  if (!head) {
+  // A stdio exchange is answered from its messages (its head, if any, is a placeholder).
+  if (asMessages ? !r.responseFrame : !head) {
     const why = r.incoming.find((f) => f.kind === 'error')?.errorText ?? 'no response was recorded';
     return rpcError(id, ERROR.internalError, `The recorded ${r.method ?? 'request'} got no response: ${why}`);
   }
+  const tokens = { from: progressTokenOf(r.params), to: progressTokenOf(params) };
+  if (asMessages || !head) return messagesResponse(answerMessages(r).map((f) => rewrite(f, r.rpcId, id, tokens)));
   const headers = new Headers();
   for (const [k, v] of Object.entries(head.headers ?? {})) if (!DROP_HEADERS.has(k.toLowerCase())) headers.set(k, v);
-  const tokens = { from: progressTokenOf(r.params), to: progressTokenOf(params) };
   if (!r.streamed) {
     const message = r.incoming.find((f) => f.kind === 'message');
     return new Response(message ? rewrite(message, r.rpcId, id, tokens) : null, { status: head.httpStatus ?? 200, headers });
@@ -156,7 +163,14 @@ function latestSnapshot(frames: readonly Frame[], taskId: unknown): { at: number
 export function createReplay(recording: Recording, options: ReplayOptions = {}): ReplayHandler {
   const all: Recorded[] = groupExchanges(recording.frames)
     .filter((x) => x.method !== undefined && asRecord(x.request.body) !== undefined)
-    .map((x) => ({ x, method: x.method!, key: keyOf(x.method!, x.params), exchangeId: x.exchangeId, used: false }));
+    .map((x) => ({
+      x,
+      method: x.method!,
+      key: keyOf(x.method!, x.params),
+      exchangeId: x.exchangeId,
+      used: false,
+      asMessages: carriedAsMessages(recording, x),
+    }));
   const byMethod = new Map<string, Recorded[]>();
   for (const r of all) {
     const list = byMethod.get(r.x.method!);
@@ -183,7 +197,8 @@ export function createReplay(recording: Recording, options: ReplayOptions = {}):
       options.onServe?.({ method, match: isNotification && !r ? 'notification' : match, ...(r ? { exchangeId: r.x.exchangeId } : {}) });
       if (isNotification) {
         if (r) r.used = true;
-        return new Response(null, { status: r?.x.head?.httpStatus ?? 202 });
+        // On stdio the head is a placeholder (the CLI's says 200): a notification gets the spec's 202.
+        return new Response(null, { status: r && !r.asMessages ? (r.x.head?.httpStatus ?? 202) : 202 });
       }
       if (!r) {
         const e = unmatchedError(all, method, canonicalParams(msg.params), !!options.loose);
@@ -194,7 +209,7 @@ export function createReplay(recording: Recording, options: ReplayOptions = {}):
         const latest = latestSnapshot(recording.frames, asRecord(msg.params)?.taskId);
         if (latest && latest.at > r.x.endAt) return jsonResponse(200, { jsonrpc: '2.0', id: msg.id, result: latest.result });
       }
-      return answer(r.x, msg.id, msg.params, request.signal);
+      return answer(r.x, r.asMessages, msg.id, msg.params, request.signal);
     },
   };
 }
