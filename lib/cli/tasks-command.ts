@@ -63,6 +63,11 @@ async function control(
   const task = `task ${fingerprint(taskId)}…`;
   // Expire deletes the task: the record the API returns is its last word, not a state it is in.
   if (action === 'expire') process.stdout.write(`expire: ${task} has expired and is deleted (a client's tasks/get no longer finds it)\n`);
+  // An input step ends with the client's answer, not with advance: say how to move it on.
+  else if (action === 'advance' && answer.body.task?.status === 'input_required')
+    process.stdout.write(
+      `advance: ${task} waits for input (input_required); advance does not answer it. Answer as the client would (\`mcp-loupe task update ID --input-responses JSON\`), or end it with \`mcp-loupe tasks complete\` or \`tasks fail\`.\n`,
+    );
   else
     process.stdout.write(
       printable(`${action}: ${task} is now ${answer.body.task?.status}${answer.body.task?.statusMessage ? ` (${answer.body.task.statusMessage})` : ''}\n`),

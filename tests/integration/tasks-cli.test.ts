@@ -44,6 +44,16 @@ describe('mcp-loupe tasks on a mock serving slow-approvals', () => {
     expect(await statusOf(taskId)).toBe('Waiting for your manager to approve');
   });
 
+  it('says advance does not answer a task that waits for input, and how to move it on', async () => {
+    const taskId = await createTask();
+    expect((await cli(['tasks', 'require-input', taskId, '--url', mock.url, '--token', mock.token!])).code).toBe(0);
+    const advanced = await cli(['tasks', 'advance', taskId, '--url', mock.url, '--token', mock.token!]);
+    expect(advanced).toMatchObject({ code: 0, stderr: '' });
+    expect(advanced.stdout).toMatch(
+      /^advance: task \S+… waits for input \(input_required\); advance does not answer it\. Answer as the client would .*task update ID --input-responses JSON.*tasks complete.*tasks fail/,
+    );
+  });
+
   it('says a cancel of a finished task changed nothing, and a cancel of a running one is only requested', async () => {
     const taskId = await createTask();
     expect((await cli(['tasks', 'complete', taskId, '--url', mock.url, '--token', mock.token!])).code).toBe(0);
