@@ -47,6 +47,8 @@ export function printToolResult(ctx: ClientContext, result: Record<string, unkno
 /** Follow a task to its end and report how it ended; returns the exit code (0 only for a completed task). */
 export async function waitForTask(ctx: ClientContext, task: ObservedTask, form: string, strict: boolean, follower?: TaskFollower): Promise<number> {
   let last = `${task.status}|${task.statusMessage ?? ''}`;
+  // The status the task was created with is the first line of its story (e.g. "Drafting outline…").
+  if (!ctx.flags.json && !follower && task.statusMessage) err(`task ${ctx.label(task.taskId)}: ${task.status} — ${task.statusMessage}`);
   const f =
     follower ??
     ctx.session.followTask(task, {

@@ -108,6 +108,8 @@ describe('mcp-loupe client commands', () => {
     expect(r.stdout).toContain('Outline approved: true');
     const fp = /Task ([0-9a-f]{8}) created/.exec(r.stderr)?.[1];
     expect(fp).toBeDefined();
+    // The first status message, from the creation result, is told too.
+    expect(r.stderr).toContain(`task ${fp}: working — Drafting outline for a small report`);
     expect(r.stderr).toContain(`task ${fp}: input_required`);
     expect(r.stderr).toContain(`task ${fp}: completed`);
 
