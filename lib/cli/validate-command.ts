@@ -17,5 +17,6 @@ export function runValidateCommand(file: string): void {
     return;
   }
   if (parsed.warnings.length) process.stderr.write(`${formatIssues(parsed.warnings)}\n`);
-  process.stdout.write(`${file}: valid scenario "${parsed.scenario.id}" (${parsed.scenario.tools.length} tools)\n`);
+  const tools = parsed.scenario.tools.length;
+  process.stdout.write(`${file}: valid scenario "${parsed.scenario.id}" (${tools} ${tools === 1 ? 'tool' : 'tools'})\n`);
 }

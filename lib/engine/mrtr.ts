@@ -1,5 +1,6 @@
 import { ERROR, elicitationModes, responseSchemaFor, validateFormContent, type ClientCapabilities, type RequestedSchema } from '../protocol';
-import type { MrtrRound, InputRequestSpec, ToolResultSpec } from '../scenario/behavior-schema';
+import type { MrtrRound, InputRequestSpec } from '../scenario/behavior-schema';
+import type { ToolResultSpec } from '../scenario/content-schema';
 import { fail, type EngineCore, type Outcome, type RequestContext } from './context';
 import { digest } from './request-state';
 import { fillTemplate } from './template';

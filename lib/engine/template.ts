@@ -1,6 +1,17 @@
+import { PLACEHOLDER_SOURCE } from '../scenario/placeholders';
+
 /** `{{path.to.value}}` placeholders in scenario results, filled from arguments and inputs. */
 
-const PLACEHOLDER = /\{\{\s*([\w.$-]+)\s*\}\}/g;
+const PLACEHOLDER = new RegExp(PLACEHOLDER_SOURCE, 'g');
+const EXACT_PLACEHOLDER = new RegExp(`^${PLACEHOLDER_SOURCE}$`);
+
+/**
+ * Keys whose value is any JSON, where a string that is exactly one placeholder keeps its value's
+ * JSON type: `structuredContent: { n: "{{args.n}}" }` gives `{ n: 3 }`, as the tool's
+ * outputSchema expects, not `"3"`. Everywhere else (a content block's text, a status message)
+ * the protocol wants text, so placeholders render text there.
+ */
+const JSON_VALUED = new Set(['structuredContent', '_meta']);
 
 function lookup(scope: Record<string, unknown>, path: string): unknown {
   let cur: unknown = scope;
@@ -19,13 +30,24 @@ function fillString(text: string, scope: Record<string, unknown>): string {
   });
 }
 
-/** Deep-copy `value`, filling placeholders in every string. */
-export function fillTemplate<T>(value: T, scope: Record<string, unknown>): T {
-  if (typeof value === 'string') return fillString(value, scope) as T;
-  if (Array.isArray(value)) return value.map((v) => fillTemplate(v, scope)) as T;
+/** A string of a JSON-valued part: exactly one placeholder is its value (a copy), else text. A missing value is "". */
+function fillJsonString(text: string, scope: Record<string, unknown>): unknown {
+  const exact = EXACT_PLACEHOLDER.exec(text);
+  if (!exact) return fillString(text, scope);
+  const v = lookup(scope, exact[1] ?? '');
+  return v === undefined ? '' : structuredClone(v);
+}
+
+/**
+ * Deep-copy `value`, filling placeholders in every string; under the keys of {@link JSON_VALUED}
+ * (or everywhere, with `typed`) a string that is exactly one placeholder keeps its value's type.
+ */
+export function fillTemplate<T>(value: T, scope: Record<string, unknown>, typed = false): T {
+  if (typeof value === 'string') return (typed ? fillJsonString(value, scope) : fillString(value, scope)) as T;
+  if (Array.isArray(value)) return value.map((v) => fillTemplate(v, scope, typed)) as T;
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = fillTemplate(v, scope);
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = fillTemplate(v, scope, typed || JSON_VALUED.has(k));
     return out as T;
   }
   return value;

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { ToolResultSpecSchema } from './content-schema';
 
 /**
- * The pieces a behaviour is made of: results, JSON-RPC errors, input requests, MRTR rounds,
- * progress and log side effects. Tools combine them in schema.ts, tasks in task-schema.ts,
+ * The pieces a behaviour is made of: JSON-RPC errors, input requests, MRTR rounds, progress and
+ * log side effects, and the results of content-schema.ts. Tools combine them in schema.ts, tasks in task-schema.ts,
  * prompts and resources (MRTR) in catalog-schema.ts. Text fields of results may use
  * `{{args.x}}` / `{{inputs.key.content.y}}` placeholders, filled from the call's arguments and
  * gathered input responses.
@@ -11,25 +12,26 @@ import { z } from 'zod';
  * the format is open on purpose; each of those says why.
  */
 
-/** Open on purpose: JSON Schema bodies, `_meta`, content items and the like follow their own specs. */
+/** Open on purpose: JSON Schema bodies, `_meta`, request params and the like follow their own specs. */
 export const JsonObjectSchema = z.record(z.string(), z.unknown());
 const Json = JsonObjectSchema;
 
+/** One operand of a delay: a `{{...}}` placeholder or a non-negative number. */
+const DELAY_OPERAND = String.raw`(?:\{\{\s*[\w.$-]+\s*\}\}|\d+(?:\.\d+)?)`;
+/** The delay forms the engine computes (template.ts fillNumber): one operand, or two multiplied. */
+const DELAY_FORM = new RegExp(String.raw`^\s*${DELAY_OPERAND}(?:\s*\*\s*${DELAY_OPERAND})?\s*$`);
+
 /**
- * A result a tool returns (a CallToolResult without resultType). Loose on purpose: it is sent
- * as written, so `_meta` and any field a later protocol revision adds pass through.
+ * A delay in ms: a number, or a string computed from the arguments. Any other string used to be
+ * accepted and then waited 0 ms at run time, so the forms the engine computes are checked here.
  */
-export const ToolResultSpecSchema = z
-  .looseObject({
-    content: z
-      .array(Json)
-      .default([])
-      .describe('Content items (e.g. { type: text, text: ... }, image, audio, resource_link, resource) as the client receives them; default: [].'),
-    structuredContent: Json.optional().describe('Structured result, checked by clients against the tool outputSchema. Strings may use placeholders.'),
-    isError: z.boolean().optional().describe('true marks a tool-level error (the call ran but failed); default: false.'),
-  })
-  .meta({ id: 'ToolResult', description: 'A CallToolResult, sent as written. Text may use {{args.name}} and {{inputs.key.content.field}} placeholders.' });
-export type ToolResultSpec = z.infer<typeof ToolResultSpecSchema>;
+export const DelaySchema = z.union([z.number().int().min(0), z.string()]).superRefine((value, ctx) => {
+  if (typeof value === 'string' && !DELAY_FORM.test(value))
+    ctx.addIssue({
+      code: 'custom',
+      message: `Expected a whole number of ms or a placeholder expression with at most one multiplication ("{{args.ms}}", "{{args.seconds}} * 1000"), received ${JSON.stringify(value)}`,
+    });
+});
 
 /** A JSON-RPC error to answer with. */
 export const RpcErrorSpecSchema = z

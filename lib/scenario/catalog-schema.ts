@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { JsonObjectSchema, MrtrSpecSchema } from './behavior-schema';
+import { PromptMessageSchema } from './content-schema';
 
 /**
  * What a scenario lists besides tools: resources (with MCP Apps views), resource templates,
  * prompts and completions. Strict objects, so a typo is an error; the open parts (`_meta`,
- * annotations, icons, prompt messages) follow the protocol's own shapes and are sent as written.
+ * annotations, icons) follow the protocol's own shapes and are sent as written.
  */
 
 const Json = JsonObjectSchema;
@@ -89,9 +90,8 @@ const PromptSpecSchema = z.strictObject({
   icons,
   _meta: meta,
   arguments: z.array(PromptArgumentSchema).optional().describe('Arguments the prompt takes.'),
-  // Open on purpose: prompt messages ({ role, content }) are the protocol's, sent as written.
   messages: z
-    .array(Json)
+    .array(PromptMessageSchema)
     .min(1)
     .describe('Messages returned by prompts/get: { role: user|assistant, content: { type: text, text } }; may use {{args.x}} and {{inputs...}} placeholders.'),
   mrtr: MrtrSpecSchema.optional().describe('Ask for input before prompts/get answers; the messages may use {{inputs.key.content.field}} placeholders.'),

@@ -3,6 +3,7 @@ import { formatIssues, formatPath, sortIssues, type ScenarioIssue } from './issu
 import { checkScenarioRules } from './rules';
 import { ScenarioSchema, type Scenario } from './schema';
 import { collectionKeyIssues, yamlSyntaxIssues } from './yaml-issues';
+import { tagIssues } from './yaml-tags';
 import { createLocator, type Locator } from './yaml-locator';
 import { scenarioErrorMap, toScenarioIssues } from './zod-issues';
 
@@ -94,6 +95,9 @@ export function parseScenario(text: string, source: string, options: ParseScenar
   if (strict) return { ok: false, errors: [strict] };
   const badKeys = collectionKeyIssues(doc, source, locator);
   if (badKeys.length > 0) return { ok: false, errors: badKeys };
+  // Before toJS: a tag that is not a JSON type would come out as a Buffer, a Set or a Map.
+  const badTags = tagIssues(doc, text, source, locator);
+  if (badTags.length > 0) return { ok: false, errors: badTags };
 
   let data: unknown;
   try {

@@ -1,12 +1,14 @@
 import type { ScenarioIssue } from './issues';
+import { placeholderIssues } from './placeholders';
 import { TOOL_KEYS } from './schema';
 import { closestKey } from './zod-issues';
 import { isRecord } from '../shared/records';
 
 /**
  * Checks the zod schema cannot express: unique names, a behaviour per tool, terminal task
- * scripts, and ui:// bindings that resolve. They read the raw parsed data defensively, so they
- * run even when the schema finds errors and the author sees every problem in one pass.
+ * scripts, placeholders the engine can fill, and ui:// bindings that resolve. They read the raw
+ * parsed data defensively, so they run even when the schema finds errors and the author sees
+ * every problem in one pass.
  */
 
 /** Builds a positioned issue for a data path. */
@@ -40,6 +42,7 @@ export function checkScenarioRules(data: unknown, issueAt: IssueAt): RuleFinding
       findings.warnings.push(issueAt(['tools', index, 'ui', 'resourceUri'], `No resource with uri "${ui.resourceUri}" is declared in resources`));
     }
   }
+  findings.errors.push(...placeholderIssues(data, issueAt));
   // A step-up scope on a tool that does not exist would never be asked for.
   const toolScopes = isRecord(data.auth) && isRecord(data.auth.resource) ? data.auth.resource.toolScopes : undefined;
   const toolNames = new Set(tools.map(([, t]) => t.name));

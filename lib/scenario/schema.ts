@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { JsonObjectSchema, LogSpecSchema, MrtrSpecSchema, ProgressSpecSchema, RpcErrorSpecSchema, ToolResultSpecSchema } from './behavior-schema';
+import { DelaySchema, JsonObjectSchema, LogSpecSchema, MrtrSpecSchema, ProgressSpecSchema, RpcErrorSpecSchema } from './behavior-schema';
+import { ToolResultSpecSchema } from './content-schema';
 import { AuthSchema } from './auth-schema';
 import { CatalogShape } from './catalog-schema';
 import { FaultSchema, SeedSchema } from './fault-schema';
@@ -15,6 +16,21 @@ import { TaskSpecSchema } from './task-schema';
  */
 
 const Json = JsonObjectSchema;
+
+/**
+ * A tool's JSON Schema: open on purpose (JSON Schema keywords, not this format), except that its
+ * root must be `type: object`. The 2026-07-28 schema requires that of inputSchema, 2025-11-25 of
+ * both, and the SDK clients of either era reject the whole tools/list when one tool breaks it.
+ */
+const objectSchema = (field: string, why: string) =>
+  z.looseObject({
+    type: z
+      .literal('object', {
+        error: (issue) =>
+          `A tool's ${field} must have type: object at its root (${why}); got ${issue.input === undefined ? 'no type' : `type: ${JSON.stringify(issue.input)}`}`,
+      })
+      .describe('Always object: the root of the schema is an object.'),
+  });
 
 /** How a tool behaves. Exactly one of result, error, mrtr+result, task, handler (rules.ts checks it). */
 const ToolBehaviorShape = {
@@ -35,10 +51,9 @@ const ToolBehaviorShape = {
   requires: Json.optional().describe(
     'Client capabilities the call must declare, e.g. { sampling: {} } or { extensions: { <id>: {} } }; without them the call is answered -32021.',
   ),
-  delayMs: z
-    .union([z.number().int().min(0), z.string()])
-    .optional()
-    .describe('Wait before answering, in ms, or a "{{args.x}}" expression (one multiplication allowed: "{{args.seconds}} * 1000"); default: 0.'),
+  delayMs: DelaySchema.optional().describe(
+    'Wait before answering, in ms, or a "{{args.x}}" expression (one multiplication allowed: "{{args.seconds}} * 1000"); default: 0.',
+  ),
 };
 
 /** A tool as the scenario declares it: what tools/list shows, plus its behaviour. */
@@ -46,11 +61,14 @@ const ToolSpecSchema = z.strictObject({
   name: z.string().min(1).max(128).describe('Tool name, unique in the scenario; clients call it with tools/call.'),
   title: z.string().optional().describe('Human-readable title.'),
   description: z.string().optional().describe('What the tool does, for the model.'),
-  // Open on purpose: JSON Schema bodies follow JSON Schema, not this format.
-  inputSchema: Json.default({ type: 'object' }).describe(
-    'JSON Schema of the arguments; the engine checks required keys and top-level types (else -32602). Default: { type: object }.',
-  ),
-  outputSchema: Json.optional().describe('JSON Schema of structuredContent, listed for clients.'),
+  inputSchema: objectSchema('inputSchema', 'tool arguments are always an object, and clients refuse the whole tools/list over one tool without it')
+    .default({ type: 'object' })
+    .describe(
+      'JSON Schema of the arguments, type: object at its root; the engine checks required keys and top-level types (else -32602). Default: { type: object }.',
+    ),
+  outputSchema: objectSchema('outputSchema', 'structuredContent is an object, and 2025-11-25 clients refuse the whole tools/list over one tool without it')
+    .optional()
+    .describe('JSON Schema of structuredContent, type: object at its root, listed for clients.'),
   // Open on purpose: tool annotations (readOnlyHint, destructiveHint, ...) are sent as written.
   annotations: Json.optional().describe('Hints for clients (title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint), sent as written.'),
   // Open on purpose: icon objects are the protocol's.

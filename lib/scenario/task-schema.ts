@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { InputRequestSpecSchema, RpcErrorSpecSchema, ToolResultSpecSchema } from './behavior-schema';
+import { DelaySchema, InputRequestSpecSchema, RpcErrorSpecSchema } from './behavior-schema';
+import { ToolResultSpecSchema } from './content-schema';
 
 /**
  * Task scripts: how a tool runs as a task. A script is a list of steps, each taking a while
@@ -20,10 +21,9 @@ const TaskStepSchema = z
       .string()
       .optional()
       .describe('Status message of the task while this step runs (or its final message, on a terminal step); may use {{args.x}} placeholders.'),
-    delayMs: z
-      .union([z.number().int().min(0), z.string()])
-      .optional()
-      .describe('How long the step takes, in ms, or a "{{args.x}}" expression; default: 0. Ignored when manual or when the step asks for input.'),
+    delayMs: DelaySchema.optional().describe(
+      'How long the step takes, in ms, or a "{{args.x}}" expression; default: 0. Ignored when manual or when the step asks for input.',
+    ),
     manual: z.boolean().optional().describe('Wait for an explicit advance from the control room, the control API or `mcp-loupe tasks advance`.'),
     inputRequests: z
       .record(z.string(), InputRequestSpecSchema)

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { ControlAction } from '../engine';
 import type { TaskAction, TaskControlBody } from '../protocol/loupe-api';
-import { InputRequestSpecSchema, RpcErrorSpecSchema, ToolResultSpecSchema } from '../scenario/behavior-schema';
+import { InputRequestSpecSchema, RpcErrorSpecSchema } from '../scenario/behavior-schema';
+import { ToolResultSpecSchema } from '../scenario/content-schema';
 
 /**
  * The body of `POST /api/scenarios/<id>/tasks/<taskId>/<action>` (the control room, the control

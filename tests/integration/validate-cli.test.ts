@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/processes';
+import { ROOT, runCli } from '../helpers/processes';
 
 /** `mcp-loupe validate` as an author runs it: the examples pass, a typo fails with its line and field. */
 
@@ -29,6 +29,23 @@ describe('mcp-loupe validate', () => {
       expect([file, r.code, r.stderr]).toEqual([file, 0, '']);
       expect(r.stdout).toMatch(/valid scenario "example-/);
     }
+  });
+
+  it('counts the tools in words that agree with the count', async () => {
+    const file = path.join(dir, 'one.yaml');
+    fs.writeFileSync(file, 'id: one\nserver: { name: t, version: "1" }\ntools:\n  - name: echo\n    result: { content: [] }\n');
+    expect((await validate(file)).stdout).toBe(`${file}: valid scenario "one" (1 tool)\n`);
+    expect((await validate('examples/mcp-app.yaml')).stdout).toBe('examples/mcp-app.yaml: valid scenario "example-app" (2 tools)\n');
+  });
+
+  it('refuses a YAML tag that is not a JSON type in validate and when mock loads the file, at the tag', async () => {
+    const file = path.join(dir, 'tags.yaml');
+    fs.writeFileSync(file, 'id: tags\nserver: { name: t, version: "1" }\ntools:\n  - name: bin\n    result: { structuredContent: { v: !!binary aGVsbG8= } }\n');
+    const expected = `${file}:5:39 The YAML tag !!binary is not allowed`;
+    const validated = await validate(file);
+    expect([validated.code, validated.stderr]).toEqual([1, expect.stringContaining(expected)]);
+    const mocked = await runCli(['mock', file, '--store', 'memory', '--port', '0'], { timeoutMs: 30_000 });
+    expect([mocked.code, mocked.stderr]).toEqual([2, expect.stringContaining(expected)]);
   });
 
   it('fails on a misspelled key, naming its line, the field and the key meant', async () => {

@@ -8,7 +8,7 @@ export const IMG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8
 export const WAV = 'UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=';
 
 /** A tool result with one text block. */
-export const text = (t: string) => ({ content: [{ type: 'text', text: t }] });
+export const text = (t: string) => ({ content: [{ type: 'text' as const, text: t }] });
 
 /** A form elicitation asking for one required string. */
 export const nameForm = (message: string, prop = 'name') => ({

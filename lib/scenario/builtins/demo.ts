@@ -11,7 +11,7 @@ import { objectSchema } from './schema-helpers';
  * notes, workspace files and instructions are in demo-content.ts.
  */
 
-const text = (t: string) => ({ type: 'text', text: t });
+const text = (t: string) => ({ type: 'text' as const, text: t });
 
 const TIMELINE_URI = 'ui://notes/timeline.html';
 

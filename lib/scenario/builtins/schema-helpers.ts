@@ -9,7 +9,7 @@ interface ObjectSchemaOptions {
 }
 
 /** A JSON Schema for an object with these properties: a tool's inputSchema, an elicitation's requestedSchema. */
-export function objectSchema(properties: Record<string, unknown> = {}, options: ObjectSchemaOptions = {}): Record<string, unknown> {
+export function objectSchema(properties: Record<string, unknown> = {}, options: ObjectSchemaOptions = {}): { type: 'object'; [key: string]: unknown } {
   return {
     type: 'object',
     properties,

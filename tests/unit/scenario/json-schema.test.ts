@@ -71,14 +71,14 @@ describe('scenarioJsonSchema', () => {
     for (const { node, where } of subschemas(schema, '')) {
       if (node.type === 'object' && node.additionalProperties !== false) open.push(where.replace(/^\./, ''));
     }
-    // Records of the protocol's own shapes (JSON Schema bodies, _meta, annotations, icons, content
-    // items, request params, prompt messages), handler options and state, and the CallToolResult.
+    // Records of the protocol's own shapes (JSON Schema bodies, _meta, annotations, icons, request
+    // params), structuredContent (its tool's outputSchema says what it holds), handler options and state.
     expect(open.sort()).toEqual(
       [
+        '$defs.ContentBlock/oneOf/3.icons[]',
+        '$defs.ContentMeta',
         '$defs.InputRequest.params',
         '$defs.MrtrRound.inputRequests',
-        '$defs.ToolResult',
-        '$defs.ToolResult.content[]',
         '$defs.ToolResult.structuredContent',
         // Keyed by scope and by tool name.
         'auth.resource.scopeImplies',
@@ -86,7 +86,6 @@ describe('scenarioJsonSchema', () => {
         'faults[].action/oneOf/1.body/anyOf/1',
         'prompts[]._meta',
         'prompts[].icons[]',
-        'prompts[].messages[]',
         'resourceTemplates[]._meta',
         'resourceTemplates[].annotations',
         'resourceTemplates[].icons[]',

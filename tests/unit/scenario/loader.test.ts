@@ -132,7 +132,7 @@ describe('parseScenario', () => {
   });
 
   it('reports duplicate prompt names and resource uris', () => {
-    const text = `${VALID_YAML}  - uri: ui://small/view.html\n    name: again\nprompts:\n  - name: p\n    messages: [{}]\n  - name: p\n    messages: [{}]\n`;
+    const text = `${VALID_YAML}  - uri: ui://small/view.html\n    name: again\nprompts:\n  - name: p\n    messages: [{ role: user, content: { type: text, text: hi } }]\n  - name: p\n    messages: [{ role: user, content: { type: text, text: hi } }]\n`;
     const errors = errorsOf(text);
     expect(errors.map((e) => e.path)).toEqual(['resources[1].uri', 'prompts[1].name']);
   });
