@@ -178,7 +178,7 @@ export function createConnection(options: ConnectionOptions): Connection {
       era = 'modern';
       return out;
     }
-    if (!verdict.version) warn(`server/discover was not understood (${verdict.reason}); falling back to the 2025-11-25 handshake`);
+    if (!verdict.version && !verdict.expected) warn(`server/discover was not understood (${verdict.reason}); falling back to the 2025-11-25 handshake`);
     server = undefined;
     version = verdict.version ?? LEGACY_VERSION;
     return initialize(signal);

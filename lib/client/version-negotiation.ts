@@ -54,7 +54,13 @@ const MODERN_ERRORS = new Set<number>([ERROR.headerMismatch, ERROR.missingRequir
  * 404); `auth` for HTTP 401 (credentials first, the era is still unknown); `failed` when nothing
  * usable came back (the caller reports it); anything else is `legacy`, with the reason.
  */
-type ProbeVerdict = { era: 'modern' } | { era: 'legacy'; reason: string; version?: string } | { era: 'auth' } | { era: 'failed' };
+/**
+ * What the server/discover probe says about the server. `expected`: the refusal a 2025-11-25
+ * server gives a method it does not know (a JSON-RPC error, or an HTTP 4xx), the ordinary way to
+ * the handshake and not worth a warning; anything else (a timeout, a result that is no
+ * DiscoverResult, a 5xx) falls back too, with a warning saying why.
+ */
+type ProbeVerdict = { era: 'modern' } | { era: 'legacy'; reason: string; version?: string; expected?: boolean } | { era: 'auth' } | { era: 'failed' };
 
 export function probeVerdict(out: RequestOutcome, supported: readonly string[]): ProbeVerdict {
   // A -32022 naming only 2025-era versions is a dual-era answer pointing at the handshake (with that version).
@@ -71,8 +77,10 @@ export function probeVerdict(out: RequestOutcome, supported: readonly string[]):
     return { era: 'modern' };
   // A stdio server that never answers the probe is legacy (spec: "any other error or timeout").
   if (out.type === 'failure' && out.reason !== 'timeout') return { era: 'failed' };
+  const status = out.type === 'error' || out.type === 'invalid' ? out.httpStatus : undefined;
   return {
     era: 'legacy',
+    expected: out.type === 'error' || (status !== undefined && status >= 400 && status < 500),
     reason:
       out.type === 'error'
         ? `error ${out.error.code}: ${out.error.message}`

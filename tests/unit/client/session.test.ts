@@ -131,7 +131,26 @@ describe('era and version', () => {
     expect(seen[3].headers.get('mcp-session-id')).toBe('sess-9');
     expect(seen[3].headers.get('mcp-protocol-version')).toBe('2025-11-25');
     expect(seen[3].body.params?._meta).toBeUndefined();
-    expect(warnings[0]).toMatch(/falling back/);
+    // A 2025-11-25 server refusing a method it does not know is the ordinary way to the handshake: no warning.
+    expect(warnings).toEqual([]);
+  });
+
+  it('warns when the probe fell back for an unusual answer (a result that is no DiscoverResult)', async () => {
+    const { target } = recorder((body) => {
+      if (body.method === 'server/discover') return Response.json({ jsonrpc: '2.0', id: body.id, result: { hello: 'world' } });
+      if (body.method === 'initialize')
+        return Response.json({
+          jsonrpc: '2.0',
+          id: body.id,
+          result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'odd', version: '1' } },
+        });
+      return new Response(null, { status: 202 });
+    });
+    const warnings: string[] = [];
+    const session = createClientSession({ transport: createMemoryTransport(target), era: 'auto', onWarning: (w) => warnings.push(w) });
+    await session.connect();
+    expect(session.era).toBe('legacy');
+    expect(warnings).toEqual([expect.stringMatching(/^server\/discover was not understood \(its answer is not a DiscoverResult .*\); falling back/)]);
   });
 
   it('speaks 2025-11-25 experimental tasks to the demo mock: params.task, nested task, tasks/list', async () => {
