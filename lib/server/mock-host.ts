@@ -5,7 +5,7 @@ import { randomToken } from '../engine/runtime';
 import { getBuiltinScenario } from '../scenario/builtins';
 import type { Scenario } from '../scenario/schema';
 import type { Stores } from '../store/types';
-import { makeDir } from '../store/sqlite/make-dir';
+import { makeDataDir } from '../store/sqlite/make-dir';
 import { STORE_FILE_NAME } from '../store/sqlite/sqlite-stores';
 import { openStores, type StoreBackend, type StoreKind } from './open-stores';
 import { createScenarioFiles, isScenarioId, type PinnedScenario, type SaveOutcome, type ScenarioFiles } from './scenario-files';
@@ -87,7 +87,7 @@ function loadSecret(dataDir: string): string {
   const existing = readSecret(dataDir);
   if (existing) return existing;
   const file = secretFile(dataDir);
-  makeDir(dataDir);
+  makeDataDir(dataDir);
   const secret = randomToken(32);
   const tmp = `${file}.${process.pid}.tmp`;
   try {

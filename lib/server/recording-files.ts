@@ -4,6 +4,7 @@ import { RECORDING_NAME } from '../recording/autosave';
 import { redactRecording } from '../recording/redact';
 import { parseRecording, serializeRecording } from '../recording/schema';
 import type { RecordingFileSummary } from '../protocol/loupe-api';
+import { makeDataDir } from '../store/sqlite/make-dir';
 import { writeAtomic } from './write-atomic';
 
 /**
@@ -55,6 +56,7 @@ export function createRecordingFiles(dataDir: string): RecordingFiles {
       // headers, a token response of its OAuth flow, keys typed as tool arguments. The data
       // directory keeps what an export would publish (and `--record` writes), never those; it is
       // done here, not in the page, so a session of any size costs the page nothing more.
+      makeDataDir(dataDir);
       writeAtomic(path.join(dir, name), `${serializeRecording(redactRecording(opened.recording).recording)}\n`);
       return { ok: true, name, frames: opened.recording.frames.length };
     },
