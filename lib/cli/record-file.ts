@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeAtomic } from '../server/write-atomic';
+import { makeDataDir } from '../store/sqlite/make-dir';
 import type { Frame } from '../client/frames';
 import { autosaveName } from '../recording/autosave';
 import { describeConnection, type ConnectionInfo } from '../recording/connection';
@@ -18,8 +19,11 @@ import { UsageError } from './errors';
 
 /** Where a bare `--record` saves: `$LOUPE_DATA_DIR` or `.loupe` in the working directory. */
 function autosavePath(now: Date = new Date()): string {
-  return path.join(path.resolve(process.env.LOUPE_DATA_DIR ?? '.loupe'), 'recordings', autosaveName(now));
+  return path.join(autosaveDataDir(), 'recordings', autosaveName(now));
 }
+
+/** The data directory a bare `--record` saves under. */
+const autosaveDataDir = () => path.resolve(process.env.LOUPE_DATA_DIR ?? '.loupe');
 
 /** Where the recording went (and how many frames it holds now), or why it was not written. */
 type RecordOutcome = { ok: true; file: string; frames: number; total: number; appended: boolean } | { ok: false; message: string };
@@ -58,6 +62,7 @@ export function writeSessionRecording(target: string | true, frames: readonly Fr
       appended = true;
     }
   }
+  if (target === true) makeDataDir(autosaveDataDir());
   writeAtomic(file, `${serializeRecording(out)}\n`);
   return { ok: true, file, frames: frames.length, total: out.frames.length, appended };
 }

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { describeConnection } from '../recording/connection';
 import { parseFaultsFile, type TapFaultEntry } from '../scenario/tap-faults';
 import { startAppServer } from '../server/app-server';
-import { makeDir } from '../store/sqlite/make-dir';
+import { makeDataDir } from '../store/sqlite/make-dir';
 import { createTapFaults, type TapFaults } from '../server/tap-faults';
 import { findLoupe } from '../server/tap-discovery';
 import { requestSignInLink } from './link-command';
@@ -74,7 +74,7 @@ async function goLive(
   const dataDir = path.resolve(opts.dataDir ?? process.env.LOUPE_DATA_DIR ?? '.loupe');
   let started: Awaited<ReturnType<typeof startAppServer>> | undefined;
   if (opts.open && !findLoupe(dataDir)) {
-    makeDir(dataDir);
+    makeDataDir(dataDir);
     started = await startAppServer({ port: 0, dataDir, store: 'memory' });
     process.stderr.write(`mcp-loupe tap: Loupe is running: ${started.url}/?token=${started.link()}\n`);
   }

@@ -1,13 +1,14 @@
 /**
  * Secrets people paste into message bodies (a tool argument, an echoed result): provider keys
- * and tokens recognised by their published shapes, JWTs, PEM private keys, and passwords
- * written as `password: value`. Header credentials are found by name (secrets.ts); these have
+ * and tokens recognised by their published shapes, JWTs, PEM private keys, passwords
+ * written as `password: value` or in a URL's user info (`postgres://admin:pw@db`), and
+ * `Basic <base64 of user:password>` credentials. Header credentials are found by name (secrets.ts); these have
  * no name to go by, so each shape is narrow (a fixed prefix plus enough random-looking
  * characters) to leave ordinary text, ids and base64 images alone.
  */
 
 /** What kind of body secret a shape is. */
-type BodySecretKind = 'provider-key' | 'jwt' | 'private-key' | 'password';
+type BodySecretKind = 'provider-key' | 'jwt' | 'private-key' | 'password' | 'authorization';
 
 /** A body secret found in text. */
 interface BodySecret {
@@ -43,6 +44,23 @@ const PEM = /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY-----[\s\S]*?-----END \1PRIV
  */
 export const PASSWORD_TEXT = /\b(?:password|passwd)(\\?["']?\s*[:=]\s*\\?["']?|\s+(?:is\s+)?)([^\s"'\\,;&<>)\]}]{3,})/gi;
 
+/** A URL's user info with a password: `scheme://user:password@host`. Group 1 is the password. */
+export const USERINFO = /\b[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s:/?#@"'<>\\]+:([^\s/?#@"'<>\\]+)@/g;
+
+/** `Basic <base64>` in text; the value counts only when it decodes to `user:password` (below). */
+const BASIC = /\bBasic\s+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/gi;
+
+/** Whether base64 text is a Basic credential: printable text with a colon after a user name. */
+function isBasicCredential(base64: string): boolean {
+  let decoded: string;
+  try {
+    decoded = atob(base64);
+  } catch {
+    return false;
+  }
+  return /^[\x20-\x7e]+$/.test(decoded) && decoded.indexOf(':') > 0;
+}
+
 /** Words that follow "password" in prose without being one. */
 const PROSE = /^(is|was|and|or|to|for|the|a|an|of|in|on|with|field|reset|required|must|should|will|has|have|not|manager|policy|change|changed|please)$/i;
 /** Values that stand for "no password here". */
@@ -66,6 +84,8 @@ export function findBodySecrets(text: string): BodySecret[] {
   if (text.includes('PRIVATE KEY-----')) for (const m of text.matchAll(PEM)) push('private-key', m);
   if (text.includes('eyJ')) for (const m of text.matchAll(JWT)) push('jwt', m);
   for (const shape of PROVIDER_SHAPES) for (const m of text.matchAll(shape)) push('provider-key', m);
+  if (text.includes('://')) for (const m of text.matchAll(USERINFO)) if (!PLACEHOLDER.test(m[1]!)) push('password', m, m[1]!);
+  if (/basic/i.test(text)) for (const m of text.matchAll(BASIC)) if (isBasicCredential(m[1]!)) push('authorization', m, m[1]!);
   if (/pass(?:word|wd)/i.test(text))
     for (const m of text.matchAll(PASSWORD_TEXT)) {
       // Both groups are not optional: a match has them.

@@ -1,4 +1,5 @@
 import type { ConnectionMeta } from './schema';
+import { secretNameKind } from './secret-names';
 
 /**
  * What counts as a secret in a session, by where it appears (header names, query parameters,
@@ -6,8 +7,8 @@ import type { ConnectionMeta } from './schema';
  * the names of the user's custom headers but never their values.
  */
 
-/** Headers whose whole value is a credential. */
-export const SECRET_HEADER =
+/** Headers whose whole value is a credential (besides the names of secret-names.ts). */
+const SECRET_HEADER =
   /^(authorization|proxy-authorization|x-api-key|api-key|apikey|x-auth-token|x-access-token|x-loupe-token|x-csrf-token)$|token|secret|password|api[-_]?key|credential/i;
 /** Cookie-carrying headers: each cookie value is a secret. */
 export const COOKIE_HEADER = /^(cookie|set-cookie)$/i;
@@ -16,9 +17,16 @@ export const SESSION_HEADER = /^mcp-session-id$/i;
 /** Query parameters that carry credentials (`?token=`, OAuth codes, signatures, API keys). */
 export const SECRET_QUERY =
   /^(token|loupe_token|access_token|id_token|refresh_token|api[_-]?key|apikey|key|code|sig|signature|secret|client_secret|password|auth)$/i;
-/** JSON object keys whose string value is a credential (not `progressToken`: it is an id). */
-export const SECRET_BODY_KEY =
-  /^(api[_-]?key|apikey|access[_-]?token|refresh[_-]?token|id[_-]?token|token|secret|client[_-]?secret|password|passwd|authorization|bearer[_-]?token)$/i;
+
+/**
+ * Whether a header's whole value is a credential: Authorization, API keys, anything named like
+ * a token, secret, password or credential (`X-Api-Key`, `X-Session-Token`). Cookies and the
+ * session id have their own rules. CORS headers only name credentials (`Access-Control-Allow-Credentials: true`).
+ */
+export function isSecretHeaderName(name: string): boolean {
+  if (/^access-control-/i.test(name)) return false;
+  return SECRET_HEADER.test(name) || (secretNameKind(name) !== undefined && !COOKIE_HEADER.test(name));
+}
 
 /** The target with user info and credential query parameters removed. */
 export function stripTargetSecrets(target: string): string {

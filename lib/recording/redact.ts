@@ -1,7 +1,7 @@
 import { utf8Bytes, type Frame } from '../client/frames';
 import { fingerprint, sha256Hex } from '../shared/fingerprint';
 import type { Recording } from './schema';
-import { PASSWORD_TEXT } from './body-secrets';
+import { PASSWORD_TEXT, USERINFO } from './body-secrets';
 import { collectFrameSecrets, collectSecrets, SECRET_KINDS, type Secret, type SecretKind } from './secrets';
 
 /**
@@ -35,17 +35,17 @@ interface RedactOptions {
 
 /** How the review screen names each kind of secret. */
 const KIND_LABELS: Record<SecretKind, string> = {
-  authorization: 'Authorization credentials (bearer tokens)',
-  cookie: 'Cookie values',
-  token: 'Tokens (query parameters, token headers and fields, loupe_token)',
-  'api-key': 'API keys',
+  authorization: 'Authorization credentials (bearer tokens, Basic credentials)',
+  cookie: 'Cookie values (Cookie headers, cookie fields)',
+  token: 'Tokens and credentials (query parameters, loupe_token, token, secret, auth, bearer and credentials headers and fields)',
+  'api-key': 'API keys (api_key, x-api-key, access_key, secret_access_key headers and fields)',
   'session-id': 'Session ids (Mcp-Session-Id)',
   'task-id': 'Task ids (they act as bearer tokens)',
   oauth: 'OAuth codes, PKCE verifiers, state and client secrets',
   'provider-key': 'Provider keys in message text (sk-, sk_live_, ghp_, github_pat_, xox…, AKIA…, AIza…)',
   jwt: 'JWTs in message text',
-  'private-key': 'PEM private key blocks',
-  password: 'Passwords (password fields, "password: …" in text)',
+  'private-key': 'Private keys (PEM blocks, private_key fields)',
+  password: 'Passwords (password, passphrase and pwd fields, "password: …" in text, URL user info)',
 };
 
 /** A secret shown without revealing it: a short head and tail and its length. */
@@ -77,7 +77,8 @@ function createReplacer(secrets: Secret[]) {
       map.set(fingerprint(s.value), { ...s, pseudonym: fingerprint(s.pseudonym) });
     }
   }
-  // Short passwords are replaced where text names them ("password hunter2"), not as substrings.
+  // Short passwords are replaced where text names them ("password hunter2", a URL's
+  // `user:hunter2@`), not as substrings.
   const passwords = new Map([...exact].filter(([, s]) => s.kind === 'password'));
   const keys = [...map.keys()].sort((a, b) => b.length - a.length);
   const pattern = keys.length ? new RegExp(keys.map(escapeRegExp).join('|'), 'g') : undefined;
@@ -97,12 +98,19 @@ function createReplacer(secrets: Secret[]) {
         })
       : value;
     if (!passwords.size) return out;
-    return out.replace(PASSWORD_TEXT, (m, _sep: string, v: string) => {
-      const s = passwords.get(v);
-      if (!s) return m;
-      bump(s);
-      return `${m.slice(0, m.length - v.length)}${s.pseudonym}`;
-    });
+    return out
+      .replace(PASSWORD_TEXT, (m, _sep: string, v: string) => {
+        const s = passwords.get(v);
+        if (!s) return m;
+        bump(s);
+        return `${m.slice(0, m.length - v.length)}${s.pseudonym}`;
+      })
+      .replace(USERINFO, (m, v: string) => {
+        const s = passwords.get(v);
+        if (!s) return m;
+        bump(s);
+        return `${m.slice(0, m.length - v.length - 1)}${s.pseudonym}@`;
+      });
   };
   const json = (value: unknown): unknown => {
     if (typeof value === 'string') return text(value);

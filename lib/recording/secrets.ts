@@ -1,5 +1,6 @@
 import type { Frame } from '../client/frames';
-import { COOKIE_HEADER, SECRET_BODY_KEY, SECRET_HEADER, SECRET_QUERY, SESSION_HEADER } from './connection';
+import { COOKIE_HEADER, isSecretHeaderName, SECRET_QUERY, SESSION_HEADER } from './connection';
+import { isSecretValue, secretNameKind } from './secret-names';
 import type { Recording } from './schema';
 import { asRecord } from '../shared/records';
 import { findBodySecrets } from './body-secrets';
@@ -72,12 +73,6 @@ const BEARER = /\bBearer\s+([A-Za-z0-9\-._~+/]+=*)(")?/gi;
 const credentialLike = (value: string, quoted: boolean) => !(quoted && value.endsWith('=')) && value.length >= 8 && (/\d/.test(value) || value.length >= 20);
 const QUERY = /[?&#]([A-Za-z_][A-Za-z0-9_-]*)=([^&#\s"'<>\\]+)/g;
 
-/** The kind of a credential-named JSON field's value. */
-function bodyKeyKind(key: string): SecretKind {
-  if (/^pass(word|wd)$/i.test(key)) return 'password';
-  return /key/i.test(key) ? 'api-key' : 'token';
-}
-
 /** Collects secrets, giving each distinct value one pseudonym. */
 interface SecretCollector {
   add(kind: SecretKind, value: string | undefined): void;
@@ -144,15 +139,16 @@ function createSecretCollector(): SecretCollector {
           add(SECRET_QUERY.test(cookieName) ? 'token' : 'cookie', pair.slice(i + 1).trim());
         }
       } else if (SESSION_HEADER.test(name)) add('session-id', value.trim());
-      else if (SECRET_HEADER.test(name)) add(/key/i.test(name) ? 'api-key' : 'token', value.trim());
+      else if (isSecretHeaderName(name)) add(/key/i.test(name) ? 'api-key' : 'token', value.trim());
       else scanText(value);
     }
   }
 
   function scanJson(value: unknown, key?: string): void {
     if (typeof value === 'string') {
+      const named = key === undefined ? undefined : secretNameKind(key);
       if (key === 'taskId') add('task-id', value);
-      else if (key !== undefined && SECRET_BODY_KEY.test(key)) add(bodyKeyKind(key), value);
+      else if (named && isSecretValue(value)) add(named, value);
       else scanText(value);
       return;
     }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomToken } from '../engine/runtime';
-import { makeDir } from '../store/sqlite/make-dir';
+import { makeDataDir } from '../store/sqlite/make-dir';
 import type { ExpectedStore } from '../store/sqlite/store-file';
 import { STORE_FILE_NAME } from '../store/sqlite/sqlite-stores';
 
@@ -48,7 +48,7 @@ export function loadSecret(dataDir: string): string {
   const existing = readSecret(dataDir);
   if (existing) return existing;
   const file = secretFile(dataDir);
-  makeDir(dataDir);
+  makeDataDir(dataDir);
   const secret = randomToken(32);
   const tmp = `${file}.${process.pid}.tmp`;
   try {

@@ -1,14 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { RECORDING_NAME } from '../recording/autosave';
-import { parseRecording } from '../recording/schema';
+import { redactRecording } from '../recording/redact';
+import { parseRecording, serializeRecording } from '../recording/schema';
 import type { RecordingFileSummary } from '../protocol/loupe-api';
+import { makeDataDir } from '../store/sqlite/make-dir';
 import { writeAtomic } from './write-atomic';
 
 /**
  * Saved recordings (node only): `<dataDir>/recordings/<name>.loupe.json`. Every write is
- * validated as a recording first and written atomically; names are restricted so a name can
- * never leave the directory. Used by the control API (the browser's autosave) and the CLI.
+ * validated as a recording first, redacted and written atomically, owner-only; names are
+ * restricted so a name can never leave the directory. Used by the control API (the browser's
+ * autosave) and the CLI.
  */
 
 /** Largest recording accepted through the control API. */
@@ -49,7 +52,12 @@ export function createRecordingFiles(dataDir: string): RecordingFiles {
         };
       const opened = parseRecording(text);
       if (!opened.ok) return { ok: false, reason: 'invalid', message: opened.error };
-      writeAtomic(path.join(dir, name), text);
+      // The inspector's autosave sends the session as it happened: Authorization and API-key
+      // headers, a token response of its OAuth flow, keys typed as tool arguments. The data
+      // directory keeps what an export would publish (and `--record` writes), never those; it is
+      // done here, not in the page, so a session of any size costs the page nothing more.
+      makeDataDir(dataDir);
+      writeAtomic(path.join(dir, name), `${serializeRecording(redactRecording(opened.recording).recording)}\n`);
       return { ok: true, name, frames: opened.recording.frames.length };
     },
     list() {

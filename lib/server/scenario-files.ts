@@ -7,7 +7,7 @@ import type { ScenarioIssue } from '../scenario/loader';
 import type { Scenario } from '../scenario/schema';
 import { SCENARIO_SCHEMA_NOTE } from '../shared/scenario-schema-note';
 import type { ScenarioSummary, ScenarioValidation } from '../protocol/loupe-api';
-import { makeDir } from '../store/sqlite/make-dir';
+import { makeDataDir, makeDir } from '../store/sqlite/make-dir';
 import { writeAtomic } from './write-atomic';
 
 /**
@@ -102,7 +102,10 @@ export function createScenarioFiles(dataDir: string, pinned: readonly PinnedScen
   };
   const fileOf = (id: string) => path.join(dir, `${id}.yaml`);
   const exists = (id: string) => fs.existsSync(fileOf(id));
-  const ensureDir = () => makeDir(dir);
+  const ensureDir = () => {
+    makeDataDir(dataDir);
+    makeDir(dir);
+  };
 
   function checkId(id: string, what = 'scenario id'): FileRefusal | undefined {
     if (!isScenarioId(id))

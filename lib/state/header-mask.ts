@@ -1,10 +1,13 @@
 import { HEADER } from '../protocol';
+import { COOKIE_HEADER, isSecretHeaderName } from '../recording/connection';
 
 /**
- * Header views hide secrets until the user reveals them: `Mcp-Name` on tasks/* requests
- * carries the task id (a bearer token), and Authorization, Proxy-Authorization, Cookie and
- * Set-Cookie carry credentials. A masked value keeps its scheme word ("Bearer …") so the
- * reader still sees what kind of credential it is.
+ * Header views (and Copy as cURL) hide secrets until the user reveals them: `Mcp-Name` on
+ * tasks/* requests carries the task id (a bearer token), and the headers recordings redact by
+ * name carry credentials: Authorization, Proxy-Authorization, Cookie, Set-Cookie, API keys
+ * (`X-Api-Key`), anything named like a token, secret, password or credential (one rule,
+ * lib/recording/connection.ts). A masked value keeps its scheme word ("Bearer …") so the reader
+ * still sees what kind of credential it is.
  */
 
 export interface HeaderRowView {
@@ -13,13 +16,10 @@ export interface HeaderRowView {
   masked: boolean;
 }
 
-const SECRET = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
-
 /** Whether a header's value is hidden for an entry of `method`. */
 export function isSecretHeader(name: string, method: string | undefined): boolean {
-  const n = name.toLowerCase();
-  if (SECRET.has(n)) return true;
-  return n === HEADER.name.toLowerCase() && !!method?.startsWith('tasks/');
+  if (COOKIE_HEADER.test(name) || isSecretHeaderName(name)) return true;
+  return name.toLowerCase() === HEADER.name.toLowerCase() && !!method?.startsWith('tasks/');
 }
 
 function masked(name: string, value: string): string {

@@ -26,3 +26,23 @@ export function makeDir(dir: string, mode = 0o700): void {
     }
   }
 }
+
+/** What a data directory Loupe creates ignores: everything in it. */
+const GITIGNORE = "# Loupe's data: recordings, the task store and its secret. Never committed.\n*\n";
+
+/**
+ * Make Loupe's data directory (0700) and, when this call creates it, a `.gitignore` of `*`
+ * inside: the default is `.loupe` in the working directory, often a repository, where `git add .`
+ * would otherwise commit recordings, the store and `secret`. A directory that exists is left as
+ * it is, and so is a `.gitignore` someone else wrote first.
+ */
+export function makeDataDir(dir: string): void {
+  const existed = fs.existsSync(dir);
+  makeDir(dir);
+  if (existed) return;
+  try {
+    fs.writeFileSync(path.join(dir, '.gitignore'), GITIGNORE, { flag: 'wx', mode: 0o600 });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  }
+}

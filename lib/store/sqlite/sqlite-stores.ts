@@ -9,7 +9,7 @@ import { resolveStoreOptions } from '../store-helpers';
 import type { StoreOptions, Stores } from '../types';
 import type { SqliteDatabase } from './connection';
 import { loadSqliteDriver, type SqliteDriver } from './drivers';
-import { makeDir } from './make-dir';
+import { makeDataDir } from './make-dir';
 import { configureConnection, migrateSchema } from './schema';
 import { checkStoreIntegrity, prepareStoreFile, type ExpectedStore } from './store-file';
 import { createSqliteFaultStates, createSqliteJournalStore, createSqliteLeases } from './sqlite-fleet';
@@ -48,7 +48,7 @@ export function openSqliteStores(dataDir: string, options?: SqliteStoreOptions):
   try {
     // Owner-only: tasks hold tool arguments and elicited inputs. The mode applies only to
     // directories this call creates.
-    makeDir(dataDir);
+    makeDataDir(dataDir);
     prepareStoreFile(file, options?.expected);
     db = driver.open(file);
   } catch (error) {
