@@ -83,3 +83,33 @@ describe('tap --report: SDK 1.32.2 client → tap → SDK 1.32.2 server, an elic
     expect(report.summary.errors).toBe(0);
   });
 });
+
+describe('tap --report under a doubled SIGTERM', () => {
+  it('still writes the report when the signal comes more than once (GNU timeout signals the child and its group)', async () => {
+    const file = path.join(dir, 'twice.json');
+    const twice = await startTapProcess(['--upstream', upstream, '--data-dir', dir, '--report', file]);
+    // A client still connected, its GET stream open: closing the tap takes a moment.
+    const client = new Client({ name: 'sdk1-client', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(twice.url)));
+    await client.listTools();
+    await new Promise((r) => setTimeout(r, 300));
+    const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => twice.child.once('exit', (code, signal) => resolve([code, signal])));
+    // Signal again and again until it exits: one lands while the tap is closing, as the second one
+    // of a GNU timeout does at random.
+    const pid = twice.child.pid!;
+    const again = setInterval(() => {
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {
+        /* exited */
+      }
+    }, 1);
+    try {
+      expect(await exited).toEqual([0, null]);
+    } finally {
+      clearInterval(again);
+    }
+    await client.close().catch(() => {});
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({ format: 'mcp-loupe-report', summary: { errors: 0 } });
+  });
+});
