@@ -171,14 +171,22 @@ async function runTap(command: string[], opts: TapOptions): Promise<void> {
   say(`${tap.url} → ${upstream.origin}${upstream.pathname}`);
   warnBlockedPort('tap', Number(new URL(tap.url).port));
   process.stdout.write(`READY ${tap.url}\n`);
-  const stop = async () => {
-    await tap.close();
-    await live?.stop();
+  let stopping = false;
+  const finish = () => {
     finishSession(session, (line) => process.stdout.write(`mcp-loupe tap: ${line}\n`));
     process.exit(process.exitCode ?? 0);
   };
-  process.once('SIGTERM', () => void stop());
-  process.once('SIGINT', () => void stop());
+  // A signal often comes twice (GNU timeout and a process-group kill each send one): the second
+  // stops waiting for connections to close, but still writes the recording and the report.
+  const stop = async () => {
+    if (stopping) return finish();
+    stopping = true;
+    await tap.close();
+    await live?.stop();
+    finish();
+  };
+  process.on('SIGTERM', () => void stop());
+  process.on('SIGINT', () => void stop());
 }
 
 /** Register `mcp-loupe tap`. */

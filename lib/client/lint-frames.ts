@@ -58,23 +58,31 @@ export function exchangesFromFrames(frames: readonly Frame[]): FrameExchange[] {
   const initialized = new Set<string>();
   for (const [exchangeId, group] of groups) {
     const sent = group.find((f) => f.direction === 'out' && (f.kind === 'http-request' || f.kind === 'message'));
-    if (!sent) continue;
-    const body = asRecord(sent.body);
+    // Only the stdio tap groups server lines under no request (those that came while none was open).
+    const orphan = !sent && group.some((f) => f.kind === 'message') && !group.some((f) => f.kind === 'http-response' || f.kind.startsWith('sse-'));
+    if (!sent && !orphan) continue;
+    const body = asRecord(sent?.body);
     const head = group.find((f) => f.kind === 'http-response');
     const id = body?.id;
+    const http = sent?.kind === 'http-request';
     let response: unknown;
     const streamed: unknown[] = [];
     for (const f of group) {
       if (f.direction !== 'in' || (f.kind !== 'message' && f.kind !== 'sse-frame')) continue;
       const m = f.body !== undefined ? asRecord(f.body) : undefined;
-      if (m && ('result' in m || 'error' in m) && (m.id === id || (f.kind === 'message' && m.id === null))) response = m;
-      else if (f.kind === 'sse-frame' || f.body !== undefined) streamed.push(f.body ?? f.raw);
+      // Over stdio a second answer to the same id is a line of its own, answering nothing pending.
+      const answers = m && ('result' in m || 'error' in m) && (m.id === id || (f.kind === 'message' && m.id === null));
+      if (answers && (http || response === undefined)) response = m;
+      // A stdio line that is not JSON is kept as its text: the lints name it.
+      else if (f.kind === 'sse-frame' || f.body !== undefined || (!http && f.errorText !== undefined && f.raw)) streamed.push(f.body ?? f.raw);
     }
-    const http = sent.kind === 'http-request';
-    if (body?.method === 'initialize') initialized.add(sent.connectionId);
+    const connectionId = (sent ?? group[0]!).connectionId;
+    if (body?.method === 'initialize') initialized.add(connectionId);
+    // A request body that is not JSON is kept as its text (a GET has neither body nor text).
+    const requestBody = sent?.body !== undefined ? sent.body : sent?.errorText !== undefined ? sent.raw : undefined;
     const exchange: Exchange = {
-      method: typeof body?.method === 'string' ? body.method : (sent.method ?? ''),
-      request: { body: sent.body, ...(sent.headers ? { headers: sent.headers } : {}) },
+      method: typeof body?.method === 'string' ? body.method : (sent?.method ?? ''),
+      ...(sent ? { request: { body: requestBody, ...(sent.headers ? { headers: sent.headers } : {}) } } : {}),
       ...(head || response !== undefined
         ? {
             response: {
@@ -85,9 +93,9 @@ export function exchangesFromFrames(frames: readonly Frame[]): FrameExchange[] {
           }
         : {}),
       frames: streamed,
-      era: eraOf(body, sent.headers, initialized.has(sent.connectionId)),
+      era: eraOf(body, sent?.headers, initialized.has(connectionId)),
       transport: http ? 'http' : 'stdio',
-      at: sent.at,
+      at: (sent ?? group[0]!).at,
     };
     const faulted = group.some((f) => f.kind === 'fault' && f.fault?.kind !== 'latency' && f.fault?.note === undefined);
     out.push({ exchangeId, exchange, faulted });

@@ -28,7 +28,13 @@ const isId = (v: unknown) => typeof v === 'string' || (typeof v === 'number' && 
 export function checkRequestEnvelope(v: View, report: Report): void {
   const req = v.req;
   if (!req) {
-    if (v.ex.request) report('request-jsonrpc-invalid', 'The request body is not a JSON object', 'request.body');
+    const body = v.ex.request?.body;
+    if (v.ex.request)
+      report(
+        'request-jsonrpc-invalid',
+        typeof body === 'string' ? `The request is not JSON: ${show(body)}` : 'The request body is not a JSON object',
+        'request.body',
+      );
     return;
   }
   if (req.jsonrpc !== '2.0') report('request-jsonrpc-invalid', `jsonrpc must be "2.0", got ${show(req.jsonrpc)}`, 'request.body.jsonrpc');

@@ -1,4 +1,5 @@
 import { checkCaching } from './caching';
+import { checkBodylessStream, checkClientAnswer } from './client-messages';
 import {
   checkDiscover,
   checkHttpStatus,
@@ -16,6 +17,7 @@ import { checkRequestMeta } from './meta';
 import { type Exchange, type Lint, type LintContext, viewOf } from './model';
 import { checkInputRequired, checkRetry } from './mrtr';
 import { createReporter, type LintId } from './rules';
+import { checkStdioLines } from './stdio';
 import { checkFrames } from './streams';
 import { checkTaskRequest, checkTaskResults } from './tasks';
 import { checkToolResult, checkToolsList, checkUiResource } from './tools';
@@ -40,6 +42,21 @@ export function lintExchange(ex: Exchange, ctx: LintContext = {}): Lint[] {
   const v = viewOf(ex, ctx);
   const out: Lint[] = [];
   const report = createReporter(out);
+  // Not requests: the request rules below would read them as malformed ones.
+  if (v.bodyless) {
+    checkBodylessStream(v, report);
+    return dedupe(out);
+  }
+  if (v.answer) {
+    checkClientAnswer(v, report);
+    checkStdioLines(v, report);
+    return dedupe(out);
+  }
+  // stdio lines that came while no request was open (the stdio tap groups them on their own).
+  if (!v.ex.request && !v.ex.response) {
+    checkStdioLines(v, report);
+    return dedupe(out);
+  }
   checkRequestEnvelope(v, report);
   checkResponseEnvelope(v, report);
   const metaBroken = checkRequestMeta(v, report);
@@ -56,6 +73,7 @@ export function lintExchange(ex: Exchange, ctx: LintContext = {}): Lint[] {
   checkRetry(v, report);
   checkTaskResults(v, report);
   checkFrames(v, report);
+  checkStdioLines(v, report);
   checkToolsList(v, report);
   checkToolResult(v, report);
   checkUiResource(v, report);

@@ -16,9 +16,13 @@ const HeadersSchema = z.record(z.string(), z.string());
 /** One request and what came back for it. Bodies are raw parsed JSON, never trusted. */
 export const ExchangeSchema = z.object({
   method: z.string(),
-  request: z.object({ headers: HeadersSchema.optional(), body: z.unknown() }).optional(),
+  /** `body` is absent for a request that has none (an HTTP GET or DELETE). */
+  request: z.object({ headers: HeadersSchema.optional(), body: z.unknown().optional() }).optional(),
   response: z.object({ status: z.number().int().optional(), headers: HeadersSchema.optional(), body: z.unknown().optional() }).optional(),
-  /** SSE messages that arrived before the final response (listen streams: ack, notifications). */
+  /**
+   * SSE messages that arrived before the final response (listen streams: ack, notifications).
+   * Over stdio: the server's other lines while the request was open, a line that is not JSON as its text.
+   */
   frames: z.array(z.unknown()).optional(),
   era: z.enum(['modern', 'legacy']),
   transport: z.enum(['http', 'stdio']),
@@ -90,8 +94,19 @@ export interface View {
   http: boolean;
   method: string;
   req?: Obj;
-  /** The request has an `id` member (a request, not a notification). */
+  /** The request has an `id` member (a request, not a notification, nor the client's answer). */
   isRequest: boolean;
+  /**
+   * The client's message is a JSON-RPC response: its answer to a server request (2025-11-25
+   * elicitation/create, sampling/createMessage, roots/list), POSTed or written on stdin.
+   */
+  answer: boolean;
+  /**
+   * An HTTP request without a body: a GET (the 2025-11-25 stream for the server's own messages,
+   * or a resumption) or a DELETE ending a session. Frames carry no HTTP method, so a request
+   * frame without body text stands for one (as in the HAR export); it is no JSON-RPC message.
+   */
+  bodyless: boolean;
   id: unknown;
   params: Obj;
   meta?: Obj;
@@ -114,6 +129,7 @@ export function viewOf(ex: Exchange, ctx: LintContext): View {
   const parsedCaps = ClientCapabilitiesSchema.safeParse(meta?.[META.clientCapabilities]);
   const caps = ctx.clientCapabilities ?? (parsedCaps.success ? parsedCaps.data : {});
   const res = asRecord(ex.response?.body);
+  const answer = !!req && !('method' in req) && ('result' in req || 'error' in req);
   return {
     ex,
     ctx,
@@ -121,7 +137,9 @@ export function viewOf(ex: Exchange, ctx: LintContext): View {
     http: ex.transport === 'http',
     method: typeof req?.method === 'string' ? req.method : ex.method,
     req,
-    isRequest: !!req && 'id' in req,
+    isRequest: !!req && 'id' in req && !answer,
+    answer,
+    bodyless: ex.transport === 'http' && !!ex.request && ex.request.body === undefined,
     id: req?.id,
     params,
     meta,

@@ -20,11 +20,17 @@ const r = (severity: LintSeverity, party: LintRule['party'], specRef: string, ti
 /** Every rule by id, grouped by area. */
 export const LINT_RULES = {
   // JSON-RPC envelope and results
-  'request-jsonrpc-invalid': r('error', 'client', 'basic/index#json-rpc-messages', 'Request is not a valid JSON-RPC 2.0 message'),
+  'request-jsonrpc-invalid': r('error', 'client', 'basic/index#json-rpc-messages', "Client's message is not a valid JSON-RPC 2.0 message"),
+  'client-response-sent': r(
+    'warning',
+    'client',
+    'basic/transports/streamable-http#sending-messages',
+    'Client sent a response; 2026-07-28 servers send no requests',
+  ),
   'text-not-utf8': r('warning', 'server', 'basic/transports', 'Text holds U+FFFD: bytes that were not UTF-8'),
   'text-bidi-control': r('warning', 'server', 'server/tools#tool-names', 'Name holds bidirectional controls or invisible characters'),
   'jsonrpc-invalid': r('error', 'server', 'basic/index#json-rpc-messages', 'Response is not a valid JSON-RPC 2.0 message'),
-  'response-id-mismatch': r('error', 'server', 'basic/index#responses', 'Response id differs from the request id'),
+  'response-id-mismatch': r('error', 'server', 'basic/index#responses', 'Response id answers no pending request'),
   'result-type-missing': r('error', 'server', 'basic/index#result-type', 'Result without resultType'),
   'result-type-unknown': r('error', 'server', 'basic/index#result-type', 'resultType not defined by the core or an advertised extension'),
   'result-type-task-method': r('error', 'server', 'ext/tasks#supported-methods', 'Task returned to a method other than tools/call'),
@@ -112,6 +118,7 @@ export const LINT_RULES = {
   'task-id-guessable': r('warning', 'server', 'ext/tasks#security', 'Task id too short to be unguessable'),
   // Streams and notifications
   'stream-request-frame': r('error', 'server', 'basic/transports/streamable-http#no-server-requests', 'JSON-RPC request sent on a stream'),
+  'stdio-line-invalid': r('error', 'server', 'basic/transports#stdio', 'Server stdout line is not a JSON-RPC message'),
   'stream-frame-invalid': r('error', 'server', 'basic/transports/streamable-http#sse', 'Stream frame is not a JSON-RPC notification'),
   'stream-unrelated-notification': r('warning', 'server', 'basic/transports/streamable-http#sse', 'Notification unrelated to the request on its stream'),
   'listen-ack-not-first': r('error', 'server', 'basic/patterns/subscriptions#acknowledgement', 'Frame before the subscription acknowledgement'),

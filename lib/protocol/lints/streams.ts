@@ -2,6 +2,7 @@ import { META } from '../constants';
 import { LoggingLevelSchema } from '../meta';
 import { maskId, show, type Obj, type Report, type View } from './model';
 import { checkSnapshot } from './tasks';
+import { isStrayLine } from './stdio';
 import { asRecord } from '../../shared/records';
 
 /**
@@ -135,6 +136,8 @@ export function checkFrames(v: View, report: Report): void {
   const ls: ListenState = { ackSeen: false, ackReported: false, filter: asRecord(v.params.notifications) ?? {} };
   const rs: RequestState = {};
   for (const [i, frame] of v.frames.entries()) {
+    // Over stdio the other lines are judged as lines (stdio.ts): a stdio pipe has no SSE frames.
+    if (!v.http && isStrayLine(frame)) continue;
     const path = `frames[${i}]`;
     const m = asRecord(frame);
     if (m?.jsonrpc !== '2.0') {
