@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import type { Scenario } from '../scenario/schema';
 import type { JournalEntry } from './journal';
-import { gradeCancelAck, gradeExtensionDeclared, gradeMcpName, gradePollCadence, gradeStopsAtTerminal } from './report-tasks';
-import { gradeIdempotencyKeys, gradeRelisten, gradeRequestState, gradeRetryAfter } from './report-requests';
+import { gradeExtensionDeclared, gradeMcpName, gradePollCadence, gradeStopsAtTerminal } from './report-tasks';
+import { gradeCancelAck } from './report-cancel';
+import { gradeIdempotencyKeys, gradeRelisten, gradeRequestState } from './report-requests';
+import { gradeRetryAfter } from './report-retry-after';
 import { taskSightings, toExchanges, type Exchange, type TaskSighting } from './report-view';
 import { gradeAuth } from './auth/grades';
 
