@@ -16,6 +16,7 @@ import { CLI, ROOT, runCli, startCliMock } from '../helpers/processes';
 
 interface Card {
   grades: { id: string; status: string; detail: string; evidence: number[] }[];
+  warning?: string;
 }
 const byId = (card: Card) => Object.fromEntries(card.grades.map((g) => [g.id, g]));
 
@@ -50,6 +51,19 @@ describe('mock --stdio --report: a task followed by `mcp-loupe call`', () => {
       detail: expect.stringMatching(/tasks requests came over stdio, which carries no Mcp-Name header/),
     });
     expect(g['honours-retry-after']).toMatchObject({ status: 'not-observed', detail: expect.stringContaining('over stdio') });
+    expect(card.warning).toBeUndefined();
+    expect(run.stderr).not.toContain('graded nothing');
+  });
+
+  it('says "the report card graded nothing" on stderr and in the JUnit file when the traffic exercised no rule', async () => {
+    const file = path.join(dir, 'nothing.xml');
+    const run = await callOverStdio(['call', 'echo', 'text=hi'], 'demo', file);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/mcp-loupe: --report: the report card graded nothing: \d+ requests were journaled \(\d+ over stdio\)/);
+    const xml = fs.readFileSync(file, 'utf8');
+    expect(xml).toContain('<property name="mcp-loupe.warning" value="the report card graded nothing:');
+    expect(xml).toContain('<system-out>mcp-loupe: the report card graded nothing:');
+    expect(xml).toContain('failures="0"');
   });
 });
 

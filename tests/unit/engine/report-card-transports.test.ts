@@ -3,8 +3,9 @@ import { createMockEngine, type MockEngine } from '../../../lib/engine';
 import type { Grade, ReportCard } from '../../../lib/engine/report-card';
 import { getBuiltinScenario } from '../../../lib/scenario/builtins';
 import { ScenarioSchema } from '../../../lib/scenario/schema';
+import { reportCardToJUnit } from '../../../lib/server/report-card-junit';
 import { createFakeClock, type FakeClock } from '../../helpers/fake-clock';
-import { CAPS } from '../../helpers/rpc';
+import { CAPS, callTool } from '../../helpers/rpc';
 
 /**
  * The report card beyond 2026-07-28 over HTTP: a client on stdio (the message face journals each
@@ -82,6 +83,7 @@ describe('report card: a 2026-07-28 client over stdio', () => {
       status: 'not-observed',
       detail: expect.stringContaining('over stdio, which has no HTTP status or Retry-After header'),
     });
+    expect(engine.reportCard().warning).toBeUndefined();
   });
 
   it('fails a stdio client that polls too fast and takes a cancel ack as final, never for a missing header', async () => {
@@ -183,6 +185,7 @@ describe('report card: a 2025-11-25 client over HTTP', () => {
       status: 'not-observed',
       detail: expect.stringContaining('1 tasks/cancel came from a 2025-11-25 client'),
     });
+    expect(card.warning).toBeUndefined();
   });
 
   it('fails a 2025-11-25 client that polls faster than the pollInterval it was given', async () => {
@@ -193,5 +196,25 @@ describe('report card: a 2025-11-25 client over HTTP', () => {
     clock.advance(50);
     await post('tasks/get', { taskId: task.taskId });
     expect(grades(engine.reportCard())['poll-cadence']).toMatchObject({ status: 'fail', detail: expect.stringContaining('50 ms after') });
+  });
+});
+
+describe('report card: a card that graded nothing', () => {
+  it('says so in `warning` when requests were journaled, and in the JUnit properties and system-out; an empty journal has none', async () => {
+    const { engine } = setup();
+    expect(engine.reportCard().warning).toBeUndefined();
+    await callTool(engine, 'echo', { text: 'hi' });
+    const post = await legacyHttp(engine);
+    await post('tools/list', {});
+    const card = engine.reportCard();
+    expect(card.grades.every((g) => g.status === 'not-observed')).toBe(true);
+    expect(card.warning).toBe(
+      "the report card graded nothing: 3 requests were journaled (2 from a 2025-11-25 client) (tools/call, initialize, tools/list), but none exercised a rule it grades; each grade's detail says what it looked for.",
+    );
+    const xml = reportCardToJUnit(card, 'demo');
+    expect(xml).toContain('<property name="mcp-loupe.warning" value="the report card graded nothing: 3 requests were journaled');
+    expect(xml).toMatch(/<system-out>mcp-loupe: the report card graded nothing: .*<\/system-out>\n {2}<\/testsuite>/);
+    // Still skipped, not failed: nothing was wrong, nothing was graded.
+    expect(xml).toContain('failures="0"');
   });
 });
