@@ -50,6 +50,8 @@ export async function writeReport(file: string | undefined, mockHost: MockHost, 
   try {
     const card = await engine.fleetReportCard();
     writeAtomic(target, target.endsWith('.xml') ? reportCardToJUnit(card, scenarioId) : `${JSON.stringify(card, null, 2)}\n`);
+    // A card that graded nothing is no pass: say so where the person running CI looks.
+    if (card.warning) process.stderr.write(`mcp-loupe: --report: ${card.warning}\n`);
   } catch (e) {
     process.stderr.write(`mcp-loupe: --report: ${(e as Error).message}\n`);
     process.exitCode = 1;

@@ -67,7 +67,7 @@ export interface MockEngine {
     get(taskId: string): Promise<TaskRecord | undefined>;
     control(taskId: string, action: ControlAction): Promise<TaskRecord | undefined>;
   };
-  /** Every exchange served over HTTP, bounded; `journal.subscribe` streams changes. */
+  /** Every exchange served (over HTTP, and each stdio message), bounded; `journal.subscribe` streams changes. */
   journal: Journal;
   /** Which instance this engine is in a fleet (its finished exchanges carry it in the shared journal). */
   readonly instance: string;
@@ -169,6 +169,8 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
     },
   });
 
+  // stdio and in-memory messages are journaled too, under the pipeline's principal for them.
+  const messageJournal = { tap: journal, principal: `${scenario.id}:stdio` };
   // Live views subscribe to the journal itself; engine listeners get the same changes as events.
   journal.subscribe((e) => {
     if (e.type === 'entry') core.emit('journal:entry', e.entry);
@@ -199,8 +201,8 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
     fetch: http.fetch,
     handle: http.handle,
     ...(auth ? { handleAuth: auth.handle } : {}),
-    handleMessage: createMessageFace(pipeline, outbound),
-    connect: () => createMessageFace(pipeline, outbound),
+    handleMessage: createMessageFace(pipeline, outbound, messageJournal),
+    connect: () => createMessageFace(pipeline, outbound, messageJournal),
     tasks: {
       list: () => stores.tasks.list({ scenarioId: scenario.id }),
       get: (taskId) => tasks.read(taskId, undefined),

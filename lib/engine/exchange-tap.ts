@@ -19,15 +19,18 @@ export interface ExchangeStart {
   requestText?: string;
   /** Nesting of `requestText` as its parse measured it (parseJson's `depth`), so the tap need not count it again. */
   requestDepth?: number;
+  /** A message that came over stdio (or in memory): no HTTP headers or status. Absent over HTTP. */
+  transport?: 'stdio';
 }
 
-/** Progress of one exchange, reported by the HTTP front. */
+/** Progress of one exchange, reported by the HTTP front (or the message face, over stdio). */
 export interface ExchangeHandle {
   /**
-   * A JSON (or empty) answer: completes the entry. `text` is `body` as sent, when serialized
-   * already; `depth` its nesting, when known (journal-lazy.ts counts it otherwise).
+   * A JSON (or empty) answer: completes the entry. `status` is undefined over stdio, which has
+   * none. `text` is `body` as sent, when serialized already; `depth` its nesting, when known
+   * (journal-lazy.ts counts it otherwise).
    */
-  respond(status: number, body?: unknown, text?: string, depth?: number): void;
+  respond(status: number | undefined, body?: unknown, text?: string, depth?: number): void;
   /** The response turned into an SSE stream. */
   stream(status: number): void;
   frame(message: unknown): void;
@@ -36,7 +39,7 @@ export interface ExchangeHandle {
   annotate(fields: { principal?: string; fault?: string }): void;
 }
 
-/** Something that journals exchanges (the HTTP front calls it). */
+/** Something that journals exchanges (the HTTP front and the message face call it). */
 export interface ExchangeTap {
   open(start: ExchangeStart): ExchangeHandle;
 }

@@ -21,6 +21,7 @@ const FIELDS = [
   'method',
   'id',
   'principal',
+  'transport',
   'requestHeaders',
   'requestBody',
   'status',
@@ -40,6 +41,7 @@ export class HeldEntry implements JournalEntry {
   method: string | undefined = undefined;
   id: unknown = undefined;
   principal: string | undefined = undefined;
+  transport: 'stdio' | undefined = undefined;
   status: number | undefined = undefined;
   streamed = false;
   frames: JournalFrame[] = [];

@@ -36,7 +36,7 @@ export class EntryHandle implements JournalHandle {
     this.core.emit({ type: 'end', entry: this.entry });
   }
 
-  respond(status: number, body?: unknown, text?: string, depth?: number): void {
+  respond(status: number | undefined, body?: unknown, text?: string, depth?: number): void {
     if (this.done) return;
     const { entry, core } = this;
     entry.status = status;

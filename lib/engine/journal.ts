@@ -8,7 +8,8 @@ import { HeldEntry } from './journal-entry';
 /**
  * The journal: every exchange the mock served, in arrival order, with what the report card
  * needs to grade the client (request headers and body as sent, status, the final response,
- * each SSE frame with its time). An entry opens when the request arrives, so open listen
+ * each SSE frame with its time). Over stdio an entry is one message from the client, with the
+ * messages the server sent while answering it as frames, and no headers or status. An entry opens when the request arrives, so open listen
  * streams are visible while they run, and it is completed when the response or stream ends.
  * Bounded by entry count and by bytes; oversized payloads keep their shape with markers; small
  * JSON bodies are kept as their text and parsed when first read (journal-lazy.ts).
@@ -40,11 +41,13 @@ export interface JournalEntry {
   id?: unknown;
   /** Whose request this was (the engine's principal: bearer subject or token digest). */
   principal?: string;
-  /** Request headers as received (lower-case names). */
+  /** 'stdio' for a message that came over stdio (or in memory); absent over HTTP. */
+  transport?: 'stdio';
+  /** Request headers as received (lower-case names); empty over stdio, which has none. */
   requestHeaders: Record<string, string>;
   /** Parsed JSON body, or the raw text when it did not parse. */
   requestBody: unknown;
-  /** HTTP status; undefined until the response starts. */
+  /** HTTP status; undefined until the response starts, and always over stdio. */
   status?: number;
   /** The JSON response, or a stream's final response once written. */
   responseBody?: unknown;
@@ -170,6 +173,7 @@ export function createJournal(options: JournalOptions): Journal {
       const entry = new HeldEntry(++seq, clock.now(), ++order, headers, chars + 200, limits);
       if (start.method !== undefined) entry.method = start.method;
       if (start.id !== undefined) entry.id = start.id;
+      if (start.transport) entry.transport = start.transport;
       if (start.requestText !== undefined && fitsLimits(start.requestText, limits, start.requestDepth)) {
         entry.keepRequestText(start.requestText);
         entry.bytes += start.requestText.length;

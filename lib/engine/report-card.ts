@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import type { Scenario } from '../scenario/schema';
 import type { JournalEntry } from './journal';
-import { gradeCancelAck, gradeExtensionDeclared, gradeMcpName, gradePollCadence, gradeStopsAtTerminal } from './report-tasks';
-import { gradeIdempotencyKeys, gradeRelisten, gradeRequestState, gradeRetryAfter } from './report-requests';
-import { taskSightings, toExchanges, type Exchange, type TaskSighting } from './report-view';
+import { gradeExtensionDeclared, gradeMcpName, gradePollCadence, gradeStopsAtTerminal } from './report-tasks';
+import { gradeCancelAck } from './report-cancel';
+import { gradeIdempotencyKeys, gradeRelisten, gradeRequestState } from './report-requests';
+import { gradeRetryAfter } from './report-retry-after';
+import { plural, taskSightings, toExchanges, type Exchange, type TaskSighting } from './report-view';
 import { gradeAuth } from './auth/grades';
 
 /**
@@ -35,6 +37,11 @@ export type Grade = z.infer<typeof GradeSchema>;
 export const ReportCardSchema = z.object({
   generatedAt: z.string(),
   grades: z.array(GradeSchema),
+  /**
+   * Set when every grade is not-observed although the journal holds traffic: a card that graded
+   * nothing is not a clean bill of health, and this says so (the JUnit file and the CLI show it).
+   */
+  warning: z.string().optional(),
 });
 export type ReportCard = z.infer<typeof ReportCardSchema>;
 
@@ -86,5 +93,18 @@ export function gradeClient(entries: readonly JournalEntry[], scenario: Scenario
   const ctx: GradeContext = { xs, sightings: taskSightings(xs), scenario, now };
   // A scenario with an `auth:` block adds the authorization grades (auth/grades.ts), named after the conformance checks.
   const auth = scenario.auth ? gradeAuth(entries, scenario.auth) : [];
-  return { generatedAt: new Date(now).toISOString(), grades: [...GRADERS.map((g) => g(ctx)), ...auth] };
+  const grades = [...GRADERS.map((g) => g(ctx)), ...auth];
+  const warning = grades.every((g) => g.status === 'not-observed') ? gradedNothing(entries.length, xs) : undefined;
+  return { generatedAt: new Date(now).toISOString(), grades, ...(warning ? { warning } : {}) };
+}
+
+/** Why a card with traffic behind it graded nothing, in one line (undefined for an empty journal). */
+function gradedNothing(entries: number, xs: readonly Exchange[]): string | undefined {
+  if (!entries) return undefined;
+  if (!xs.length) return `the report card graded nothing: ${plural(entries, 'journal entry', 'journal entries')}, none of them a JSON-RPC request.`;
+  const stdio = xs.filter((x) => x.transport === 'stdio').length;
+  const legacy = xs.filter((x) => !x.modern).length;
+  const kinds = [stdio ? `${stdio} over stdio` : '', legacy ? `${legacy} from a 2025-11-25 client` : ''].filter(Boolean).join(', ');
+  const methods = [...new Set(xs.map((x) => x.method))].slice(0, 6).join(', ');
+  return `the report card graded nothing: ${plural(xs.length, 'request')} ${xs.length === 1 ? 'was' : 'were'} journaled${kinds ? ` (${kinds})` : ''} (${methods}), but none exercised a rule it grades; each grade's detail says what it looked for.`;
 }

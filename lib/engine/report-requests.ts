@@ -1,12 +1,11 @@
 import { HEADER } from '../protocol';
 import { asRecord } from '../shared/records';
 import { isTerminalStatus } from '../shared/task-status';
-import type { Scenario, ToolSpec } from '../scenario/schema';
+import type { ToolSpec } from '../scenario/schema';
 import type { Grade, GradeContext } from './report-card';
-import { faultLabel } from './faults';
-import { canonical, plural, seqs, type Exchange } from './report-view';
+import { ABOUT_MODERN, canonical, noting, plural, seqs, ungraded, type Exchange } from './report-view';
 
-/** Grades about requests in general: re-listen after a drop, idempotency keys, requestState echo, Retry-After. */
+/** Grades about requests in general: re-listen after a drop, idempotency keys, requestState echo (Retry-After: report-retry-after.ts). */
 
 /** How long after a dropped listen stream a missing re-listen is still "not yet" rather than a fail. */
 const RELISTEN_GRACE_MS = 10_000;
@@ -15,8 +14,6 @@ const SPEC = {
   relisten: 'MCP 2026-07-28 subscriptions/listen (an abrupt close is a disconnect; re-send listen) and Streamable HTTP (no Last-Event-ID resumability)',
   idempotency: "MCP 2026-07-28 tool annotations (destructiveHint, readOnlyHint) and the tool's idempotencyKey argument: retries of side effects must be safe",
   state: 'MCP 2026-07-28 MRTR client rules: echo requestState byte-exact; never send one that was not issued',
-  retryAfter:
-    'MCP 2026-07-28 Streamable HTTP runs on HTTP semantics: RFC 9110 §10.2.3 Retry-After (with 429, RFC 6585 §4, or 503) is how long to wait before the follow-up request',
 };
 
 /** The listen filter without task ids the client already saw finish (dropping those is fine). */
@@ -28,10 +25,16 @@ function filterKey(x: Exchange, finished: Set<string>): string {
   return canonical(n);
 }
 
-/** After a listen stream dropped without its final response: a new listen, same filters, no Last-Event-ID. */
+/**
+ * After a listen stream dropped without its final response: a new listen, same filters, no
+ * Last-Event-ID. HTTP only: a stdio listen is no stream that drops and has no headers (and a
+ * 2025-11-25 client resumes its GET stream with Last-Event-ID by right).
+ */
 export function gradeRelisten({ xs, sightings, now }: GradeContext): Grade {
   const base = { id: 'relisten-without-last-event-id', title: 'Re-listen after a drop, without Last-Event-ID', specRef: SPEC.relisten };
-  const listens = xs.filter((x) => x.modern && x.method === 'subscriptions/listen');
+  const stdioListens = xs.filter((x) => x.method === 'subscriptions/listen' && x.transport === 'stdio');
+  const left = ungraded(stdioListens, 'listen request', { stdio: 'where no HTTP stream drops and no Last-Event-ID header exists' });
+  const listens = xs.filter((x) => x.modern && x.transport === 'http' && x.method === 'subscriptions/listen');
   const withId = listens.filter((x) => x.headers[HEADER.lastEventId.toLowerCase()] !== undefined);
   const drops = listens.filter((x) => x.end === 'dropped');
   const bad: number[] = withId.map((x) => x.seq);
@@ -56,15 +59,16 @@ export function gradeRelisten({ xs, sightings, now }: GradeContext): Grade {
         : `After listen #${drop.seq} dropped without its final response, the client never listened again.`;
     }
   }
-  if (bad.length) return { ...base, status: 'fail', detail: reason, evidence: seqs(bad) };
+  if (bad.length) return { ...base, status: 'fail', detail: noting(reason, left), evidence: seqs(bad) };
   if (!good.length) {
-    const detail = waiting ? 'A listen stream dropped; waiting for the client to listen again.' : 'No listen stream was dropped by the server.';
+    const none = listens.length || !left ? 'No listen stream was dropped by the server.' : `${left}.`;
+    const detail = waiting ? 'A listen stream dropped; waiting for the client to listen again.' : none;
     return { ...base, status: 'not-observed', detail, evidence: [] };
   }
   return {
     ...base,
     status: 'pass',
-    detail: `After ${plural(good.length / 2, 'dropped stream')} the client listened again with the same filters and no Last-Event-ID.`,
+    detail: noting(`After ${plural(good.length / 2, 'dropped stream')} the client listened again with the same filters and no Last-Event-ID.`, left),
     evidence: seqs(good),
   };
 }
@@ -124,7 +128,13 @@ const MRTR = new Set(['tools/call', 'prompts/get', 'resources/read']);
 /** Every MRTR retry echoed the requestState of the last input_required for that request, and none when none was issued. */
 export function gradeRequestState({ xs }: GradeContext): Grade {
   const base = { id: 'request-state-echo', title: 'requestState echoed exactly', specRef: SPEC.state };
-  const mrtr = xs.filter((x) => MRTR.has(x.method));
+  // A 2025-11-25 client is asked for input with real elicitation/create requests: it has no requestState.
+  const left = ungraded(
+    xs.filter((x) => MRTR.has(x.method)),
+    'tools/call, prompts/get or resources/read request',
+    { legacy: `, which is asked for input with elicitation/create requests, not requestState${ABOUT_MODERN}` },
+  );
+  const mrtr = xs.filter((x) => x.modern && MRTR.has(x.method));
   const keyOf = (x: Exchange) => `${x.principal}\n${x.method}\n${String(x.params.name ?? x.params.uri)}\n${canonical(x.params.arguments ?? null)}`;
   // Requests and their answers, in the order the server saw and sent them.
   const events = [
@@ -158,69 +168,20 @@ export function gradeRequestState({ xs }: GradeContext): Grade {
     return {
       ...base,
       status: 'fail',
-      detail: `${plural(bad.length, 'retry', 'retries')} did not echo requestState exactly: ${firstBad.why}.`,
+      detail: noting(`${plural(bad.length, 'retry', 'retries')} did not echo requestState exactly: ${firstBad.why}.`, left),
       evidence: seqs(bad.map((b) => b.x.seq)),
     };
   if (!good.length)
     return {
       ...base,
       status: 'not-observed',
-      detail: asked ? 'The server asked for input but the client never retried.' : 'No input_required result was issued.',
+      detail: asked ? noting('The server asked for input but the client never retried.', left) : left ? `${left}.` : 'No input_required result was issued.',
       evidence: [],
     };
-  return { ...base, status: 'pass', detail: `${plural(good.length / 2, 'retry', 'retries')} echoed the issued requestState exactly.`, evidence: seqs(good) };
-}
-
-/** A retry this much earlier than Retry-After asked is still forgiven (the two ends' clocks and timers). */
-const RETRY_AFTER_SLACK_MS = 50;
-
-/** The Retry-After (ms) the mock sent with this answer: an http-status fault that fired on it. */
-function retryAfterOf(x: Exchange, scenario: Scenario): number | undefined {
-  for (const [i, f] of scenario.faults.entries()) {
-    const a = f.action;
-    if (a.kind === 'http-status' && a.retryAfter !== undefined && a.status === x.status && x.faults.includes(faultLabel(f, i))) return a.retryAfter * 1000;
-  }
-  return undefined;
-}
-
-/** The same request again: same client, method and target (tool, task or resource). */
-const sameRequest = (a: Exchange, b: Exchange) =>
-  a.method === b.method &&
-  a.principal === b.principal &&
-  (a.params.name ?? a.params.taskId ?? a.params.uri) === (b.params.name ?? b.params.taskId ?? b.params.uri);
-
-/** After an HTTP status with Retry-After (a 429 or 503 fault), the client sent that request again no sooner than asked. */
-export function gradeRetryAfter({ xs, scenario }: GradeContext): Grade {
-  const base = { id: 'honours-retry-after', title: 'Waits as Retry-After asks before retrying', specRef: SPEC.retryAfter };
-  const bad: { busy: Exchange; retry: Exchange; waited: number; asked: number }[] = [];
-  const good: number[] = [];
-  let answered = 0;
-  for (const busy of xs) {
-    const asked = retryAfterOf(busy, scenario);
-    if (asked === undefined) continue;
-    answered++;
-    const retry = xs.find((y) => y.order > busy.order && sameRequest(busy, y));
-    if (!retry) continue;
-    const waited = retry.at - (busy.endedAt ?? busy.at);
-    if (waited + RETRY_AFTER_SLACK_MS < asked) bad.push({ busy, retry, waited, asked });
-    else good.push(busy.seq, retry.seq);
-  }
-  const [w] = bad;
-  if (w)
-    return {
-      ...base,
-      status: 'fail',
-      detail: `${plural(bad.length, 'retry', 'retries')} came before Retry-After; e.g. ${w.retry.method} #${w.retry.seq} came ${w.waited} ms after the ${w.busy.status} in #${w.busy.seq}, which asked for ${w.asked / 1000} s.`,
-      evidence: seqs(bad.flatMap((b) => [b.busy.seq, b.retry.seq])),
-    };
-  if (!good.length)
-    return {
-      ...base,
-      status: 'not-observed',
-      detail: answered
-        ? 'The client was answered with Retry-After but never sent that request again.'
-        : 'No answer carried Retry-After (add an http-status fault with retryAfter).',
-      evidence: [],
-    };
-  return { ...base, status: 'pass', detail: `${plural(good.length / 2, 'retry', 'retries')} waited as long as Retry-After asked.`, evidence: seqs(good) };
+  return {
+    ...base,
+    status: 'pass',
+    detail: noting(`${plural(good.length / 2, 'retry', 'retries')} echoed the issued requestState exactly.`, left),
+    evidence: seqs(good),
+  };
 }

@@ -3,9 +3,22 @@ import type { Scenario } from '../scenario/schema';
 import type { Grade, GradeContext } from './report-card';
 import { fingerprint } from '../shared/fingerprint';
 import { isTerminalStatus } from '../shared/task-status';
-import { declaresTasks, plural, seqs, TASK_METHODS, taskIdOf, type Exchange, type TaskSighting } from './report-view';
+import {
+  ABOUT_MODERN,
+  declaresTasks,
+  lastSighting,
+  noting,
+  plural,
+  pollsOf,
+  seqs,
+  TASK_METHODS,
+  taskIdOf,
+  ungraded,
+  type Exchange,
+  type TaskSighting,
+} from './report-view';
 
-/** Grades about the tasks extension: cadence, Mcp-Name, extension declared, terminal stop, cancel ack. */
+/** Grades about the tasks extension: cadence, Mcp-Name, extension declared, terminal stop (cancel ack: report-cancel.ts). */
 
 /** Polls may come this much earlier than `pollIntervalMs` (timer jitter). */
 const POLL_JITTER = 0.1;
@@ -17,15 +30,8 @@ const SPEC = {
   name: 'MCP 2026-07-28 Streamable HTTP request headers: Mcp-Name mirrors params.taskId on tasks/get, tasks/update, tasks/cancel',
   ext: 'MCP 2026-07-28 tasks extension: negotiation (declare io.modelcontextprotocol/tasks per request; -32021 otherwise)',
   terminal: 'MCP 2026-07-28 tasks extension: Task status machine (terminal is final; poll until terminal)',
-  cancel: 'MCP 2026-07-28 tasks extension: tasks/cancel (the ack is not final: cooperative and eventually consistent)',
 };
 
-const pollsOf = (xs: readonly Exchange[], taskId: string) => xs.filter((x) => x.method === 'tasks/get' && taskIdOf(x) === taskId);
-const lastBefore = (sightings: readonly TaskSighting[], taskId: string, order: number) => {
-  let last: TaskSighting | undefined;
-  for (const s of sightings) if (s.taskId === taskId && s.order < order) last = s;
-  return last;
-};
 /** A listen for the task opened after an earlier listen for it dropped (the reconnect plan's re-listen). */
 const listensFor = (x: Exchange, taskId: string) => ((x.params.notifications as { taskIds?: unknown[] } | undefined)?.taskIds ?? []).includes(taskId);
 const relistens = (xs: readonly Exchange[], listen: Exchange, taskId: string) =>
@@ -41,7 +47,7 @@ export function gradePollCadence({ xs, sightings }: GradeContext): Grade {
   for (const taskId of taskIds(xs, sightings)) {
     let prev: Exchange | undefined;
     for (const poll of pollsOf(xs, taskId)) {
-      const seen = lastBefore(sightings, taskId, poll.order);
+      const seen = lastSighting(sightings, taskId, poll.order);
       // A tasks/update or tasks/cancel changes the task, and a re-listen after a dropped stream
       // means pushed snapshots were lost: one prompt poll after either is expected.
       const between = (x: Exchange) => !!prev && x.order > prev.order && x.order < poll.order;
@@ -73,11 +79,17 @@ export function gradePollCadence({ xs, sightings }: GradeContext): Grade {
   };
 }
 
-/** Every tasks/* request carried Mcp-Name equal to params.taskId (rejected requests included). */
+/**
+ * Every tasks/* request carried Mcp-Name equal to params.taskId (rejected requests included). A
+ * 2026-07-28 header over HTTP: stdio has no headers, and 2025-11-25 defines no Mcp-Name.
+ */
 export function gradeMcpName({ xs }: GradeContext): Grade {
   const base = { id: 'mcp-name', title: 'Mcp-Name on tasks requests', specRef: SPEC.name };
-  const tasks = xs.filter((x) => x.modern && TASK_METHODS.has(x.method));
-  if (!tasks.length) return { ...base, status: 'not-observed', detail: 'No tasks/get, tasks/update or tasks/cancel request was seen.', evidence: [] };
+  const all = xs.filter((x) => TASK_METHODS.has(x.method));
+  const tasks = all.filter((x) => x.modern && x.transport === 'http');
+  const left = ungraded(all, 'tasks request', { stdio: 'which carries no Mcp-Name header', legacy: ABOUT_MODERN });
+  if (!tasks.length)
+    return { ...base, status: 'not-observed', detail: left ? `${left}.` : 'No tasks/get, tasks/update or tasks/cancel request was seen.', evidence: [] };
   const bad = tasks.filter((x) => {
     const raw = x.headers[HEADER.name.toLowerCase()];
     if (raw === undefined) return true;
@@ -88,12 +100,12 @@ export function gradeMcpName({ xs }: GradeContext): Grade {
   if (firstBad) {
     const missing = bad.filter((x) => x.headers[HEADER.name.toLowerCase()] === undefined).length;
     const detail = `${plural(bad.length, 'tasks request')} of ${tasks.length} had ${missing === bad.length ? 'no' : missing ? 'a missing or wrong' : 'a wrong'} Mcp-Name header (first: ${firstBad.method} #${firstBad.seq}).`;
-    return { ...base, status: 'fail', detail, evidence: seqs(bad.map((x) => x.seq)) };
+    return { ...base, status: 'fail', detail: noting(detail, left), evidence: seqs(bad.map((x) => x.seq)) };
   }
   return {
     ...base,
     status: 'pass',
-    detail: `All ${plural(tasks.length, 'tasks request')} carried Mcp-Name equal to params.taskId.`,
+    detail: noting(`All ${plural(tasks.length, 'tasks request')} carried Mcp-Name equal to params.taskId.`, left),
     evidence: seqs(tasks.map((x) => x.seq)),
   };
 }
@@ -117,7 +129,16 @@ function needsTasks(x: Exchange, scenario: Scenario): boolean {
 export function gradeExtensionDeclared({ xs, scenario }: GradeContext): Grade {
   const base = { id: 'extension-declared', title: 'Tasks extension declared where a task is expected', specRef: SPEC.ext };
   const need = xs.filter((x) => needsTasks(x, scenario));
-  if (!need.length) return { ...base, status: 'not-observed', detail: 'No call of a task-only tool, tasks/* request or task listen was seen.', evidence: [] };
+  // A 2025-11-25 client opts in per call (params.task) under the capabilities of its initialize: there is no extension to declare.
+  const legacyTasks = xs.filter((x) => !x.modern && (x.method.startsWith('tasks/') || (x.method === 'tools/call' && x.params.task !== undefined)));
+  const left = ungraded(legacyTasks, 'task request', { legacy: `, which opts in per call with params.task${ABOUT_MODERN}` });
+  if (!need.length)
+    return {
+      ...base,
+      status: 'not-observed',
+      detail: left ? `${left}.` : 'No call of a task-only tool, tasks/* request or task listen was seen.',
+      evidence: [],
+    };
   const sameTarget = (a: Exchange, b: Exchange) =>
     a.method === b.method && a.principal === b.principal && (a.params.name ?? a.params.taskId) === (b.params.name ?? b.params.taskId);
   const undeclared = need.filter((x) => !declaresTasks(x));
@@ -128,7 +149,10 @@ export function gradeExtensionDeclared({ xs, scenario }: GradeContext): Grade {
     return {
       ...base,
       status: 'fail',
-      detail: `${plural(failed.length, 'request')} needed the tasks extension without declaring it and were never retried with it (first: ${x.method}${typeof x.params.name === 'string' ? ` ${x.params.name}` : ''} #${x.seq}).`,
+      detail: noting(
+        `${plural(failed.length, 'request')} needed the tasks extension without declaring it and were never retried with it (first: ${x.method}${typeof x.params.name === 'string' ? ` ${x.params.name}` : ''} #${x.seq}).`,
+        left,
+      ),
       evidence: seqs(failed.map((x) => x.seq)),
     };
   }
@@ -136,7 +160,7 @@ export function gradeExtensionDeclared({ xs, scenario }: GradeContext): Grade {
   return {
     ...base,
     status: 'pass',
-    detail: `${plural(need.length, 'request')} needing the tasks extension declared it${note}.`,
+    detail: noting(`${plural(need.length, 'request')} needing the tasks extension declared it${note}.`, left),
     evidence: seqs(need.map((x) => x.seq)),
   };
 }
@@ -167,49 +191,4 @@ export function gradeStopsAtTerminal({ xs, sightings }: GradeContext): Grade {
   }
   if (!finished) return { ...base, status: 'not-observed', detail: 'The client was not shown a terminal task status.', evidence: [] };
   return { ...base, status: 'pass', detail: `Polling stopped after the terminal status of ${plural(finished, 'task')}.`, evidence: seqs(evidence) };
-}
-
-/** After a tasks/cancel ack the client looked again (poll or task listen) instead of taking the ack as final. */
-export function gradeCancelAck({ xs, sightings, now, scenario }: GradeContext): Grade {
-  const base = { id: 'cancel-ack-not-final', title: 'Cancel ack not taken as final', specRef: SPEC.cancel };
-  const acks = xs.filter((x) => x.method === 'tasks/cancel' && x.result && taskIdOf(x));
-  const bad: Exchange[] = [];
-  const good: number[] = [];
-  let waiting = 0;
-  for (const ack of acks) {
-    const taskId = taskIdOf(ack)!;
-    const seen = lastBefore(sightings, taskId, ack.order);
-    if (seen && isTerminalStatus(seen.status)) continue;
-    const poll = pollsOf(xs, taskId).find((p) => p.order > ack.doneOrder);
-    const listen = xs.find(
-      (l) =>
-        l.method === 'subscriptions/listen' &&
-        l.doneOrder > ack.doneOrder &&
-        ((l.params.notifications as { taskIds?: unknown[] })?.taskIds ?? []).includes(taskId),
-    );
-    if (poll || listen) {
-      good.push(ack.seq, (poll ?? listen)!.seq);
-      continue;
-    }
-    const grace = 3 * (seen?.pollIntervalMs ?? scenario.settings.pollIntervalMs);
-    if (now - (ack.endedAt ?? ack.at) < grace) waiting++;
-    else bad.push(ack);
-  }
-  const [x] = bad;
-  if (x) {
-    return {
-      ...base,
-      status: 'fail',
-      detail: `After the tasks/cancel ack #${x.seq} for task ${fingerprint(taskIdOf(x)!)} the client never polled or listened for that task again: it took the ack as final.`,
-      evidence: seqs(bad.map((b) => b.seq)),
-    };
-  }
-  if (!good.length)
-    return {
-      ...base,
-      status: 'not-observed',
-      detail: waiting ? 'Waiting for the client to look at the task after its tasks/cancel ack.' : 'No tasks/cancel ack for an unfinished task was seen.',
-      evidence: [],
-    };
-  return { ...base, status: 'pass', detail: `After ${plural(good.length / 2, 'cancel ack')} the client kept following the task.`, evidence: seqs(good) };
 }

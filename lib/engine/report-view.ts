@@ -5,8 +5,10 @@ import type { JournalEntry, JournalFrame } from './journal';
 
 /**
  * A grading view of the journal: JSON-RPC requests with their params, headers, declared
- * capabilities and outcome, plus every task snapshot the client was shown (creation results,
- * tasks/get results and notifications/tasks frames), in the order the client saw them.
+ * capabilities, transport and outcome, plus every task snapshot the client was shown (creation
+ * results, tasks/get results and task notifications), in the order the client saw them. Both
+ * eras: a 2025-11-25 task comes nested (`{task:{…}}`) on creation, names its cadence
+ * `pollInterval`, is pushed as notifications/tasks/status and answered by tasks/result.
  */
 
 /** One JSON-RPC request the mock answered (or is still answering). */
@@ -20,9 +22,12 @@ export interface Exchange {
   endedAt?: number;
   method: string;
   params: Record<string, unknown>;
-  /** Lower-case header names. */
+  /** Lower-case header names (none over stdio). */
   headers: Record<string, string>;
+  /** How the request came: a stdio message carries no HTTP headers or status. */
+  transport: 'http' | 'stdio';
   principal: string;
+  /** A 2026-07-28 request (else 2025-11-25). */
   modern: boolean;
   caps: Record<string, unknown>;
   result?: Record<string, unknown>;
@@ -43,7 +48,7 @@ export interface TaskSighting {
   order: number;
   /** Journal entry that carried it. */
   seq: number;
-  via: 'create' | 'get' | 'notification';
+  via: 'create' | 'get' | 'notification' | 'cancel' | 'result';
 }
 
 /** The tasks/* methods that name an existing task. */
@@ -76,6 +81,7 @@ export function toExchanges(entries: readonly JournalEntry[]): Exchange[] {
       method: body.method,
       params,
       headers: e.requestHeaders,
+      transport: e.transport ?? 'http',
       principal: e.principal ?? 'unknown',
       modern: isModern(body.method, params, e.requestHeaders),
       caps,
@@ -100,15 +106,24 @@ export function taskSightings(xs: readonly Exchange[]): TaskSighting[] {
   const out: TaskSighting[] = [];
   const add = (snap: Record<string, unknown> | undefined, at: number, order: number, seq: number, via: TaskSighting['via']) => {
     if (!snap || typeof snap.taskId !== 'string' || typeof snap.status !== 'string') return;
-    const poll = typeof snap.pollIntervalMs === 'number' ? snap.pollIntervalMs : undefined;
+    // 2025-11-25 calls it pollInterval; both are milliseconds.
+    const interval = snap.pollIntervalMs ?? snap.pollInterval;
+    const poll = typeof interval === 'number' ? interval : undefined;
     out.push({ taskId: snap.taskId, status: snap.status, pollIntervalMs: poll, at, order, seq, via });
   };
   for (const x of xs) {
-    if (x.method === 'tools/call' && x.result?.resultType === 'task') add(x.result, x.endedAt ?? x.at, x.doneOrder, x.seq, 'create');
-    if (x.method === 'tasks/get' && x.result) add(x.result, x.endedAt ?? x.at, x.doneOrder, x.seq, 'get');
+    const done = [x.endedAt ?? x.at, x.doneOrder, x.seq] as const;
+    if (x.method === 'tools/call' && x.result?.resultType === 'task') add(x.result, ...done, 'create');
+    // A 2025-11-25 task-augmented call answers a CreateTaskResult: the task nested under `task`.
+    if (x.method === 'tools/call' && !x.modern && x.params.task !== undefined) add(asRecord(x.result?.task), ...done, 'create');
+    if (x.method === 'tasks/get' && x.result) add(x.result, ...done, 'get');
+    // 2025-11-25 answers tasks/cancel with the task (cancelled); tasks/result answers only once the task is over.
+    if (x.method === 'tasks/cancel' && !x.modern) add(x.result, ...done, 'cancel');
+    if (x.method === 'tasks/result' && x.result)
+      add({ taskId: x.params.taskId, status: x.result.isError === true ? 'failed' : 'completed' }, ...done, 'result');
     for (const f of x.frames) {
       const m = asRecord(f.message);
-      if (m?.method === 'notifications/tasks') add(asRecord(m.params), f.at, f.order, x.seq, 'notification');
+      if (m?.method === 'notifications/tasks' || m?.method === 'notifications/tasks/status') add(asRecord(m.params), f.at, f.order, x.seq, 'notification');
     }
   }
   return out.sort((a, b) => a.order - b.order);
@@ -117,6 +132,16 @@ export function taskSightings(xs: readonly Exchange[]): TaskSighting[] {
 /** The task a tasks/* request names. */
 export function taskIdOf(x: Exchange): string | undefined {
   return typeof x.params.taskId === 'string' ? x.params.taskId : undefined;
+}
+
+/** The tasks/get polls of one task, oldest first. */
+export const pollsOf = (xs: readonly Exchange[], taskId: string) => xs.filter((x) => x.method === 'tasks/get' && taskIdOf(x) === taskId);
+
+/** The last status of a task the client was shown before `order`. */
+export function lastSighting(sightings: readonly TaskSighting[], taskId: string, order: number): TaskSighting | undefined {
+  let last: TaskSighting | undefined;
+  for (const s of sightings) if (s.taskId === taskId && s.order < order) last = s;
+  return last;
 }
 
 /** JSON with sorted keys, so equal values compare equal whatever their key order. */
@@ -142,4 +167,27 @@ export function seqs(values: Iterable<number>, max = 200): number[] {
 /** "1 poll" / "3 polls" ("1 retry" / "2 retries" with `many`). */
 export function plural(n: number, word: string, many = `${word}s`): string {
   return `${n} ${n === 1 ? word : many}`;
+}
+
+/** The end of a reason for leaving 2025-11-25 requests out of a rule. */
+export const ABOUT_MODERN = '; this rule is about 2026-07-28 clients';
+
+/**
+ * What a rule saw but does not grade, in words: each group a count, where it came from and why
+ * ("3 tasks requests came from a 2025-11-25 client; this rule is about 2026-07-28 clients").
+ * `why.stdio` is given when the rule does not grade stdio traffic (it rests on HTTP), `why.legacy`
+ * when it does not grade 2025-11-25 traffic. Empty when nothing in `xs` was left out.
+ */
+export function ungraded(xs: readonly Exchange[], noun: string, why: { stdio?: string; legacy?: string }): string {
+  const stdio = why.stdio ? xs.filter((x) => x.transport === 'stdio') : [];
+  const legacy = why.legacy ? xs.filter((x) => !x.modern && !stdio.includes(x)) : [];
+  const parts: string[] = [];
+  if (stdio.length) parts.push(`${plural(stdio.length, noun)} came over stdio, ${why.stdio}`);
+  if (legacy.length) parts.push(`${plural(legacy.length, noun)} came from a 2025-11-25 client${why.legacy}`);
+  return parts.join('; ');
+}
+
+/** A grade's detail with what it left out after it ("… Not graded: 2 listen requests came over stdio, …."). */
+export function noting(detail: string, left: string): string {
+  return left ? `${detail} Not graded: ${left}.` : detail;
 }

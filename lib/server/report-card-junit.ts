@@ -4,7 +4,9 @@ import { xmlText as xml } from '../shared/xml';
 /**
  * A mock's client report card as JUnit XML (`mcp-loupe mock --report out.xml`), so a client's CI
  * job fails on a failing grade: one test case per grade; a failed grade is a failure, a grade the
- * session never exercised is skipped.
+ * session never exercised is skipped. A card that graded nothing although the client sent requests
+ * (`card.warning`) says so in the suite's properties and system-out: an all-skipped suite looks
+ * green in most CI views, and that is not what happened.
  */
 export function reportCardToJUnit(card: ReportCard, scenarioId: string): string {
   const failures = card.grades.filter((g) => g.status === 'fail').length;
@@ -16,5 +18,8 @@ export function reportCardToJUnit(card: ReportCard, scenarioId: string): string 
     if (g.status === 'not-observed') return `${open}>\n      <skipped message="${xml(g.detail)}"/>\n    </testcase>`;
     return `${open}>\n      <failure type="${xml(g.id)}" message="${xml(g.detail)}">${xml(`${g.detail}${evidence} (spec: ${g.specRef})`)}</failure>\n    </testcase>`;
   });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mcp-loupe" tests="${card.grades.length}" failures="${failures}" errors="0" skipped="${skipped}">\n  <testsuite name="${xml(`client report card (scenario ${scenarioId})`)}" tests="${card.grades.length}" failures="${failures}" errors="0" skipped="${skipped}" timestamp="${xml(card.generatedAt)}">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
+  // JUnit's order inside a suite: properties, the test cases, then system-out.
+  const properties = card.warning ? `    <properties>\n      <property name="mcp-loupe.warning" value="${xml(card.warning)}"/>\n    </properties>\n` : '';
+  const out = card.warning ? `\n    <system-out>${xml(`mcp-loupe: ${card.warning}`)}</system-out>` : '';
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mcp-loupe" tests="${card.grades.length}" failures="${failures}" errors="0" skipped="${skipped}">\n  <testsuite name="${xml(`client report card (scenario ${scenarioId})`)}" tests="${card.grades.length}" failures="${failures}" errors="0" skipped="${skipped}" timestamp="${xml(card.generatedAt)}">\n${properties}${cases.join('\n')}${out}\n  </testsuite>\n</testsuites>\n`;
 }

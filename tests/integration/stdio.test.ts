@@ -86,4 +86,25 @@ describe('stdio transport', () => {
     expect(s.messages.some((m) => m.id === 'slow')).toBe(false);
     expect(s.messages.filter((m) => m.method === 'notifications/progress').length).toBeLessThan(3);
   });
+
+  it('caps a line at maxBodyBytes (4 MiB by default), as HTTP caps a body: a 64 MB line is answered -32600 and dropped without being held', async () => {
+    const s = start('demo');
+    // Peak resident memory of the mock, from /proc (Linux): a line held whole would add its size several times over.
+    const peakKb = () => Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child!.pid}/status`, 'utf8'))![1]);
+    s.send({ jsonrpc: '2.0', id: 0, method: 'server/discover', params: { _meta: META } });
+    await s.until((m) => m.id === 0);
+    const before = peakKb();
+    const chunk = Buffer.alloc(1 << 20, 'x');
+    child!.stdin!.write('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"');
+    for (let i = 0; i < 64; i++) if (!child!.stdin!.write(chunk)) await new Promise((r) => child!.stdin!.once('drain', r));
+    child!.stdin!.write('"}}}\n');
+    const refused = await s.until((m) => m.id === null && m.error?.code === -32600);
+    expect(refused.error.message).toMatch(
+      /^Request too large: a line of 671\d{5} bytes exceeds the limit of 4194304 bytes \(the scenario's settings\.maxBodyBytes\)/,
+    );
+    expect(peakKb() - before).toBeLessThan(48 * 1024);
+    s.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { _meta: META, name: 'echo', arguments: { text: 'after the flood' } } });
+    expect((await s.until((m) => m.id === 2)).result.content[0].text).toBe('after the flood');
+    expect(s.messages.some((m) => m.id === 1)).toBe(false);
+  });
 });
