@@ -21,6 +21,8 @@ export interface ConnectionFlags {
   rootsStub?: string;
   /** `--record FILE`, or `true` for a bare `--record` (autosave). */
   record?: string | boolean;
+  /** `--no-redact` (false): the --record file keeps secrets as sent. */
+  redact?: boolean;
   revealIds?: boolean;
   listen?: boolean;
   /** Authorization (client-auth.ts). */

@@ -54,6 +54,7 @@ export function connectionOptions(cmd: Command): Command {
       )
       .option('--store-tokens <file>', 'keep the OAuth tokens in FILE (mode 0600) and reuse them next run, refreshed when expired')
       .option('--record [file]', 'record the session (appends to an existing recording; without FILE: .loupe/recordings/<time>.loupe.json)')
+      .option('--no-redact', 'with --record: keep Authorization values, tokens, keys and task ids in the recording as sent')
   );
 }
 
@@ -98,17 +99,22 @@ export async function runClientAction(flags: ConnectionFlags, action: ClientActi
 }
 
 /** Write the session's --record file; a write that fails is an outcome, not a throw. */
-function recordSession(file: string | true, frames: Frame[], session: ClientSession, target: string, headers: Record<string, string>) {
+function recordSession(file: string | true, frames: Frame[], session: ClientSession, target: string, headers: Record<string, string>, redact: boolean) {
   try {
-    return writeSessionRecording(file, frames, {
-      target,
-      transport: session.connection.transport.kind === 'stdio' ? 'stdio' : 'http',
-      era: session.era ?? 'auto',
-      protocolVersion: session.protocolVersion,
-      clientInfo: { name: 'mcp-loupe', version: VERSION },
-      ...(session.server?.info ? { serverInfo: session.server.info } : {}),
-      headers,
-    });
+    return writeSessionRecording(
+      file,
+      frames,
+      {
+        target,
+        transport: session.connection.transport.kind === 'stdio' ? 'stdio' : 'http',
+        era: session.era ?? 'auto',
+        protocolVersion: session.protocolVersion,
+        clientInfo: { name: 'mcp-loupe', version: VERSION },
+        ...(session.server?.info ? { serverInfo: session.server.info } : {}),
+        headers,
+      },
+      redact,
+    );
   } catch (e) {
     return { ok: false as const, message: `Cannot write the recording: ${(e as Error).message}` };
   }
@@ -179,7 +185,7 @@ function clientContext(flags: ConnectionFlags): ClientContext {
       oauth.close();
       void transport?.close?.();
       if (flags.record) {
-        const saved = recordSession(flags.record, frames, session, target, headers);
+        const saved = recordSession(flags.record, frames, session, target, headers, flags.redact !== false);
         if (!saved.ok) {
           const code = fail({ code: 'failed', message: saved.message }, doc);
           if (!process.exitCode) process.exitCode = code;

@@ -7,7 +7,7 @@ import { autosaveName } from '../recording/autosave';
 import { describeConnection, type ConnectionInfo } from '../recording/connection';
 import { parseRecording, serializeRecording, type Recording } from '../recording/schema';
 import { appendRecording, createRecorder } from '../recording/recorder';
-import { redactAuthLane } from '../recording/redact';
+import { redactAuthLane, redactRecording } from '../recording/redact';
 import { UsageError } from './errors';
 
 /**
@@ -45,7 +45,8 @@ export function checkRecordTarget(target: string): void {
 }
 
 /** Build the recording of a session and write (or append) it. */
-export function writeSessionRecording(target: string | true, frames: readonly Frame[], info: ConnectionInfo): RecordOutcome {
+/** `redact` false (`--no-redact`): the file keeps secrets as sent. */
+export function writeSessionRecording(target: string | true, frames: readonly Frame[], info: ConnectionInfo, redact = true): RecordOutcome {
   const file = target === true ? autosavePath() : path.resolve(target);
   // An authorization flow's codes, verifiers and tokens never reach the disk, export or not.
   const recording = createRecorder({ connection: describeConnection(info), frames: redactAuthLane(frames) }).build();
@@ -63,6 +64,9 @@ export function writeSessionRecording(target: string | true, frames: readonly Fr
     }
   }
   if (target === true) makeDataDir(autosaveDataDir());
-  writeAtomic(file, `${serializeRecording(out)}\n`);
+  // Redacted as the inspector's autosaves and `tap --record` are: header credentials, tokens and keys
+  // in arguments never reach the disk. The part appended to is redacted already and keeps its
+  // pseudonyms; this session's secrets get new ones (lib/recording/secrets.ts skips the taken).
+  writeAtomic(file, `${serializeRecording(redact ? redactRecording(out).recording : out)}\n`);
   return { ok: true, file, frames: frames.length, total: out.frames.length, appended };
 }

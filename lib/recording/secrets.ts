@@ -73,6 +73,11 @@ const BEARER = /\bBearer\s+([A-Za-z0-9\-._~+/]+=*)(")?/gi;
 const credentialLike = (value: string, quoted: boolean) => !(quoted && value.endsWith('=')) && value.length >= 8 && (/\d/.test(value) || value.length >= 20);
 const QUERY = /[?&#]([A-Za-z_][A-Za-z0-9_-]*)=([^&#\s"'<>\\]+)/g;
 
+/** One of our pseudonyms, whole. */
+const PSEUDONYM = /^(redacted-[a-z-]+-\d+|(task|session)\d{4,}-redacted)$/;
+/** Our pseudonyms anywhere in a text. */
+const PSEUDONYMS = /redacted-[a-z-]+-\d+|(task|session)\d{4,}-redacted/g;
+
 /** Collects secrets, giving each distinct value one pseudonym. */
 interface SecretCollector {
   add(kind: SecretKind, value: string | undefined): void;
@@ -88,14 +93,16 @@ interface SecretCollector {
 }
 
 /** A collector that gives each distinct secret one pseudonym of its kind, in the order found. */
-function createSecretCollector(): SecretCollector {
+function createSecretCollector(taken: ReadonlySet<string> = new Set()): SecretCollector {
   const secrets = new Map<string, Secret>();
   const counters = new Map<SecretKind, number>();
   const add = (kind: SecretKind, value: string | undefined) => {
     if (!value || value.length < 3 || secrets.has(value)) return;
     // Our own pseudonyms are not secrets (an export redacted twice keeps its names).
-    if (/^(redacted-[a-z-]+-\d+|(task|session)\d{4,}-redacted)$/.test(value)) return;
-    const n = (counters.get(kind) ?? 0) + 1;
+    if (PSEUDONYM.test(value)) return;
+    // A pseudonym already in the recording (a session redacted before this one was appended) is not given again.
+    let n = (counters.get(kind) ?? 0) + 1;
+    while (taken.has(PREFIX[kind](n))) n++;
     counters.set(kind, n);
     const secret = { kind, value, pseudonym: PREFIX[kind](n) };
     secrets.set(value, secret);
@@ -209,7 +216,8 @@ export function collectFrameSecrets(frames: readonly Frame[]): Secret[] {
 
 /** Every secret of a recording, in the order first seen. */
 export function collectSecrets(recording: Recording): Secret[] {
-  const c = createSecretCollector();
+  // Pseudonyms the recording holds already keep their meaning: new secrets get other numbers.
+  const c = createSecretCollector(new Set(JSON.stringify(recording).match(PSEUDONYMS) ?? []));
   for (const f of recording.frames) scanFrame(c, f);
   c.scanText(recording.connection.target);
   for (const html of Object.values(recording.apps)) c.scanText(html);

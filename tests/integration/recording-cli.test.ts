@@ -20,6 +20,7 @@ import { ROOT, startCliMock, type Started, runCli, CLI, type CliRun } from '../h
  */
 
 const BEARER = 'cli-secret-bearer-5c1f0e9d8a7b6c5d4e3f2a1b';
+const BEARER_2 = 'cli-second-bearer-0a9b8c7d6e5f4a3b2c1d0e9f';
 // What a user pastes into a tool argument: a provider key and a short password in prose.
 const PASTED_KEY = 'sk-live-ABCDEF1234567890abcdef';
 const PASTED = `text=my key is ${PASTED_KEY} and password hunter2`;
@@ -69,14 +70,36 @@ describe('mcp-loupe call --record, replay and export', () => {
   let mock: Started | undefined;
   let file: string;
   const recorded: CliRun[] = [];
+  const redactedRuns: CliRun[] = [];
+  let redactedFile: string;
   let recording: Recording;
   let autosaved: CliRun;
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-rec-cli-'));
     file = path.join(dir, 'session.loupe.json');
+    redactedFile = path.join(dir, 'redacted.loupe.json');
     mock = await startCliMock(['demo', '--data-dir', path.join(dir, 'data')]);
-    for (const args of session(mock.url)) recorded.push(await cli([...args, '--record', file]));
+    // Kept as sent (--no-redact), so the export tests below have secrets to find.
+    for (const args of session(mock.url)) recorded.push(await cli([...args, '--record', file, '--no-redact']));
+    // Two sessions appended to one file, recorded as by default: redacted on the way to the disk.
+    for (const bearer of [BEARER, BEARER_2])
+      redactedRuns.push(await cli(['call', 'echo', PASTED, '--url', mock.url, '--header', `Authorization: Bearer ${bearer}`, '--record', redactedFile]));
+    redactedRuns.push(
+      await cli([
+        'call',
+        'generate_report',
+        'size=small',
+        '--task',
+        '--wait',
+        '--elicit-stub',
+        '{"approved":true}',
+        '--url',
+        mock.url,
+        '--record',
+        redactedFile,
+      ]),
+    );
     autosaved = await cli(['tools', '--url', mock.url, '--record'], { LOUPE_DATA_DIR: path.join(dir, 'autosave') });
     await mock.stop();
     mock = undefined;
@@ -87,6 +110,22 @@ describe('mcp-loupe call --record, replay and export', () => {
   afterAll(async () => {
     await mock?.stop();
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes --record redacted by default, appended sessions keeping their own pseudonyms', () => {
+    expect(redactedRuns.map((r) => r.code)).toEqual([0, 0, 0]);
+    const text = fs.readFileSync(redactedFile, 'utf8');
+    for (const leak of [BEARER, BEARER_2, PASTED_KEY, 'hunter2']) expect(text, leak).not.toContain(leak);
+    const opened = parseRecording(text);
+    if (!opened.ok) throw new Error(opened.error);
+    const calls = opened.recording.frames.filter((f) => f.kind === 'http-request' && f.method === 'tools/call');
+    // Each session's bearer has its own pseudonym: the second was not given the first one's number again.
+    expect(calls.map((f) => f.headers?.authorization).filter(Boolean)).toEqual(['Bearer redacted-credential-1', 'Bearer redacted-credential-2']);
+    // Task ids too: what the server handed out is never on disk.
+    const taskIds = opened.recording.frames.map((f) => f.taskId).filter((t): t is string => !!t);
+    expect(taskIds.length).toBeGreaterThan(0);
+    for (const id of taskIds) expect(id).toMatch(/^task\d{4}-redacted$/);
+    expect(collectSecrets(opened.recording)).toEqual([]);
   });
 
   it('records every command of the session into one file', () => {
