@@ -1,4 +1,4 @@
-import { LEGACY_VERSIONS, type Tool } from '../protocol';
+import { LEGACY_VERSIONS, LoggingLevelSchema, type LoggingLevel, type Tool } from '../protocol';
 import type { InputStubs } from '../client/headless';
 import type { Era } from '../client/request-builder';
 import { UsageError } from './errors';
@@ -21,6 +21,8 @@ export interface ConnectionFlags {
   rootsStub?: string;
   /** `--record FILE`, or `true` for a bare `--record` (autosave). */
   record?: string | boolean;
+  /** `--log-level LEVEL`: logs asked for on each request, printed on stderr. */
+  logLevel?: string;
   /** `--no-redact` (false): the --record file keeps secrets as sent. */
   redact?: boolean;
   revealIds?: boolean;
@@ -161,4 +163,12 @@ export function toolArguments(words: string[], argsJson: string | undefined, too
     Object.assign(out, json);
   }
   return out;
+}
+
+/** The --log-level, checked against the syslog levels MCP uses. */
+export function logLevelOf(flags: ConnectionFlags): LoggingLevel | undefined {
+  if (flags.logLevel === undefined) return undefined;
+  const level = LoggingLevelSchema.safeParse(flags.logLevel);
+  if (!level.success) throw new UsageError(`--log-level must be one of ${LoggingLevelSchema.options.join(', ')}, not "${flags.logLevel}"`);
+  return level.data;
 }

@@ -5,8 +5,8 @@ import type { ClientSession } from '../client/session';
 import type { RequestOutcome } from '../client/results';
 import type { InputRequests, InputResponses } from '../protocol';
 import { authOf, tokenHeader } from './client-auth';
-import { eraOf, ownWords, parseHeaders, stdioTarget, stubsOf, timeoutOf, type ConnectionFlags } from './client-args';
-import { err, errorOfOutcome, printJson, taskLabel } from './client-output';
+import { eraOf, logLevelOf, ownWords, parseHeaders, stdioTarget, stubsOf, timeoutOf, type ConnectionFlags } from './client-args';
+import { err, errorOfOutcome, formatServerLog, printJson, taskLabel } from './client-output';
 import { CliFailure, exitCodeOf, reportError, UsageError, type CliError } from './errors';
 import { createStdioTransport } from './stdio-transport';
 import { parseHttpUrl, trackedFetch } from './network';
@@ -53,6 +53,7 @@ export function connectionOptions(cmd: Command): Command {
         "the URL of this client's Client ID Metadata Document (https, or loopback for local tests), used where the server supports CIMD",
       )
       .option('--store-tokens <file>', 'keep the OAuth tokens in FILE (mode 0600) and reuse them next run, refreshed when expired')
+      .option('--log-level <level>', "ask the server for logs from this level up (debug … emergency) and print them on stderr ('log info: …')")
       .option('--record [file]', 'record the session (appends to an existing recording; without FILE: .loupe/recordings/<time>.loupe.json)')
       .option('--no-redact', 'with --record: keep Authorization values, tokens, keys and task ids in the recording as sent')
   );
@@ -139,6 +140,7 @@ function clientContext(flags: ConnectionFlags): ClientContext {
   const net = trackedFetch();
   const oauth = authOf(flags, timeoutMs, net.fetch);
   const json = !!flags.json;
+  const logLevel = logLevelOf(flags);
   let doc: Record<string, unknown> | undefined;
   let failure: { error: CliError; data: Record<string, unknown> } | undefined;
   const session = createHeadlessSession({
@@ -155,6 +157,11 @@ function clientContext(flags: ConnectionFlags): ClientContext {
     timeoutMs: Math.min(timeoutMs, 30_000),
     maxTimeoutMs: timeoutMs,
     onWarning: (w) => err(`warning: ${w}`),
+    ...(logLevel ? { logLevel } : {}),
+    // The server's logs go to stderr as they come (a 2025-11-25 server may send them unasked).
+    onNotification: (n) => {
+      if (!json && n.method === 'notifications/message') err(formatServerLog(n.params));
+    },
     // 2025-11-25: the server's own requests on a stream get the same stub answers as MRTR input.
     onServerRequest: stubAnswerer(stubs),
     fetch: net.fetch,

@@ -129,3 +129,12 @@ export function formatFailure(o: RequestOutcome): string {
       return `Unexpected ${o.type} result`;
   }
 }
+
+/** A server's notifications/message as one stderr line: "log warning db: disk almost full" (made printable). */
+export function formatServerLog(params: unknown): string {
+  const p = (params ?? {}) as { level?: unknown; logger?: unknown; data?: unknown };
+  const level = typeof p.level === 'string' ? p.level : '?';
+  const logger = typeof p.logger === 'string' ? ` ${p.logger}` : '';
+  const data = typeof p.data === 'string' ? p.data : JSON.stringify(p.data ?? null);
+  return printable(`log ${level}${logger}: ${data.length > 2000 ? `${data.slice(0, 2000)}… (${data.length} characters)` : data}`);
+}

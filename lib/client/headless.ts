@@ -1,4 +1,12 @@
-import { LEGACY_VERSIONS, MODERN_VERSION, type ClientCapabilities, type InputRequests, type InputResponses } from '../protocol';
+import {
+  LEGACY_VERSIONS,
+  MODERN_VERSION,
+  type ClientCapabilities,
+  type InputRequests,
+  type InputResponses,
+  type JsonRpcNotification,
+  type LoggingLevel,
+} from '../protocol';
 import { asRecord } from '../shared/records';
 import type { AuthorizedFetch } from './auth/authorized-fetch';
 import type { Frame } from './frames';
@@ -30,6 +38,10 @@ interface HeadlessOptions {
   /** Receives every frame (e.g. for --record). */
   onFrame?: (frame: Frame) => void;
   onWarning?: (text: string) => void;
+  /** Every notification the server sends (logs, progress, list changes). */
+  onNotification?: (n: JsonRpcNotification) => void;
+  /** The log level asked for on each 2026-07-28 request (`_meta` logLevel): the server logs from it up. */
+  logLevel?: LoggingLevel;
   /** Answers the server's requests on a 2025-11-25 stream (see stubAnswerer). */
   onServerRequest?: ServerRequestAnswerer;
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
@@ -69,6 +81,8 @@ export function createHeadlessSession(o: HeadlessOptions): ClientSession {
     timeoutMs: o.timeoutMs,
     maxTimeoutMs: o.maxTimeoutMs,
     onWarning: o.onWarning,
+    onNotification: o.onNotification,
+    ...(o.logLevel ? { logLevel: o.logLevel } : {}),
     onServerRequest: o.onServerRequest,
     serverStream: true,
   });

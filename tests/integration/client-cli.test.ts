@@ -308,6 +308,18 @@ describe('mcp-loupe client commands', () => {
     }
   });
 
+  it("asks for logs with --log-level and prints the server's notifications/message on stderr", async () => {
+    const url = conformance.url.replace(/\/mcp$/, '/mcp/conformance');
+    const r = await cli(['call', 'test_tool_with_logging', '--log-level', 'info', '--url', url]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('log info: Tool execution started\nlog info: Tool processing data\nlog info: Tool execution completed');
+    // Without it the 2026-07-28 server sends none; with --json nothing but the document is printed.
+    expect((await cli(['call', 'test_tool_with_logging', '--url', url])).stderr).not.toContain('log info');
+    const j = await cli(['call', 'test_tool_with_logging', '--log-level', 'info', '--json', '--url', url]);
+    expect(j.stderr).not.toContain('log info');
+    expect((await cli(['call', 'test_tool_with_logging', '--log-level', 'loud', '--url', url])).code).toBe(2);
+  });
+
   it('reports usage mistakes with exit code 2', async () => {
     const r = await cli(['call', 'echo', 'oops', '--url', demo.url]);
     expect(r.code).toBe(2);
