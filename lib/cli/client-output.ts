@@ -113,6 +113,10 @@ export function errorOfOutcome(o: RequestOutcome, url: string, network: string |
   if (o.type === 'failure' && o.reason === 'timeout') return { code: 'timeout', message: formatFailure(o) };
   if (o.type === 'failure' && network && (o.reason === 'network' || o.reason === 'unsafe-not-retried' || o.reason === 'dropped'))
     return { code: 'unreachable', message: `cannot reach ${url}: ${network}` };
+  // HTTP 401: a script tells "sign in first" from any other failure.
+  if (o.type === 'failure' && o.reason === 'auth') return { code: 'unauthorized', message: formatFailure(o) };
+  // A stdio server that could not be started (no such command, not executable) is as unreachable as a closed port.
+  if (o.type === 'failure' && o.reason === 'network' && /^Failed to start /.test(o.message)) return { code: 'unreachable', message: o.message };
   return { code: 'failed', message: formatFailure(o) };
 }
 

@@ -13,6 +13,7 @@ import type { JsonRpcErrorObject } from '../protocol';
 type ErrorCode =
   | 'usage'
   | 'unreachable'
+  | 'unauthorized'
   | 'timeout'
   | 'rpc'
   | 'invalid-response'

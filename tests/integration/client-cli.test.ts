@@ -320,6 +320,25 @@ describe('mcp-loupe client commands', () => {
     expect((await cli(['call', 'test_tool_with_logging', '--log-level', 'loud', '--url', url])).code).toBe(2);
   });
 
+  it('names a 401 "unauthorized" and a stdio command that cannot start "unreachable" in --json errors', async () => {
+    const server = http.createServer((req, res) => {
+      req.resume();
+      res.writeHead(401, { 'WWW-Authenticate': 'Bearer' });
+      res.end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    try {
+      const r = await cli(['tools', '--json', '--url', `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`]);
+      expect(r.code).toBe(1);
+      expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: 'unauthorized', message: expect.stringContaining('--auth') } });
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+    const missing = await cli(['tools', '--json', '--', path.join(os.tmpdir(), 'no-such-loupe-server')]);
+    expect(missing.code).toBe(1);
+    expect(JSON.parse(missing.stdout)).toMatchObject({ error: { code: 'unreachable', message: expect.stringMatching(/^Failed to start .*ENOENT/) } });
+  });
+
   it('reports usage mistakes with exit code 2', async () => {
     const r = await cli(['call', 'echo', 'oops', '--url', demo.url]);
     expect(r.code).toBe(2);
