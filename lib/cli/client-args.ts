@@ -21,6 +21,8 @@ export interface ConnectionFlags {
   rootsStub?: string;
   /** `--record FILE`, or `true` for a bare `--record` (autosave). */
   record?: string | boolean;
+  /** `--elicit-url accept|decline|cancel`: answer URL-mode elicitations so. */
+  elicitUrl?: string;
   /** `--log-level LEVEL`: logs asked for on each request, printed on stderr. */
   logLevel?: string;
   /** `--no-redact` (false): the --record file keeps secrets as sent. */
@@ -115,8 +117,12 @@ export function stubsOf(flags: ConnectionFlags): InputStubs {
         })();
   const roots = parseJsonFlag('--roots-stub', flags.rootsStub);
   if (roots !== undefined && !Array.isArray(roots)) throw new UsageError('--roots-stub must be a JSON array of {"uri":"file:///..."}');
+  const elicitUrl = flags.elicitUrl;
+  if (elicitUrl !== undefined && elicitUrl !== 'accept' && elicitUrl !== 'decline' && elicitUrl !== 'cancel')
+    throw new UsageError(`--elicit-url must be accept, decline or cancel, not "${elicitUrl}"`);
   return {
     ...(elicit ? { elicit: elicit as Record<string, unknown> } : {}),
+    ...(elicitUrl ? { elicitUrl } : {}),
     ...(sampling !== undefined ? { sampling } : {}),
     ...(roots ? { roots: roots as { uri: string }[] } : {}),
   };

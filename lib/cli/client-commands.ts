@@ -1,3 +1,4 @@
+import { asRecord } from '../shared/records';
 import type { Command } from 'commander';
 import { ERROR, EXT } from '../protocol';
 import type { ObservedTask } from '../client/task-api';
@@ -90,6 +91,15 @@ async function call(ctx: ClientContext, name: string, words: string[], flags: Ca
       const e = ctx.errorOf(outcome);
       if (outcome.error.code === ERROR.missingRequiredClientCapability && !flags.task && JSON.stringify(outcome.error.data ?? {}).includes(EXT.tasks))
         e.message += `\n${name} runs only as a task: add --task (declares the ${EXT.tasks} extension on this call).`;
+      const needed = asRecord(asRecord(outcome.error.data)?.requiredCapabilities);
+      const stubFor: Record<string, string> = { sampling: '--sampling-stub', roots: '--roots-stub' };
+      if (outcome.error.code === ERROR.missingRequiredClientCapability && needed) {
+        const flagsFor = Object.keys(needed).map((k) =>
+          k === 'elicitation' ? (asRecord(needed.elicitation)?.url ? '--elicit-url' : '--elicit-stub') : stubFor[k],
+        );
+        const named = [...new Set(flagsFor.filter((f): f is string => !!f))];
+        if (named.length) e.message += `\nThe server asks for a capability this client declares only with ${named.join(' and ')}.`;
+      }
       return ctx.fail(e);
     }
     default:

@@ -12,6 +12,7 @@ import { createStdioTransport } from './stdio-transport';
 import { parseHttpUrl, trackedFetch } from './network';
 import { checkRecordTarget, writeSessionRecording } from './record-file';
 import { VERSION } from './version';
+import { printable } from './terminal';
 
 /**
  * What every client command shares: the connection flags, a headless session built from
@@ -39,6 +40,7 @@ export function connectionOptions(cmd: Command): Command {
       .option('--era <era>', 'modern (2026-07-28), legacy (2025-11-25) or auto (probe, then fall back)')
       .option('--timeout <ms>', 'absolute deadline for each request and for --wait', '60000')
       .option('--elicit-stub <json>', 'answer elicitation requests with this form content (or {"action":"decline"})')
+      .option('--elicit-url <action>', 'answer URL-mode elicitations with accept, decline or cancel (declares elicitation.url; the URL is printed, not opened)')
       .option('--sampling-stub <text|json>', 'answer sampling requests with this text (or a CreateMessageResult)')
       .option('--roots-stub <json>', 'answer roots/list with these roots, e.g. [{"uri":"file:///work"}]')
       .option('--reveal-ids', 'show full task ids in human output (they may be bearer tokens)')
@@ -121,6 +123,16 @@ function recordSession(file: string | true, frames: Frame[], session: ClientSess
   }
 }
 
+/** A URL-mode elicitation --elicit-url answers: its URL is printed, so a person can open it (the CLI never does). */
+function tellUrlElicitations(requests: InputRequests, stubs: InputStubs): void {
+  if (!stubs.elicitUrl) return;
+  for (const r of Object.values(requests)) {
+    const p = r.params as { mode?: unknown; url?: unknown; message?: unknown } | undefined;
+    if (r.method === 'elicitation/create' && p?.mode === 'url')
+      err(printable(`elicitation (url): ${String(p.message ?? '')} ${String(p.url ?? '')} → ${stubs.elicitUrl}`));
+  }
+}
+
 /** Build the session for a command from its flags. */
 function clientContext(flags: ConnectionFlags): ClientContext {
   const stubs = stubsOf(flags);
@@ -151,7 +163,7 @@ function clientContext(flags: ConnectionFlags): ClientContext {
     era: eraOf(flags),
     protocolVersion: flags.protocolVersion,
     // Form elicitation is always answerable: by a stub, or later by hand with `task update`.
-    capabilities: { elicitation: { form: {} }, ...capabilitiesForStubs(stubs) },
+    capabilities: { ...capabilitiesForStubs(stubs), elicitation: { form: {}, ...capabilitiesForStubs(stubs).elicitation } },
     clientInfo: { name: 'mcp-loupe', version: VERSION },
     // Progress may reset the idle part; the --timeout maximum is never extended.
     timeoutMs: Math.min(timeoutMs, 30_000),
@@ -163,7 +175,10 @@ function clientContext(flags: ConnectionFlags): ClientContext {
       if (!json && n.method === 'notifications/message') err(formatServerLog(n.params));
     },
     // 2025-11-25: the server's own requests on a stream get the same stub answers as MRTR input.
-    onServerRequest: stubAnswerer(stubs),
+    onServerRequest: (method, params) => {
+      if (!json) tellUrlElicitations({ q: { method, params: params ?? {} } } as InputRequests, stubs);
+      return stubAnswerer(stubs)(method, params);
+    },
     fetch: net.fetch,
     ...(flags.record ? { onFrame: (f: Frame) => frames.push(f) } : {}),
   });
@@ -178,6 +193,7 @@ function clientContext(flags: ConnectionFlags): ClientContext {
     stubs,
     timeoutMs,
     async answer(requests) {
+      if (!json) tellUrlElicitations(requests, stubs);
       const a = answerWithStubs(requests, stubs);
       return Object.keys(requests).every((k) => k in a) ? a : undefined;
     },

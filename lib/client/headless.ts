@@ -92,6 +92,8 @@ export function createHeadlessSession(o: HeadlessOptions): ClientSession {
 export interface InputStubs {
   /** Form content to accept with, or a full ElicitResult (`{ action, content? }`). */
   elicit?: Record<string, unknown>;
+  /** How URL-mode elicitations are answered (declares `elicitation.url`); accept carries no content. */
+  elicitUrl?: 'accept' | 'decline' | 'cancel';
   /** Sampled text, or a full CreateMessageResult. */
   sampling?: string | Record<string, unknown>;
   /** Roots to answer roots/list with. */
@@ -101,7 +103,7 @@ export interface InputStubs {
 /** The capabilities a client with these stubs can honestly declare. */
 export function capabilitiesForStubs(stubs: InputStubs): ClientCapabilities {
   return {
-    ...(stubs.elicit ? { elicitation: { form: {} } } : {}),
+    ...(stubs.elicit || stubs.elicitUrl ? { elicitation: { ...(stubs.elicit ? { form: {} } : {}), ...(stubs.elicitUrl ? { url: {} } : {}) } } : {}),
     ...(stubs.sampling !== undefined ? { sampling: {} } : {}),
     ...(stubs.roots ? { roots: {} } : {}),
   };
@@ -133,9 +135,10 @@ export function stubAnswerer(stubs: InputStubs): ServerRequestAnswerer {
 export function answerWithStubs(requests: InputRequests, stubs: InputStubs): InputResponses {
   const out: InputResponses = {};
   for (const [key, req] of Object.entries(requests)) {
-    if (req.method === 'elicitation/create' && stubs.elicit) {
+    const isUrl = (req.params as { mode?: string } | undefined)?.mode === 'url';
+    if (req.method === 'elicitation/create' && isUrl && stubs.elicitUrl) out[key] = { action: stubs.elicitUrl };
+    else if (req.method === 'elicitation/create' && stubs.elicit) {
       const s = stubs.elicit;
-      const isUrl = (req.params as { mode?: string }).mode === 'url';
       if (typeof s.action === 'string') out[key] = s;
       // URL mode: accept means consent to open the URL, so it carries no content.
       else out[key] = isUrl ? { action: 'accept' } : { action: 'accept', content: { ...schemaDefaults(req.params), ...s } };

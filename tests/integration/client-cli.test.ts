@@ -339,6 +339,22 @@ describe('mcp-loupe client commands', () => {
     expect(JSON.parse(missing.stdout)).toMatchObject({ error: { code: 'unreachable', message: expect.stringMatching(/^Failed to start .*ENOENT/) } });
   });
 
+  it('answers URL-mode elicitation with --elicit-url (declaring elicitation.url, printing the URL), and names the flag when it is missing', async () => {
+    const mock = await startCliMock([path.join(ROOT, 'examples', 'elicitation.yaml'), '--store', 'memory']);
+    try {
+      const ok = await cli(['call', 'connect_calendar', '--elicit-url', 'accept', '--url', mock.url]);
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(ok.stdout).toContain('Your calendar is connected.');
+      expect(ok.stderr).toMatch(/elicitation \(url\): .* https:\/\/calendar\.example\.com\/oauth\/authorize\S* → accept/);
+      const refused = await cli(['call', 'connect_calendar', '--url', mock.url]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('declares only with --elicit-url');
+      expect((await cli(['call', 'connect_calendar', '--elicit-url', 'maybe', '--url', mock.url])).code).toBe(2);
+    } finally {
+      await mock.stop();
+    }
+  });
+
   it('reports usage mistakes with exit code 2', async () => {
     const r = await cli(['call', 'echo', 'oops', '--url', demo.url]);
     expect(r.code).toBe(2);
