@@ -96,6 +96,11 @@ export async function runMockCommand(scenarioArg: string | undefined, opts: Mock
   if (opts.stdio) {
     const engine = mockHost.engine(scenario.id)!;
     process.stderr.write(`mcp-loupe: serving scenario "${scenario.id}" on stdio\n`);
+    // Faults damage HTTP answers and streams; a scenario written for them would pass silently here.
+    if (scenario.faults.length)
+      process.stderr.write(
+        `mcp-loupe: note: the scenario's ${scenario.faults.length === 1 ? 'fault acts' : `${scenario.faults.length} faults act`} on HTTP only; over stdio ${scenario.faults.length === 1 ? 'it is' : 'they are'} not applied (${scenario.faults.map((f) => f.name).join(', ')})\n`,
+      );
     await serveStdio(engine);
     await writeReport(opts.report, mockHost, scenario.id);
     mockHost.close();

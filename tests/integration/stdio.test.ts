@@ -55,6 +55,15 @@ describe('stdio transport', () => {
     expect((await s.until((m) => m.id === 2)).result.content[0].text).toBe('still here');
   });
 
+  it("says on stderr that a scenario's faults are not applied over stdio, naming them", async () => {
+    const s = start(path.join(ROOT, 'examples', 'faults.yaml'));
+    let stderr = '';
+    child!.stderr!.on('data', (d) => (stderr += d));
+    s.send({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } });
+    await s.until((m) => m.id === 1);
+    expect(stderr).toContain("note: the scenario's 5 faults act on HTTP only; over stdio they are not applied (first-forecast-crashes, gateway-503");
+  });
+
   it('answers a request whose id is not a string or number with -32600 (id null), as over HTTP, instead of dropping it as a notification', async () => {
     const s = start('demo');
     for (const id of [{ a: 1 }, [1], true]) {
