@@ -241,6 +241,15 @@ describe('delete_note requestState integrity', () => {
     expect(await noteIds(engine)).toContain('note-1');
   });
 
+  it('says an oversized state is too long (it said "must be a string")', async () => {
+    const { engine } = setup();
+    const r = await answer(engine, 'note-1', 'x'.repeat(70_000), ACCEPT);
+    expect(r.body.error).toMatchObject({
+      code: -32602,
+      message: 'Invalid requestState: requestState is 70000 characters, longer than any this server issues (64 KiB at most)',
+    });
+  });
+
   it('refuses a state minted for another principal', async () => {
     const { engine } = setup();
     const { state } = await ask(engine, 'note-1', { headers: { Authorization: 'Bearer alice-token' } });
