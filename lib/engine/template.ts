@@ -16,7 +16,9 @@ const JSON_VALUED = new Set(['structuredContent', '_meta']);
 function lookup(scope: Record<string, unknown>, path: string): unknown {
   let cur: unknown = scope;
   for (const part of path.split('.')) {
-    if (cur === null || cur === undefined || typeof cur !== 'object') return undefined;
+    // Own keys only: `{{args.constructor}}` must not reach Object.prototype (a function, which
+    // JSON cannot hold and structuredClone throws on) when the client sent no such argument.
+    if (cur === null || cur === undefined || typeof cur !== 'object' || !Object.hasOwn(cur, part)) return undefined;
     cur = (cur as Record<string, unknown>)[part];
   }
   return cur;

@@ -29,6 +29,10 @@ tools:
         label: "n = {{args.n}}"
         two: "{{args.n}}{{args.n}}"
         list: ["{{args.n}}", "{{args.ok}}"]
+  - name: proto
+    result:
+      content: [{ type: text, text: "[{{args.toString}}][{{args.__proto__}}]" }]
+      structuredContent: { c: "{{args.constructor}}", p: "{{args.__proto__}}" }
   - name: job
     task:
       steps:
@@ -66,6 +70,16 @@ describe('typed placeholders', () => {
     });
     expect(body.result._meta).toEqual({ 'io.example/count': 3 });
     expect(body.result.content).toEqual([{ type: 'text', text: '3' }]);
+  });
+
+  it('reads only the arguments sent: a name Object.prototype holds renders as missing, and an own "__proto__" as sent', async () => {
+    const e = serve();
+    const none = await callTool(e, 'proto', {});
+    expect(none.body.error).toBeUndefined();
+    expect(none.body.result.structuredContent).toEqual({ c: '', p: '' });
+    expect(none.body.result.content).toEqual([{ type: 'text', text: '[][]' }]);
+    const own = await callTool(e, 'proto', JSON.parse('{"__proto__":{"x":1},"constructor":"mine"}'));
+    expect(JSON.stringify(own.body.result.structuredContent)).toBe('{"c":"mine","p":{"x":1}}');
   });
 
   it('gives every call its own copy of an argument it serves', async () => {
