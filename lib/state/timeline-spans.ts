@@ -71,6 +71,8 @@ function labelOf(kind: SpanKind, e: TimelineEntry): string {
 /** Whether this entry ends its exchange. */
 function endsExchange(e: TimelineEntry): boolean {
   if (e.kind === 'sse-close' || e.kind === 'error') return true;
+  // An authorization note (a challenge read, the user's consent, the callback) is a step of one frame.
+  if (e.auth && e.kind === 'message') return true;
   if (e.kind === 'message' && e.direction === 'in' && (e.rpcKind === 'result' || e.rpcKind === 'error')) return true;
   if (e.kind === 'http-response') {
     // An auth step is one HTTP exchange: its answer is the response (no JSON-RPC follows).

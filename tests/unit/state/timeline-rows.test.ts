@@ -42,6 +42,24 @@ describe('timeline rows', () => {
     expect(group(buffer, ids, false, new Set()).length).toBe(9);
   });
 
+  it('ends an authorization note (one frame: a challenge read, consent, the callback) at once, not pending for ever', () => {
+    const buffer = createTimelineBuffer();
+    buffer.push([
+      {
+        connectionId: 'c',
+        exchangeId: 'auth:3',
+        seq: 0,
+        at: 5000,
+        direction: 'in',
+        kind: 'message',
+        lane: 'auth',
+        auth: { step: 'callback', rule: 'authorization-code', checks: [] },
+        bytes: 0,
+      },
+    ] as unknown as Frame[]);
+    expect(buffer.span('exchange:auth:3')).toMatchObject({ open: false, startAt: 5000, endAt: 5000 });
+  });
+
   it('ends an exchange whose plain HTTP answer is not JSON-RPC (a 405 page) or is empty (a bare 401), instead of showing it pending for ever', () => {
     const buffer = createTimelineBuffer();
     const base = { connectionId: 'c', exchangeId: 'c:7', rpcId: 7, method: 'server/discover' };
