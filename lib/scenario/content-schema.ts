@@ -86,7 +86,7 @@ const ContentBlockSchema = z
  * A result a tool returns: a CallToolResult without resultType (the engine adds it, and a task
  * or an input request is a behaviour of its own, not a result).
  */
-export const ToolResultSpecSchema = z
+const toolResultSpec = z
   .strictObject({
     content: z
       .array(ContentBlockSchema)
@@ -101,12 +101,20 @@ export const ToolResultSpecSchema = z
     _meta: meta('result'),
   })
   .meta({ id: 'ToolResult', description: 'A CallToolResult. Text may use {{args.name}} and {{inputs.key.content.field}} placeholders.' });
-export type ToolResultSpec = z.infer<typeof ToolResultSpecSchema>;
+export interface ToolResultSpec extends z.output<typeof toolResultSpec> {}
+export interface ToolResultSpecInput extends z.input<typeof toolResultSpec> {}
+// Typed by name, so the declarations of every schema that holds a result refer to it instead of
+// spelling out the content blocks again each time (scenario/schema.d.ts grew past 100 KB).
+export const ToolResultSpecSchema: z.ZodType<ToolResultSpec, ToolResultSpecInput> = toolResultSpec;
 
 /** One message prompts/get returns. */
-export const PromptMessageSchema = z
+const promptMessage = z
   .strictObject({
     role: z.enum(['user', 'assistant']).describe('Who says it: user or assistant.'),
     content: ContentBlockSchema.describe('What is said: a content block.'),
   })
   .meta({ id: 'PromptMessage', description: 'A prompt message: { role: user|assistant, content: a content block }; text may use placeholders.' });
+export interface PromptMessageSpec extends z.output<typeof promptMessage> {}
+export interface PromptMessageSpecInput extends z.input<typeof promptMessage> {}
+/** Typed by name, as ToolResultSpecSchema is. */
+export const PromptMessageSchema: z.ZodType<PromptMessageSpec, PromptMessageSpecInput> = promptMessage;
