@@ -46,7 +46,12 @@ export function createTrackingTransport(inner: Transport, options: TrackingOptio
     }
   };
 
-  async function* send(message: unknown, req: TransportRequestOptions = {}): AsyncGenerator<TransportEvent> {
+  /**
+   * Report one exchange's events as frames and pass them on. `message` is what was posted; a
+   * GET stream (`openStream`) posts nothing, so its request frame is reported here, bodiless, as
+   * the tap reports one.
+   */
+  async function* track(message: unknown, req: TransportRequestOptions, events: AsyncIterable<TransportEvent>, get?: boolean): AsyncGenerator<TransportEvent> {
     const exchangeId = `${connectionId}:${++exchanges}`;
     const { method: own, id: rpcId } = rpcFields(message);
     const answered = own === undefined && rpcId !== undefined ? serverAsked.get(rpcId) : undefined;
@@ -85,8 +90,9 @@ export function createTrackingTransport(inner: Transport, options: TrackingOptio
       frame('sse-close', 'in', { streamId: exchangeId, closeReason: reason, durationMs: now() - streamStart, ...(detail ? { errorText: detail } : {}) });
     };
 
+    if (get) frame('http-request', 'out', { headers: lower({ ...(req.headers ?? {}), Accept: 'text/event-stream' }) });
     try {
-      for await (const ev of inner.send(message, req)) {
+      for await (const ev of events) {
         switch (ev.type) {
           case 'sent':
             frame('http-request', 'out', { headers: lower(ev.headers), body: ev.message, raw: ev.raw });
@@ -133,12 +139,14 @@ export function createTrackingTransport(inner: Transport, options: TrackingOptio
     }
   }
 
+  const open = inner.openStream?.bind(inner);
   return {
     kind: inner.kind,
     target: inner.target,
     connectionId,
-    send,
-    ...(inner.openStream ? { openStream: inner.openStream.bind(inner) } : {}),
+    send: (message, req = {}) => track(message, req, inner.send(message, req)),
+    // 2025-11-25: the session's GET stream is an exchange like any other (timeline, recordings).
+    ...(open ? { openStream: (req: TransportRequestOptions = {}) => track(undefined, req, open(req), true) } : {}),
     close: inner.close?.bind(inner),
     record: (f) => emit({ ...f, at: f.at ?? now(), bytes: f.bytes ?? utf8Bytes(f.raw) }),
   };

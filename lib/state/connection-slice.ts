@@ -174,6 +174,8 @@ export function createConnectionSlice(
       ...(authed ? { timeoutMs: 10 * 60_000 } : {}),
       // 2025-11-25: the server's elicitation and sampling requests wait for the person; Disconnect refuses them.
       onServerRequest: createInteractiveAnswerer((r, signal) => get().serverRequests.ask(r, signal), ac.signal),
+      // 2025-11-25 HTTP: the session's GET stream, where a server asks and notifies outside a call (its frames reach the timeline).
+      serverStream: true,
     });
     update({
       config,
