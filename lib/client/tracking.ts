@@ -139,6 +139,19 @@ export function createTrackingTransport(inner: Transport, options: TrackingOptio
     }
   }
 
+  // stdio: a line that answers nothing is its own exchange, one frame flagged invalid (as the tap shows one).
+  inner.onStray?.((line) =>
+    emit({
+      at: now(),
+      direction: 'in',
+      kind: 'message',
+      exchangeId: `${connectionId}:${++exchanges}`,
+      raw: line.raw,
+      ...(line.message !== undefined ? { body: line.message } : {}),
+      bytes: utf8Bytes(line.raw),
+      errorText: line.problem,
+    }),
+  );
   const open = inner.openStream?.bind(inner);
   return {
     kind: inner.kind,
@@ -147,6 +160,7 @@ export function createTrackingTransport(inner: Transport, options: TrackingOptio
     send: (message, req = {}) => track(message, req, inner.send(message, req)),
     // 2025-11-25: the session's GET stream is an exchange like any other (timeline, recordings).
     ...(open ? { openStream: (req: TransportRequestOptions = {}) => track(undefined, req, open(req), true) } : {}),
+    ...(inner.onStray ? { onStray: inner.onStray.bind(inner) } : {}),
     close: inner.close?.bind(inner),
     record: (f) => emit({ ...f, at: f.at ?? now(), bytes: f.bytes ?? utf8Bytes(f.raw) }),
   };
