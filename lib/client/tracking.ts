@@ -37,6 +37,9 @@ export function createTrackingTransport(inner: Transport, options: TrackingOptio
   // 2025-11-25: the server's own requests (elicitation/create...) by id, so the client's answer,
   // sent as its own exchange with no method of its own, is labelled with the method it answers.
   const serverAsked = new Map<string | number, string>();
+  // Streams still open, so that closing the connection reports their end at once: a recording
+  // written right after close (the CLI's --record) still holds each stream's sse-close.
+  const streams = new Map<string, () => void>();
 
   const emit = (frame: Omit<Frame, 'seq' | 'connectionId'>) => {
     try {
@@ -85,7 +88,9 @@ export function createTrackingTransport(inner: Transport, options: TrackingOptio
     };
 
     const close = (reason: CloseReason, detail?: string) => {
+      if (closed) return;
       closed = true;
+      streams.delete(exchangeId);
       if (streamStart === undefined) return;
       frame('sse-close', 'in', { streamId: exchangeId, closeReason: reason, durationMs: now() - streamStart, ...(detail ? { errorText: detail } : {}) });
     };
@@ -102,6 +107,7 @@ export function createTrackingTransport(inner: Transport, options: TrackingOptio
             if (ev.stream) {
               streamStart = now();
               frame('sse-open', 'in', { streamId: exchangeId });
+              streams.set(exchangeId, () => close('client-closed', 'the connection was closed'));
             }
             break;
           case 'message': {
@@ -161,7 +167,10 @@ export function createTrackingTransport(inner: Transport, options: TrackingOptio
     // 2025-11-25: the session's GET stream is an exchange like any other (timeline, recordings).
     ...(open ? { openStream: (req: TransportRequestOptions = {}) => track(undefined, req, open(req), true) } : {}),
     ...(inner.onStray ? { onStray: inner.onStray.bind(inner) } : {}),
-    close: inner.close?.bind(inner),
+    close: async () => {
+      for (const end of [...streams.values()]) end();
+      await inner.close?.();
+    },
     record: (f) => emit({ ...f, at: f.at ?? now(), bytes: f.bytes ?? utf8Bytes(f.raw) }),
   };
 }

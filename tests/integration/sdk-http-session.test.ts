@@ -72,6 +72,8 @@ describe('the session GET stream of the SDK 1.32.2 server', () => {
       const get = frames.find((f) => f.kind === 'http-request' && f.exchangeId === asked?.exchangeId);
       expect(get?.body).toBeUndefined();
       expect(frames.some((f) => f.kind === 'sse-open' && f.exchangeId === asked?.exchangeId)).toBe(true);
+      // Closing the session ends the stream, and the recording says so.
+      expect(frames.find((f) => f.kind === 'sse-close' && f.exchangeId === asked?.exchangeId)?.closeReason).toBe('client-closed');
       expect(frames.some((f) => f.kind === 'http-request' && f.method === 'elicitation/create' && f.exchangeId !== asked?.exchangeId)).toBe(true);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
