@@ -51,7 +51,7 @@ export function createConnection(options: ConnectionOptions): Connection {
   const closedOutcome: RequestOutcome = { type: 'failure', reason: 'aborted', message: 'disconnected' };
   const withClose = (signal: AbortSignal | undefined) => (signal ? AbortSignal.any([signal, closer.signal]) : closer.signal);
 
-  const renewSession = createSessionRenewal({
+  const renewal = createSessionRenewal({
     current: () => sessionId,
     forget: () => {
       standalone?.close();
@@ -94,13 +94,14 @@ export function createConnection(options: ConnectionOptions): Connection {
     let resent = 0;
     let renewed = false;
     for (;;) {
+      if (asEra === 'legacy' && method !== 'initialize') await renewal.underway();
       const carried = sessionId;
       const { ex, declaredTasks } = await send(method, params, o, asEra);
       // 2025-11-25 transports: a 404 to a request carrying Mcp-Session-Id means the server no longer
       // knows the session (it restarted, or ended it); the client MUST start a new one with initialize.
       if (ex.status === 404 && carried !== undefined && asEra === 'legacy' && method !== 'initialize' && !renewed) {
         renewed = true;
-        const ended = afterRenewal(await renewSession(carried), method, (o.retry ?? classifyRetry(method)) === 'safe');
+        const ended = afterRenewal(await renewal.renew(carried), method, (o.retry ?? classifyRetry(method)) === 'safe');
         if (ended) return ended;
         continue;
       }
@@ -176,7 +177,7 @@ export function createConnection(options: ConnectionOptions): Connection {
     for await (const _ of options.transport.send(note.message, { headers: note.headers, signal })) void _;
     // 2025-11-25 HTTP: the session's GET stream, where servers send requests not tied to one of ours.
     const opened = sessionId;
-    const hooks = { ...options, onSessionGone: () => void (opened !== undefined && renewSession(opened)) };
+    const hooks = { ...options, onSessionGone: () => void (opened !== undefined && renewal.renew(opened)) };
     if (options.serverStream) standalone = openServerStream(options.transport, legacyHeaders(undefined, version, sessionId), hooks, warn, clock);
     await standalone?.ready;
     return init;

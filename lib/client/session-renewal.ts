@@ -17,10 +17,18 @@ interface RenewalHooks {
   warn(text: string): void;
 }
 
+/** The renewal of one connection. */
+interface SessionRenewal {
+  /** Start a new session after `stale` got a 404 (or join the renewal under way). */
+  renew(stale: string): Promise<RequestOutcome>;
+  /** The renewal under way, if any: a request waits for it rather than go out with no session id. */
+  underway(): Promise<RequestOutcome> | undefined;
+}
+
 /** Renews the session once per loss, however many requests report it. */
-export function createSessionRenewal(hooks: RenewalHooks): (stale: string) => Promise<RequestOutcome> {
+export function createSessionRenewal(hooks: RenewalHooks): SessionRenewal {
   let renewing: Promise<RequestOutcome> | undefined;
-  return (stale) => {
+  const renew = (stale: string): Promise<RequestOutcome> => {
     if (renewing) return renewing;
     const now = hooks.current();
     // Another request already renewed it: this one only needs to go again.
@@ -32,6 +40,7 @@ export function createSessionRenewal(hooks: RenewalHooks): (stale: string) => Pr
     });
     return renewing;
   };
+  return { renew, underway: () => renewing };
 }
 
 /**
