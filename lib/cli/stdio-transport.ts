@@ -82,5 +82,5 @@ export function createStdioTransport(command: string, args: string[]): Transport
     });
   }
 
-  return { kind: 'stdio', target, send, close };
+  return { kind: 'stdio', target, send, close, onStray: demux.onStray };
 }

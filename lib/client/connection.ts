@@ -7,6 +7,7 @@ import type { Connection, ConnectionOptions, RequestOptions } from './connection
 import { retryDelayMs } from './reconnect';
 import { BUSY_RETRIES, busyWait, isBusyStatus, MAX_RETRY_AFTER_MS } from './retry-after';
 import { openServerStream, type ServerStream } from './server-requests';
+import { afterRenewal, createSessionRenewal } from './session-renewal';
 import {
   authorizationRequired,
   isLegacyVersion,
@@ -50,6 +51,17 @@ export function createConnection(options: ConnectionOptions): Connection {
   const closedOutcome: RequestOutcome = { type: 'failure', reason: 'aborted', message: 'disconnected' };
   const withClose = (signal: AbortSignal | undefined) => (signal ? AbortSignal.any([signal, closer.signal]) : closer.signal);
 
+  const renewal = createSessionRenewal({
+    current: () => sessionId,
+    forget: () => {
+      standalone?.close();
+      standalone = undefined;
+      sessionId = undefined;
+    },
+    initialize: () => initialize(closer.signal),
+    warn,
+  });
+
   const send = (method: string, params: Record<string, unknown> | undefined, o: RequestOptions, asEra: Era) =>
     sendRequest({ options, clock, clientInfo, warn, version, sessionId }, nextId++, method, params, o, asEra);
 
@@ -80,8 +92,19 @@ export function createConnection(options: ConnectionOptions): Connection {
     let busy = 0;
     // Re-sends after a dropped connection; busy answers count on their own.
     let resent = 0;
+    let renewed = false;
     for (;;) {
+      if (asEra === 'legacy' && method !== 'initialize') await renewal.underway();
+      const carried = sessionId;
       const { ex, declaredTasks } = await send(method, params, o, asEra);
+      // 2025-11-25 transports: a 404 to a request carrying Mcp-Session-Id means the server no longer
+      // knows the session (it restarted, or ended it); the client MUST start a new one with initialize.
+      if (ex.status === 404 && carried !== undefined && asEra === 'legacy' && method !== 'initialize' && !renewed) {
+        renewed = true;
+        const ended = afterRenewal(await renewal.renew(carried), method, (o.retry ?? classifyRetry(method)) === 'safe');
+        if (ended) return ended;
+        continue;
+      }
       if (ex.status !== undefined || ex.response) reached = true;
       // 429/503: the request was not processed; come back when Retry-After says, a few times.
       if (isBusyStatus(ex.status) && !(ex.response && 'result' in ex.response) && o.retry !== 'never') {
@@ -153,7 +176,9 @@ export function createConnection(options: ConnectionOptions): Connection {
     const note = buildNotification('notifications/initialized', undefined, 'legacy', version, sessionId);
     for await (const _ of options.transport.send(note.message, { headers: note.headers, signal })) void _;
     // 2025-11-25 HTTP: the session's GET stream, where servers send requests not tied to one of ours.
-    if (options.serverStream) standalone = openServerStream(options.transport, legacyHeaders(undefined, version, sessionId), options, warn, clock);
+    const opened = sessionId;
+    const hooks = { ...options, onSessionGone: () => void (opened !== undefined && renewal.renew(opened)) };
+    if (options.serverStream) standalone = openServerStream(options.transport, legacyHeaders(undefined, version, sessionId), hooks, warn, clock);
     await standalone?.ready;
     return init;
   }

@@ -63,17 +63,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
     const signal = req.signal ? AbortSignal.any([req.signal, closer.signal]) : closer.signal;
     let response: Response;
     try {
-      if (options.proxy) {
-        const envelope = JSON.stringify({ url: options.url, method: 'POST', headers, body: raw } satisfies ProxyEnvelope);
-        const proxyHeaders: Record<string, string> = { 'Content-Type': 'application/json' };
-        if (options.proxy.token) proxyHeaders.Authorization = `Bearer ${options.proxy.token}`;
-        // Loupe's API: the request key, and no redirect followed (the proxy never relays one).
-        response = upstreamAnswer(
-          await loupeFetch(options.proxy.endpoint, { method: 'POST', headers: proxyHeaders, body: envelope, signal, cache: 'no-store' }, doFetch),
-        );
-      } else {
-        response = await doFetch(options.url, { method: 'POST', headers, body: raw, signal, cache: 'no-store', redirect: 'manual' });
-      }
+      response = await exchange('POST', headers, raw, signal);
     } catch (e) {
       if (signal?.aborted) {
         yield { type: 'close', cause: 'aborted', detail: abortDetail(signal) };
@@ -108,8 +98,20 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
     yield* follow(response.body, requestId, headers, signal, !!req.resumable);
   }
 
+  /** One HTTP request to the server: direct, or as an envelope through Loupe's proxy (which relays GET streams too). */
+  async function exchange(method: 'POST' | 'GET', headers: Record<string, string>, body: string | undefined, signal: AbortSignal): Promise<Response> {
+    if (!options.proxy) return doFetch(options.url, { method, headers, body, signal, cache: 'no-store', redirect: 'manual' });
+    const envelope = JSON.stringify({ url: options.url, method, headers, ...(body !== undefined ? { body } : {}) } satisfies ProxyEnvelope);
+    const proxyHeaders: Record<string, string> = { 'Content-Type': 'application/json' };
+    if (options.proxy.token) proxyHeaders.Authorization = `Bearer ${options.proxy.token}`;
+    // Loupe's API: the request key, and no redirect followed (the proxy never relays one).
+    return upstreamAnswer(
+      await loupeFetch(options.proxy.endpoint, { method: 'POST', headers: proxyHeaders, body: envelope, signal, cache: 'no-store' }, doFetch),
+    );
+  }
+
   /** A GET for an SSE stream (the 2025-11-25 standalone stream, or a resumption with Last-Event-ID). */
-  function get(headers: Record<string, string>, signal: AbortSignal | undefined, lastEventId?: string): Promise<Response> {
+  function get(headers: Record<string, string>, signal: AbortSignal, lastEventId?: string): Promise<Response> {
     const h: Record<string, string> = {
       ...headers,
       ...(options.headers ?? {}),
@@ -117,7 +119,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}),
     };
     delete h['Content-Type'];
-    return doFetch(options.url, { method: 'GET', headers: h, signal, cache: 'no-store', redirect: 'manual' });
+    return exchange('GET', h, undefined, signal);
   }
 
   /** Read a stream to its end; 2025-11-25: a stream that ends before its response is resumed with GET + Last-Event-ID. */
@@ -125,15 +127,12 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
     body: ReadableStream<Uint8Array>,
     requestId: unknown,
     headers: Record<string, string>,
-    signal: AbortSignal | undefined,
+    signal: AbortSignal,
     resumable: boolean,
   ): AsyncGenerator<TransportEvent> {
     const resume: ResumeState = {};
     let ending = yield* readStream(body, requestId, signal, resume, budget);
-    for (
-      let idle = 0;
-      resumable && !options.proxy && (ending.cause === 'end' || ending.cause === 'dropped') && resume.lastEventId !== undefined && idle < MAX_IDLE_RESUMES;
-    ) {
+    for (let idle = 0; resumable && (ending.cause === 'end' || ending.cause === 'dropped') && resume.lastEventId !== undefined && idle < MAX_IDLE_RESUMES; ) {
       if (!(await pause(resume.retryMs ?? DEFAULT_RETRY_MS, signal))) {
         ending = { cause: 'aborted', detail: abortDetail(signal) };
         break;
@@ -190,7 +189,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
     kind: via,
     target: options.url,
     send,
-    ...(options.proxy ? {} : { openStream }),
+    openStream,
     close: async () => closer.abort(new Error('the connection was closed')),
   };
 }

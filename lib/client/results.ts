@@ -32,9 +32,23 @@ export type RequestOutcome =
  * (the connection dropped during a side-effecting request, which was not retried blindly),
  * `local` (the client refused before sending, e.g. a tool dropped for invalid headers), `busy`
  * (the server answered 429/503 until the retries that honoured its Retry-After ran out), `auth` (the server wants credentials:
- * HTTP 401 during the era probe or the handshake).
+ * HTTP 401 during the era probe or the handshake), `session-renewed` (2025-11-25: the server had forgotten the session, a new one was
+ * started, and the request was not re-sent because it may have side effects), `session-lost` (the same, but the new initialize failed).
  */
-type FailureReason = 'timeout' | 'aborted' | 'network' | 'dropped' | 'proxy' | 'redirect' | 'unsafe-not-retried' | 'max-rounds' | 'local' | 'busy' | 'auth';
+type FailureReason =
+  | 'timeout'
+  | 'aborted'
+  | 'network'
+  | 'dropped'
+  | 'proxy'
+  | 'redirect'
+  | 'unsafe-not-retried'
+  | 'max-rounds'
+  | 'local'
+  | 'busy'
+  | 'auth'
+  | 'session-renewed'
+  | 'session-lost';
 
 interface ClassifyContext {
   method: string;

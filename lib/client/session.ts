@@ -45,6 +45,8 @@ export interface ClientSession extends ToolApi, TaskApi {
 /** Create a client session over a transport. */
 export function createClientSession(options: ClientSessionOptions): ClientSession {
   const connection = createConnection(options);
+  // stdio: a line that answers nothing is said at once (the request it may have been meant for still waits: nothing says it was).
+  options.transport.onStray?.((line) => connection.warn(`the server wrote a line that answers no request (${line.problem}): ${line.raw.slice(0, 200)}`));
   const tools = createToolApi(connection);
   const tasks = createTaskApi(connection);
   return {

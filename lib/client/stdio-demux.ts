@@ -1,13 +1,16 @@
 import { asRecord, isRecord } from '../shared/records';
 import { parseMessage } from './http-response';
-import { abortDetail, type TransportEvent } from './transport';
+import { abortDetail, type StrayLine, type TransportEvent } from './transport';
 
 /**
  * One stdout for many requests: the demultiplexer both stdio transports share (the browser's,
  * through Loupe's proxy, and the headless CLI's, spawning the child itself). Each stdout line is
  * routed to the request it answers by JSON-RPC id; progress by its token; a server request to
  * the oldest open request (whose exchange answers it, so it is answered once); any other
- * notification to every open request.
+ * notification to every open request. A line that is not a JSON-RPC message, or a response
+ * that matches no open request, is nobody's: it goes to the stray listeners (a frame flagged
+ * invalid, a warning), never silently away. Such a line does not fail a waiting request: stdio
+ * gives no way to know it was meant as that request's answer.
  */
 
 interface Waiter {
@@ -33,6 +36,18 @@ const answers = (m: unknown, id: unknown) => isRecord(m) && m.id === id && ('res
 /** `sse` marks the events as carried by an SSE frame (the proxy's stream). */
 export function createStdioDemux(options: { sse?: boolean } = {}) {
   const waiting = new Set<Waiter>();
+  const strays = new Set<(line: StrayLine) => void>();
+
+  /** Tell the stray listeners about a line nobody can take. */
+  function stray(line: StrayLine): void {
+    for (const l of strays) {
+      try {
+        l(line);
+      } catch {
+        /* a broken listener must not stop the routing */
+      }
+    }
+  }
 
   /** Route one stdout line. */
   function route(raw: string): void {
@@ -40,8 +55,14 @@ export function createStdioDemux(options: { sse?: boolean } = {}) {
     const parsed = parseMessage(raw);
     const m = parsed.message;
     const ev: TransportEvent = { type: 'message', raw, ...parsed, ...(options.sse ? { sse: {} } : {}) };
-    if (isRecord(m) && ('result' in m || 'error' in m) && m.id !== undefined && m.id !== null) {
-      for (const w of waiting) if (w.id === m.id) w.push(ev);
+    if (!isRecord(m)) {
+      stray({ raw, ...(m !== undefined ? { message: m } : {}), problem: parsed.parseError ? `not JSON: ${parsed.parseError}` : 'not a JSON-RPC message' });
+      return;
+    }
+    if (('result' in m || 'error' in m) && m.id !== undefined && m.id !== null) {
+      const mine = [...waiting].filter((w) => w.id === m.id);
+      for (const w of mine) w.push(ev);
+      if (!mine.length) stray({ raw, message: m, problem: `a response with id ${JSON.stringify(m.id)}, which matches no request in flight` });
       return;
     }
     if (isRecord(m) && typeof m.method === 'string' && m.id !== undefined) {
@@ -107,5 +128,5 @@ export function createStdioDemux(options: { sse?: boolean } = {}) {
     };
   }
 
-  return { route, broadcast, request };
+  return { route, broadcast, request, stray, onStray: (l: (line: StrayLine) => void) => void strays.add(l) };
 }

@@ -1,6 +1,7 @@
-import { ApiErrorSchema, STDIO_PROXY_PATH, StdioStartedSchema, type StdioSpawn } from '../protocol/loupe-api';
+import { ApiErrorSchema, STDIO_PROXY_PATH, StdioLogSchema, StdioStartedSchema, type StdioSpawn } from '../protocol/loupe-api';
 import { isRecord } from '../shared/records';
 import { loupeFetch } from './api-key';
+import { parseMessage } from './http-response';
 import { readSse } from './sse';
 import { createStdioDemux } from './stdio-demux';
 import { abortDetail, type Transport, type TransportEvent, type TransportRequestOptions } from './transport';
@@ -78,6 +79,11 @@ export function createStdioProxyTransport(options: StdioProxyTransportOptions): 
       headers: { ...headers, ...(init.headers as Record<string, string>) },
     });
 
+  function strayLog(data: string) {
+    const log = StdioLogSchema.safeParse(parseMessage(data).message);
+    if (log.success && log.data.stream === 'stdout') demux.stray({ raw: log.data.text, problem: 'not JSON (a stdout line is one JSON-RPC message)' });
+  }
+
   async function pump(body: ReadableStream<Uint8Array>) {
     let reason = 'the stdio stream ended';
     try {
@@ -86,6 +92,8 @@ export function createStdioProxyTransport(options: StdioProxyTransportOptions): 
         const { event, data } = item.event;
         if (event === 'exit') reason = `the process exited: ${data}`;
         else if (!event) demux.route(data);
+        // The proxy sends a stdout line that is not JSON as a log event: it is still the server's output, answering nothing.
+        else if (event === 'log') strayLog(data);
       }
     } catch (e) {
       reason = `the stdio stream failed: ${(e as Error).message}`;
@@ -175,5 +183,5 @@ export function createStdioProxyTransport(options: StdioProxyTransportOptions): 
     streamAbort?.abort();
   }
 
-  return { kind: 'stdio', target, send, close };
+  return { kind: 'stdio', target, send, close, onStray: demux.onStray };
 }

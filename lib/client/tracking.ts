@@ -37,6 +37,9 @@ export function createTrackingTransport(inner: Transport, options: TrackingOptio
   // 2025-11-25: the server's own requests (elicitation/create...) by id, so the client's answer,
   // sent as its own exchange with no method of its own, is labelled with the method it answers.
   const serverAsked = new Map<string | number, string>();
+  // Streams still open, so that closing the connection reports their end at once: a recording
+  // written right after close (the CLI's --record) still holds each stream's sse-close.
+  const streams = new Map<string, () => void>();
 
   const emit = (frame: Omit<Frame, 'seq' | 'connectionId'>) => {
     try {
@@ -46,7 +49,12 @@ export function createTrackingTransport(inner: Transport, options: TrackingOptio
     }
   };
 
-  async function* send(message: unknown, req: TransportRequestOptions = {}): AsyncGenerator<TransportEvent> {
+  /**
+   * Report one exchange's events as frames and pass them on. `message` is what was posted; a
+   * GET stream (`openStream`) posts nothing, so its request frame is reported here, bodiless, as
+   * the tap reports one.
+   */
+  async function* track(message: unknown, req: TransportRequestOptions, events: AsyncIterable<TransportEvent>, get?: boolean): AsyncGenerator<TransportEvent> {
     const exchangeId = `${connectionId}:${++exchanges}`;
     const { method: own, id: rpcId } = rpcFields(message);
     const answered = own === undefined && rpcId !== undefined ? serverAsked.get(rpcId) : undefined;
@@ -80,13 +88,16 @@ export function createTrackingTransport(inner: Transport, options: TrackingOptio
     };
 
     const close = (reason: CloseReason, detail?: string) => {
+      if (closed) return;
       closed = true;
+      streams.delete(exchangeId);
       if (streamStart === undefined) return;
       frame('sse-close', 'in', { streamId: exchangeId, closeReason: reason, durationMs: now() - streamStart, ...(detail ? { errorText: detail } : {}) });
     };
 
+    if (get) frame('http-request', 'out', { headers: lower({ ...(req.headers ?? {}), Accept: 'text/event-stream' }) });
     try {
-      for await (const ev of inner.send(message, req)) {
+      for await (const ev of events) {
         switch (ev.type) {
           case 'sent':
             frame('http-request', 'out', { headers: lower(ev.headers), body: ev.message, raw: ev.raw });
@@ -96,6 +107,7 @@ export function createTrackingTransport(inner: Transport, options: TrackingOptio
             if (ev.stream) {
               streamStart = now();
               frame('sse-open', 'in', { streamId: exchangeId });
+              streams.set(exchangeId, () => close('client-closed', 'the connection was closed'));
             }
             break;
           case 'message': {
@@ -133,13 +145,32 @@ export function createTrackingTransport(inner: Transport, options: TrackingOptio
     }
   }
 
+  // stdio: a line that answers nothing is its own exchange, one frame flagged invalid (as the tap shows one).
+  inner.onStray?.((line) =>
+    emit({
+      at: now(),
+      direction: 'in',
+      kind: 'message',
+      exchangeId: `${connectionId}:${++exchanges}`,
+      raw: line.raw,
+      ...(line.message !== undefined ? { body: line.message } : {}),
+      bytes: utf8Bytes(line.raw),
+      errorText: line.problem,
+    }),
+  );
+  const open = inner.openStream?.bind(inner);
   return {
     kind: inner.kind,
     target: inner.target,
     connectionId,
-    send,
-    ...(inner.openStream ? { openStream: inner.openStream.bind(inner) } : {}),
-    close: inner.close?.bind(inner),
+    send: (message, req = {}) => track(message, req, inner.send(message, req)),
+    // 2025-11-25: the session's GET stream is an exchange like any other (timeline, recordings).
+    ...(open ? { openStream: (req: TransportRequestOptions = {}) => track(undefined, req, open(req), true) } : {}),
+    ...(inner.onStray ? { onStray: inner.onStray.bind(inner) } : {}),
+    close: async () => {
+      for (const end of [...streams.values()]) end();
+      await inner.close?.();
+    },
     record: (f) => emit({ ...f, at: f.at ?? now(), bytes: f.bytes ?? utf8Bytes(f.raw) }),
   };
 }

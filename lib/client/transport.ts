@@ -44,6 +44,13 @@ export type TransportEvent =
   | { type: 'error'; message: string; cause: 'network' | 'proxy' | 'protocol' | 'redirect' }
   | { type: 'close'; cause: TransportCloseCause; detail?: string };
 
+/** A line a stdio server wrote that answers nothing: its text, the parsed JSON when it is JSON, and what is wrong with it. */
+export interface StrayLine {
+  raw: string;
+  message?: unknown;
+  problem: string;
+}
+
 /** How a transport reaches the server (reported as `sent.via`). */
 export type TransportKind = 'http' | 'proxy' | 'memory' | 'stdio';
 
@@ -58,6 +65,11 @@ export interface Transport {
    * notifications on (events as for `send`, without `sent`). Absent where there is none.
    */
   openStream?(options?: TransportRequestOptions): AsyncIterable<TransportEvent>;
+  /**
+   * stdio: hear of each line from the server that belongs to no request (not JSON, or a response
+   * whose id matches none in flight), so it is shown at once instead of dropped. Absent elsewhere.
+   */
+  onStray?(listener: (line: StrayLine) => void): void;
   /** Release anything the transport holds (a child process, pooled connections). */
   close?(): Promise<void>;
 }

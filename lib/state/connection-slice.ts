@@ -176,12 +176,11 @@ export function createConnectionSlice(
       // 2025-11-25: the server's elicitation and sampling requests wait for the person; Disconnect refuses them.
       onServerRequest: createInteractiveAnswerer((r, signal) => get().serverRequests.ask(r, signal), ac.signal),
       onNotification: (n) => void (n.method === 'notifications/tools/list_changed' && get().connection.status === 'connected' && relistTools()),
+      // 2025-11-25 HTTP: the session's GET stream, where a server asks and notifies outside a call (its frames reach the timeline).
+      serverStream: true,
     });
     // The server changed its tools: list them again, one tools/list at a time however many notices come.
-    const relistTools = coalesced(
-      () => listTools(session, mine, ac.signal),
-      () => mine === generation,
-    );
+    const relistTools = coalesced(async () => mine === generation && (await listTools(session, mine, ac.signal)));
     update({
       config,
       status: 'connecting',

@@ -2,8 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Frame } from '../../lib/client/frames';
 import { createClientSession } from '../../lib/client/session';
 import { createStdioProxyTransport, splitCommandLine } from '../../lib/client/stdio-proxy-transport';
+import { createTrackingTransport } from '../../lib/client/tracking';
 import { createStdioProxy } from '../../lib/server/proxy-stdio';
 import { pidsWith, ROOT, startCliMock, type Started } from '../helpers/processes';
 
@@ -111,6 +113,31 @@ describe('stdio through the proxy', () => {
       // Requests after the cancel are answered; the cancelled call never is.
       expect(responses.length).toBeGreaterThanOrEqual(2);
       expect(seen.split('notifications/progress').length - 1).toBeLessThan(3);
+    } finally {
+      await transport.close!();
+    }
+  }, 30_000);
+
+  it('shows at once each stdout line that answers no request: a warning and a frame flagged invalid', async () => {
+    const frames: Frame[] = [];
+    const warnings: string[] = [];
+    const inner = createStdioProxyTransport({
+      command: process.execPath,
+      args: [path.join(ROOT, 'tests/fixtures/servers/stray-lines.mjs')],
+      endpoint,
+      token: mock.token,
+    });
+    const transport = createTrackingTransport(inner, { sink: (f) => frames.push(f) });
+    const session = createClientSession({ transport, era: 'legacy', timeoutMs: 1500, onWarning: (w) => warnings.push(w) });
+    try {
+      expect((await session.discover()).type).toBe('complete');
+      const listed = await session.listTools();
+      // Nothing says the stray response was meant for tools/list: it still waits, and times out.
+      expect(listed.outcome.type === 'failure' && listed.outcome.reason).toBe('timeout');
+      expect(warnings.join('\n')).toContain('answers no request (not JSON');
+      expect(warnings.join('\n')).toContain('matches no request in flight');
+      const flagged = frames.filter((f) => f.kind === 'message' && f.errorText);
+      expect(flagged.map((f) => f.raw)).toEqual(['stray-lines server starting (not JSON)', expect.stringContaining('"id":"not-')]);
     } finally {
       await transport.close!();
     }
