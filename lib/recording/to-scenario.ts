@@ -68,7 +68,12 @@ function behaviour(recording: Recording, xs: RecordedExchange[], name: string, n
   if (taskCall) {
     const r = resultOf(taskCall)!;
     const taskId = (typeof r.taskId === 'string' ? r.taskId : asRecord(r.task)?.taskId) as string;
-    return { task: inferTaskSpec(recording.frames, taskId, needsTasks ? 'required' : 'declared') };
+    const task = inferTaskSpec(recording.frames, taskId, needsTasks ? 'required' : 'declared');
+    // The task's final result is what the server sent: fitted like a direct result.
+    const steps = Array.isArray(task.steps) ? (task.steps as Record<string, unknown>[]) : [];
+    for (const [i, step] of steps.entries())
+      if (asRecord(step.result)) step.result = fitResult(asRecord(step.result)!, `tool ${name} task step ${i + 1} result`, notes);
+    return { task };
   }
   const where = `tool ${name}`;
   const ending = (final: RecordedExchange | undefined) =>

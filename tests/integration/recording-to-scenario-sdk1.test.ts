@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseRecording } from '../../lib/recording/schema';
+import { parseRecording, serializeRecording } from '../../lib/recording/schema';
 import { ROOT, runCli, startCliMock, type Started } from '../helpers/processes';
 
 /**
@@ -10,7 +10,8 @@ import { ROOT, runCli, startCliMock, type Started } from '../helpers/processes';
  * `get-prompt --record`, exported with `export --scenario`, validated and served by `mock`: our
  * CLI gets the same answers from the mock as from the server, the mock asks the same question
  * (elicitation/create, seen in a recording of the call against the mock), reports the same
- * progress and has the prompt that was got.
+ * progress and has the prompt that was got. What is valid MCP but not a valid scenario is fitted,
+ * with a note on stderr.
  */
 
 const SERVER = ['--', process.execPath, path.join(ROOT, 'tests/fixtures/servers/sdk1-recorded.mjs')];
@@ -55,6 +56,21 @@ describe('recording an SDK 1.32.2 server, then mocking it from the exported scen
     expect(exported.code, exported.stderr).toBe(0);
     const validated = await runCli(['validate', yaml]);
     expect(validated.code, validated.stdout + validated.stderr).toBe(0);
+
+    // A server may add a key of its own to a content block (valid MCP, not a valid scenario):
+    // the export drops it, says so on stderr, and the file still validates.
+    const opened = parseRecording(fs.readFileSync(rec, 'utf8'));
+    if (!opened.ok) throw new Error(opened.error);
+    for (const f of opened.recording.frames) {
+      const content = (f.body as { result?: { content?: Record<string, unknown>[] } } | undefined)?.result?.content;
+      if (content?.[0]?.text === 'hello Zed') content[0].vendorScore = 0.9;
+    }
+    const tagged = path.join(dir, 'tagged.loupe.json');
+    fs.writeFileSync(tagged, serializeRecording(opened.recording));
+    const fitted = await runCli(['export', tagged, '--out', path.join(dir, 'tagged.yaml'), '--scenario']);
+    expect(fitted.code, fitted.stderr).toBe(0);
+    expect(fitted.stderr).toContain('scenario: tool ask result content[0]: dropped key vendorScore of a text block');
+    expect((await runCli(['validate', path.join(dir, 'tagged.yaml')])).code).toBe(0);
 
     mock = await startCliMock([yaml, '--data-dir', path.join(dir, 'mock')]);
     const url = ['--url', mock.url];
