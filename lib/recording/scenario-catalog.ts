@@ -1,6 +1,6 @@
 import type { RecordedExchange } from './exchanges';
 import type { Recording } from './schema';
-import { fitMessages, type Notes } from './scenario-fit';
+import { defusePlaceholders, fitMessages, type Notes } from './scenario-fit';
 import { asRecord } from '../shared/records';
 
 /**
@@ -75,6 +75,6 @@ export function prompts(xs: RecordedExchange[], notes: Notes): Record<string, un
     const args = Array.isArray(p.arguments)
       ? p.arguments.flatMap((a) => (asRecord(a) ? [pick(asRecord(a)!, ['name', 'title', 'description', 'required'])] : []))
       : undefined;
-    return { name: p.name, ...pick(p, ['title', 'description']), ...(args ? { arguments: args } : {}), messages };
+    return { name: p.name, ...pick(p, ['title', 'description']), ...(args ? { arguments: args } : {}), messages: defusePlaceholders(messages, where, notes) };
   });
 }

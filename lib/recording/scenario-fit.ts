@@ -118,3 +118,31 @@ export function fitMessages(messages: unknown[], where: string, notes: Notes): R
     return [{ role: r.role, content: fitBlock(r.content, `${where} messages[${i}]`, notes) }];
   });
 }
+
+/** A `{{path}}` placeholder as the engine fills it (lib/scenario/placeholders.ts). */
+const PLACEHOLDER = /\{\{(\s*[\w.$-]+\s*)\}\}/g;
+
+/**
+ * The parts of a tool or prompt the mock fills are written with a zero-width space inside any
+ * `{{...}}` the server sent: the format has no escape, and a recorded `{{name}}` (a template a
+ * server returns as text) would otherwise be filled by the mock, or refused by the validator.
+ */
+export function defusePlaceholders<T>(value: T, where: string, notes: Notes): T {
+  let changed = 0;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string')
+      return v.replace(PLACEHOLDER, (_m, inner: string) => {
+        changed++;
+        return `{\u200b{${inner}}\u200b}`;
+      });
+    if (Array.isArray(v)) return v.map(walk);
+    const r = asRecord(v);
+    return r ? Object.fromEntries(Object.entries(r).map(([k, x]) => [k, walk(x)])) : v;
+  };
+  const out = walk(value) as T;
+  if (changed)
+    notes.push(
+      `${where}: ${changed} recorded {{...}} text(s) written with a zero-width space inside the braces, so the mock sends them as text, not as placeholders`,
+    );
+  return out;
+}

@@ -5,7 +5,7 @@ import type { Recording } from './schema';
 import { inferTaskSpec } from './task-lifecycle';
 import { recordedLog, recordedProgress, streamedRounds } from './call-effects';
 import { listed, prompts, resources } from './scenario-catalog';
-import { fitInputSchema, fitOutputSchema, fitResult, type Notes } from './scenario-fit';
+import { defusePlaceholders, fitInputSchema, fitOutputSchema, fitResult, type Notes } from './scenario-fit';
 import { asRecord } from '../shared/records';
 import { SCENARIO_SCHEMA_NOTE } from '../shared/scenario-schema-note';
 
@@ -146,7 +146,7 @@ function toolSpec(recording: Recording, xs: RecordedExchange[], tool: Record<str
     ...(typeof ui?.resourceUri === 'string' && ui.resourceUri.startsWith('ui://')
       ? { ui: { resourceUri: ui.resourceUri, ...(Array.isArray(ui.visibility) ? { visibility: ui.visibility } : {}) } }
       : {}),
-    ...behaviour(recording, xs, name as string, notes),
+    ...defusePlaceholders(behaviour(recording, xs, name as string, notes), where, notes),
   };
 }
 

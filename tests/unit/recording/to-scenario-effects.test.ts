@@ -153,7 +153,7 @@ describe('recording to scenario: what happened during a call', () => {
     expect(ask.result).toEqual({ content: [{ type: 'text', text: 'hello Zed' }] });
   });
 
-  it('a prompt that was got but never listed becomes a scenario prompt', () => {
+  it('a prompt that was got but never listed becomes a scenario prompt; a recorded {{...}} stays text', () => {
     const rec = recording([
       init('2025-11-25'),
       {
@@ -161,11 +161,21 @@ describe('recording to scenario: what happened during a call', () => {
         body: { id: 2, method: 'prompts/get', params: { name: 'greet', arguments: { name: 'Al' } } },
         incoming: [{ id: 2, result: { messages: [{ role: 'user', content: { type: 'text', text: 'Greet Al warmly' } }] } }],
       },
+      {
+        at: 2100,
+        body: { id: 3, method: 'prompts/get', params: { name: 'template', arguments: {} } },
+        incoming: [{ id: 3, result: { messages: [{ role: 'user', content: { type: 'text', text: 'Hello {{name}}' } }] } }],
+      },
     ]);
-    const { scenario } = convert(rec);
-    expect(scenario.prompts).toEqual([
-      { name: 'greet', arguments: [{ name: 'name' }], messages: [{ role: 'user', content: { type: 'text', text: 'Greet Al warmly' } }] },
-    ]);
+    const { scenario, notes } = convert(rec);
+    expect(scenario.prompts[0]).toEqual({
+      name: 'greet',
+      arguments: [{ name: 'name' }],
+      messages: [{ role: 'user', content: { type: 'text', text: 'Greet Al warmly' } }],
+    });
+    // A template the server returns as text is no placeholder of the mock's (which would refuse {{name}} in a prompt).
+    expect(scenario.prompts[1].messages[0].content).toEqual({ type: 'text', text: 'Hello {\u200b{name}\u200b}' });
+    expect(notes).toEqual([expect.stringMatching(/^prompt template: 1 recorded \{\{\.\.\.\}\} text\(s\) written with a zero-width space/)]);
   });
 
   it('fits valid-MCP values the scenario format refuses, and says what it changed', () => {
