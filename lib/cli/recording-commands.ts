@@ -8,7 +8,8 @@ import { openRecordingText, type OpenedFile } from '../recording/open';
 import { redactRecording, type ReviewItem } from '../recording/redact';
 import { SECRET_KINDS, type SecretKind } from '../recording/secrets';
 import { recordingToScenarioYaml } from '../recording/to-scenario';
-import { serializeRecording } from '../recording/schema';
+import { serializeRecording, type Recording } from '../recording/schema';
+import { parseScenario } from '../scenario/loader';
 import { readTextUpTo } from '../scenario/files';
 import { UsageError } from './errors';
 import { listenFailure, parsePort, warnBlockedPort } from './network';
@@ -62,6 +63,22 @@ interface ExportFlags {
   id?: string;
 }
 
+/**
+ * The recording as scenario YAML, with what was changed to fit the format on stderr. The text is
+ * validated as `mcp-loupe validate` would: a file the validator rejects is never written.
+ */
+function scenarioText(recording: Recording, id: string | undefined): string {
+  const notes: string[] = [];
+  const text = recordingToScenarioYaml(recording, { ...(id ? { id } : {}), notes });
+  for (const n of notes) process.stderr.write(`scenario: ${n}\n`);
+  const parsed = parseScenario(text, 'the converted scenario');
+  if (!parsed.ok) {
+    const why = parsed.errors.map((e) => `  ${e.path}: ${e.message}`).join('\n');
+    throw new Error(`The recording converts to a scenario that does not validate, so nothing was written:\n${why}\nPlease report this with the recording.`);
+  }
+  return text;
+}
+
 function runExport(file: string, flags: ExportFlags): void {
   if (flags.har && flags.scenario) fail('Choose one of --har and --scenario');
   const keep = (flags.keep ?? []) as SecretKind[];
@@ -79,7 +96,7 @@ function runExport(file: string, flags: ExportFlags): void {
   const text = flags.har
     ? `${JSON.stringify(toHar(recording), null, 2)}\n`
     : flags.scenario
-      ? recordingToScenarioYaml(recording, flags.id ? { id: flags.id } : {})
+      ? scenarioText(recording, flags.id)
       : `${serializeRecording(recording)}\n`;
   if (flags.out === '-') process.stdout.write(text);
   else writeAtomic(path.resolve(flags.out), text);

@@ -78,7 +78,7 @@ const sameState = (a: TaskSnapshotSeen, b: TaskSnapshotSeen) =>
   JSON.stringify(Object.keys(a.inputRequests ?? {})) === JSON.stringify(Object.keys(b.inputRequests ?? {}));
 
 /** The CallToolResult as a scenario writes it (the wire's `resultType` is the engine's to add). */
-export function resultSpec(result: Record<string, unknown>): Record<string, unknown> {
+function resultSpec(result: Record<string, unknown>): Record<string, unknown> {
   const { resultType: _t, ...rest } = result;
   return { content: [], ...rest };
 }

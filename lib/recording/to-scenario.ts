@@ -2,7 +2,10 @@ import { stringify } from 'yaml';
 import { META } from '../protocol';
 import { groupExchanges, type RecordedExchange } from './exchanges';
 import type { Recording } from './schema';
-import { inferTaskSpec, resultSpec } from './task-lifecycle';
+import { inferTaskSpec } from './task-lifecycle';
+import { recordedLog, recordedProgress, streamedRounds } from './call-effects';
+import { listed, prompts, resources } from './scenario-catalog';
+import { defusePlaceholders, fitInputSchema, fitOutputSchema, fitResult, type Notes } from './scenario-fit';
 import { asRecord } from '../shared/records';
 import { SCENARIO_SCHEMA_NOTE } from '../shared/scenario-schema-note';
 
@@ -18,6 +21,8 @@ interface ToScenarioOptions {
   /** Scenario id (default: from the server name, e.g. `loupe-demo-recorded`). */
   id?: string;
   name?: string;
+  /** Receives one line per value changed to fit the scenario format (what and why). */
+  notes?: Notes;
 }
 
 const resultOf = (x: RecordedExchange) => asRecord(x.response?.result);
@@ -55,46 +60,54 @@ function serverInfo(
   };
 }
 
-/** Items of every page of a list method, the last occurrence of each key winning. */
-function listed(xs: RecordedExchange[], method: string, field: string, key: string): Record<string, unknown>[] {
-  const byKey = new Map<string, Record<string, unknown>>();
-  for (const x of xs) {
-    if (x.method !== method) continue;
-    const items = resultOf(x)?.[field];
-    if (!Array.isArray(items)) continue;
-    for (const item of items) if (asRecord(item) && typeof asRecord(item)![key] === 'string') byKey.set(asRecord(item)![key] as string, asRecord(item)!);
-  }
-  return [...byKey.values()];
-}
-
 /** The behaviour of one tool from its recorded calls. */
-function behaviour(recording: Recording, xs: RecordedExchange[], name: string): Record<string, unknown> {
+function behaviour(recording: Recording, xs: RecordedExchange[], name: string, notes: Notes): Record<string, unknown> {
   const calls = xs.filter((x) => x.method === 'tools/call' && x.params?.name === name && x.response);
   const needsTasks = calls.some((x) => errorOf(x)?.code === -32021 && JSON.stringify(errorOf(x)).includes('tasks'));
   const taskCall = calls.find((x) => resultOf(x)?.resultType === 'task' || asRecord(resultOf(x)?.task));
   if (taskCall) {
     const r = resultOf(taskCall)!;
     const taskId = (typeof r.taskId === 'string' ? r.taskId : asRecord(r.task)?.taskId) as string;
-    return { task: inferTaskSpec(recording.frames, taskId, needsTasks ? 'required' : 'declared') };
+    const task = inferTaskSpec(recording.frames, taskId, needsTasks ? 'required' : 'declared');
+    // The task's final result is what the server sent: fitted like a direct result.
+    const steps = Array.isArray(task.steps) ? (task.steps as Record<string, unknown>[]) : [];
+    for (const [i, step] of steps.entries())
+      if (asRecord(step.result)) step.result = fitResult(asRecord(step.result)!, `tool ${name} task step ${i + 1} result`, notes);
+    return { task };
   }
-  // MRTR: input_required answers, then a final answer in the same conversation.
+  const where = `tool ${name}`;
+  const ending = (final: RecordedExchange | undefined) =>
+    final && errorOf(final)
+      ? { error: pickError(errorOf(final)!) }
+      : {
+          result: final
+            ? fitResult(resultOf(final)!, `${where} result`, notes)
+            : { content: [{ type: 'text', text: 'The recording ended before the final answer.' }] },
+        };
+  // What the answering call did on its stream besides answering: progress and logs.
+  const effects = (x: RecordedExchange | undefined) => {
+    const progress = x && recordedProgress(x);
+    const log = x && recordedLog(x);
+    return { ...(progress ? { progress } : {}), ...(log ? { log } : {}) };
+  };
+  // 2026-07-28 MRTR: input_required answers, then a final answer in the same conversation.
   const asked = calls.find((x) => resultOf(x)?.resultType === 'input_required');
   if (asked) {
     const conversation = asked.request.conversationId;
-    const rounds = calls.filter(
-      (x) => (conversation ? x.request.conversationId === conversation : x === asked) && resultOf(x)?.resultType === 'input_required',
-    );
-    const final = calls.find(
-      (x) => x.startAt > asked.startAt && (!conversation || x.request.conversationId === conversation) && resultOf(x)?.resultType !== 'input_required',
-    );
-    const end =
-      final && errorOf(final)
-        ? { error: pickError(errorOf(final)!) }
-        : { result: resultSpec(final ? resultOf(final)! : { content: [{ type: 'text', text: 'The recording ended before the final answer.' }] }) };
-    return { mrtr: { rounds: rounds.map((x) => ({ inputRequests: normaliseRequests(resultOf(x)!.inputRequests) })) }, ...end };
+    const same = (x: RecordedExchange) => x.connectionId === asked.connectionId && (conversation ? x.request.conversationId === conversation : x === asked);
+    const rounds = calls.filter((x) => same(x) && resultOf(x)?.resultType === 'input_required');
+    const final = calls.find((x) => x.startAt > asked.startAt && same(x) && resultOf(x)?.resultType !== 'input_required');
+    return {
+      mrtr: { rounds: rounds.map((x) => ({ inputRequests: normaliseRequests(resultOf(x)!.inputRequests) })) },
+      ...ending(final),
+      ...effects(final),
+    };
   }
+  // 2025-11-25: the server asked on the call's own stream (elicitation/create ...) before answering.
+  const streamed = calls.find((x) => streamedRounds(x).length);
+  if (streamed) return { mrtr: { rounds: streamedRounds(streamed) }, ...ending(streamed), ...effects(streamed) };
   const done = calls.find((x) => resultOf(x));
-  if (done) return { result: resultSpec(resultOf(done)!) };
+  if (done) return { ...ending(done), ...effects(done) };
   const failed = calls.find((x) => errorOf(x) && errorOf(x)!.code !== -32021);
   if (failed) return { error: pickError(errorOf(failed)!) };
   return { result: { content: [{ type: 'text', text: `No call to ${name} was recorded; edit this result.` }] } };
@@ -115,64 +128,26 @@ function normaliseRequests(v: unknown): Record<string, unknown> {
 }
 
 /** A tool as listed, turned into a scenario tool (ui binding lifted out of `_meta`). */
-function toolSpec(recording: Recording, xs: RecordedExchange[], tool: Record<string, unknown>): Record<string, unknown> {
+function toolSpec(recording: Recording, xs: RecordedExchange[], tool: Record<string, unknown>, notes: Notes): Record<string, unknown> {
   const { name, title, description, inputSchema, outputSchema, annotations, _meta } = tool;
   const meta = { ...(asRecord(_meta) ?? {}) };
   const ui = asRecord(meta.ui);
   delete meta.ui;
+  const where = `tool ${String(name)}`;
+  const output = fitOutputSchema(outputSchema, where, notes);
   return {
     name,
     ...(title !== undefined ? { title } : {}),
     ...(description !== undefined ? { description } : {}),
-    inputSchema: asRecord(inputSchema) ?? { type: 'object' },
-    ...(asRecord(outputSchema) ? { outputSchema } : {}),
+    inputSchema: inputSchema === undefined ? { type: 'object' } : fitInputSchema(inputSchema, where, notes),
+    ...(output ? { outputSchema: output } : {}),
     ...(asRecord(annotations) ? { annotations } : {}),
     ...(Object.keys(meta).length ? { _meta: meta } : {}),
     ...(typeof ui?.resourceUri === 'string' && ui.resourceUri.startsWith('ui://')
       ? { ui: { resourceUri: ui.resourceUri, ...(Array.isArray(ui.visibility) ? { visibility: ui.visibility } : {}) } }
       : {}),
-    ...behaviour(recording, xs, name as string),
+    ...defusePlaceholders(behaviour(recording, xs, name as string, notes), where, notes),
   };
-}
-
-function resources(recording: Recording, xs: RecordedExchange[]): Record<string, unknown>[] {
-  const byUri = new Map<string, Record<string, unknown>>();
-  for (const r of listed(xs, 'resources/list', 'resources', 'uri'))
-    byUri.set(r.uri as string, { uri: r.uri, name: r.name ?? r.uri, ...pick(r, ['title', 'description', 'mimeType']) });
-  for (const x of xs) {
-    if (x.method !== 'resources/read') continue;
-    for (const c of (resultOf(x)?.contents as unknown[]) ?? []) {
-      const item = asRecord(c);
-      if (typeof item?.uri !== 'string') continue;
-      const base = byUri.get(item.uri) ?? { uri: item.uri, name: item.uri };
-      byUri.set(item.uri, { ...base, ...pick(item, ['mimeType', 'text', 'blob']), ...(asRecord(item._meta) ? { _meta: item._meta } : {}) });
-    }
-  }
-  for (const v of recording.views) {
-    const html = recording.apps[v.digest];
-    if (html !== undefined && !byUri.has(v.uri)) byUri.set(v.uri, { uri: v.uri, name: v.uri, mimeType: 'text/html;profile=mcp-app', text: html });
-  }
-  return [...byUri.values()];
-}
-
-function prompts(xs: RecordedExchange[]): Record<string, unknown>[] {
-  return listed(xs, 'prompts/list', 'prompts', 'name').map((p) => {
-    const got = xs.filter((x) => x.method === 'prompts/get' && x.params?.name === p.name && Array.isArray(resultOf(x)?.messages)).pop();
-    const messages = (
-      got
-        ? resultOf(got)!.messages
-        : [{ role: 'user', content: { type: 'text', text: typeof p.description === 'string' ? p.description : `Prompt ${String(p.name)}` } }]
-    ) as unknown[];
-    // Scenario prompt arguments are strict: keep the fields the format knows, drop any extension data.
-    const args = Array.isArray(p.arguments)
-      ? p.arguments.flatMap((a) => (asRecord(a) ? [pick(asRecord(a)!, ['name', 'title', 'description', 'required'])] : []))
-      : undefined;
-    return { name: p.name, ...pick(p, ['title', 'description']), ...(args ? { arguments: args } : {}), messages };
-  });
-}
-
-function pick(o: Record<string, unknown>, keys: string[]): Record<string, unknown> {
-  return Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]]));
 }
 
 /** The scenario (as plain data) a recording describes. */
@@ -180,7 +155,8 @@ export function recordingToScenario(recording: Recording, options: ToScenarioOpt
   const xs = groupExchanges(recording.frames);
   const server = serverInfo(recording, xs);
   const { supportedVersions, instructions, ...identity } = server;
-  const tools = listed(xs, 'tools/list', 'tools', 'name').map((t) => toolSpec(recording, xs, t));
+  const notes = options.notes ?? [];
+  const tools = listed(xs, 'tools/list', 'tools', 'name').map((t) => toolSpec(recording, xs, t, notes));
   const created = xs.map((x) => resultOf(x)).find((r) => r?.resultType === 'task' && typeof r.pollIntervalMs === 'number');
   return {
     id: options.id ?? scenarioIdFrom(`${server.name}-recorded`),
@@ -191,7 +167,7 @@ export function recordingToScenario(recording: Recording, options: ToScenarioOpt
     ...(created ? { settings: { pollIntervalMs: created.pollIntervalMs } } : {}),
     tools,
     resources: resources(recording, xs),
-    prompts: prompts(xs),
+    prompts: prompts(xs, notes),
   };
 }
 

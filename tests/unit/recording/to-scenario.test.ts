@@ -83,6 +83,35 @@ describe('recording to scenario', () => {
     expect(seen).toContain('input_required');
   });
 
+  it('fits a task result the scenario format refuses (a key the server added) and notes it', () => {
+    const recording = structuredClone(session.recording);
+    // Wherever the recording carries the report's final result, the server added keys of its own.
+    const tag = (v: unknown): void => {
+      if (!v || typeof v !== 'object') return;
+      if (Array.isArray(v)) {
+        for (const item of v) tag(item);
+        return;
+      }
+      const o = v as Record<string, unknown>;
+      if (Array.isArray(o.content) && (o.content as { text?: string }[])[0]?.text === 'Report done') {
+        o.vendorTrace = 'trace-1';
+        (o.content as Record<string, unknown>[])[0].vendorScore = 0.5;
+      }
+      for (const item of Object.values(o)) tag(item);
+    };
+    for (const f of recording.frames) tag(f.body);
+    const notes: string[] = [];
+    const s = convert(recordingToScenarioYaml(recording, { notes }));
+    const steps = s.tools.find((t) => t.name === 'report')!.task!.steps;
+    expect(steps.at(-1)!.result).toEqual({ content: [{ type: 'text', text: 'Report done' }], structuredContent: { sections: 3 } });
+    expect(notes).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^tool report task step 4 result: dropped result key vendorTrace/),
+        expect.stringMatching(/^tool report task step 4 result content\[0\]: dropped key vendorScore of a text block/),
+      ]),
+    );
+  });
+
   it('converts a browser HAR too: the demo task lifecycle becomes a script', () => {
     const har = importHar(JSON.parse(fs.readFileSync(path.join(ROOT, 'tests/fixtures/har/chrome-devtools-mcp.har'), 'utf8')));
     if (!har.ok) throw new Error(har.error);
