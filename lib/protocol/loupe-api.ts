@@ -242,9 +242,9 @@ export const StdioStartedSchema = z.object({ sessionId: z.string().min(1) });
 export type StdioStarted = z.infer<typeof StdioStartedSchema>;
 
 /** `event: log` of a stdio stream: a stdout line that is not JSON, a stderr line, or the proxy's own note. */
-const StdioLogSchema = z.object({ stream: z.enum(['stdout', 'stderr', 'proxy']), text: z.string() });
+export const StdioLogSchema = z.object({ stream: z.enum(['stdout', 'stderr', 'proxy']), text: z.string() });
 export type StdioLog = z.infer<typeof StdioLogSchema>;
 
 /** `event: exit` of a stdio stream, its last frame. */
-const StdioExitSchema = z.object({ code: z.number().nullable(), signal: z.string().nullable() });
+export const StdioExitSchema = z.object({ code: z.number().nullable(), signal: z.string().nullable() });
 export type StdioExit = z.infer<typeof StdioExitSchema>;
