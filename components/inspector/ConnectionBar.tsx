@@ -37,7 +37,8 @@ export function ConnectionBar() {
   const busy = useInspector((s) => s.connection.busy?.text);
   const warnings = useInspector((s) => s.connection.warnings);
   const [showHeaders, setShowHeaders] = useState(false);
-  const [label, tone] = STATUS[f.status];
+  const exited = useInspector((s) => s.connection.problem?.exited === true);
+  const [label, tone] = f.status === 'error' && exited ? (['Exited', 'danger'] as const) : STATUS[f.status];
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     f.submit();
@@ -111,7 +112,7 @@ export function ConnectionBar() {
         >
           {f.connected ? 'Disconnect' : 'Connect'}
         </button>
-        <Badge data-testid="connection-status" data-state={f.status} size="md" tone={tone}>
+        <Badge data-testid="connection-status" data-state={f.status} data-exited={exited || undefined} size="md" tone={tone}>
           {label}
         </Badge>
         <ServerLine />

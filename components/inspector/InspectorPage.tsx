@@ -8,7 +8,7 @@ import { ConnectionBar } from './ConnectionBar';
 import { HeaderTools } from './HeaderTools';
 import { InspectorProvider } from './InspectorProvider';
 import type { ConnectionConfig } from '@/lib/state/connection-slice';
-import { PromptsPanel, ResourcesPanel, StreamsPanel, TasksPanel, ToolsPanel } from './panels';
+import { PromptsPanel, ResourcesPanel, ServerOutputBadge, ServerOutputPanel, StreamsPanel, TasksPanel, ToolsPanel } from './panels';
 import { TasksBadge } from './TasksBadge';
 import { useLinkedConnection } from './use-linked-connection';
 import { Workbench, WORKBENCH_PAGE, type WorkbenchPanel } from './Workbench';
@@ -19,6 +19,7 @@ const PANELS: WorkbenchPanel[] = [
   { id: 'prompts', title: 'Prompts', content: <PromptsPanel /> },
   { id: 'tasks', title: 'Tasks', content: <TasksPanel />, badge: <TasksBadge /> },
   { id: 'streams', title: 'Streams', content: <StreamsPanel /> },
+  { id: 'output', title: 'Server output', content: <ServerOutputPanel />, badge: <ServerOutputBadge /> },
 ];
 
 /** Connects as the page URL says (the demo when it names nothing); shows a linked stdio command that waits for the user's Connect. */
@@ -35,7 +36,7 @@ function LinkedConnection() {
 
 /**
  * The inspector: connection bar; the workbench (timeline and detail side by side, the tabbed
- * panel of tools, resources, prompts, tasks and streams under them). Without `autoConnect` (the home page) the connection follows the page URL; with it (a
+ * panel of tools, resources, prompts, tasks, streams and a stdio server's output under them). Without `autoConnect` (the home page) the connection follows the page URL; with it (a
  * replay) it connects there.
  */
 export function InspectorPage({ autoConnect }: { autoConnect?: Partial<ConnectionConfig> }) {

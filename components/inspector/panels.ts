@@ -7,3 +7,4 @@ export { TasksPanel } from '@/components/tasks/TasksPanel';
 export { StreamsPanel } from '@/components/streams/StreamsPanel';
 export { ResourcesPanel } from '@/components/resources/ResourcesPanel';
 export { PromptsPanel } from '@/components/prompts/PromptsPanel';
+export { ServerOutputBadge, ServerOutputPanel } from '@/components/output/ServerOutputPanel';

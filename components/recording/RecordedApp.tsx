@@ -9,7 +9,7 @@ import type { Tool } from '@/lib/protocol';
 import { appAt, recordedAppCall } from '@/lib/recording/moment';
 import { createReplay } from '@/lib/recording/replay';
 import type { Recording } from '@/lib/recording/schema';
-import { INSPECTOR_CAPABILITIES } from '@/lib/state/connection-slice';
+import { INSPECTOR_CAPABILITIES } from '@/lib/state/inspector-capabilities';
 
 /**
  * The app view as it was at a moment of a recording: the HTML stored in the recording runs in

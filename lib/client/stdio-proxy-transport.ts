@@ -1,7 +1,16 @@
-import { ApiErrorSchema, STDIO_PROXY_PATH, StdioLogSchema, StdioStartedSchema, type StdioSpawn } from '../protocol/loupe-api';
+import {
+  ApiErrorSchema,
+  STDIO_PROXY_PATH,
+  StdioExitSchema,
+  StdioLogSchema,
+  StdioStartedSchema,
+  type StdioExit,
+  type StdioLog,
+  type StdioSpawn,
+} from '../protocol/loupe-api';
+import { parseJson } from '../shared/json';
 import { isRecord } from '../shared/records';
 import { loupeFetch } from './api-key';
-import { parseMessage } from './http-response';
 import { readSse } from './sse';
 import { createStdioDemux } from './stdio-demux';
 import { abortDetail, type Transport, type TransportEvent, type TransportRequestOptions } from './transport';
@@ -13,7 +22,18 @@ import { abortDetail, type Transport, type TransportEvent, type TransportRequest
  * request they answer by JSON-RPC id (progress by its token; a server request to the oldest open
  * request, whose exchange answers it; other notifications to every open request). Aborting a request sends `notifications/cancelled`, the
  * stdio form of cancellation, and no response for it is reported afterwards.
+ * What is not a message (stderr, non-JSON stdout, the proxy's notes) and the child's exit go to
+ * `onOutput`: a server's errors and stack traces are written there, not in JSON-RPC.
  */
+
+/** The child's output that is not a message (`log`), and its exit, the stream's last. */
+export type StdioOutput = ({ type: 'log' } & StdioLog) | ({ type: 'exit' } & StdioExit);
+
+/** "the server process exited with code 7" (or "was killed by SIGTERM"). */
+export function describeExit(exit: StdioExit): string {
+  if (exit.signal) return `the server process was killed by ${exit.signal}`;
+  return `the server process exited with code ${exit.code ?? 'unknown'}`;
+}
 
 interface StdioProxyTransportOptions {
   command: string;
@@ -25,6 +45,14 @@ interface StdioProxyTransportOptions {
   /** The launch token (a browser on Loupe's origin uses its cookie instead). */
   token?: string;
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
+  /** Hears each log line and the exit as they come, before open requests are closed. */
+  onOutput?: (output: StdioOutput) => void;
+}
+
+/** The value of a frame's JSON text (undefined when it is not JSON, which the schema then refuses). */
+function jsonValue(text: string): unknown {
+  const parsed = parseJson(text);
+  return parsed.ok ? parsed.value : undefined;
 }
 
 /** Split a command line into words: whitespace separates, quotes and backslashes group. No shell. */
@@ -79,21 +107,23 @@ export function createStdioProxyTransport(options: StdioProxyTransportOptions): 
       headers: { ...headers, ...(init.headers as Record<string, string>) },
     });
 
-  function strayLog(data: string) {
-    const log = StdioLogSchema.safeParse(parseMessage(data).message);
-    if (log.success && log.data.stream === 'stdout') demux.stray({ raw: log.data.text, problem: 'not JSON (a stdout line is one JSON-RPC message)' });
-  }
-
   async function pump(body: ReadableStream<Uint8Array>) {
     let reason = 'the stdio stream ended';
     try {
       for await (const item of readSse(body)) {
         if (item.type === 'comment') continue;
         const { event, data } = item.event;
-        if (event === 'exit') reason = `the process exited: ${data}`;
-        else if (!event) demux.route(data);
-        // The proxy sends a stdout line that is not JSON as a log event: it is still the server's output, answering nothing.
-        else if (event === 'log') strayLog(data);
+        if (event === 'exit') {
+          const exit = StdioExitSchema.safeParse(jsonValue(data));
+          reason = exit.success ? describeExit(exit.data) : `the server process exited: ${data}`;
+          if (exit.success) options.onOutput?.({ type: 'exit', ...exit.data });
+        } else if (event === 'log') {
+          const log = StdioLogSchema.safeParse(jsonValue(data));
+          if (!log.success) continue;
+          options.onOutput?.({ type: 'log', ...log.data });
+          // A stdout line that is not JSON is still the server's output, answering nothing: a stray line too.
+          if (log.data.stream === 'stdout') demux.stray({ raw: log.data.text, problem: 'not JSON (a stdout line is one JSON-RPC message)' });
+        } else if (!event) demux.route(data);
       }
     } catch (e) {
       reason = `the stdio stream failed: ${(e as Error).message}`;

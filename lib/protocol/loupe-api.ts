@@ -246,5 +246,5 @@ export const StdioLogSchema = z.object({ stream: z.enum(['stdout', 'stderr', 'pr
 export type StdioLog = z.infer<typeof StdioLogSchema>;
 
 /** `event: exit` of a stdio stream, its last frame. */
-const StdioExitSchema = z.object({ code: z.number().nullable(), signal: z.string().nullable() });
+export const StdioExitSchema = z.object({ code: z.number().nullable(), signal: z.string().nullable() });
 export type StdioExit = z.infer<typeof StdioExitSchema>;

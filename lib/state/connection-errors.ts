@@ -20,6 +20,8 @@ export interface ConnectProblem {
   fix: string;
   /** The server asks for authorization (HTTP 401): the connection bar offers Authorize. */
   auth?: boolean;
+  /** The stdio server's process ended (the badge says Exited; Connect starts it again). */
+  exited?: boolean;
 }
 
 /** Why the URL's port is one fetch never connects to, when it is (the server may well be up). */

@@ -7,12 +7,15 @@ import { describeBusyWait, type BusyWait } from '../client/retry-after';
 import type { Era } from '../client/request-builder';
 import { createClientSession, type ClientSession } from '../client/session';
 import { createTrackingTransport, type TrackedTransport } from '../client/tracking';
-import { EXT, type ClientCapabilities, type Implementation, type Tool } from '../protocol';
+import type { Implementation, Tool } from '../protocol';
+import { INSPECTOR_CAPABILITIES, withoutApps } from './inspector-capabilities';
 import type { InspectorStoreOptions } from './inspector-store';
 import type { SliceGet, SliceSet } from './slice';
 import type { ServerRequestsSlice } from './server-requests-slice';
 import type { TimelineSlice } from './timeline-slice';
 import { explainConnectFailure, urlProblem, type ConnectProblem } from './connection-errors';
+import { stdioOutputHandler } from './connection-stdio';
+import type { ServerOutputSlice } from './server-output-slice';
 import { configTransport, pageOrigin } from './connection-transport';
 import type { AuthSlice } from './auth-slice';
 import { authorizedTransport } from './connection-auth';
@@ -96,24 +99,10 @@ export interface ConnectionSlice {
 
 const DEFAULT_CONFIG: ConnectionConfig = { url: '/mcp', mode: 'auto', headers: [], bearer: '', era: 'auto' };
 
-/** What the inspector declares: it can answer forms, URL elicitation, sampling and roots, and render apps. */
-export const INSPECTOR_CAPABILITIES: ClientCapabilities = {
-  elicitation: { form: {}, url: {} },
-  sampling: {},
-  roots: {},
-  extensions: { [EXT.ui]: { mimeTypes: ['text/html;profile=mcp-app'] } },
-};
-
-/** The inspector's capabilities without the MCP Apps extension (servers then send text fallbacks). */
-function withoutApps(caps: ClientCapabilities): ClientCapabilities {
-  const { [EXT.ui]: _ui, ...extensions } = caps.extensions ?? {};
-  return { ...caps, extensions };
-}
-
 /** The connection slice; it feeds the timeline slice's live queue. */
 export function createConnectionSlice(
   set: SliceSet<ConnectionSlice>,
-  get: SliceGet<ConnectionSlice & TimelineSlice & ServerRequestsSlice & AuthSlice>,
+  get: SliceGet<ConnectionSlice & TimelineSlice & ServerRequestsSlice & AuthSlice & ServerOutputSlice>,
   options: InspectorStoreOptions = {},
 ): ConnectionSlice {
   let generation = 0;
@@ -162,7 +151,16 @@ export function createConnectionSlice(
     };
     // After Authorize, an HTTP connection runs OAuth under its transport (lib/state/connection-auth.ts).
     const authed = get().auth.enabled && config.mode !== 'stdio' ? authorizedTransport(config, options, () => get().auth, ac.signal, onRoute) : undefined;
-    const inner = authed?.transport ?? configTransport(config, argv, options, onRoute);
+    const epoch = get().connection.epoch + 1;
+    // The stdio child exiting ends this connection at once, saying so (its problem also explains a connect it cut short).
+    let exited: ConnectProblem | undefined;
+    const onOutput = stdioOutputHandler(get, epoch, (problem) => {
+      if (mine !== generation) return;
+      exited = problem;
+      clearTimeout(busyTimer);
+      update({ status: 'error', error: problem.cause, problem, busy: undefined });
+    });
+    const inner = authed?.transport ?? configTransport(config, argv, options, onRoute, onOutput);
     const transport = createTrackingTransport(inner, { sink: (f) => get().timeline.enqueue(f), ...(options.now ? { now: options.now } : {}) });
     authed?.attach(transport);
     const session = createClientSession({
@@ -192,14 +190,14 @@ export function createConnectionSlice(
       warnings: [],
       session,
       transport,
-      epoch: get().connection.epoch + 1,
+      epoch,
     });
     const out = await session.discover({ signal: ac.signal });
     if (mine !== generation) return;
     // A legacy server answers the probe through the initialize fallback; its result is the handshake.
     if (out.type !== 'complete' || !session.era) {
       clearTimeout(busyTimer);
-      const problem = explainConnectFailure({ url: config.url, mode: config.mode, pageOrigin: pageOrigin() }, out);
+      const problem = exited ?? explainConnectFailure({ url: config.url, mode: config.mode, pageOrigin: pageOrigin() }, out);
       update({ status: 'error', error: problem.cause, problem, busy: undefined });
       return;
     }
@@ -208,6 +206,7 @@ export function createConnectionSlice(
     const listed = await listTools(session, mine, ac.signal);
     if (mine !== generation) return;
     // A JSON-RPC error may just mean no tools; no answer at all (busy, unreachable, garbage) is a failed connect.
+    if (exited) return;
     if (listed?.type === 'failure' || listed?.type === 'invalid') {
       const problem = explainConnectFailure({ url: config.url, mode: config.mode, pageOrigin: pageOrigin() }, listed);
       update({ status: 'error', error: `tools/list: ${problem.cause}`, problem: { ...problem, cause: `tools/list: ${problem.cause}` }, busy: undefined });

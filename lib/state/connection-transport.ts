@@ -1,6 +1,6 @@
 import { createAutoTransport, type TransportRoute } from '../client/auto-transport';
 import { createHttpTransport } from '../client/http-transport';
-import { createStdioProxyTransport } from '../client/stdio-proxy-transport';
+import { createStdioProxyTransport, type StdioOutput } from '../client/stdio-proxy-transport';
 import type { Transport } from '../client/transport';
 import { PROXY_PATH } from '../protocol/loupe-api';
 import type { ConnectionConfig } from './connection-slice';
@@ -31,14 +31,20 @@ export function absoluteUrl(url: string): string {
 /**
  * The transport a config asks for. `argv` is the split stdio command line (checked non-empty by
  * the caller); `onRoute` hears which way an auto connection went and why (direct and proxy
- * connections report their own choice at once).
+ * connections report their own choice at once); `onOutput` hears a stdio child's log lines and exit.
  */
-export function configTransport(config: ConnectionConfig, argv: string[], options: InspectorStoreOptions, onRoute: (r: TransportRoute) => void): Transport {
+export function configTransport(
+  config: ConnectionConfig,
+  argv: string[],
+  options: InspectorStoreOptions,
+  onRoute: (r: TransportRoute) => void,
+  onOutput?: (o: StdioOutput) => void,
+): Transport {
   const headers = configHeaders(config);
   const endpoint = options.proxyEndpoint ?? PROXY_PATH;
   switch (config.mode) {
     case 'stdio':
-      return createStdioProxyTransport({ command: argv[0] ?? '', args: argv.slice(1), fetch: options.fetch });
+      return createStdioProxyTransport({ command: argv[0] ?? '', args: argv.slice(1), fetch: options.fetch, onOutput });
     case 'proxy':
       onRoute({ via: 'proxy', reason: 'chosen' });
       return createHttpTransport({ url: absoluteUrl(config.url), headers, proxy: { endpoint }, fetch: options.fetch });

@@ -2,6 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ClientCapabilities } from '../protocol';
 import { createAuthSlice, type AuthSlice } from './auth-slice';
 import { createConnectionSlice, type ConnectionSlice } from './connection-slice';
+import { createServerOutputSlice, type ServerOutputSlice } from './server-output-slice';
 import { createServerRequestsSlice, type ServerRequestsSlice } from './server-requests-slice';
 import { createStreamsSlice } from './streams-slice';
 import type { StreamsSlice } from './streams-types';
@@ -54,6 +55,9 @@ import type { SpillHandler, TimelineLimits } from './timeline-types';
  * `s.tasks`, `s.streams` (lib/state/tasks-slice.ts, streams-slice.ts): fed with every frame
  * batch here (their `ingestMany`), and by the panels' own calls.
  *
+ * `s.serverOutput` (lib/state/server-output-slice.ts): a stdio server's stderr, non-JSON stdout
+ * and the proxy's notes, with its exit (bounded lines stamped with the connect's epoch).
+ *
  * `s.serverRequests` (lib/state/server-requests-slice.ts): a 2025-11-25 server's elicitation and
  * sampling requests waiting for the person (`pending`, `settle(seq, answer)`); the connection's
  * answerer fills it, components/elicitation/ServerRequestsDialog.tsx shows it.
@@ -67,7 +71,7 @@ import type { SpillHandler, TimelineLimits } from './timeline-types';
  */
 
 /** The inspector state: every slice. */
-export type InspectorState = ConnectionSlice & TimelineSlice & UiSlice & TasksSlice & StreamsSlice & ServerRequestsSlice & AuthSlice;
+export type InspectorState = ConnectionSlice & TimelineSlice & UiSlice & TasksSlice & StreamsSlice & ServerRequestsSlice & AuthSlice & ServerOutputSlice;
 /** The inspector store, with its task runner. */
 export type InspectorStore = StoreApi<InspectorState> & {
   /** The store's task runner (one per store, created on first use). */
@@ -106,6 +110,7 @@ export function createInspectorStore(options: InspectorStoreOptions = {}): Inspe
     ...createStreamsSlice(set, get),
     ...createServerRequestsSlice(set, get),
     ...createAuthSlice(set, get),
+    ...createServerOutputSlice(set, get, options.now),
   }));
   store.getState().timeline.subscribeFrames((frames) => {
     // One store update per batch and slice (a 100,000-frame recording included).
