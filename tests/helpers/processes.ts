@@ -200,6 +200,18 @@ export async function startTapProcess(args: string[]): Promise<Started> {
   return { child, url, port: Number(new URL(url).port), output, stop: stopper(child) };
 }
 
+/** `mcp-loupe replay FILE` on a free port, ready once it printed its READY line. */
+export async function startReplayProcess(file: string, extra: string[] = []): Promise<Started> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'mcp-loupe.mjs'), 'replay', file, '--port', '0', ...extra], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output = keepOutput(child);
+  const url = (await waitForOutput(child, output, /READY (http:\/\/\S+)/, 'replay', 15_000))[1]!;
+  return { child, url, port: Number(new URL(url).port), output, stop: stopper(child) };
+}
+
 /** Pids of live (not zombie) processes whose command line contains `needle`, from /proc. */
 export function pidsWith(needle: string): number[] {
   const out: number[] = [];

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -9,7 +8,7 @@ import { importHar } from '../../lib/recording/har-import';
 import { collectSecrets } from '../../lib/recording/secrets';
 import { parseRecording, type Recording } from '../../lib/recording/schema';
 import { parseScenario } from '../../lib/scenario/loader';
-import { ROOT, startCliMock, type Started, runCli, CLI, type CliRun } from '../helpers/processes';
+import { startCliMock, type Started, runCli, type CliRun, startReplayProcess } from '../helpers/processes';
 
 /**
  * Recordings from the command line, over real HTTP: a scripted client session against the
@@ -26,35 +25,6 @@ const PASTED_KEY = 'sk-live-ABCDEF1234567890abcdef';
 const PASTED = `text=my key is ${PASTED_KEY} and password hunter2`;
 
 const cli = (args: string[], env: Record<string, string> = {}, timeoutMs?: number) => runCli(args, { env, timeoutMs });
-
-/** Start `mcp-loupe replay FILE` on a free port and wait for its READY line. */
-async function startReplay(file: string, extra: string[] = []): Promise<{ url: string; output: () => string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [CLI, 'replay', file, '--port', '0', ...extra], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`replay did not start:\n${out}`)), 15_000);
-    child.stdout.on('data', () => {
-      const m = /READY (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`replay exited with ${code}:\n${out}`)));
-  });
-  return {
-    url,
-    output: () => out,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
 
 /** The scripted client session: discovery, a plain call with a bearer token, a task with input, MRTR, an idempotent charge. */
 const session = (url: string): string[][] => [
@@ -140,7 +110,7 @@ describe('mcp-loupe call --record, replay and export', () => {
   });
 
   it('answers a call the recording does not hold with an error naming it (the closest recorded call in data); --loose falls back to method order', async () => {
-    const replay = await startReplay(file);
+    const replay = await startReplayProcess(file);
     try {
       const strict = await cli(['call', 'echo', 'text=hi', '--json', '--url', replay.url]);
       expect(strict.code).toBe(1);
@@ -155,7 +125,7 @@ describe('mcp-loupe call --record, replay and export', () => {
     } finally {
       await replay.stop();
     }
-    const loose = await startReplay(file, ['--loose']);
+    const loose = await startReplayProcess(file, ['--loose']);
     try {
       const run = await cli(['call', 'echo', 'text=hi', '--url', loose.url]);
       expect(run.code).toBe(0);
@@ -182,7 +152,7 @@ describe('mcp-loupe call --record, replay and export', () => {
       () => 'refused',
     );
     expect(gone).toBe('refused');
-    const replay = await startReplay(file);
+    const replay = await startReplayProcess(file);
     try {
       expect(replay.output()).toMatch(/mcp-loupe replay: \d+ recorded exchanges from /);
       const again: CliRun[] = [];
@@ -200,7 +170,7 @@ describe('mcp-loupe call --record, replay and export', () => {
   });
 
   it('refuses a forged Host and binding every interface without --allow-remote', async () => {
-    const replay = await startReplay(file);
+    const replay = await startReplayProcess(file);
     try {
       const port = Number(new URL(replay.url).port);
       const status = await new Promise<number>((resolve, reject) => {

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,7 +11,7 @@ import { parseRecording, type Recording } from '../../lib/recording/schema';
 import { joinCommandLine } from '../../lib/state/connection-link';
 import { createInspectorStore } from '../../lib/state/inspector-store';
 import { recordingConnection } from '../../lib/state/recording-connection';
-import { CLI, ROOT, runCli, startCliMock, type Started } from '../helpers/processes';
+import { CLI, ROOT, runCli, startCliMock, type Started, startReplayProcess } from '../helpers/processes';
 
 /**
  * Recordings of stdio servers, made by each producer (the CLI's `--record`, the stdio tap, the
@@ -38,32 +37,6 @@ afterAll(async () => {
 
 /** `mcp-loupe mock conformance --stdio` as a command line (its own data dir). */
 const mockStdio = (name: string) => [node, CLI, 'mock', 'conformance', '--stdio', '--data-dir', path.join(dir, name)];
-
-/** Start `mcp-loupe replay FILE` on a free port; `url` from its READY line. */
-async function startReplay(file: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = spawn(node, [CLI, 'replay', file, '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`replay did not start:\n${out}`)), 15_000);
-    child.stdout.on('data', () => {
-      const m = /READY (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`replay exited with ${code}:\n${out}`)));
-  });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
-  return { url, stop };
-}
 
 /** What the SDK 1.32.2 client gets from the sdk1 fixture's tool and resource. */
 async function sdkSession(client: Client, read = true) {
@@ -96,7 +69,7 @@ describe('replaying a stdio server recorded by `call --record`', () => {
     for (const args of runs) original.push(await runCli([...args, '--record', file, '--', ...mockStdio('cli-mock')]));
     expect(original.map((r) => r.code)).toEqual([0, 0, 0]);
     expect(opened(file).connection).toMatchObject({ transport: 'stdio', era: 'modern' });
-    const replay = await startReplay(file);
+    const replay = await startReplayProcess(file);
     try {
       for (const [i, args] of runs.entries()) {
         const again = await runCli([...args, '--url', replay.url]);
@@ -136,7 +109,7 @@ describe('replaying a stdio server recorded by `call --record`', () => {
     const call = await runCli(['call', 'word_count', 'text=one two three', '--json', '--record', file, '--', node, SDK1]);
     const read = await runCli(['read', 'file:///readme.txt', '--json', '--record', file, '--', node, SDK1]);
     expect([tools.code, call.code, read.code]).toEqual([0, 0, 0]);
-    const replay = await startReplay(file);
+    const replay = await startReplayProcess(file);
     try {
       expect((await runCli(['tools', '--url', replay.url])).stdout).toBe(tools.stdout);
       expect((await runCli(['call', 'word_count', 'text=one two three', '--json', '--url', replay.url])).stdout).toBe(call.stdout);
@@ -162,7 +135,7 @@ describe('replaying a stdio server recorded by `tap --record`', () => {
     for (let i = 0; i < 100 && !opened(file).frames.some((f) => f.method === 'resources/read' && f.direction === 'in'); i++)
       await new Promise((r) => setTimeout(r, 50));
     expect(opened(file).connection).toMatchObject({ transport: 'stdio' });
-    const replay = await startReplay(file);
+    const replay = await startReplayProcess(file);
     try {
       expect(await sdkOverHttp(replay.url)).toEqual(direct);
       const tools = await runCli(['tools', '--url', replay.url]);
@@ -221,7 +194,7 @@ describe('replaying the inspector’s recording of a stdio session', () => {
       older,
       JSON.stringify({ ...doc, connection: { ...doc.connection, transport: 'http', target: `${base}/${encodeURIComponent(commandLine)}` } }),
     );
-    const replay = await startReplay(older);
+    const replay = await startReplayProcess(older);
     try {
       expect(await sdkOverHttp(replay.url, false).then((s) => ({ tools: s.tools, call: s.call.content }))).toEqual(direct);
     } finally {
