@@ -1,9 +1,10 @@
 /**
  * One run at a time of an async task asked for in bursts (a server's list_changed notices): a
  * call while a run is under way asks for one more run after it, however many calls came, so the
- * last state is always fetched and never more than twice per burst.
+ * last state is always fetched and never more than twice per burst. A run that is no longer
+ * wanted (its connection was replaced) says so itself and returns at once.
  */
-export function coalesced(run: () => Promise<unknown>, stillWanted: () => boolean = () => true): () => void {
+export function coalesced(run: () => Promise<unknown>): () => void {
   let running = false;
   let again = false;
   const start = (): void => {
@@ -16,7 +17,7 @@ export function coalesced(run: () => Promise<unknown>, stillWanted: () => boolea
       .catch(() => {})
       .finally(() => {
         running = false;
-        if (again && stillWanted()) {
+        if (again) {
           again = false;
           start();
         }
