@@ -29,18 +29,26 @@ export function PromptsPanel() {
   const epoch = useInspector((s) => s.connection.epoch);
   const prompts = usePagedList(listPrompts, offered);
   const [selected, setSelected] = useState<string>();
-  const prompt = useMemo(() => (selected === undefined ? undefined : prompts.items.find((p) => p.name === selected)), [prompts.items, selected]);
+  // `items` grows in place as pages arrive; `count` (a dependency) moves when it does, so a chosen
+  // prompt on a later page is found again after a refresh or a reconnection lists from scratch.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: count is the trigger
+  const prompt = useMemo(() => (selected === undefined ? undefined : prompts.items.find((p) => p.name === selected)), [prompts.items, prompts.count, selected]);
 
   if (!connected) return <p className="text-xs text-muted">Connect to a server to browse its prompts.</p>;
   if (!offered) return <p className="text-xs text-muted">The server does not advertise prompts.</p>;
   return (
     <section data-testid="prompts-panel" className="space-y-3">
-      <h2 className="text-sm font-semibold">
-        Prompts{' '}
-        <span className="font-normal text-muted">
-          (<span data-testid="prompts-count">{prompts.count.toLocaleString('en-US')}</span>)
-        </span>
-      </h2>
+      <div className="flex items-center justify-between gap-2">
+        <h2 className="text-sm font-semibold">
+          Prompts{' '}
+          <span className="font-normal text-muted">
+            (<span data-testid="prompts-count">{prompts.count.toLocaleString('en-US')}</span>)
+          </span>
+        </h2>
+        <button type="button" data-testid="prompts-refresh" className="text-xs text-accent hover:underline" onClick={prompts.refresh}>
+          Refresh prompts/list
+        </button>
+      </div>
       <SearchableTable
         name="prompts"
         items={prompts.items}

@@ -88,7 +88,7 @@ export function ResourcesPanel() {
             (<span data-testid="resources-count">{resources.count.toLocaleString('en-US')}</span>)
           </span>
         </h2>
-        <button type="button" className="text-xs text-accent hover:underline" onClick={resources.refresh}>
+        <button type="button" data-testid="resources-refresh" className="text-xs text-accent hover:underline" onClick={resources.refresh}>
           Refresh resources/list
         </button>
       </div>

@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, ElementHandle, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFloodServer, type FloodServer } from '../helpers/hostile/flood-server';
 import { startAppAndBrowser, stopAppAndBrowser, type AppAndBrowser } from './browser';
@@ -9,7 +9,7 @@ import { startProfile, stopProfile } from './profile';
  * 100,000 tools, an MCP App that floods the bridge, an SSE stream that never ends. Throughout,
  * two main-thread probes run in the page: a worker asks the page every 20 ms and the longest
  * wait for the page's answer is kept (`…AnswerMaxMs`, the issue's "a main-thread probe answers
- * within 200 ms"), and a timer every 20 ms keeps the longest gap between its runs (`…ProbeMaxMs`:
+ * within 200 ms", asserted for every case by `responsive`), and a timer every 20 ms keeps the longest gap between its runs (`…ProbeMaxMs`:
  * stricter, since it counts its own 20 ms and timers are among the page's last tasks to run).
  */
 
@@ -23,7 +23,7 @@ const LAST_TOOL = `tool_${String(TOOL_COUNT - 1).padStart(6, '0')}`;
 const LIST_COUNT = process.env.LOUPE_E2E_FULL_FLOOD === '1' ? 100_000 : 10_000;
 const LAST_ENTRY = String(LIST_COUNT - 1).padStart(6, '0');
 
-/** The issue's criterion for the probe; reported beside each figure (a loaded CI machine may miss it, so it is not asserted). */
+/** The issue's criterion: the page answers the worker's probe within this long throughout each case (see `responsive`). */
 const PROBE_LIMIT_MS = 200;
 
 /** The probes' state in the page. */
@@ -99,22 +99,48 @@ describe('a hostile server cannot freeze the page by volume', () => {
     await stopAppAndBrowser(env ?? {});
   });
 
+  /**
+   * Hold one case to the criterion: run it under the probes and expect the page to have answered
+   * within PROBE_LIMIT_MS throughout; returns how many runs it took. A case that misses is run once
+   * more (`again`, from where the first run left the page): on a 2-core machine the page's thread
+   * can wait for a core while the flooding view's renderer, its sandbox proxy's and the browser
+   * process routing their messages hold both (a trace of a 113 ms task showed 11 ms of thread
+   * time), so one miss may be the machine's; a page that blocks itself misses twice. Both runs'
+   * figures are printed (`<name>Again…`).
+   */
+  async function responsive(name: string, first: () => Promise<void>, again: () => Promise<void> = first): Promise<number> {
+    const runs = [name, `${name}Again`];
+    for (const [i, label] of runs.entries()) {
+      await startProbe(page);
+      const prof = await startProfile(page);
+      await (i === 0 ? first : again)();
+      await probeFigures(page, figures, label);
+      await stopProfile(prof, label);
+      if ((figures[`${label}AnswerMaxMs`] as number) <= PROBE_LIMIT_MS) return i + 1;
+    }
+    expect.soft(figures[`${name}AgainAnswerMaxMs`], `${name}: the page took over ${PROBE_LIMIT_MS} ms to answer, twice`).toBeLessThanOrEqual(PROBE_LIMIT_MS);
+    return runs.length;
+  }
+
   it('connects to a server with 20,000 tools (100,000 with LOUPE_E2E_FULL_FLOOD=1), lists them virtualized and finds one by search, the page answering throughout', async () => {
     await page.click('[data-testid="connect-button"]'); // leave the demo mock
     await page.waitForSelector('[data-testid="connection-status"]:not([data-state="connected"])');
     await page.fill('[data-testid="url-input"]', flood.url);
     await page.selectOption('[data-testid="mode-select"]', 'proxy');
-    await startProbe(page);
-    const prof0 = await startProfile(page);
-    const started = Date.now();
-    await page.click('[data-testid="connect-button"]');
-    await page.waitForSelector('[data-testid="connection-status"][data-state="connected"]', { timeout: 280_000 });
-    figures.connectMs = Date.now() - started;
-    await probeFigures(page, figures, 'connect');
-    await stopProfile(prof0, 'connect');
+    const connect = async () => {
+      const started = Date.now();
+      await page.click('[data-testid="connect-button"]');
+      await page.waitForSelector('[data-testid="connection-status"][data-state="connected"]', { timeout: 280_000 });
+      figures.connectMs = Date.now() - started;
+    };
+    const connects = await responsive('connect', connect, async () => {
+      await page.click('[data-testid="connect-button"]'); // disconnect, then connect again
+      await page.waitForSelector('[data-testid="connection-status"]:not([data-state="connected"])');
+      await connect();
+    });
     figures.toolCount = TOOL_COUNT;
     expect(await page.textContent('[data-testid="tools-count"]')).toBe(TOOL_COUNT.toLocaleString('en-US'));
-    expect(flood.counts.get('tools/list')).toBe(TOOL_COUNT / 1000);
+    expect(flood.counts.get('tools/list')).toBe((TOOL_COUNT / 1000) * connects);
     // Virtualized: a screenful of rows in the document, not 100,000.
     expect(await page.getAttribute('[data-testid="tools-table"]', 'data-virtual')).toBe('true');
     expect(await page.$$eval('[data-testid="tools-table"] tr[data-tool]', (rows) => rows.length)).toBeLessThan(60);
@@ -126,15 +152,14 @@ describe('a hostile server cannot freeze the page by volume', () => {
       )
       .toBe(true);
 
-    await startProbe(page);
-    const prof1 = await startProfile(page);
-    await page.fill('[data-testid="tools-search"]', LAST_TOOL);
-    await page.waitForSelector(`[data-testid="tools-matches"]:has-text("1 of ${TOOL_COUNT.toLocaleString('en-US')} match")`);
-    await page.click(`[data-testid="tools-table"] tr[data-tool="${LAST_TOOL}"] [data-testid="select-tool"]`);
-    await page.waitForSelector(`[data-testid="tool-call-form"][data-tool="${LAST_TOOL}"]`);
-    await probeFigures(page, figures, 'search');
-    await stopProfile(prof1, 'search');
-    await page.fill('[data-testid="tools-search"]', '');
+    const search = async () => {
+      await page.fill('[data-testid="tools-search"]', LAST_TOOL);
+      await page.waitForSelector(`[data-testid="tools-matches"]:has-text("1 of ${TOOL_COUNT.toLocaleString('en-US')} match")`);
+      await page.click(`[data-testid="tools-table"] tr[data-tool="${LAST_TOOL}"] [data-testid="select-tool"]`);
+      await page.waitForSelector(`[data-testid="tool-call-form"][data-tool="${LAST_TOOL}"]`);
+      await page.fill('[data-testid="tools-search"]', '');
+    };
+    await responsive('search', search);
   }, 300_000);
 
   /**
@@ -178,15 +203,31 @@ describe('a hostile server cannot freeze the page by volume', () => {
     return { reason, dropped: dropped ? Number(dropped[1]!.replace(/,/g, '')) : 0 };
   }
 
-  /** One flooding app's case: connected and settled, `tool` called under the probes (figures as `label`), until its view is paused. */
+  /** Resume the paused view of `tool`: it loads again from scratch (and a flooding app floods again). */
+  async function resume(tool: string): Promise<void> {
+    const view = `[data-testid="app-view"][data-tool="${tool}"]`;
+    await page.click(`${view} [data-testid="app-resume"]`);
+    await page.waitForSelector(`${view}:not([data-state="paused"]) [data-testid="app-frame"]`);
+  }
+
+  /**
+   * One flooding app's case: connected and settled, `tool` called under the probes (figures as
+   * `label`), until its view is paused; run again (responsive) by resuming the paused view.
+   */
   async function floodedView(tool: string, label: string): Promise<{ reason: string; dropped: number }> {
     await connectToFlood();
-    await startProbe(page);
-    const prof = await startProfile(page);
-    await callTool(tool);
-    const paused = await pausedView(tool);
-    await probeFigures(page, figures, label);
-    await stopProfile(prof, label);
+    let paused = { reason: '', dropped: 0 };
+    await responsive(
+      label,
+      async () => {
+        await callTool(tool);
+        paused = await pausedView(tool);
+      },
+      async () => {
+        await resume(tool);
+        paused = await pausedView(tool);
+      },
+    );
     return paused;
   }
 
@@ -216,13 +257,10 @@ describe('a hostile server cannot freeze the page by volume', () => {
     );
 
     // Resume loads the view again from scratch: it starts over, and floods, and is paused again.
-    await startProbe(page);
-    const prof3 = await startProfile(page);
-    await page.click('[data-testid="app-resume"]');
-    await page.waitForSelector('[data-testid="app-view"]:not([data-state="paused"]) [data-testid="app-frame"]');
-    await pausedView('flood_app');
-    await probeFigures(page, figures, 'floodResume');
-    await stopProfile(prof3, 'floodResume');
+    await responsive('floodResume', async () => {
+      await resume('flood_app');
+      await pausedView('flood_app');
+    });
     // The fresh view's log starts folded again: its last rows, the rest on demand.
     expect(await page.$$eval(`${view} [data-testid="bridge-log"] li[data-direction]`, (els) => els.length)).toBeLessThanOrEqual(60);
     expect(await page.$(`${view} [data-testid="bridge-log-show-all"]`)).not.toBeNull();
@@ -265,13 +303,18 @@ describe('a hostile server cannot freeze the page by volume', () => {
       return (await cdp.send('Runtime.getHeapUsage')).usedSize;
     };
     const before = await heap();
-    await startProbe(page);
-    const prof6 = await startProfile(page);
-    await callTool('endless_stream');
-    const result = await page.waitForSelector('[data-testid="tool-call-form"][data-tool="endless_stream"] [data-testid="tool-result"]', { timeout: 200_000 });
-    await probeFigures(page, figures, 'stream');
-    await stopProfile(prof6, 'stream');
-    expect(await result.textContent()).toMatch(/stream cut after 1\d\.\d MiB: over the budget of 16\.0 MiB per stream/);
+    const resultSelector = '[data-testid="tool-call-form"][data-tool="endless_stream"] [data-testid="tool-result"]';
+    const cut = async () => {
+      const earlier = await page.$(resultSelector);
+      await callTool('endless_stream');
+      await earlier?.waitForElementState('hidden'); // the earlier run's result goes as the call starts
+      return page.waitForSelector(resultSelector, { timeout: 200_000 });
+    };
+    let result: ElementHandle | undefined;
+    await responsive('stream', async () => {
+      result = await cut();
+    });
+    expect(await result?.textContent()).toMatch(/stream cut after 1\d\.\d MiB: over the budget of 16\.0 MiB per stream/);
     // The server saw its stream closed near the budget: by the page's cancel through the proxy, or, when the page
     // reads slower than the proxy relays, by the proxy's own cap (32 MiB, twice the page's) plus what sat in buffers:
     // the loopback socket's kernel buffers between server and proxy alone may hold several MiB (40.7 MiB was seen once
@@ -293,16 +336,29 @@ describe('a hostile server cannot freeze the page by volume', () => {
   }, 300_000);
   it('lists 10,000 resources and 10,000 prompts (100,000 each with LOUPE_E2E_FULL_FLOOD=1) page after page, virtualized, and finds the last of each by search, the page answering throughout', async () => {
     const total = LIST_COUNT.toLocaleString('en-US');
+    const pages = LIST_COUNT / 1000;
+    /** Every page of `kind` listed: the count shown is the whole list and nothing is loading (`lists` lists in all). */
+    const listed = async (kind: 'resources' | 'prompts', lists: number) => {
+      await expect.poll(() => flood.counts.get(`${kind}/list`), { timeout: 200_000 }).toBe(pages * lists);
+      await page.waitForSelector(`[data-testid="${kind}-count"]:text-is("${total}")`, { timeout: 200_000 });
+      await page.waitForSelector(`[data-testid="${kind}-panel"] [data-testid="list-loading"]`, { state: 'detached' });
+    };
+    /** Refresh lists every page once more. */
+    const refreshed = (kind: 'resources' | 'prompts') => async () => {
+      const lists = (flood.counts.get(`${kind}/list`) ?? 0) / pages;
+      await page.click(`[data-testid="${kind}-refresh"]`);
+      await listed(kind, lists + 1);
+    };
     await connectToFlood();
-    await startProbe(page);
-    const prof7 = await startProfile(page);
-    await page.click('[data-tab="resources"]');
     // Every page is followed on its own (no "Load more" for each thousand), and the list shows as it grows.
-    await page.waitForSelector(`[data-testid="resources-count"]:text-is("${total}")`, { timeout: 200_000 });
-    await page.waitForSelector('[data-testid="resources-panel"] [data-testid="list-loading"]', { state: 'detached' });
-    await probeFigures(page, figures, 'resources');
-    await stopProfile(prof7, 'resources');
-    expect(flood.counts.get('resources/list')).toBe(LIST_COUNT / 1000);
+    await responsive(
+      'resources',
+      async () => {
+        await page.click('[data-tab="resources"]');
+        await listed('resources', 1);
+      },
+      refreshed('resources'),
+    );
     expect(await page.$('[data-testid="resources-panel"] [data-testid="load-more"]')).toBeNull();
     expect(await page.getAttribute('[data-testid="resources-table"]', 'data-virtual')).toBe('true');
     expect(await page.$$eval('[data-testid="resources-table"] tr[data-resource]', (rows) => rows.length)).toBeLessThan(60);
@@ -310,19 +366,30 @@ describe('a hostile server cannot freeze the page by volume', () => {
     await page.waitForSelector(`[data-testid="resources-matches"]:has-text("1 of ${total} match")`);
     await page.waitForSelector(`[data-testid="resources-table"] tr[data-resource="flood://resources/${LAST_ENTRY}"]`);
 
-    await startProbe(page);
-    const prof8 = await startProfile(page);
-    await page.click('[data-tab="prompts"]');
-    await page.waitForSelector(`[data-testid="prompts-count"]:text-is("${total}")`, { timeout: 200_000 });
-    await page.waitForSelector('[data-testid="prompts-panel"] [data-testid="list-loading"]', { state: 'detached' });
-    expect(flood.counts.get('prompts/list')).toBe(LIST_COUNT / 1000);
-    expect(await page.getAttribute('[data-testid="prompts-table"]', 'data-virtual')).toBe('true');
-    await page.fill('[data-testid="prompts-search"]', `prompt_${LAST_ENTRY}`);
-    await page.waitForSelector(`[data-testid="prompts-matches"]:has-text("1 of ${total} match")`);
-    await page.click(`[data-testid="prompts-table"] tr[data-prompt="prompt_${LAST_ENTRY}"] [data-testid="select-prompt"]`);
-    await page.waitForSelector(`[data-testid="prompt-form"][data-prompt="prompt_${LAST_ENTRY}"]`);
-    await probeFigures(page, figures, 'prompts');
-    await stopProfile(prof8, 'prompts');
+    const findLastPrompt = async () => {
+      await page.fill('[data-testid="prompts-search"]', '');
+      expect(await page.getAttribute('[data-testid="prompts-table"]', 'data-virtual')).toBe('true');
+      await page.fill('[data-testid="prompts-search"]', `prompt_${LAST_ENTRY}`);
+      await page.waitForSelector(`[data-testid="prompts-matches"]:has-text("1 of ${total} match")`);
+      await page.click(`[data-testid="prompts-table"] tr[data-prompt="prompt_${LAST_ENTRY}"] [data-testid="select-prompt"]`);
+      await page.waitForSelector(`[data-testid="prompt-form"][data-prompt="prompt_${LAST_ENTRY}"]`);
+    };
+    await responsive(
+      'prompts',
+      async () => {
+        await page.click('[data-tab="prompts"]');
+        await listed('prompts', 1);
+        await findLastPrompt();
+      },
+      async () => {
+        await refreshed('prompts')();
+        await findLastPrompt();
+      },
+    );
+    // A refresh lists from scratch; the chosen prompt (on the last page) comes back with its form once its page does.
+    await page.fill('[data-testid="prompts-search"]', '');
+    await refreshed('prompts')();
+    await page.waitForSelector(`[data-testid="prompt-form"][data-prompt="prompt_${LAST_ENTRY}"]`, { timeout: 10_000 });
     await page.click('[data-tab="tools"]');
   }, 300_000);
 });

@@ -106,6 +106,12 @@ describe('resources, prompts and rich results in the inspector', () => {
     const message = await page.waitForSelector(`${form} [data-testid="prompt-message"][data-role="user"]`);
     expect(await message.textContent()).toContain("Prompt with arguments: arg1='testValue1', arg2='second'");
     await page.waitForSelector('[data-testid="timeline-row"][data-method="completion/complete"]');
+    // Refresh lists the prompts again: one more prompts/list on the timeline, the list still there.
+    const lists = () => page.$$eval('[data-testid="timeline-row"][data-method="prompts/list"]', (els) => els.length);
+    const before = await lists();
+    await page.click(`${panel} [data-testid="prompts-refresh"]`);
+    await expect.poll(lists).toBe(before + 1);
+    await page.waitForSelector(`${panel} [data-prompt="test_prompt_with_arguments"]`);
   });
 
   it('renders test_image_content as an image and test_audio_content as an audio player', async () => {

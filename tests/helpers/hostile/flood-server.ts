@@ -31,8 +31,9 @@ interface FloodServerOptions {
   pageSize?: number;
 }
 
-/** What the endless stream did: bytes written, and whether (and after how many bytes) the reader closed it. */
+/** What the latest endless stream did: bytes written, and whether (and after how many bytes) the reader closed it. */
 export interface EndlessStreamStats {
+  /** Endless streams opened so far (the other figures are the latest one's). */
   opened: number;
   bytesWritten: number;
   closedByReader: boolean;
@@ -191,6 +192,11 @@ export async function startFloodServer(options: FloodServerOptions = {}): Promis
 
   function endless(res: http.ServerResponse, id: unknown) {
     stats.opened++;
+    // The figures start over: a test that calls it again measures the new stream.
+    stats.bytesWritten = 0;
+    stats.closedByReader = false;
+    stats.bytesAtClose = undefined;
+    const mine = stats.opened;
     open.add(res);
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store' });
     let n = 0;
@@ -200,12 +206,13 @@ export async function startFloodServer(options: FloodServerOptions = {}): Promis
       while (!res.destroyed) {
         const data = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: String(id), progress: ++n, message: pad } });
         const chunk = `id: ${n}\ndata: ${data}\n\n`;
-        stats.bytesWritten += chunk.length;
+        if (mine === stats.opened) stats.bytesWritten += chunk.length;
         if (!res.write(chunk)) return void res.once('drain', write);
       }
     };
     res.on('close', () => {
       open.delete(res);
+      if (mine !== stats.opened) return; // an earlier stream's late close
       stats.closedByReader = true;
       stats.bytesAtClose = stats.bytesWritten;
     });
