@@ -27,7 +27,8 @@ export function PromptsPanel() {
   const offered = useInspector((s) => !!s.connection.server?.capabilities?.prompts);
   const connected = useInspector((s) => s.connection.status === 'connected');
   const epoch = useInspector((s) => s.connection.epoch);
-  const prompts = usePagedList(listPrompts, offered);
+  const changes = useInspector((s) => s.connection.listChanges.prompts);
+  const prompts = usePagedList(listPrompts, offered, changes);
   const [selected, setSelected] = useState<string>();
   // `items` grows in place as pages arrive; `count` (a dependency) moves when it does, so a chosen
   // prompt on a later page is found again after a refresh or a reconnection lists from scratch.

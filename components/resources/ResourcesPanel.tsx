@@ -73,8 +73,10 @@ function Template({ t, onRead }: { t: ResourceTemplate; onRead(uri: string): voi
 export function ResourcesPanel() {
   const offered = useInspector((s) => !!s.connection.server?.capabilities?.resources);
   const connected = useInspector((s) => s.connection.status === 'connected');
-  const resources = usePagedList(listResources, offered);
-  const templates = usePagedList(listResourceTemplates, offered);
+  // resources/list_changed says "the list of resources it can read from has changed": templates are read from too.
+  const changes = useInspector((s) => s.connection.listChanges.resources);
+  const resources = usePagedList(listResources, offered, changes);
+  const templates = usePagedList(listResourceTemplates, offered, changes);
   const { state, read } = useResourceRead();
 
   if (!connected) return <p className="text-xs text-muted">Connect to a server to browse its resources.</p>;

@@ -11,7 +11,9 @@ import { useInspector } from '@/components/inspector/use-inspector';
  * slices that yield), and the list shows as it grows; "Load more" goes on from where it
  * stopped (the page cap, or a page that failed). The items are one array appended to in place
  * (`count` moves when it grows), so 100,000 entries are never copied page after page. The last
- * page's caching hints are shown. Only the latest listing of a connection counts.
+ * page's caching hints are shown. Only the latest listing of a connection counts. When
+ * `changes` moves (the server announced the list changed: lib/state/list-changes.ts), it is
+ * listed again from the first page.
  */
 
 interface PagedList<T> {
@@ -50,7 +52,7 @@ function stateOf<T>(list: ListSoFar<T>): ListState<T> {
 }
 
 /** `enabled` is false when the server does not advertise the capability: nothing is asked. */
-export function usePagedList<T>(load: Loader<T>, enabled: boolean): PagedList<T> {
+export function usePagedList<T>(load: Loader<T>, enabled: boolean, changes = 0): PagedList<T> {
   const session = useInspector((s) => s.connection.session);
   const connected = useInspector((s) => s.connection.status === 'connected');
   const epoch = useInspector((s) => s.connection.epoch);
@@ -78,13 +80,13 @@ export function usePagedList<T>(load: Loader<T>, enabled: boolean): PagedList<T>
     [session, load],
   );
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: epoch is the trigger: a new connection lists again
+  // biome-ignore lint/correctness/useExhaustiveDependencies: epoch and changes are the triggers: a new connection, or a change announced, lists again
   useEffect(() => {
     generation.current++;
     list.current = undefined;
     setState(EMPTY);
     if (connected && enabled) void follow(undefined);
-  }, [connected, enabled, epoch, follow]);
+  }, [connected, enabled, epoch, changes, follow]);
 
   return {
     ...state,

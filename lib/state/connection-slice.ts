@@ -19,8 +19,11 @@ import type { ServerOutputSlice } from './server-output-slice';
 import { configTransport, pageOrigin } from './connection-transport';
 import type { AuthSlice } from './auth-slice';
 import { authorizedTransport } from './connection-auth';
+import { DEFAULT_CONFIG, type ConnectionConfig } from './connection-config';
+import { changedList, NO_LIST_CHANGES, watchListChanges, type ChangingList, type ListChanges } from './list-changes';
 
 export { absoluteUrl, configHeaders } from './connection-transport';
+export type { ConnectionConfig, ConnectionMode, HeaderRow } from './connection-config';
 
 /**
  * The connection slice: what to connect to (URL, direct or through Loupe's proxy, headers and
@@ -29,32 +32,7 @@ export { absoluteUrl, configHeaders } from './connection-transport';
  * so anything a panel does through `session` shows up there.
  */
 
-/**
- * `auto`: direct when the server allows CORS, else through the proxy (lib/client/auto-transport.ts).
- * `stdio`: `url` holds a command line the proxy spawns (split without a shell).
- */
-export type ConnectionMode = 'auto' | 'direct' | 'proxy' | 'stdio';
 type ConnectionStatus = 'idle' | 'connecting' | 'connected' | 'error';
-
-/** A custom header row of the editor; disabled rows are kept but not sent. */
-export interface HeaderRow {
-  name: string;
-  value: string;
-  enabled: boolean;
-}
-
-/** What the connect form holds: where to connect, how, and with which headers. */
-export interface ConnectionConfig {
-  /** The MCP endpoint; a path (`/mcp`) is resolved against this page's origin. */
-  url: string;
-  mode: ConnectionMode;
-  headers: HeaderRow[];
-  /** Sent as `Authorization: Bearer …` when set (a header row named Authorization wins). */
-  bearer: string;
-  era: Era | 'auto';
-  /** Declare the MCP Apps extension (io.modelcontextprotocol/ui) on requests; default true. */
-  apps?: boolean;
-}
 
 interface ServerSummary {
   info?: Implementation;
@@ -79,6 +57,8 @@ interface ConnectionState {
   server?: ServerSummary;
   /** Tools from the last tools/list (invalid ones dropped by the client). */
   tools: Tool[];
+  /** The prompts' and resources' list_changed notices since this connection began (their panels list again). */
+  listChanges: ListChanges;
   /** Client warnings (dropped tools, era fallback...), newest last, at most 50. */
   warnings: string[];
   /** Grows on every connect; effects that use `session` should depend on it. */
@@ -96,8 +76,6 @@ interface ConnectionState {
 export interface ConnectionSlice {
   connection: ConnectionState;
 }
-
-const DEFAULT_CONFIG: ConnectionConfig = { url: '/mcp', mode: 'auto', headers: [], bearer: '', era: 'auto' };
 
 /** The connection slice; it feeds the timeline slice's live queue. */
 export function createConnectionSlice(
@@ -173,12 +151,18 @@ export function createConnectionSlice(
       ...(authed ? { timeoutMs: 10 * 60_000 } : {}),
       // 2025-11-25: the server's elicitation and sampling requests wait for the person; Disconnect refuses them.
       onServerRequest: createInteractiveAnswerer((r, signal) => get().serverRequests.ask(r, signal), ac.signal),
-      onNotification: (n) => void (n.method === 'notifications/tools/list_changed' && get().connection.status === 'connected' && relistTools()),
+      onNotification: (n) => onListChanged(changedList(n.method)),
       // 2025-11-25 HTTP: the session's GET stream, where a server asks and notifies outside a call (its frames reach the timeline).
       serverStream: true,
     });
     // The server changed its tools: list them again, one tools/list at a time however many notices come.
     const relistTools = coalesced(async () => mine === generation && (await listTools(session, mine, ac.signal)));
+    const onListChanged = (list: ChangingList | undefined) => {
+      if (!list || mine !== generation || get().connection.status !== 'connected') return;
+      if (list === 'tools') return void relistTools();
+      const changes = get().connection.listChanges;
+      update({ listChanges: { ...changes, [list]: changes[list] + 1 } });
+    };
     update({
       config,
       status: 'connecting',
@@ -187,6 +171,7 @@ export function createConnectionSlice(
       route,
       server: undefined,
       tools: [],
+      listChanges: NO_LIST_CHANGES,
       warnings: [],
       session,
       transport,
@@ -213,6 +198,8 @@ export function createConnectionSlice(
       return;
     }
     update({ status: 'connected', server: { ...s, protocolVersion: session.protocolVersion, era: session.era } });
+    // 2026-07-28 has no GET stream: list changes come only on a listen that asks for them.
+    if (session.era === 'modern' && options.watchListChanges !== false) watchListChanges(session, s?.capabilities, onListChanged, ac.signal);
   }
 
   function disconnect() {
@@ -233,6 +220,7 @@ export function createConnectionSlice(
       config: DEFAULT_CONFIG,
       status: 'idle',
       tools: [],
+      listChanges: NO_LIST_CHANGES,
       warnings: [],
       epoch: 0,
       setConfig: (patch) => update({ config: { ...get().connection.config, ...patch } }),

@@ -98,6 +98,8 @@ export interface InspectorStoreOptions {
   scheduleFrames?: (flush: () => void) => void;
   /** Lint exchanges as they complete (default true). */
   lint?: boolean;
+  /** Keep a subscriptions/listen for list changes on 2026-07-28 connections (default true; lib/state/list-changes.ts). */
+  watchListChanges?: boolean;
 }
 
 /** Create one inspector store (one per provider mount; never a module singleton). */

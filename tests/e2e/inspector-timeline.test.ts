@@ -62,8 +62,10 @@ describe('inspector timeline', () => {
     await connected(page);
     await page.waitForSelector('[data-testid="timeline-row"][data-method="tools/list"][data-kind="exchange"]', { timeout: 15_000 });
     await page.waitForFunction(() => document.querySelector('[data-kind="exchange"][data-method="tools/list"]')?.textContent?.includes('complete'));
+    // Then the listen for the demo's list changes (a 2026-07-28 server sends them only there), left open.
+    await page.waitForSelector('[data-testid="timeline-row"][data-method="subscriptions/listen"][data-kind="exchange"]', { timeout: 15_000 });
     const list = await rows(page);
-    expect(list.map((r) => r.method)).toEqual(['server/discover', 'tools/list']);
+    expect(list.map((r) => r.method)).toEqual(['server/discover', 'tools/list', 'subscriptions/listen']);
     // Unfolded into frames, the discover exchange starts with the request sent.
     await page.selectOption('[data-testid="timeline-view"]', 'frames');
     const frames = await rows(page);

@@ -189,7 +189,13 @@ describe('timeline store: byte bound', () => {
 async function connectedToDemo(options: Parameters<typeof createInspectorStore>[0] = {}): Promise<{ store: InspectorStore; engine: MockEngine }> {
   const engine = createMockEngine({ scenario: getBuiltinScenario('demo')! });
   engines.push(engine);
-  const store = createInspectorStore({ ...sync, fetch: (input, init) => engine.fetch(new Request(new URL(input, 'http://127.0.0.1'), init)), ...options });
+  // The listen this file follows is a task's (it must close): no list-change listen beside it.
+  const store = createInspectorStore({
+    ...sync,
+    watchListChanges: false,
+    fetch: (input, init) => engine.fetch(new Request(new URL(input, 'http://127.0.0.1'), init)),
+    ...options,
+  });
   await store.getState().connection.connect({ url: '/mcp', mode: 'direct' });
   await new Promise((r) => setTimeout(r, 0));
   return { store, engine };
