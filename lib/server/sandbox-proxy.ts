@@ -1,5 +1,6 @@
 import { buildAppCsp } from '../protocol/app-csp';
 import { BRIDGE_BYTES_PER_WINDOW, BRIDGE_BYTES_WINDOW_MS, BRIDGE_MESSAGES_PER_SECOND, createFloodGate, SANDBOX_FLOODED_METHOD } from '../protocol/bridge-gate';
+import { sandboxOriginFor } from '../protocol/sandbox-origin';
 import { hostName, isAllowedHost } from '../engine/guards';
 
 /**
@@ -14,9 +15,10 @@ import { hostName, isAllowedHost } from '../engine/guards';
  * NOTICE_MS), so a view posting 20,000 messages costs the inspector's page one message, not
  * 20,000: the browser routes each postMessage across processes and the page would dispatch each.
  *
- * Query: `host` = the inspector's origin (checked, then the only allowed embedder and message
- * peer), `csp` = JSON of the resource's declared `_meta.ui.csp`. The CSP goes in the HTTP header,
- * which the view cannot alter; the view's srcdoc document inherits it.
+ * Query: `host` = the inspector's origin (checked against this page's own origin, then the only
+ * allowed embedder and message peer), `csp` = JSON of the resource's declared `_meta.ui.csp`.
+ * The CSP goes in the HTTP header, which the view cannot alter; the view's srcdoc document
+ * inherits it.
  */
 
 const MAX_CSP_PARAM = 16 * 1024;
@@ -32,20 +34,31 @@ const BASE_HEADERS = {
   'Referrer-Policy': 'no-referrer',
 };
 
-/** The inspector origin from `?host=`, when it is an http(s) origin on an allowed host other than this one. */
+/**
+ * The inspector origin from `?host=`, when it is this very server's inspector: the same port
+ * under the loopback name that pairs with this page's (lib/protocol/sandbox-origin.ts, the
+ * pairing the inspector framed it with), or under a name of `allowedHosts`. Any other page,
+ * another port on loopback included, would become the page's embedder and message peer and
+ * could run its own HTML in the view frame with camera and microphone, so it is refused.
+ */
 export function validHostOrigin(value: string | null, ownHost: string | null, allowedHosts: readonly string[] = []): string | undefined {
-  if (!value) return undefined;
+  if (!value || !ownHost) return undefined;
   let url: URL;
+  let own: URL;
   try {
     url = new URL(value);
+    own = new URL(`${url.protocol}//${ownHost}`);
   } catch {
     return undefined;
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== value) return undefined;
   if (!isAllowedHost(url.host, allowedHosts)) return undefined;
+  // One server, one port: the inspector and its sandbox are the same Loupe.
+  if (url.port !== own.port) return undefined;
+  if (sandboxOriginFor(url.origin) === own.origin) return url.origin;
   // The whole point is a second origin: a view must never share the inspector's.
-  if (ownHost && hostName(ownHost) === hostName(url.host)) return undefined;
-  return url.origin;
+  const allowed = allowedHosts.some((h) => h.toLowerCase() === url.hostname);
+  return allowed && hostName(ownHost) !== url.hostname ? url.origin : undefined;
 }
 
 function refuse(status: number, message: string): Response {
@@ -62,7 +75,10 @@ export function sandboxProxyResponse(request: Request, allowedHosts: readonly st
   const url = new URL(request.url);
   const host = validHostOrigin(url.searchParams.get('host'), request.headers.get('host'), allowedHosts);
   if (!host)
-    return refuse(400, 'The sandbox needs <code>?host=</code>: the origin of the Loupe inspector embedding it, on a different host name than this page.');
+    return refuse(
+      400,
+      'The sandbox needs <code>?host=</code>: the origin of the Loupe inspector embedding it, which is this server on the same port under its other loopback name (127.0.0.1 ↔ localhost). Open Apps from the inspector of this Loupe.',
+    );
   const rawCsp = url.searchParams.get('csp') ?? '{}';
   if (rawCsp.length > MAX_CSP_PARAM) return refuse(400, 'The declared CSP is too large.');
   let declared: unknown;

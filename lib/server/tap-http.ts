@@ -3,11 +3,12 @@ import https from 'node:https';
 import zlib from 'node:zlib';
 import { StringDecoder } from 'node:string_decoder';
 import { ERROR } from '../protocol';
-import { isAllowedHost } from '../engine/guards';
+import { isAllowedHost, isAllowedOrigin } from '../engine/guards';
 import type { FaultPlan, ReplyFault } from '../engine/faults';
 import type { TapObserver } from '../recording/tap-frames';
 import type { TapFaults } from './tap-faults';
 import { createStreamDamage, faultReply, markFaults, writeReply } from './tap-http-faults';
+import { endToEnd, record } from './tap-http-headers';
 /**
  * The HTTP tap: a loopback endpoint that relays every request to one upstream MCP server and
  * every response back, byte for byte and as it arrives (no SSE buffering), with every header
@@ -15,32 +16,6 @@ import { createStreamDamage, faultReply, markFaults, writeReply } from './tap-ht
  * bytes. A copy of each exchange goes to the observer (decompressed there if the upstream
  * compressed it). Nothing it relays is logged.
  */
-
-/** Hop-by-hop headers (RFC 9110 §7.6.1) never cross; Host names the upstream instead. */
-const HOP = /^(connection|keep-alive|transfer-encoding|te|trailer|trailers|upgrade|proxy-.*|host)$/i;
-
-/** Raw header pairs minus hop-by-hop ones and any a Connection header lists, names as sent. */
-function endToEnd(raw: readonly string[]): string[] {
-  const listed = new Set<string>();
-  for (let i = 0; i < raw.length; i += 2)
-    if (raw[i]!.toLowerCase() === 'connection') for (const n of raw[i + 1]!.split(',')) listed.add(n.trim().toLowerCase());
-  const out: string[] = [];
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!;
-    if (!HOP.test(name) && !listed.has(name.toLowerCase())) out.push(name, raw[i + 1]!);
-  }
-  return out;
-}
-
-/** Lower-case name → value (repeated headers joined) for the observer's frames. */
-function record(pairs: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = 0; i < pairs.length; i += 2) {
-    const k = pairs[i]!.toLowerCase();
-    out[k] = out[k] === undefined ? pairs[i + 1]! : `${out[k]}, ${pairs[i + 1]!}`;
-  }
-  return out;
-}
 
 /** A decompressor for the observer's copy of an encoded body, or undefined for identity. */
 function decoderFor(encoding: string | undefined): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | undefined {
@@ -212,6 +187,10 @@ export function startHttpTap(options: HttpTapOptions): Promise<HttpTap> {
 
   const server = http.createServer((req, res) => {
     if (!isAllowedHost(req.headers.host ?? null, options.allowedHosts)) return refuse(res, 403, 'Forbidden: the tap only answers loopback Host names');
+    // The mock's Origin rule, before anything is read, relayed or observed: a page of another site
+    // would otherwise reach the upstream with the user's standing and land in their recording.
+    if (!isAllowedOrigin(req.headers.origin ?? null, req.headers.host ?? null))
+      return refuse(res, 403, 'Forbidden: Origin is not allowed (the tap answers only pages on loopback, as mock does)');
     const faults = options.faults;
     if (!faults?.active()) return relay(req, res);
     const chunks: Buffer[] = [];

@@ -171,4 +171,35 @@ describe('framing', () => {
     expect(sandbox.headers['content-security-policy']).toContain(`frame-ancestors http://${host()}`);
     expect(sandbox.headers['x-frame-options']).toBeUndefined();
   });
+
+  it('the sandbox page refuses as its embedder any page but this Loupe under its other loopback name', async () => {
+    const sandboxOf = (inspector: string, pageHost = `localhost:${app.port}`) =>
+      raw(app.port, { path: `/sandbox/proxy.html?host=${encodeURIComponent(inspector)}&csp=%7B%7D`, headers: { Host: pageHost } });
+    // Another server on loopback (a dev server on another port, a *.localhost name), or this page's own origin.
+    const other = app.port === 9999 ? 9998 : 9999;
+    for (const [inspector, pageHost] of [
+      [`http://127.0.0.1:${other}`, `localhost:${app.port}`],
+      [`http://a.localhost:${other}`, `127.0.0.1:${app.port}`],
+      [`http://localhost:${other}`, `127.0.0.1:${app.port}`],
+      [`http://localhost:${app.port}`, `localhost:${app.port}`],
+    ] as const) {
+      const page = await sandboxOf(inspector, pageHost);
+      expect(page.status, inspector).toBe(400);
+      expect(page.headers['content-security-policy'], inspector).toContain("frame-ancestors 'none'");
+      expect(page.text, inspector).not.toContain(inspector);
+    }
+    // This Loupe's inspector, whichever loopback name it was opened on.
+    for (const [inspector, pageHost] of [
+      [`http://127.0.0.1:${app.port}`, `localhost:${app.port}`],
+      [`http://localhost:${app.port}`, `127.0.0.1:${app.port}`],
+      [`http://a.localhost:${app.port}`, `127.0.0.1:${app.port}`],
+    ] as const) {
+      const page = await sandboxOf(inspector, pageHost);
+      expect(page.status, inspector).toBe(200);
+      const directives = String(page.headers['content-security-policy'])
+        .split(';')
+        .map((d) => d.trim());
+      expect(directives, inspector).toContain(`frame-ancestors ${inspector}`);
+    }
+  });
 });

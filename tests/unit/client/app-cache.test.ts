@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { appCacheKey, createAppCache, type AppCacheKeyParts } from '../../../lib/client/app-cache';
 import { htmlDigest, readAppResource, type AppResource } from '../../../lib/client/app-resource';
-import { otherLoopbackName, sandboxOriginFor, sandboxProxyUrl } from '../../../lib/client/sandbox-origin';
+import { sandboxProxyUrl } from '../../../lib/client/sandbox-origin';
+import { otherLoopbackName, sandboxOriginFor } from '../../../lib/protocol/sandbox-origin';
 
 /** App resource cache keys and lifetime, resource parsing, and where the sandbox lives. */
 

@@ -39,9 +39,16 @@ describe('sandbox proxy page', () => {
     expect(get({ host: 'http://127.0.0.1:3000', csp: '{}' }, '127.0.0.1:3000').status).toBe(400);
   });
 
-  it('accepts loopback inspector origins only', () => {
+  it("accepts only this server's inspector: the paired loopback name or an allowed host, on the same port", () => {
     expect(validHostOrigin('http://[::1]:3000', 'localhost:3000')).toBe('http://[::1]:3000');
     expect(validHostOrigin('javascript:alert(1)', 'localhost:3000')).toBeUndefined();
     expect(validHostOrigin('http://10.0.0.1:3000', 'localhost:3000')).toBeUndefined();
+    expect(validHostOrigin('http://127.0.0.1:4000', 'localhost:3000')).toBeUndefined();
+    expect(validHostOrigin('http://127.0.0.1', 'localhost:3000')).toBeUndefined();
+    expect(validHostOrigin('http://127.0.0.1:3000', null)).toBeUndefined();
+    expect(validHostOrigin('https://localhost', '127.0.0.1:443')).toBe('https://localhost');
+    expect(validHostOrigin('http://loupe.test:3000', 'localhost:3000', ['loupe.test'])).toBe('http://loupe.test:3000');
+    expect(validHostOrigin('http://loupe.test:4000', 'localhost:3000', ['loupe.test'])).toBeUndefined();
+    expect(validHostOrigin('http://loupe.test:3000', 'loupe.test:3000', ['loupe.test'])).toBeUndefined();
   });
 });
