@@ -149,6 +149,45 @@ describe('resources, prompts and rich results in the inspector', () => {
     expect(text).toContain('must be number');
   });
 
+  it('lists the prompts and resources again when the server announces they changed (on the listen it opened)', async () => {
+    const CHANGING = {
+      id: 'changing-lists',
+      name: 'Lists that change',
+      server: { name: 'changing', version: '1.0.0' },
+      tools: [
+        {
+          name: 'rebuild',
+          description: 'Rebuilds the catalogue',
+          inputSchema: { type: 'object', properties: {} },
+          result: { content: [{ type: 'text', text: 'rebuilt' }] },
+          emit: ['promptsListChanged', 'resourcesListChanged'],
+        },
+      ],
+      prompts: [{ name: 'greet', messages: [{ role: 'user', content: { type: 'text', text: 'hello' } }] }],
+      resources: [{ uri: 'file:///readme.md', name: 'readme', mimeType: 'text/markdown', text: '# readme' }],
+    };
+    expect((await controlApi(env.base, env.server.token!, `/api/scenarios/${CHANGING.id}/source`, 'PUT', CHANGING)).status).toBe(200);
+    await connectTo(`/mcp/${CHANGING.id}`);
+    await page.selectOption('[data-testid="filter-method"]', ''); // every method (a test before filtered the timeline)
+    const exchanges = (method: string) => page.$$eval(`[data-testid="timeline-row"][data-kind="exchange"][data-method="${method}"]`, (els) => els.length);
+    // Listed once each when their tabs open (they stay mounted behind the other tabs).
+    await openPanel(page, 'prompts');
+    await page.waitForSelector('[data-testid="prompts-panel"] [data-prompt="greet"]');
+    await openPanel(page, 'resources');
+    await page.waitForSelector('[data-testid="resources-panel"] [data-resource="file:///readme.md"]');
+    // The listen the inspector opened for them is live (its acknowledgement came) before anything changes.
+    await openPanel(page, 'streams');
+    await page.waitForSelector('[data-testid="listen-card"][data-state="live"]:has-text("prompts list")');
+    const [prompts, resources, templates] = [await exchanges('prompts/list'), await exchanges('resources/list'), await exchanges('resources/templates/list')];
+    await openPanel(page, 'tools');
+    await page.click('[data-tool="rebuild"] [data-testid="select-tool"]');
+    await page.click('[data-testid="call-tool"]');
+    await page.waitForSelector('[data-testid="tool-call-form"][data-tool="rebuild"] [data-testid="tool-result"]');
+    await expect.poll(() => exchanges('prompts/list')).toBe(prompts + 1);
+    await expect.poll(() => exchanges('resources/list')).toBe(resources + 1);
+    await expect.poll(() => exchanges('resources/templates/list')).toBe(templates + 1);
+  });
+
   it('shows the demo’s markdown resource as text and opens its ui:// resource in the app view', async () => {
     const demo = await env.browser.newContext({ viewport: { width: 1600, height: 1200 } });
     try {
