@@ -1,5 +1,6 @@
 import type { Frame } from '../client/frames';
-import { COOKIE_HEADER, isSecretHeaderName, SECRET_QUERY, SESSION_HEADER } from './connection';
+import { COOKIE_HEADER, SECRET_QUERY, SESSION_HEADER } from './connection';
+import { secretHeaderKind } from './secret-headers';
 import { isSecretValue, secretNameKind } from './secret-names';
 import type { Recording } from './schema';
 import { asRecord } from '../shared/records';
@@ -146,8 +147,11 @@ function createSecretCollector(taken: ReadonlySet<string> = new Set()): SecretCo
           add(SECRET_QUERY.test(cookieName) ? 'token' : 'cookie', pair.slice(i + 1).trim());
         }
       } else if (SESSION_HEADER.test(name)) add('session-id', value.trim());
-      else if (isSecretHeaderName(name)) add(/key/i.test(name) ? 'api-key' : 'token', value.trim());
-      else scanText(value);
+      else {
+        const kind = secretHeaderKind(name);
+        if (kind && isSecretValue(value)) add(kind, value.trim());
+        else scanText(value);
+      }
     }
   }
 

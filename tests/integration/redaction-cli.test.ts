@@ -1,0 +1,129 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliRun, runCli, startCliMock, startTapProcess, type Started } from '../helpers/processes';
+
+/**
+ * What a shared recording must not carry, from the command line over real HTTP: the credential
+ * headers a user passes with --header (any auth, key, signature, client certificate name)
+ * through `call --record`, `tap --record` and HAR in and out.
+ */
+
+const HEADERS: Record<string, string> = {
+  'X-Auth': 's3cr3t-xauth-value',
+  'Ocp-Apim-Subscription-Key': '0123456789abcdef0123456789abcdef',
+  'X-Custom-Auth': 's3cr3t-custom',
+  'X-Hub-Signature': 'sha256=abcdef0123456789',
+  'X-Client-Cert': 'CLIENTCERTVALUE01',
+  Authorization: 'Bearer s3cr3t-bearer',
+};
+const headerArgs = Object.entries(HEADERS).flatMap(([k, v]) => ['--header', `${k}: ${v}`]);
+const headerValues = Object.values(HEADERS).map((v) => v.replace(/^Bearer /, ''));
+
+const SCENARIO = `id: leak
+server: { name: leak, version: 1.0.0 }
+tools:
+  - name: leak
+    inputSchema: { type: object }
+    result:
+      content: [{ type: text, text: leaked }]
+`;
+
+const leaks = (file: string, values: readonly string[]) => {
+  const text = fs.readFileSync(file, 'utf8');
+  return values.filter((v) => text.includes(v));
+};
+
+describe('redaction from the command line', () => {
+  let dir: string;
+  let scenario: string;
+  let mock: Started | undefined;
+  const file = (name: string) => path.join(dir, name);
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-redaction-'));
+    scenario = file('leak.yaml');
+    fs.writeFileSync(scenario, SCENARIO);
+    mock = await startCliMock([scenario, '--store', 'memory']);
+  });
+  afterAll(async () => {
+    await mock?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('replaces every credential header passed with --header in call --record, tap --record and HAR exports', async () => {
+    const call = await runCli(['call', 'leak', '--url', mock!.url, ...headerArgs, '--record', file('call.loupe.json')]);
+    expect(call.code).toBe(0);
+    const recorded = JSON.parse(fs.readFileSync(file('call.loupe.json'), 'utf8'));
+    expect(recorded.connection.headerNames).toEqual(Object.keys(HEADERS));
+    expect(leaks(file('call.loupe.json'), headerValues)).toEqual([]);
+
+    const tap = await startTapProcess(['--upstream', mock!.url, '--record', file('tap.loupe.json')]);
+    let tapped: CliRun;
+    try {
+      tapped = await runCli(['call', 'leak', '--url', tap.url, ...headerArgs]);
+    } finally {
+      await tap.stop();
+    }
+    expect(tapped.code).toBe(0);
+    expect(fs.readFileSync(file('tap.loupe.json'), 'utf8')).toContain('x-custom-auth');
+    expect(leaks(file('tap.loupe.json'), headerValues)).toEqual([]);
+
+    // Kept as sent, then exported as HAR; and a browser's HAR exported as a recording.
+    expect((await runCli(['call', 'leak', '--url', mock!.url, ...headerArgs, '--record', file('raw.loupe.json'), '--no-redact'])).code).toBe(0);
+    expect(leaks(file('raw.loupe.json'), headerValues).length).toBeGreaterThan(0);
+    expect((await runCli(['export', file('raw.loupe.json'), '--har', '--out', file('out.har')])).code).toBe(0);
+    expect(leaks(file('out.har'), headerValues)).toEqual([]);
+    fs.writeFileSync(file('in.har'), JSON.stringify(browserHar()));
+    const imported = await runCli(['export', file('in.har'), '--out', file('from-har.loupe.json')]);
+    expect(imported.stderr).toContain('Imported 1 MCP exchanges');
+    expect(leaks(file('from-har.loupe.json'), headerValues)).toEqual([]);
+  });
+});
+
+/** A browser's HAR (Chrome's shape) of one MCP call sent with the credential headers. */
+function browserHar() {
+  const body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } };
+  return {
+    log: {
+      version: '1.2',
+      creator: { name: 'WebInspector', version: '537.36' },
+      pages: [],
+      entries: [
+        {
+          startedDateTime: '2026-12-02T21:00:00.000Z',
+          time: 10,
+          request: {
+            method: 'POST',
+            url: 'https://mcp.example.com/mcp',
+            httpVersion: 'HTTP/1.1',
+            headers: [{ name: 'Content-Type', value: 'application/json' }, ...Object.entries(HEADERS).map(([name, value]) => ({ name, value }))],
+            queryString: [],
+            cookies: [],
+            headersSize: -1,
+            bodySize: 100,
+            postData: { mimeType: 'application/json', text: JSON.stringify(body) },
+          },
+          response: {
+            status: 200,
+            statusText: 'OK',
+            httpVersion: 'HTTP/1.1',
+            headers: [{ name: 'Content-Type', value: 'application/json' }],
+            cookies: [],
+            content: {
+              size: 80,
+              mimeType: 'application/json',
+              text: JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'hi' }] } }),
+            },
+            redirectURL: '',
+            headersSize: -1,
+            bodySize: 80,
+          },
+          cache: {},
+          timings: { send: 0, wait: 10, receive: 0 },
+        },
+      ],
+    },
+  };
+}
