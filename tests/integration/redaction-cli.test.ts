@@ -5,9 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliRun, runCli, startCliMock, startTapProcess, type Started } from '../helpers/processes';
 
 /**
- * What a shared recording must not carry, from the command line over real HTTP: the credential
- * headers a user passes with --header (any auth, key, signature, client certificate name)
- * through `call --record`, `tap --record` and HAR in and out.
+ * What a shared recording must not carry, from the command line over real HTTP and stdio: the
+ * credential headers a user passes with --header (any auth, key, signature, client certificate
+ * name) through `call --record`, `tap --record` and HAR in and out; secrets a server's result
+ * carries by name or as `name: value` text; an elicitation answer's PIN and one-time codes; a
+ * stdio server's `--token VALUE`.
  */
 
 const HEADERS: Record<string, string> = {
@@ -21,13 +23,43 @@ const HEADERS: Record<string, string> = {
 const headerArgs = Object.entries(HEADERS).flatMap(([k, v]) => ['--header', `${k}: ${v}`]);
 const headerValues = Object.values(HEADERS).map((v) => v.replace(/^Bearer /, ''));
 
+const RESULT_SECRETS = {
+  key: 'LEAKKEYVALUE01abcd',
+  private_key_id: 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678',
+  signature: 'LEAKSIG0000001xyzw',
+  otp: '493817',
+  pin: '8264',
+  cookieJar: 'sid=LEAKCOOKIEJAR1',
+  sessionId: 'LEAKSESSIONID1',
+  Mcp_Session_Id: 'LEAKMCPSESS001',
+};
+const PROSE = 'api_key=LEAKAPIKEY123456 token: LEAKTOKEN7890ab Authorization: Token LEAKAUTHTOKEN999 X-Api-Key: LEAKXAPIKEY0001';
+const PROSE_SECRETS = ['LEAKAPIKEY123456', 'LEAKTOKEN7890ab', 'LEAKAUTHTOKEN999', 'LEAKXAPIKEY0001'];
+const ANSWER = { pin: '8264', otp: '987654', recovery: 'RECOV-CODE-1' };
+
 const SCENARIO = `id: leak
 server: { name: leak, version: 1.0.0 }
 tools:
   - name: leak
     inputSchema: { type: object }
     result:
-      content: [{ type: text, text: leaked }]
+      content: [{ type: text, text: ${JSON.stringify(PROSE)} }]
+      structuredContent: ${JSON.stringify(RESULT_SECRETS)}
+  - name: verify
+    inputSchema: { type: object }
+    mrtr:
+      rounds:
+        - inputRequests:
+            second:
+              method: elicitation/create
+              params:
+                mode: form
+                message: Second factor
+                requestedSchema:
+                  type: object
+                  properties: { pin: { type: string }, otp: { type: string }, recovery: { type: string } }
+    result:
+      content: [{ type: text, text: verified }]
 `;
 
 const leaks = (file: string, values: readonly string[]) => {
@@ -79,6 +111,37 @@ describe('redaction from the command line', () => {
     const imported = await runCli(['export', file('in.har'), '--out', file('from-har.loupe.json')]);
     expect(imported.stderr).toContain('Imported 1 MCP exchanges');
     expect(leaks(file('from-har.loupe.json'), headerValues)).toEqual([]);
+  });
+
+  it("replaces a result's secret-named fields and name: value credentials, an answer's PIN and codes, and a stdio server's --token", async () => {
+    expect((await runCli(['call', 'leak', '--url', mock!.url, '--record', file('result.loupe.json')])).code).toBe(0);
+    expect(leaks(file('result.loupe.json'), [...Object.values(RESULT_SECRETS), ...PROSE_SECRETS])).toEqual([]);
+
+    const answered = await runCli(['call', 'verify', '--url', mock!.url, '--elicit-stub', JSON.stringify(ANSWER), '--record', file('answer.loupe.json')]);
+    expect(answered.stdout).toContain('verified');
+    expect(leaks(file('answer.loupe.json'), Object.values(ANSWER))).toEqual([]);
+
+    // The server's own arguments (ignored by the shell script that runs the mock) name a token and a password.
+    const stdio = await runCli([
+      'call',
+      'leak',
+      '--record',
+      file('stdio.loupe.json'),
+      '--',
+      'sh',
+      '-c',
+      'exec "$0" "$1" mock "$2" --stdio',
+      process.execPath,
+      path.resolve('bin/mcp-loupe.mjs'),
+      scenario,
+      '--token',
+      'QQQCLITOKEN',
+      '--password=QQQCLIPW',
+    ]);
+    expect(stdio.code).toBe(0);
+    const target = JSON.parse(fs.readFileSync(file('stdio.loupe.json'), 'utf8')).connection.target as string;
+    expect(target).toMatch(/--token redacted-token-\d+ --password=redacted-password-\d+$/);
+    expect(leaks(file('stdio.loupe.json'), ['QQQCLITOKEN', 'QQQCLIPW'])).toEqual([]);
   });
 });
 
