@@ -9,7 +9,7 @@ import { type CliRun, runCli, startCliMock, startTapProcess, type Started } from
  * credential headers a user passes with --header (any auth, key, signature, client certificate
  * name) through `call --record`, `tap --record` and HAR in and out; secrets a server's result
  * carries by name or as `name: value` text; an elicitation answer's PIN and one-time codes; a
- * stdio server's `--token VALUE`.
+ * stdio server's `--token VALUE`. And `export` never calls a file it found nothing in "clean".
  */
 
 const HEADERS: Record<string, string> = {
@@ -142,6 +142,15 @@ describe('redaction from the command line', () => {
     const target = JSON.parse(fs.readFileSync(file('stdio.loupe.json'), 'utf8')).connection.target as string;
     expect(target).toMatch(/--token redacted-token-\d+ --password=redacted-password-\d+$/);
     expect(leaks(file('stdio.loupe.json'), ['QQQCLITOKEN', 'QQQCLIPW'])).toEqual([]);
+  });
+
+  it('says an export it found nothing in is not thereby clean, and that a redacted recording was redacted before', async () => {
+    const again = await runCli(['export', file('result.loupe.json'), '--out', file('again.loupe.json')]);
+    expect(again.code).toBe(0);
+    expect(again.stderr).not.toContain('No secrets found');
+    expect(again.stderr).toMatch(
+      /Nothing to replace: this recording was redacted before \([^)]+\), so nothing it recognises is left\. That does not make it clean/,
+    );
   });
 });
 
