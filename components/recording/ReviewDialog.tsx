@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import { ActionButton } from '@/components/ui/ActionButton';
 import type { Recording } from '@/lib/recording/schema';
+import { nothingToReplaceText } from '@/lib/recording/review-text';
 import { MAX_SHARE_LABEL } from '@/lib/recording/share';
 import { useExport } from './use-export';
 
@@ -54,7 +55,7 @@ export function ReviewDialog({ recording, onClose, note }: { recording: Recordin
           <h3 className="text-sm font-semibold">Secrets found</h3>
           {x.items.length === 0 ? (
             <p className="text-xs text-muted" data-testid="review-none">
-              No Authorization values, cookies, tokens, API keys, session or task ids were found, nor keys, JWTs, private keys or passwords in message text.
+              {nothingToReplaceText(recording)}
             </p>
           ) : (
             <ul data-testid="review-items" className="space-y-2">

@@ -6,6 +6,7 @@ import { writeAtomic } from '../server/write-atomic';
 import { toHar } from '../recording/har-export';
 import { openRecordingText, type OpenedFile } from '../recording/open';
 import { redactRecording, type ReviewItem } from '../recording/redact';
+import { nothingToReplaceText } from '../recording/review-text';
 import { SECRET_KINDS, type SecretKind } from '../recording/secrets';
 import { recordingToScenarioYaml } from '../recording/to-scenario';
 import { serializeRecording, type Recording } from '../recording/schema';
@@ -43,9 +44,8 @@ function openFileOrExit(file: string): Extract<OpenedFile, { ok: true }> {
 }
 
 /** One line per kind of secret, as the review screen lists them. */
-function formatReview(items: ReviewItem[]): string {
-  if (!items.length)
-    return 'No secrets found (no Authorization, cookies, tokens, API keys, session or task ids, and no keys, JWTs, private keys or passwords in message text).';
+function formatReview(items: ReviewItem[], source: Recording): string {
+  if (!items.length) return nothingToReplaceText(source);
   return items
     .map(
       (i) =>
@@ -90,8 +90,8 @@ function runExport(file: string, flags: ExportFlags): void {
     process.stderr.write(`Imported ${opened.har.imported} MCP exchanges from the HAR (${opened.har.skipped} other entries skipped).\n`);
   if (flags.redact) {
     const redacted = redactRecording(recording, { keep });
+    process.stderr.write(`What will be published:\n${formatReview(redacted.items, recording)}\n`);
     recording = redacted.recording;
-    process.stderr.write(`What will be published:\n${formatReview(redacted.items)}\n`);
   } else process.stderr.write('warning: --no-redact: the export keeps every Authorization value, cookie, token and task id as recorded.\n');
   const text = flags.har
     ? `${JSON.stringify(toHar(recording), null, 2)}\n`

@@ -1,5 +1,5 @@
 import type { ConnectionMeta } from './schema';
-import { secretNameKind } from './secret-names';
+import { secretHeaderKind } from './secret-headers';
 
 /**
  * What counts as a secret in a session, by where it appears (header names, query parameters,
@@ -7,9 +7,6 @@ import { secretNameKind } from './secret-names';
  * the names of the user's custom headers but never their values.
  */
 
-/** Headers whose whole value is a credential (besides the names of secret-names.ts). */
-const SECRET_HEADER =
-  /^(authorization|proxy-authorization|x-api-key|api-key|apikey|x-auth-token|x-access-token|x-loupe-token|x-csrf-token)$|token|secret|password|api[-_]?key|credential/i;
 /** Cookie-carrying headers: each cookie value is a secret. */
 export const COOKIE_HEADER = /^(cookie|set-cookie)$/i;
 /** Session headers: an opaque id that authorizes the session. */
@@ -20,12 +17,12 @@ export const SECRET_QUERY =
 
 /**
  * Whether a header's whole value is a credential: Authorization, API keys, anything named like
- * a token, secret, password or credential (`X-Api-Key`, `X-Session-Token`). Cookies and the
- * session id have their own rules. CORS headers only name credentials (`Access-Control-Allow-Credentials: true`).
+ * a token, secret, password, credential, auth, key, signature, client certificate or session
+ * (`X-Api-Key`, `X-Session-Token`, `X-Custom-Auth`, `Ocp-Apim-Subscription-Key`; the rules are
+ * in secret-headers.ts). Cookies and Mcp-Session-Id have their own rules.
  */
 export function isSecretHeaderName(name: string): boolean {
-  if (/^access-control-/i.test(name)) return false;
-  return SECRET_HEADER.test(name) || (secretNameKind(name) !== undefined && !COOKIE_HEADER.test(name));
+  return secretHeaderKind(name) !== undefined;
 }
 
 /** The target with user info and credential query parameters removed. */

@@ -1,7 +1,7 @@
 import { utf8Bytes, type Frame } from '../client/frames';
 import { fingerprint, sha256Hex } from '../shared/fingerprint';
 import type { Recording } from './schema';
-import { PASSWORD_TEXT, USERINFO } from './body-secrets';
+import { replaceNamedShort } from './named-text';
 import { collectFrameSecrets, collectSecrets, SECRET_KINDS, type Secret, type SecretKind } from './secrets';
 
 /**
@@ -37,15 +37,16 @@ interface RedactOptions {
 const KIND_LABELS: Record<SecretKind, string> = {
   authorization: 'Authorization credentials (bearer tokens, Basic credentials)',
   cookie: 'Cookie values (Cookie headers, cookie fields)',
-  token: 'Tokens and credentials (query parameters, loupe_token, token, secret, auth, bearer and credentials headers and fields)',
-  'api-key': 'API keys (api_key, x-api-key, access_key, secret_access_key headers and fields)',
-  'session-id': 'Session ids (Mcp-Session-Id)',
+  token:
+    'Tokens and credentials (query parameters, loupe_token, token, secret, auth, bearer and credentials headers and fields, X-Auth-style headers, signatures, client certificates, --token arguments)',
+  'api-key': 'API keys (api_key, x-api-key, access_key, secret_access_key, subscription key headers and fields, generated key fields)',
+  'session-id': 'Session ids (Mcp-Session-Id, X-Session headers, sessionId fields)',
   'task-id': 'Task ids (they act as bearer tokens)',
   oauth: 'OAuth codes, PKCE verifiers, state and client secrets',
   'provider-key': 'Provider keys in message text (sk-, sk_live_, ghp_, github_pat_, xox…, AKIA…, AIza…)',
   jwt: 'JWTs in message text',
   'private-key': 'Private keys (PEM blocks, private_key fields)',
-  password: 'Passwords (password, passphrase and pwd fields, "password: …" in text, URL user info)',
+  password: 'Passwords (password, passphrase and pwd fields, "password: …" in text, URL user info, PINs, one-time and recovery codes)',
 };
 
 /** A secret shown without revealing it: a short head and tail and its length. */
@@ -77,9 +78,6 @@ function createReplacer(secrets: Secret[]) {
       map.set(fingerprint(s.value), { ...s, pseudonym: fingerprint(s.pseudonym) });
     }
   }
-  // Short passwords are replaced where text names them ("password hunter2", a URL's
-  // `user:hunter2@`), not as substrings.
-  const passwords = new Map([...exact].filter(([, s]) => s.kind === 'password'));
   const keys = [...map.keys()].sort((a, b) => b.length - a.length);
   const pattern = keys.length ? new RegExp(keys.map(escapeRegExp).join('|'), 'g') : undefined;
   const bump = (s: Secret) => counts.set(s.value, (counts.get(s.value) ?? 0) + 1);
@@ -97,20 +95,13 @@ function createReplacer(secrets: Secret[]) {
           return s.pseudonym;
         })
       : value;
-    if (!passwords.size) return out;
-    return out
-      .replace(PASSWORD_TEXT, (m, _sep: string, v: string) => {
-        const s = passwords.get(v);
-        if (!s) return m;
-        bump(s);
-        return `${m.slice(0, m.length - v.length)}${s.pseudonym}`;
-      })
-      .replace(USERINFO, (m, v: string) => {
-        const s = passwords.get(v);
-        if (!s) return m;
-        bump(s);
-        return `${m.slice(0, m.length - v.length - 1)}${s.pseudonym}@`;
-      });
+    if (!exact.size) return out;
+    // Short secrets are replaced where text names them ("password hunter2", `user:pw9@`, `--pin 8264`), not as substrings.
+    return replaceNamedShort(out, (v) => {
+      const s = exact.get(v);
+      if (s) bump(s);
+      return s?.pseudonym;
+    });
   };
   const json = (value: unknown): unknown => {
     if (typeof value === 'string') return text(value);

@@ -8,7 +8,7 @@
  */
 
 /** What kind of secret a named value is (a subset of the recording's kinds, secrets.ts). */
-type NamedSecretKind = 'token' | 'api-key' | 'cookie' | 'private-key' | 'password';
+type NamedSecretKind = 'token' | 'api-key' | 'cookie' | 'private-key' | 'password' | 'session-id';
 
 /** `session_token`, `Session-Token`, `sessionToken` → `sessiontoken`. */
 const normalize = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -25,12 +25,16 @@ const EXACT: Record<string, NamedSecretKind> = {
   credentials: 'token',
   cookie: 'cookie',
   cookies: 'cookie',
+  cookiejar: 'cookie',
   pwd: 'password',
+  // A Google service account's key id: it names the private key the file carries.
+  privatekeyid: 'private-key',
 };
 
 /** Endings, after normalizing, in the order tried. */
 const ENDINGS: readonly [RegExp, NamedSecretKind][] = [
-  [/(password|passwd|passphrase)$/, 'password'],
+  [/(password|passwd|passphrase|passcode)$/, 'password'],
+  [/sessionid$/, 'session-id'],
   [/privatekey$/, 'private-key'],
   [/(apikey|accesskey|secretkey|signingkey)$/, 'api-key'],
   [/secret$/, 'token'],
@@ -59,4 +63,56 @@ const NOT_A_SECRET_VALUE =
 /** Whether a secret-named field's value is worth redacting. */
 export function isSecretValue(value: string): boolean {
   return !NOT_A_SECRET_VALUE.test(value.trim());
+}
+
+/**
+ * Whether a value looks generated rather than written: no spaces, and a run of 12 or more
+ * characters between separators that mixes letters and digits (`LEAKKEY0001abcd`, a hex HMAC,
+ * a base64 key). A map key (`user.name`, `config/timeout`), a word or a date does not.
+ */
+export function looksGenerated(value: string): boolean {
+  if (!/^[\x21-\x7e]{12,}$/.test(value)) return false;
+  return value.split(/[_\-.:/]/).some((part) => part.length >= 12 && /\d/.test(part) && /[A-Za-z]/.test(part));
+}
+
+/** A PIN or a one-time code: 4 to 16 letters, digits and dashes, a digit among them. */
+const isCode = (value: string) => /^(?=.*\d)[A-Za-z0-9-]{4,16}$/.test(value.trim());
+
+/**
+ * Names too common to redact on their own: a field `key` is as often a map key or a sort key as
+ * an API key, `signature` a function's signature, `pin` a map pin. Their value decides: a
+ * generated-looking key or signature, a PIN or one-time code made of digits.
+ */
+const WEAK: Record<string, [NamedSecretKind, (value: string) => boolean]> = {
+  key: ['api-key', looksGenerated],
+  signature: ['token', looksGenerated],
+  sig: ['token', looksGenerated],
+  otp: ['password', isCode],
+  totp: ['password', isCode],
+  hotp: ['password', isCode],
+  otpcode: ['password', isCode],
+  mfacode: ['password', isCode],
+  pin: ['password', isCode],
+  pincode: ['password', isCode],
+};
+
+/** The kind of secret a JSON field holds, by its name and, for a common name, its value; undefined when it holds none. */
+export function secretFieldKind(name: string, value: string): NamedSecretKind | undefined {
+  const named = secretNameKind(name);
+  if (named) return isSecretValue(value) ? named : undefined;
+  const weak = WEAK[normalize(name)];
+  return weak?.[1](value) ? weak[0] : undefined;
+}
+
+/**
+ * Fields of an elicitation answer (what the user typed into a server's form) that are secrets
+ * by name there, where `code` or `recovery` means a second factor, not source code or a setting.
+ */
+const ANSWER_SECRET =
+  /^(pin|pincode|otp|totp|hotp|code|otpcode|mfa|mfacode|2fa|2facode|twofactor|twofactorcode|verificationcode|securitycode|securityanswer|recovery|recoverycodes?|recoverykey|backupcodes?|passcode|cvv2?|cvc2?|seedphrase|mnemonic)$/;
+
+/** The kind of secret a field of an elicitation answer holds, or undefined. */
+export function answerFieldKind(name: string, value: string): NamedSecretKind | undefined {
+  if (ANSWER_SECRET.test(normalize(name)) && isSecretValue(value)) return 'password';
+  return secretFieldKind(name, value);
 }

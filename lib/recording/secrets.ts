@@ -1,9 +1,11 @@
 import type { Frame } from '../client/frames';
-import { COOKIE_HEADER, isSecretHeaderName, SECRET_QUERY, SESSION_HEADER } from './connection';
-import { isSecretValue, secretNameKind } from './secret-names';
+import { COOKIE_HEADER, SECRET_QUERY, SESSION_HEADER } from './connection';
+import { secretHeaderKind } from './secret-headers';
+import { answerFieldKind, isSecretValue, secretFieldKind } from './secret-names';
 import type { Recording } from './schema';
 import { asRecord } from '../shared/records';
 import { findBodySecrets } from './body-secrets';
+import { findNamedText } from './named-text';
 
 /**
  * Finding the secrets of a recording: credentials in headers (Authorization, cookies, API
@@ -116,6 +118,7 @@ function createSecretCollector(taken: ReadonlySet<string> = new Set()): SecretCo
     if (text.length < 8) return;
     for (const m of text.matchAll(BEARER)) if (credentialLike(m[1]!, m[2] !== undefined)) add('authorization', m[1]!);
     for (const b of findBodySecrets(text)) add(b.kind, b.value);
+    for (const n of findNamedText(text)) add(n.kind, n.value);
     if (!text.includes('=')) return;
     for (const m of text.matchAll(QUERY)) {
       const name = m[1]!;
@@ -146,26 +149,33 @@ function createSecretCollector(taken: ReadonlySet<string> = new Set()): SecretCo
           add(SECRET_QUERY.test(cookieName) ? 'token' : 'cookie', pair.slice(i + 1).trim());
         }
       } else if (SESSION_HEADER.test(name)) add('session-id', value.trim());
-      else if (isSecretHeaderName(name)) add(/key/i.test(name) ? 'api-key' : 'token', value.trim());
-      else scanText(value);
+      else {
+        const kind = secretHeaderKind(name);
+        if (kind && isSecretValue(value)) add(kind, value.trim());
+        else scanText(value);
+      }
     }
   }
 
-  function scanJson(value: unknown, key?: string): void {
+  /** `answer`: inside what a user typed into a server's form, where more names are secrets. */
+  function scanJson(value: unknown, key?: string, answer = false): void {
     if (typeof value === 'string') {
-      const named = key === undefined ? undefined : secretNameKind(key);
+      const named = key === undefined ? undefined : (answer ? answerFieldKind : secretFieldKind)(key, value);
       if (key === 'taskId') add('task-id', value);
-      else if (named && isSecretValue(value)) add(named, value);
+      else if (named) add(named, value);
       else scanText(value);
       return;
     }
+    // The items of a list are named by the list (`recoveryCodes: [...]`, `secrets: [...]`).
     if (Array.isArray(value)) {
-      for (const v of value) scanJson(v);
+      for (const v of value) scanJson(v, key, answer);
       return;
     }
     const o = asRecord(value);
     if (!o) return;
-    for (const [k, v] of Object.entries(o)) scanJson(v, k);
+    // An elicitation answer (a 2025-11-25 result, a 2026-07-28 input response): its content is the user's.
+    const accepted = o.action === 'accept' && asRecord(o.content) !== undefined;
+    for (const [k, v] of Object.entries(o)) scanJson(v, k, answer || (accepted && k === 'content'));
   }
 
   function scanAuth(value: unknown, key?: string): void {
