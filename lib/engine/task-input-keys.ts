@@ -36,6 +36,11 @@ export function openKeys(rec: TaskRecord): string[] {
   return Object.keys(rec.inputRequests ?? {}).filter((key) => !wasAnswered(rec, key));
 }
 
+/** The keys among `requests` this task already sent (an operator's question must not reuse one). */
+export function reusedKeys(rec: TaskRecord, requests: Requests): string[] {
+  return Object.keys(requests).filter((key) => Object.hasOwn(rec.issuedKeys ?? {}, key));
+}
+
 /**
  * Take a tasks/update's responses: only those to an open key (any other is ignored, as tasks.md
  * says a server should), each kept under the name its request has in the scenario.
