@@ -2,6 +2,7 @@ import { ERROR, META } from '../protocol';
 import { asRecord } from '../shared/records';
 import type { TaskRecord } from '../store/types';
 import { fail, type Outcome, type RequestContext } from './context';
+import { openKeys } from './task-input-keys';
 import type { TaskManager } from './tasks';
 
 /**
@@ -59,7 +60,7 @@ export function createTaskInputAsker(tasks: TaskManager): (ctx: RequestContext, 
     if (asking.has(rec.taskId)) return undefined;
     asking.add(rec.taskId);
     try {
-      const open = Object.fromEntries(Object.entries((rec.inputRequests ?? {}) as InputRequests).filter(([k]) => rec.inputResponses[k] === undefined));
+      const open = Object.fromEntries(openKeys(rec).map((k) => [k, (rec.inputRequests as InputRequests)[k]!]));
       const answers = await askAll(ctx, open, { [META.relatedTask]: { taskId: rec.taskId } });
       if (isOutcome(answers)) return answers;
       const updated = await tasks.update(ctx, { taskId: rec.taskId, inputResponses: answers });

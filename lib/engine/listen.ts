@@ -39,6 +39,14 @@ export function createListenHub(core: EngineCore, tasks: TaskManager): ListenHub
     return last.snap;
   };
 
+  // The acknowledgement lists only the tasks this caller can follow: an unknown id and another
+  // principal's are left out alike (tasks must not be told apart), as is an expired one.
+  const followable = async (ids: string[], principal: string) => {
+    const unique = [...new Set(ids)];
+    const found = await Promise.all(unique.map((id) => tasks.read(id, principal)));
+    return unique.filter((_, i) => found[i] !== undefined);
+  };
+
   return {
     async listen(ctx, params) {
       const want = params.notifications ?? {};
@@ -57,7 +65,7 @@ export function createListenHub(core: EngineCore, tasks: TaskManager): ListenHub
       if (want.promptsListChanged && s.prompts.length) agreed.promptsListChanged = true;
       if (want.resourcesListChanged && (s.resources.length || s.resourceTemplates.length)) agreed.resourcesListChanged = true;
       if (want.resourceSubscriptions && (s.resources.length || s.resourceTemplates.length)) agreed.resourceSubscriptions = want.resourceSubscriptions;
-      if (want.taskIds && s.tools.some((t) => t.task)) agreed.taskIds = want.taskIds;
+      if (want.taskIds && s.tools.some((t) => t.task)) agreed.taskIds = await followable(want.taskIds, ctx.principal);
 
       ctx.openStream();
       let end!: () => void;

@@ -74,11 +74,16 @@ export async function runMrtr(core: EngineCore, ctx: RequestContext, rounds: Mrt
   const now = core.clock.now();
   let round = 0;
   let answers: Record<string, unknown> = {};
+  // The round whose questions the client was sent: only its answers are taken. A first call (no
+  // requestState) was asked nothing, and a later round's questions are not asked yet, so answers
+  // sent for them are ignored and the round is asked (the built-in delete_note does the same).
+  let askedRound = -1;
   const rawState = ctx.params.requestState;
   if (rawState !== undefined) {
     const v = await core.codec.verify(rawState, { principal: ctx.principal, method: ctx.method, digest: d, now });
     if (!v.ok) return { done: false, outcome: fail(ERROR.invalidParams, `Invalid requestState: ${v.reason}`) };
     round = v.payload.r;
+    askedRound = round;
     answers = v.payload.a ?? {};
   }
   const rawResponses = ctx.params.inputResponses;
@@ -97,7 +102,8 @@ export async function runMrtr(core: EngineCore, ctx: RequestContext, rounds: Mrt
         outcome: fail(ERROR.missingRequiredClientCapability, 'Missing required client capability for this request', { requiredCapabilities: required }),
       };
     }
-    const missing = Object.keys(out).filter((k) => responses[k] === undefined);
+    const given = round === askedRound ? responses : {};
+    const missing = Object.keys(out).filter((k) => given[k] === undefined);
     if (missing.length) {
       const requestState = await core.codec.sign({
         p: ctx.principal,

@@ -1,5 +1,6 @@
 import type { TaskSpec } from '../scenario/task-schema';
 import type { TaskRecord } from '../store/types';
+import { askFor, freshKey } from './task-input-keys';
 import { forceOutcome, isTerminal, settle } from './task-script';
 
 /**
@@ -18,8 +19,8 @@ export type ControlAction =
   | { kind: 'require-input'; inputRequests?: Record<string, unknown> };
 
 /** The form shown when the operator asks for input without saying what (a fresh object per task). */
-const operatorInput = () => ({
-  operator_input: {
+const operatorInput = (key: string) => ({
+  [key]: {
     method: 'elicitation/create',
     params: {
       mode: 'form',
@@ -37,7 +38,8 @@ export function applyControl(r: TaskRecord, spec: TaskSpec, action: ControlActio
   else if (action.kind === 'cancel') forceOutcome(r, 'cancel', now);
   else if (action.kind === 'require-input' && !isTerminal(r)) {
     r.status = 'input_required';
-    r.inputRequests = action.inputRequests ?? operatorInput();
+    // A fresh key each time: the client answered (and will not answer again) any key sent before.
+    askFor(r, action.inputRequests ?? operatorInput(freshKey(r, 'operator_input')));
     r.lastUpdatedAt = now;
   }
   return r;

@@ -2,7 +2,8 @@ import { ERROR, type ClientCapabilities } from '../protocol';
 import { isTerminalStatus } from '../shared/task-status';
 import type { TaskSpec, TaskStep } from '../scenario/task-schema';
 import type { TaskRecord } from '../store/types';
-import { askable, checkResponse } from './mrtr';
+import { askable } from './mrtr';
+import { askFor, freshKey, openKeys, wasAnswered } from './task-input-keys';
 import { fillNumber, fillTemplate } from './template';
 
 /**
@@ -39,6 +40,7 @@ export function stepDelay(rec: TaskRecord, step: TaskStep): number {
 function applyTerminal(rec: TaskRecord, step: TaskStep, now: number): void {
   const scope = scopeOf(rec);
   rec.inputRequests = undefined;
+  delete rec.inputKeys;
   if (step.result || step.toolError) {
     const body = fillTemplate((step.result ?? step.toolError)!, scope);
     rec.status = 'completed';
@@ -64,6 +66,8 @@ function enterStep(rec: TaskRecord, spec: TaskSpec, index: number, at: number): 
   const step = spec.steps[index];
   rec.status = 'working';
   rec.inputRequests = undefined;
+  // A new step asks its questions afresh, even one an earlier step asked under the same name.
+  delete rec.inputKeys;
   // A script whose last step is not terminal (validation forbids it) runs off the end here; settle() reports it.
   const message = step?.statusMessage ?? step?.progress?.[0];
   if (message !== undefined) rec.statusMessage = statusText(rec, message);
@@ -122,12 +126,16 @@ function settleInputStep(rec: TaskRecord, spec: TaskSpec, step: TaskStep, now: n
     );
     return 'again';
   }
-  const pending = keys.filter((k) => rec.inputResponses[k] === undefined);
+  // This step's questions go out under keys of their own (task-input-keys.ts); answered ones are done.
+  const sent: Record<string, string> = { ...rec.inputKeys };
+  const pending = keys.filter((k) => !(Object.hasOwn(sent, k) && wasAnswered(rec, sent[k]!)));
   if (pending.length) {
-    const waiting = Object.fromEntries(pending.map((k) => [k, out[k]]));
+    for (const k of pending) if (!Object.hasOwn(sent, k)) sent[k] = freshKey(rec, k, new Set([...keys.filter((o) => o !== k), ...Object.values(sent)]));
+    rec.inputKeys = sent;
+    const waiting = Object.fromEntries(pending.map((k) => [sent[k], out[k]]));
     if (rec.status !== 'input_required' || JSON.stringify(rec.inputRequests) !== JSON.stringify(waiting)) {
       rec.status = 'input_required';
-      rec.inputRequests = waiting;
+      askFor(rec, waiting);
       rec.lastUpdatedAt = now;
     }
     if (step.statusMessage) rec.statusMessage = statusText(rec, step.statusMessage);
@@ -136,8 +144,13 @@ function settleInputStep(rec: TaskRecord, spec: TaskSpec, step: TaskStep, now: n
   const actionOf = (k: string) => (rec.inputResponses[k] as { action?: string } | undefined)?.action;
   const actions = keys.map(actionOf);
   if (actions.includes('cancel') && (step.onCancel ?? 'wait') === 'wait') {
-    // Ask again: a cancelled answer counts as no answer.
-    for (const k of keys) if (actionOf(k) === 'cancel') delete rec.inputResponses[k];
+    // Ask again, under a fresh key (its old one was answered): a cancelled answer counts as no answer.
+    for (const k of keys)
+      if (actionOf(k) === 'cancel') {
+        delete rec.inputResponses[k];
+        delete sent[k];
+      }
+    rec.inputKeys = sent;
   } else if (actions.includes('cancel') && step.onCancel === 'cancel') applyTerminal(rec, { cancelled: true } as TaskStep, now);
   else if (actions.includes('decline') && (step.onDecline ?? 'complete') !== 'continue') applyTerminal(rec, declineOutcome(step), now);
   else enterStep(rec, spec, rec.stepIndex + 1, now);
@@ -147,8 +160,7 @@ function settleInputStep(rec: TaskRecord, spec: TaskSpec, step: TaskStep, now: n
 /** Input the control room asked for on a step that does not ask by itself: wait until it is answered. */
 function waitsForOperatorInput(rec: TaskRecord, now: number): boolean {
   if (rec.status !== 'input_required') return false;
-  const open = Object.keys(rec.inputRequests ?? {}).filter((k) => rec.inputResponses[k] === undefined);
-  if (open.length) return true;
+  if (openKeys(rec).length) return true;
   rec.status = 'working';
   rec.inputRequests = undefined;
   rec.lastUpdatedAt = now;
@@ -221,19 +233,4 @@ export function nextDue(rec: TaskRecord, spec: TaskSpec, maxRunMs: number, now: 
     due = Math.min(due, rec.stepStartedAt + n * slice);
   }
   return Math.min(due, limit);
-}
-
-/** Validate task input responses against the outstanding requests; returns a problem or undefined. */
-export function checkTaskResponses(rec: TaskRecord, responses: Record<string, unknown>): string | undefined {
-  const pending = (rec.inputRequests ?? {}) as Record<
-    string,
-    { method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list'; params: Record<string, unknown> }
-  >;
-  for (const [key, value] of Object.entries(responses)) {
-    const req = pending[key];
-    if (!req) continue;
-    const problem = checkResponse(key, req, value, true);
-    if (problem) return problem;
-  }
-  return undefined;
 }

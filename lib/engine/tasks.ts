@@ -4,7 +4,8 @@ import type { ToolSpec } from '../scenario/schema';
 import type { TaskRecord } from '../store/types';
 import { fail, ok, type EngineCore, type Outcome, type RequestContext } from './context';
 import { applyControl, type ControlAction } from './task-control';
-import { checkTaskResponses, isTerminal, settle, statusText } from './task-script';
+import { checkTaskResponses, takeResponses } from './task-input-keys';
+import { isTerminal, settle, statusText } from './task-script';
 import { taskSnapshot } from './task-snapshot';
 import { createTaskTimers } from './task-timers';
 import { createTaskWatch } from './task-watch';
@@ -189,8 +190,7 @@ export function createTaskManager(core: EngineCore): TaskManager {
       if (problem) return fail(ERROR.invalidParams, `Invalid params: ${problem}`);
       await mutate(taskId, (r, spec, now) => {
         if (isTerminal(r)) return undefined;
-        const pending = (r.inputRequests ?? {}) as Record<string, unknown>;
-        for (const [k, v] of Object.entries(responses)) if (k in pending) r.inputResponses[k] = v;
+        takeResponses(r, responses);
         return settle(r, spec, now, maxRun());
       });
       return ok({ resultType: 'complete' });

@@ -87,7 +87,14 @@ export type MrtrRound = z.infer<typeof MrtrRoundSchema>;
 
 /** MRTR for a tool, prompt or resource: the rounds asked before the answer. */
 export const MrtrSpecSchema = z
-  .strictObject({ rounds: z.array(MrtrRoundSchema).min(1).describe('The rounds, asked in order; each retry carries requestState and the answers so far.') })
+  .strictObject({
+    rounds: z
+      .array(MrtrRoundSchema)
+      .min(1)
+      .describe(
+        'The rounds, asked in order; each retry carries requestState and the answers so far. Answers are taken only for the round the requestState was issued for: sent without it, or for a later round, they are ignored and the round is asked.',
+      ),
+  })
   .meta({ id: 'Mrtr', description: 'Multi round-trip requests: ask for input (input_required) before answering.' });
 
 /** Progress notifications of a direct (non-task) tool call. */

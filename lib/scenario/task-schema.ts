@@ -28,7 +28,9 @@ const TaskStepSchema = z
     inputRequests: z
       .record(z.string(), InputRequestSpecSchema)
       .optional()
-      .describe('Input requests by key; the task waits in input_required until each is answered with tasks/update.'),
+      .describe(
+        'Input requests by key; the task waits in input_required until each is answered with tasks/update. A key the task already sent (asked again after a cancel, or by an earlier step) goes out as key_2, key_3, …; {{inputs.key…}} reaches the latest answer.',
+      ),
     onDecline: z
       .enum(['continue', 'complete', 'fail', 'cancel'])
       .optional()
@@ -37,7 +39,7 @@ const TaskStepSchema = z
     onCancel: z
       .enum(['wait', 'continue', 'cancel'])
       .optional()
-      .describe('What an elicitation answered with cancel does: wait (ask again), continue, or cancel the task; default: wait.'),
+      .describe('What an elicitation answered with cancel does: wait (ask again, under a fresh key), continue, or cancel the task; default: wait.'),
     progress: z
       .array(z.string())
       .optional()

@@ -27,7 +27,7 @@ import { createTapRegistry } from './tap-registry';
 import { tapRoutes } from './tap-routes';
 import { parseJson } from '../shared/json';
 import { isTerminalStatus } from '../shared/task-status';
-import { controlActionOf } from './task-control-body';
+import { controlActionOf, controlConflict } from './task-control-body';
 
 /**
  * The control API under `/api/`, behind {@link checkControlAccess}:
@@ -176,6 +176,8 @@ export function createControlApi(host: MockHost, options: ControlApiOptions): Co
       // nothing happened. Expire still deletes it.
       const before = action.data === 'expire' ? undefined : await engine.tasks.get(taskId);
       if (before && isTerminalStatus(before.status)) return json(409, { error: `Task is already ${before.status}: ${action.data} changes nothing` });
+      const conflict = before && controlConflict(before, act.act);
+      if (conflict) return json(409, { error: conflict });
       const rec = await engine.tasks.control(taskId, act.act);
       return rec ? json(200, { task: rec }) : unknownTask(engine, taskId);
     }

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import type { ControlAction } from '../engine';
+import { reusedKeys } from '../engine/task-input-keys';
 import type { TaskAction, TaskControlBody } from '../protocol/loupe-api';
 import { InputRequestSpecSchema, RpcErrorSpecSchema } from '../scenario/behavior-schema';
 import { ToolResultSpecSchema } from '../scenario/content-schema';
+import type { TaskRecord } from '../store/types';
 
 /**
  * The body of `POST /api/scenarios/<id>/tasks/<taskId>/<action>` (the control room, the control
@@ -39,4 +41,17 @@ export function controlActionOf(action: TaskAction, body: TaskControlBody): { ok
     return { ok: true, act: { kind: action, [key]: parsed.data } as ControlAction };
   }
   return { ok: true, act: { kind: action } as ControlAction };
+}
+
+/**
+ * Why `act` cannot be applied to the task as it is now, or undefined. An operator's question
+ * under a key the task already sent would not be answered: a client never answers a key twice,
+ * and tasks.md forbids a server to send one again.
+ */
+export function controlConflict(task: TaskRecord, act: ControlAction): string | undefined {
+  if (act.kind !== 'require-input' || !act.inputRequests) return undefined;
+  const reused = reusedKeys(task, act.inputRequests);
+  if (!reused.length) return undefined;
+  const names = reused.map((k) => `"${k}"`).join(', ');
+  return `inputRequests key ${names} was already used by this task; input request keys must be unique over a task's lifetime (a client never answers a key twice): choose another key`;
 }

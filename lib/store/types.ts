@@ -42,8 +42,12 @@ export interface TaskRecord {
   stepStartedAt: number;
   /** Outstanding input requests while status is input_required. */
   inputRequests?: Record<string, unknown>;
-  /** Every input response received so far, by key. */
+  /** Every input response received so far, by the key the scenario (or the operator) named it; a later answer replaces an earlier one. */
   inputResponses: Record<string, unknown>;
+  /** Every key sent in `inputRequests` so far, and whether its response was delivered: a key is never sent twice (tasks.md). */
+  issuedKeys?: Record<string, 'asked' | 'answered'>;
+  /** The current input step's keys as sent, by the scenario's key (`ok` asked again goes out as `ok_2`). */
+  inputKeys?: Record<string, string>;
   result?: unknown;
   error?: StoredError;
   cancelRequestedAt?: number;

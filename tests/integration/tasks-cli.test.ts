@@ -86,6 +86,29 @@ describe('mcp-loupe tasks on a mock serving slow-approvals', () => {
     expect(await statusOf(taskId)).toBe('Filing the purchase request for chair');
   });
 
+  it('asks for operator input again under a fresh key once the first question was answered, and refuses a key the task already used', async () => {
+    const taskId = await createTask();
+    const target = httpTarget(mock.url);
+    const task = async () => (await rpc(target, 'tasks/get', { taskId }, target.opts({ caps: CAPS.formAndTasks }))).body.result;
+    const requireInput = (...extra: string[]) => cli(['tasks', 'require-input', taskId, '--url', mock.url, '--token', mock.token!, ...extra]);
+    expect((await requireInput()).code).toBe(0);
+    expect(Object.keys((await task()).inputRequests)).toEqual(['operator_input']);
+    const answer = { action: 'accept', content: { note: 'ok' } };
+    await rpc(target, 'tasks/update', { taskId, inputResponses: { operator_input: answer } }, target.opts({ caps: CAPS.formAndTasks }));
+    expect((await task()).status).toBe('working');
+    // The client answered operator_input and never answers it again (tasks.md): the second question needs its own key.
+    const again = await requireInput();
+    expect(again).toMatchObject({ code: 0, stderr: '' });
+    expect(again.stdout).toMatch(/^require-input: task \S+… is now input_required/);
+    const asking = await task();
+    expect(asking.status).toBe('input_required');
+    expect(Object.keys(asking.inputRequests)).toEqual(['operator_input_2']);
+    const reused = await requireInput('--json', JSON.stringify({ inputRequests: { operator_input: asking.inputRequests.operator_input_2 } }));
+    expect(reused.code).toBe(1);
+    expect(reused.stderr).toContain('Failed to require-input task: inputRequests key "operator_input" was already used by this task');
+    expect(Object.keys((await task()).inputRequests)).toEqual(['operator_input_2']);
+  });
+
   it('says an expired task is deleted, as a client then finds it', async () => {
     const taskId = await createTask();
     const expired = await cli(['tasks', 'expire', taskId, '--url', mock.url, '--token', mock.token!]);

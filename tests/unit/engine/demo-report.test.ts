@@ -204,15 +204,16 @@ describe('generate_report', () => {
     expect(done.result.isError).toBeUndefined();
   });
 
-  it('cancel (the elicitation answer) leaves it waiting for approve_outline', async () => {
+  it('cancel (the elicitation answer) leaves it waiting for the outline, asked again under a fresh key', async () => {
     const { engine, clock } = setup();
     const taskId = await toInputRequired(engine, clock);
     expect((await update(engine, taskId, { action: 'cancel' })).body.result).toEqual({ resultType: 'complete' });
     clock.advance(10_000);
     const still = (await get(engine, taskId)).body.result;
     expect(still.status).toBe('input_required');
-    expect(Object.keys(still.inputRequests)).toEqual(['approve_outline']);
-    await update(engine, taskId, { action: 'accept', content: { approved: true } });
+    // tasks.md: a key whose response was delivered is never sent again.
+    expect(Object.keys(still.inputRequests)).toEqual(['approve_outline_2']);
+    await rpc(engine, 'tasks/update', { taskId, inputResponses: { approve_outline_2: { action: 'accept', content: { approved: true } } } }, both({}));
     expect((await get(engine, taskId)).body.result.status).toBe('working');
   });
 

@@ -103,6 +103,23 @@ describe('listen streams for tasks', () => {
     await stream.close();
   });
 
+  it("acknowledges only the tasks the caller can follow: an unknown id and another principal's are left out alike", async () => {
+    const { engine } = setup();
+    const mine = (await callTool(engine, 'generate_report', { size: 'small' }, { caps: CAPS.formAndTasks })).body.result.taskId as string;
+    const alices = (await callTool(engine, 'generate_report', { size: 'small' }, { caps: CAPS.formAndTasks, headers: { Authorization: 'Bearer alice' } })).body
+      .result.taskId as string;
+    const ackOf = async (id: string, taskIds: string[]) => {
+      const stream = await openListen(engine, id, { taskIds });
+      const [ack] = await stream.messages(1);
+      await stream.close();
+      return ack!.params!.notifications;
+    };
+    expect(await ackOf('l1', [mine, 'unknown-task', alices, mine])).toEqual({ taskIds: [mine] });
+    // Nothing tells an unknown id from another principal's task.
+    expect(await ackOf('l2', ['unknown-task'])).toEqual(await ackOf('l3', [alices]));
+    expect(await ackOf('l4', [alices])).toEqual({ taskIds: [] });
+  });
+
   it('sends keep-alive comments while idle', async () => {
     const clock = createFakeClock();
     const scenario = ScenarioSchema.parse({ ...getBuiltinScenario('demo')!, settings: { ...getBuiltinScenario('demo')!.settings, keepAliveMs: 5_000 } });

@@ -114,6 +114,28 @@ describe('examples/', () => {
     expect(declined.body.result.content).toEqual([{ type: 'text', text: 'Nothing was deleted.' }]);
   });
 
+  it('mrtr-rounds.yaml: answers sent without the requestState of their round are not taken, so no round is skipped', async () => {
+    const engine = serve('mrtr-rounds.yaml');
+    const args = { pattern: '*.log' };
+    const both = { confirm: { action: 'accept', content: { confirm: true } }, scope: { action: 'accept', content: { recursive: true } } };
+    // A first call was asked nothing: its answers are ignored and round 1 is asked, as the built-in delete_note does.
+    const first = await callTool(engine, 'delete_files', args, { caps: CAPS.form, extra: { inputResponses: both } });
+    expect(first.body.result).toMatchObject({ resultType: 'input_required', inputRequests: { confirm: { method: 'elicitation/create' } } });
+    expect(Object.keys(first.body.result.inputRequests)).toEqual(['confirm']);
+    // Round 1's requestState takes round 1's answer; round 2's question is still asked.
+    const second = await callTool(engine, 'delete_files', args, {
+      caps: CAPS.form,
+      extra: { requestState: first.body.result.requestState, inputResponses: both },
+    });
+    expect(second.body.result).toMatchObject({ resultType: 'input_required' });
+    expect(Object.keys(second.body.result.inputRequests)).toEqual(['scope']);
+    const done = await callTool(engine, 'delete_files', args, {
+      caps: CAPS.form,
+      extra: { requestState: second.body.result.requestState, inputResponses: both },
+    });
+    expect(done.body.result.content).toEqual([{ type: 'text', text: 'Deleted the files matching *.log (subfolders: true)' }]);
+  });
+
   it('elicitation.yaml: a form checked against its schema, and a URL the user is sent to', async () => {
     const engine = serve('elicitation.yaml');
     const form = await callTool(engine, 'sign_up', {}, { caps: CAPS.form });
