@@ -126,7 +126,7 @@ const SettingsSchema = z
       .int()
       .min(1)
       .default(1_000)
-      .describe('Capacity of the one-time-nonce store of built-in handlers; a full store answers -32023. Default: 1000.'),
+      .describe('Capacity of the one-time-nonce store of built-in handlers; a full store answers -31023 (an application code, outside the JSON-RPC reserved range). Default: 1000.'),
     keepAliveMs: z.number().int().min(10).default(15_000).describe('Interval of keep-alive comments on open SSE streams, in ms; default: 15000.'),
     maxBodyBytes: z
       .number()
