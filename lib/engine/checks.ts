@@ -33,7 +33,11 @@ function badMeta(message: string): Outcome {
 }
 
 /** Validate `_meta` (all transports). */
-export function checkMeta(params: Record<string, unknown> | undefined, supported: readonly string[], headerVersion?: string | null): MetaCheck | Outcome {
+export function checkMeta(
+  params: Record<string, unknown> | undefined,
+  versions: { modern: readonly string[]; served: readonly string[] },
+  headerVersion?: string | null,
+): MetaCheck | Outcome {
   const m = asRecord(params?._meta);
   const version = m?.[META.protocolVersion];
   if (typeof version !== 'string') {
@@ -46,8 +50,9 @@ export function checkMeta(params: Record<string, unknown> | undefined, supported
   if (headerVersion !== undefined && headerVersion !== null && headerVersion.trim() !== version) {
     return fail(ERROR.headerMismatch, `Header mismatch: ${HEADER.protocolVersion} header "${headerVersion}" does not match _meta protocolVersion "${version}"`);
   }
-  if (!supported.includes(version)) {
-    return fail(ERROR.unsupportedProtocolVersion, `Unsupported protocol version: ${version}`, { supported: [...supported], requested: version });
+  if (!versions.modern.includes(version)) {
+    // data.supported names every version served (2025-11-25 through initialize too), so a client can fall back to one.
+    return fail(ERROR.unsupportedProtocolVersion, `Unsupported protocol version: ${version}`, { supported: [...versions.served], requested: version });
   }
   return { version, caps: caps.data };
 }
