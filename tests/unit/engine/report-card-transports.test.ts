@@ -219,6 +219,17 @@ describe('report card: a 2026-07-28 request is graded as one, whatever else it c
   });
 });
 
+describe('report card: Mcp-Name beside a taskId that is no string', () => {
+  it('does not blame the header when the body has no taskId string to mirror (the server answered -32602)', async () => {
+    const { engine } = setup();
+    const taskId = (await callTool(engine, 'job', {}, { caps: CAPS.formAndTasks })).body.result.taskId as string;
+    const invalid = await rpc(engine, 'tasks/get', { taskId: 5 }, { caps: CAPS.formAndTasks, headers: { 'Mcp-Name': '5' } });
+    expect(invalid.body.error.code).toBe(-32602);
+    expect((await rpc(engine, 'tasks/get', { taskId }, { caps: CAPS.formAndTasks })).body.result.taskId).toBe(taskId);
+    expect(grades(engine.reportCard())['mcp-name']).toMatchObject({ status: 'pass', detail: 'All 1 tasks request carried Mcp-Name equal to params.taskId.' });
+  });
+});
+
 describe('report card: a card that graded nothing', () => {
   it('says so in `warning` when requests were journaled, and in the JUnit properties and system-out; an empty journal has none', async () => {
     const { engine } = setup();
