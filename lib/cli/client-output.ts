@@ -23,6 +23,17 @@ export function taskLabel(taskId: string, reveal = false): string {
   return reveal ? taskId : fingerprint(taskId);
 }
 
+/**
+ * How a task the user named on the command line is echoed back: the start of what they typed, so
+ * the line can be matched to their own id, beside the fingerprint lists, logs and the report card
+ * show. Only the start: the line may land in a CI log and an id is a bearer token (8 of a Loupe
+ * id's 27 characters leave it 112 random bits; a short id shows at most a third of itself).
+ */
+export function typedTaskLabel(taskId: string): string {
+  const typed = taskId.slice(0, Math.min(8, Math.floor(taskId.length / 3)));
+  return `${typed ? `${typed}… ` : ''}(fingerprint ${fingerprint(taskId)})`;
+}
+
 /** A JSON-RPC error in one line: code, message and data (a related task's id left out). */
 export function formatError(e: JsonRpcErrorObject): string {
   // data._meta names the related task in full (2025-11-25); the id stays out of human output.

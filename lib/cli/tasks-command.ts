@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { TASK_ACTIONS, type TaskAction } from '../protocol/loupe-api';
-import { fingerprint } from '../shared/fingerprint';
 import { controlToken } from './control-token';
 import { isRecord } from '../shared/records';
 import { parseJsonFlag } from './client-args';
+import { typedTaskLabel } from './client-output';
 import { CliFailure, UsageError } from './errors';
 import { describeNetworkError, parseHttpUrl } from './network';
 import { printable } from './terminal';
@@ -60,13 +60,16 @@ async function control(
     // The server's words, made printable: a hostile mock must not write escape codes to the terminal.
     throw new CliFailure(printable(`Failed to ${action} task: ${answer.body.error ?? `HTTP ${answer.res.status}`}${hint}`));
   }
-  const task = `task ${fingerprint(taskId)}…`;
+  // What the user typed is echoed: it may hold control characters, so every line goes through printable.
+  const task = `task ${typedTaskLabel(taskId)}`;
   // Expire deletes the task: the record the API returns is its last word, not a state it is in.
-  if (action === 'expire') process.stdout.write(`expire: ${task} has expired and is deleted (a client's tasks/get no longer finds it)\n`);
+  if (action === 'expire') process.stdout.write(printable(`expire: ${task} has expired and is deleted (a client's tasks/get no longer finds it)\n`));
   // An input step ends with the client's answer, not with advance: say how to move it on.
   else if (action === 'advance' && answer.body.task?.status === 'input_required')
     process.stdout.write(
-      `advance: ${task} waits for input (input_required); advance does not answer it. Answer as the client would (\`mcp-loupe task update ID --input-responses JSON\`), or end it with \`mcp-loupe tasks complete\` or \`tasks fail\`.\n`,
+      printable(
+        `advance: ${task} waits for input (input_required); advance does not answer it. Answer as the client would (\`mcp-loupe task update ID --input-responses JSON\`), or end it with \`mcp-loupe tasks complete\` or \`tasks fail\`.\n`,
+      ),
     );
   else
     process.stdout.write(

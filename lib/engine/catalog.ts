@@ -13,6 +13,7 @@ import type { ResourceSpec, ResourceTemplateSpec } from '../scenario/catalog-sch
 import type { Scenario, ToolSpec } from '../scenario/schema';
 import { fail, ok, type EngineCore, type Outcome, type RequestContext } from './context';
 import { runMrtr } from './mrtr';
+import { versionsOf } from './served-versions';
 import { fillTemplate } from './template';
 
 /** server/discover, the list methods, resources/read, prompts/get and completion/complete. */
@@ -44,7 +45,7 @@ export function discover(core: EngineCore): Outcome {
   const s = core.scenario;
   const result: Record<string, unknown> = {
     resultType: 'complete',
-    supportedVersions: s.supportedVersions,
+    supportedVersions: versionsOf(s).served,
     capabilities: serverCapabilities(s),
     ttlMs: s.settings.discoverTtlMs,
     cacheScope: s.settings.discoverCacheScope,

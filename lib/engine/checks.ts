@@ -33,7 +33,11 @@ function badMeta(message: string): Outcome {
 }
 
 /** Validate `_meta` (all transports). */
-export function checkMeta(params: Record<string, unknown> | undefined, supported: readonly string[], headerVersion?: string | null): MetaCheck | Outcome {
+export function checkMeta(
+  params: Record<string, unknown> | undefined,
+  versions: { modern: readonly string[]; served: readonly string[] },
+  headerVersion?: string | null,
+): MetaCheck | Outcome {
   const m = asRecord(params?._meta);
   const version = m?.[META.protocolVersion];
   if (typeof version !== 'string') {
@@ -46,8 +50,9 @@ export function checkMeta(params: Record<string, unknown> | undefined, supported
   if (headerVersion !== undefined && headerVersion !== null && headerVersion.trim() !== version) {
     return fail(ERROR.headerMismatch, `Header mismatch: ${HEADER.protocolVersion} header "${headerVersion}" does not match _meta protocolVersion "${version}"`);
   }
-  if (!supported.includes(version)) {
-    return fail(ERROR.unsupportedProtocolVersion, `Unsupported protocol version: ${version}`, { supported: [...supported], requested: version });
+  if (!versions.modern.includes(version)) {
+    // data.supported names every version served (2025-11-25 through initialize too), so a client can fall back to one.
+    return fail(ERROR.unsupportedProtocolVersion, `Unsupported protocol version: ${version}`, { supported: [...versions.served], requested: version });
   }
   return { version, caps: caps.data };
 }
@@ -64,11 +69,12 @@ export function checkHeaders(headers: HeaderBag, method: string, params: Record<
     const raw = headers.get(HEADER.name);
     if (raw === null) {
       if (expected !== undefined) return fail(ERROR.headerMismatch, `Header mismatch: ${HEADER.name} header is required for ${method}`);
-    } else {
+    } else if (expected !== undefined) {
+      // Without a string in the body there is nothing to mirror: the params check names what is wrong (-32602), not the header.
       const decoded = decodeHeaderValue(raw);
       if (!decoded.ok) return fail(ERROR.headerMismatch, `Header mismatch: ${HEADER.name} ${decoded.reason}`);
       if (decoded.value !== expected) {
-        return fail(ERROR.headerMismatch, `Header mismatch: ${HEADER.name} header value '${decoded.value}' does not match body value '${expected ?? ''}'`);
+        return fail(ERROR.headerMismatch, `Header mismatch: ${HEADER.name} header value '${decoded.value}' does not match body value '${expected}'`);
       }
     }
   }

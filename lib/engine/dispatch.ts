@@ -15,6 +15,7 @@ import {
 import type { Scenario } from '../scenario/schema';
 import { fail, type EngineCore, type Outcome, type RequestContext } from './context';
 import { checkHeaders, checkMeta } from './checks';
+import { versionsOf } from './served-versions';
 import { complete, discover, getPrompt, listPrompts, listResourceTemplates, listResources, listTools, readResource, unknownPrompt } from './catalog';
 import { route, runRoute, unchecked, type Route } from './route';
 import { callToolRoute } from './tools';
@@ -77,7 +78,7 @@ export function createModernDispatch(core: EngineCore, tasks: TaskManager, hub: 
     if (headers && headers.get(HEADER.protocolVersion) === null) {
       return fail(ERROR.headerMismatch, `Header mismatch: ${HEADER.protocolVersion} header is required`);
     }
-    const meta = checkMeta(params, core.scenario.supportedVersions, headers ? headers.get(HEADER.protocolVersion) : undefined);
+    const meta = checkMeta(params, versionsOf(core.scenario), headers ? headers.get(HEADER.protocolVersion) : undefined);
     if ('error' in meta || 'result' in meta) return meta;
     ctx.caps = meta.caps;
     if (headers) {

@@ -6,7 +6,9 @@ import type { RequestPipeline } from './pipeline';
 /**
  * The message face for stdio and in-memory transports: one parsed message at a time, answers
  * and notifications through `send`. `notifications/cancelled` aborts the request it names; a
- * cancelled request sends no answer (a listen stream still sends its final result). One face is
+ * cancelled request sends no answer, a listen included (cancellation: a server receiving it SHOULD
+ * not respond; a listen's final result is for the server ending it, subscriptions' graceful
+ * closure). One face is
  * one connection (a stdio process): an `initialize` on it selects 2025-11-25 for the rest of the
  * connection, and the client's responses answer the requests the server sent it.
  *
@@ -82,7 +84,7 @@ export function createMessageFace(pipeline: RequestPipeline, outbound: OutboundR
         },
         openStream: () => {},
       });
-      if (ac.signal.aborted && r.method !== 'subscriptions/listen') {
+      if (ac.signal.aborted) {
         handle?.close('client-closed');
         return;
       }

@@ -1,4 +1,4 @@
-import { ERROR, HEADER, LEGACY_VERSIONS, META, type JsonRpcRequest } from '../protocol';
+import { ERROR, HEADER, META, type JsonRpcRequest } from '../protocol';
 import { asRecord } from '../shared/records';
 import { fail, type EngineCore, type Outcome, type RequestContext } from './context';
 import { createModernDispatch } from './dispatch';
@@ -6,6 +6,7 @@ import type { HeaderBag } from './http-types';
 import { createLegacyDispatch } from './legacy';
 import type { ListenHub } from './listen';
 import { eraOf, legacyHeaderMismatch } from './era';
+import { versionsOf } from './served-versions';
 import type { LegacySession, OutboundRequests } from './legacy-session';
 import type { TaskManager } from './tasks';
 
@@ -71,10 +72,9 @@ export function createRequestPipeline(core: EngineCore, tasks: TaskManager, hub:
     if (era === 'legacy' && !servesLegacy) {
       // A modern-only server names the versions it speaks, so a 2025-11-25 client learns why (spec: dual-era rules).
       const asked = req.params?.protocolVersion ?? origin.headers?.get(HEADER.protocolVersion);
-      const supported = core.scenario.supportedVersions.filter((v) => !(LEGACY_VERSIONS as readonly string[]).includes(v));
       return {
         ...fail(ERROR.unsupportedProtocolVersion, 'Unsupported protocol version: this server does not speak 2025-11-25', {
-          supported,
+          supported: versionsOf(core.scenario).served,
           ...(typeof asked === 'string' ? { requested: asked } : {}),
         }),
         httpStatus: 400,

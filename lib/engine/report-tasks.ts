@@ -81,12 +81,13 @@ export function gradePollCadence({ xs, sightings }: GradeContext): Grade {
 
 /**
  * Every tasks/* request carried Mcp-Name equal to params.taskId (rejected requests included). A
- * 2026-07-28 header over HTTP: stdio has no headers, and 2025-11-25 defines no Mcp-Name.
+ * 2026-07-28 header over HTTP: stdio has no headers, and 2025-11-25 defines no Mcp-Name. A
+ * request whose taskId is no string has nothing to mirror: its mistake is the body (-32602).
  */
 export function gradeMcpName({ xs }: GradeContext): Grade {
   const base = { id: 'mcp-name', title: 'Mcp-Name on tasks requests', specRef: SPEC.name };
   const all = xs.filter((x) => TASK_METHODS.has(x.method));
-  const tasks = all.filter((x) => x.modern && x.transport === 'http');
+  const tasks = all.filter((x) => x.modern && x.transport === 'http' && typeof x.params.taskId === 'string');
   const left = ungraded(all, 'tasks request', { stdio: 'which carries no Mcp-Name header', legacy: ABOUT_MODERN });
   if (!tasks.length)
     return { ...base, status: 'not-observed', detail: left ? `${left}.` : 'No tasks/get, tasks/update or tasks/cancel request was seen.', evidence: [] };

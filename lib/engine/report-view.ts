@@ -1,5 +1,6 @@
-import { EXT, HEADER, LEGACY_VERSIONS, META, declaresExtension } from '../protocol';
+import { EXT, META, declaresExtension } from '../protocol';
 import { asRecord } from '../shared/records';
+import { eraOf } from './era';
 import type { StreamEnd } from './exchange-tap';
 import type { JournalEntry, JournalFrame } from './journal';
 
@@ -54,13 +55,19 @@ export interface TaskSighting {
 /** The tasks/* methods that name an existing task. */
 export const TASK_METHODS = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
 
-/** Whether a request speaks 2026-07-28 (the same rule the dispatcher uses to pick an era). */
-function isModern(method: string, params: Record<string, unknown>, headers: Record<string, string>): boolean {
-  const hv = headers[HEADER.protocolVersion.toLowerCase()]?.trim();
-  if (hv && (LEGACY_VERSIONS as readonly string[]).includes(hv)) return false;
-  const meta = asRecord(params._meta);
-  if (method === 'initialize' && !(meta && META.protocolVersion in meta) && !hv) return false;
-  return !!hv || !!(meta && META.protocolVersion in meta);
+/**
+ * Whether a request was served as 2026-07-28: eraOf, the dispatcher's own rule, so the card
+ * grades each request in the era it was answered in. The `_meta` protocol version decides (the
+ * spec makes it authoritative; a header that disagrees earns -32020, which is the client's
+ * 2026-07-28 mistake, not a 2025-11-25 request), then the header, then whether it claims
+ * nothing: a request that claims no version came inside a 2025-11-25 session (stdio) or from a
+ * 2025-11-25 client without one (HTTP). A stale `params.task` decides nothing.
+ */
+function isModern(method: string, params: Record<string, unknown>, headers: Record<string, string>, transport: 'http' | 'stdio'): boolean {
+  const bag = { get: (name: string) => headers[name.toLowerCase()] ?? null, forEach: () => {} };
+  const era = eraOf({ jsonrpc: '2.0', id: 0, method, params }, { headers: transport === 'http' ? bag : undefined, inSession: true, servesLegacy: true });
+  // An initialize sent with a 2026-07-28 header was refused as a 2026-07-28 mistake.
+  return typeof era !== 'string' || era === 'modern';
 }
 
 /** Requests of the journal, oldest first. Notifications, POSTed responses and unparsable bodies are skipped. */
@@ -83,7 +90,7 @@ export function toExchanges(entries: readonly JournalEntry[]): Exchange[] {
       headers: e.requestHeaders,
       transport: e.transport ?? 'http',
       principal: e.principal ?? 'unknown',
-      modern: isModern(body.method, params, e.requestHeaders),
+      modern: isModern(body.method, params, e.requestHeaders, e.transport ?? 'http'),
       caps,
       result: asRecord(response?.result),
       error: asRecord(response?.error) as Exchange['error'],

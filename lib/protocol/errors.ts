@@ -13,10 +13,12 @@ export const ERROR = {
 } as const;
 
 /**
- * Loupe's demo answers -32023 when its replay store is full. 2026-07-28 reserves
- * -32020..-32099, so Loupe's own lints flag this code as undefined by the spec.
+ * Loupe's demo answers this when its replay store (or one caller's share of it) is full. 2026-07-28
+ * gives -32020..-32099 to the spec alone and asks that codes for purposes it does not define sit
+ * outside the JSON-RPC reserved range (-32768..-32000), so this one does; it was -32023, hence the
+ * digits kept for anyone searching old logs.
  */
-export const REPLAY_STORE_FULL = -32023;
+export const REPLAY_STORE_FULL = -31023;
 
 /** Codes defined by 2026-07-28 inside the reserved range -32020..-32099. */
 const DEFINED_RESERVED_CODES: readonly number[] = [ERROR.headerMismatch, ERROR.missingRequiredClientCapability, ERROR.unsupportedProtocolVersion];

@@ -126,7 +126,9 @@ const SettingsSchema = z
       .int()
       .min(1)
       .default(1_000)
-      .describe('Capacity of the one-time-nonce store of built-in handlers; a full store answers -32023. Default: 1000.'),
+      .describe(
+        'Capacity of the one-time-nonce store of built-in handlers; a full store answers -31023 (an application code, outside the JSON-RPC reserved range). Default: 1000.',
+      ),
     keepAliveMs: z.number().int().min(10).default(15_000).describe('Interval of keep-alive comments on open SSE streams, in ms; default: 15000.'),
     maxBodyBytes: z
       .number()
@@ -168,7 +170,9 @@ export const ScenarioSchema = z.strictObject({
     .array(z.string())
     .min(1)
     .default(['2026-07-28'])
-    .describe('Protocol versions listed in server/discover; add 2025-11-25 to test old clients too. Default: [2026-07-28].'),
+    .describe(
+      'The 2026-07-28-era protocol versions requests may claim. server/discover and -32022 name these plus 2025-11-25 while settings.legacy serves it (the default); list only 2025-11-25 for a server old clients alone can use. Default: [2026-07-28].',
+    ),
   settings: SettingsSchema.default(SettingsSchema.parse({})),
   tools: z.array(ToolSpecSchema).default([]).describe('Tools served by tools/list and tools/call, each with its behaviour.'),
   ...CatalogShape,

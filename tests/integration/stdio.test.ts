@@ -96,6 +96,23 @@ describe('stdio transport', () => {
     expect(s.messages.filter((m) => m.method === 'notifications/progress').length).toBeLessThan(3);
   });
 
+  it('ends a listen on notifications/cancelled without answering it (the client cancelled it; only a server-ended listen gets a final result)', async () => {
+    const s = start('demo');
+    const caps = { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } };
+    const meta = { ...META, 'io.modelcontextprotocol/clientCapabilities': caps };
+    s.send({ jsonrpc: '2.0', id: 'task', method: 'tools/call', params: { _meta: meta, name: 'generate_report', arguments: { size: 'large' } } });
+    const taskId = (await s.until((m) => m.id === 'task')).result.taskId as string;
+    s.send({ jsonrpc: '2.0', id: 'L', method: 'subscriptions/listen', params: { _meta: meta, notifications: { taskIds: [taskId] } } });
+    await s.until((m) => m.method === 'notifications/subscriptions/acknowledged');
+    s.send({ jsonrpc: '2.0', id: 'cancel', method: 'tasks/cancel', params: { _meta: meta, taskId } });
+    await s.until((m) => m.id === 'cancel');
+    s.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'L', reason: 'done listening' } });
+    s.send({ jsonrpc: '2.0', id: 'after', method: 'ping', params: { _meta: META } });
+    await s.until((m) => m.id === 'after');
+    await new Promise((r) => setTimeout(r, 400));
+    expect(s.messages.filter((m) => m.id === 'L')).toEqual([]);
+  });
+
   it('caps a line at maxBodyBytes (4 MiB by default), as HTTP caps a body: a 64 MB line is answered -32600 and dropped without being held', async () => {
     const s = start('demo');
     // Peak resident memory of the mock, from /proc (Linux): a line held whole would add its size several times over.

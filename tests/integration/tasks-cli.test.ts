@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fingerprint } from '../../lib/shared/fingerprint';
 import { CAPS, callTool, rpc } from '../helpers/rpc';
 import { startCliMock, type Started, runCli } from '../helpers/processes';
 import { httpTarget } from './http-target';
@@ -40,7 +41,11 @@ describe('mcp-loupe tasks on a mock serving slow-approvals', () => {
     expect(await statusOf(taskId)).toBe('Filing the purchase request for chair');
     const advanced = await cli(['tasks', 'advance', taskId, '--url', mock.url, '--token', mock.token!]);
     expect(advanced).toMatchObject({ code: 0, stderr: '' });
-    expect(advanced.stdout).toMatch(/^advance: task \S+… is now working \(Waiting for your manager to approve\)\n$/);
+    // The start of the id the user typed, so they can tell which task the line is about, beside the fingerprint lists show.
+    expect(advanced.stdout).toBe(
+      `advance: task ${taskId.slice(0, 8)}… (fingerprint ${fingerprint(taskId)}) is now working (Waiting for your manager to approve)\n`,
+    );
+    expect(advanced.stdout).not.toContain(taskId);
     expect(await statusOf(taskId)).toBe('Waiting for your manager to approve');
   });
 
@@ -50,7 +55,7 @@ describe('mcp-loupe tasks on a mock serving slow-approvals', () => {
     const advanced = await cli(['tasks', 'advance', taskId, '--url', mock.url, '--token', mock.token!]);
     expect(advanced).toMatchObject({ code: 0, stderr: '' });
     expect(advanced.stdout).toMatch(
-      /^advance: task \S+… waits for input \(input_required\); advance does not answer it\. Answer as the client would .*task update ID --input-responses JSON.*tasks complete.*tasks fail/,
+      /^advance: task \S+… \(fingerprint [0-9a-f]{8}\) waits for input \(input_required\); advance does not answer it\. Answer as the client would .*task update ID --input-responses JSON.*tasks complete.*tasks fail/,
     );
   });
 
@@ -113,7 +118,7 @@ describe('mcp-loupe tasks on a mock serving slow-approvals', () => {
     const taskId = await createTask();
     const expired = await cli(['tasks', 'expire', taskId, '--url', mock.url, '--token', mock.token!]);
     expect(expired).toMatchObject({ code: 0, stderr: '' });
-    expect(expired.stdout).toMatch(/^expire: task \S+… has expired and is deleted \(a client's tasks\/get no longer finds it\)\n$/);
+    expect(expired.stdout).toMatch(/^expire: task \S+… \(fingerprint [0-9a-f]{8}\) has expired and is deleted \(a client's tasks\/get no longer finds it\)\n$/);
     const got = await cli(['task', 'get', taskId, '--url', mock.url]);
     expect(got.code).toBe(1);
   });

@@ -279,7 +279,7 @@ describe('delete_note requestState integrity', () => {
   });
 });
 
-describe('delete_note replay store bound (-32023)', () => {
+describe('delete_note replay store bound (-31023)', () => {
   /** One confirmation declined by `caller` (each caller may hold a tenth of the store). */
   async function declineRound(engine: MockEngine, noteId = 'note-4', caller = 'caller-0') {
     const o = { headers: { Authorization: `Bearer ${caller}` } };
@@ -287,7 +287,7 @@ describe('delete_note replay store bound (-32023)', () => {
     return answer(engine, noteId, state, DECLINE, o);
   }
 
-  it('holds 1,000 spent nonces by default; the 1,001st answers -32023 until entries expire', async () => {
+  it('holds 1,000 spent nonces by default; the 1,001st answers -31023 until entries expire', async () => {
     const { engine, stores, clock } = setup();
     expect(stores.replay.maxEntries).toBe(1000);
     for (let batch = 0; batch < 10; batch++) {
@@ -299,7 +299,7 @@ describe('delete_note replay store bound (-32023)', () => {
     const full = await answer(engine, 'note-1', state, ACCEPT);
     expect(full.status).toBe(200);
     expect(full.body.error).toMatchObject({
-      code: -32023,
+      code: -31023,
       message: expect.stringContaining('Replay store is full (max 1000 entries)'),
       data: { maxEntries: 1000 },
     });
@@ -320,7 +320,7 @@ describe('delete_note replay store bound (-32023)', () => {
     for (const r of replies) expect(r.body.result.structuredContent.reason).toBe('declined');
     const refused = await declineRound(engine, 'note-4', 'mallory');
     expect(refused.body.error).toMatchObject({
-      code: -32023,
+      code: -31023,
       message: expect.stringContaining('Too many confirmations spent by this caller: 100'),
       data: { maxEntries: 1000, perPrincipal: 100 },
     });
@@ -336,18 +336,18 @@ describe('delete_note replay store bound (-32023)', () => {
     const { engine, stores, clock } = setup({ scenario: demo({ replayStoreMaxEntries: 3 }), replayMaxEntries: 1000 });
     for (let i = 0; i < 3; i++) expect((await declineRound(engine, 'note-4', `caller-${i}`)).body.result.structuredContent.reason).toBe('declined');
     const refused = await declineRound(engine, 'note-4', 'caller-3');
-    expect(refused.body.error).toMatchObject({ code: -32023, message: expect.stringContaining('max 3 entries') });
+    expect(refused.body.error).toMatchObject({ code: -31023, message: expect.stringContaining('max 3 entries') });
     expect(await stores.replay.size(clock.now())).toBe(3);
     clock.advance(300_001);
     expect((await declineRound(engine)).body.result.structuredContent.reason).toBe('declined');
   });
 
-  it("answers -32023 when the store's own bound is reached", async () => {
+  it("answers -31023 when the store's own bound is reached", async () => {
     const { engine } = setup({ replayMaxEntries: 2 });
     await declineRound(engine, 'note-4', 'caller-1');
     await declineRound(engine, 'note-4', 'caller-2');
     const { state } = await ask(engine, 'note-1');
-    expect((await answer(engine, 'note-1', state, ACCEPT)).body.error).toMatchObject({ code: -32023, message: expect.stringContaining('max 2 entries') });
+    expect((await answer(engine, 'note-1', state, ACCEPT)).body.error).toMatchObject({ code: -31023, message: expect.stringContaining('max 2 entries') });
     // cancel never touches the store, so it still answers while the store is full
     expect((await answer(engine, 'note-1', state, CANCEL)).body.result.structuredContent.reason).toBe('cancelled');
   });
@@ -397,6 +397,6 @@ describe('delete_note on the SQLite store', () => {
       expect((await answer(engine, 'note-4', state, DECLINE, o)).body.result.structuredContent.reason).toBe('declined');
     }
     const { state } = await ask(engine, 'note-4');
-    expect((await answer(engine, 'note-4', state, DECLINE)).body.error.code).toBe(-32023);
+    expect((await answer(engine, 'note-4', state, DECLINE)).body.error.code).toBe(-31023);
   });
 });

@@ -262,6 +262,34 @@ describe('stdio: initialize selects 2025-11-25 for the connection', () => {
   });
 });
 
+describe('the versions the server names', () => {
+  const scenarioWith = (extra: Record<string, unknown>) => ScenarioSchema.parse({ id: 'versions', server: { name: 'v', version: '1' }, ...extra });
+
+  it('names 2025-11-25 in server/discover and -32022 whenever initialize serves it, listed or not', async () => {
+    // supportedVersions defaults to [2026-07-28]; settings.legacy (on by default) serves 2025-11-25 all the same.
+    const engine = createMockEngine({ scenario: scenarioWith({}) });
+    const discover = await rpc(engine, 'server/discover', {});
+    expect(discover.body.result.supportedVersions).toEqual(['2026-07-28', '2025-11-25']);
+    const refused = await rpc(engine, 'tools/list', {}, { version: '2027-01-01' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: -32022, data: { supported: ['2026-07-28', '2025-11-25'], requested: '2027-01-01' } });
+    const res = await post(engine, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    });
+    expect((await res.json()).result.protocolVersion).toBe('2025-11-25');
+  });
+
+  it('leaves out a listed 2025-11-25 that settings.legacy: false refuses', async () => {
+    const engine = createMockEngine({ scenario: scenarioWith({ supportedVersions: ['2026-07-28', '2025-11-25'], settings: { legacy: false } }) });
+    expect((await rpc(engine, 'server/discover', {})).body.result.supportedVersions).toEqual(['2026-07-28']);
+    const refused = await rpc(engine, 'tools/list', {}, { version: '2027-01-01' });
+    expect(refused.body.error.data.supported).toEqual(['2026-07-28']);
+  });
+});
+
 describe('2025-11-25 clients the server cannot serve', () => {
   it('a modern-only scenario answers initialize with -32022 naming the versions it speaks', async () => {
     const scenario = ScenarioSchema.parse({ id: 'modern-only', server: { name: 'm', version: '1' }, settings: { legacy: false } });

@@ -5,7 +5,7 @@ import { getBuiltinScenario } from '../../../lib/scenario/builtins';
 import { ScenarioSchema } from '../../../lib/scenario/schema';
 import { reportCardToJUnit } from '../../../lib/server/report-card-junit';
 import { createFakeClock, type FakeClock } from '../../helpers/fake-clock';
-import { CAPS, callTool } from '../../helpers/rpc';
+import { CAPS, callTool, rpc } from '../../helpers/rpc';
 
 /**
  * The report card beyond 2026-07-28 over HTTP: a client on stdio (the message face journals each
@@ -196,6 +196,37 @@ describe('report card: a 2025-11-25 client over HTTP', () => {
     clock.advance(50);
     await post('tasks/get', { taskId: task.taskId });
     expect(grades(engine.reportCard())['poll-cadence']).toMatchObject({ status: 'fail', detail: expect.stringContaining('50 ms after') });
+  });
+});
+
+describe('report card: a 2026-07-28 request is graded as one, whatever else it carries', () => {
+  it('takes the era from _meta, as the server did: a stale params.task or a 2025-11-25 header makes no 2025-11-25 client', async () => {
+    const { engine } = setup();
+    // A task-only tool without the extension, with a leftover 2025-11-25 opt-in: refused -32021 and never retried.
+    const call = await rpc(engine, 'tools/call', { name: 'generate_report', arguments: { size: 'small' }, task: { ttl: 60_000 } }, { caps: CAPS.form });
+    expect(call.body.error.code).toBe(-32021);
+    const created = await callTool(engine, 'job', {}, { caps: CAPS.formAndTasks });
+    const taskId = created.body.result.taskId as string;
+    // _meta says 2026-07-28, the header 2025-11-25: the server answered it as 2026-07-28 (-32020).
+    const mixed = await rpc(engine, 'tasks/get', { taskId }, { caps: CAPS.formAndTasks, headers: { 'MCP-Protocol-Version': '2025-11-25' } });
+    expect(mixed.body.error.code).toBe(-32020);
+
+    const g = grades(engine.reportCard());
+    expect(g['extension-declared']).toMatchObject({ status: 'fail', detail: expect.stringContaining('first: tools/call generate_report') });
+    expect(g['extension-declared'].detail).not.toContain('2025-11-25');
+    expect(g['mcp-name'].detail).not.toContain('2025-11-25');
+    expect(g['mcp-name']).toMatchObject({ status: 'pass', evidence: [expect.any(Number)] });
+  });
+});
+
+describe('report card: Mcp-Name beside a taskId that is no string', () => {
+  it('does not blame the header when the body has no taskId string to mirror (the server answered -32602)', async () => {
+    const { engine } = setup();
+    const taskId = (await callTool(engine, 'job', {}, { caps: CAPS.formAndTasks })).body.result.taskId as string;
+    const invalid = await rpc(engine, 'tasks/get', { taskId: 5 }, { caps: CAPS.formAndTasks, headers: { 'Mcp-Name': '5' } });
+    expect(invalid.body.error.code).toBe(-32602);
+    expect((await rpc(engine, 'tasks/get', { taskId }, { caps: CAPS.formAndTasks })).body.result.taskId).toBe(taskId);
+    expect(grades(engine.reportCard())['mcp-name']).toMatchObject({ status: 'pass', detail: 'All 1 tasks request carried Mcp-Name equal to params.taskId.' });
   });
 });
 

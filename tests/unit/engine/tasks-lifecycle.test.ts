@@ -102,6 +102,22 @@ describe('task ids', () => {
   });
 });
 
+describe('a taskId that is not a string', () => {
+  it('is invalid params (-32602 naming taskId), not a header mismatch, when Mcp-Name carries the text of it', async () => {
+    const { engine } = setup(scenario([{ name: 'job', description: 'slow', task: { steps: [{ delayMs: 60_000 }, { result: text('done') }] } }]));
+    // A client that writes String(taskId) into Mcp-Name: the body, not the header, is what is wrong.
+    for (const method of ['tasks/get', 'tasks/cancel']) {
+      const res = await rpc(engine, method, { taskId: 5 }, { caps: CAPS.tasks, headers: { 'Mcp-Name': '5' } });
+      expect(res.body.error, method).toMatchObject({ code: -32602, message: expect.stringContaining('taskId must be a non-empty string') });
+    }
+    const call = await rpc(engine, 'tools/call', { name: 7, arguments: {} }, { caps: CAPS.tasks, headers: { 'Mcp-Name': '7' } });
+    expect(call.body.error.code).toBe(-32602);
+    // A string that differs is still the header's fault.
+    const other = await rpc(engine, 'tasks/get', { taskId: 'abc' }, { caps: CAPS.tasks, headers: { 'Mcp-Name': 'xyz' } });
+    expect(other.body.error).toMatchObject({ code: -32020, message: "Header mismatch: Mcp-Name header value 'xyz' does not match body value 'abc'" });
+  });
+});
+
 describe('2025-11-25 experimental tasks', () => {
   const legacyHeaders = { 'MCP-Protocol-Version': '2025-11-25' };
   const s = scenario([

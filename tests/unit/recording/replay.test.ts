@@ -37,7 +37,8 @@ describe('replay', () => {
       era: 'auto',
       capabilities: { elicitation: { form: {} } },
     });
-    expect(await client.discover()).toMatchObject({ type: 'complete', result: { supportedVersions: ['2026-07-28'] } });
+    // The recorded mock serves 2025-11-25 too (settings.legacy, the default), and says so.
+    expect(await client.discover()).toMatchObject({ type: 'complete', result: { supportedVersions: ['2026-07-28', '2025-11-25'] } });
     expect(client.server?.info).toMatchObject({ name: 'rec-test', version: '1.2.3' });
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['broken', 'confirm', 'echo', 'report', 'slowly']);
     expect(await client.callTool('echo', { text: 'hello' })).toMatchObject({ type: 'complete', result: { content: [{ type: 'text', text: 'echo: hello' }] } });
