@@ -4,6 +4,7 @@ import { useMemo, useState } from 'react';
 import { listPrompts, type ListedPrompt } from '@/lib/client/prompts';
 import { useInspector } from '@/components/inspector/use-inspector';
 import { ListFooter } from '@/components/resources/ListFooter';
+import { ListHeading } from '@/components/resources/ListHeading';
 import { usePagedList } from '@/components/resources/use-paged-list';
 import { SearchableTable } from '@/components/resources/SearchableTable';
 import { PromptForm } from './PromptForm';
@@ -39,17 +40,7 @@ export function PromptsPanel() {
   if (!offered) return <p className="text-xs text-muted">The server does not advertise prompts.</p>;
   return (
     <section data-testid="prompts-panel" className="space-y-3">
-      <div className="flex items-center justify-between gap-2">
-        <h2 className="text-sm font-semibold">
-          Prompts{' '}
-          <span className="font-normal text-muted">
-            (<span data-testid="prompts-count">{prompts.count.toLocaleString('en-US')}</span>)
-          </span>
-        </h2>
-        <button type="button" data-testid="prompts-refresh" className="text-xs text-accent hover:underline" onClick={prompts.refresh}>
-          Refresh prompts/list
-        </button>
-      </div>
+      <ListHeading name="prompts" title="Prompts" count={prompts.count} onRefresh={prompts.refresh} />
       <SearchableTable
         name="prompts"
         items={prompts.items}

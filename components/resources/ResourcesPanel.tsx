@@ -2,6 +2,7 @@
 
 import { listResources, listResourceTemplates, type ListedResource, type ResourceTemplate } from '@/lib/client/resources';
 import { useInspector } from '@/components/inspector/use-inspector';
+import { ListHeading } from './ListHeading';
 import { ListFooter } from './ListFooter';
 import { ResourceRead } from './ResourceRead';
 import { SearchableTable } from './SearchableTable';
@@ -83,17 +84,7 @@ export function ResourcesPanel() {
   if (!offered) return <p className="text-xs text-muted">The server does not advertise resources.</p>;
   return (
     <section data-testid="resources-panel" className="space-y-3">
-      <div className="flex items-center justify-between gap-2">
-        <h2 className="text-sm font-semibold">
-          Resources{' '}
-          <span className="font-normal text-muted">
-            (<span data-testid="resources-count">{resources.count.toLocaleString('en-US')}</span>)
-          </span>
-        </h2>
-        <button type="button" data-testid="resources-refresh" className="text-xs text-accent hover:underline" onClick={resources.refresh}>
-          Refresh resources/list
-        </button>
-      </div>
+      <ListHeading name="resources" title="Resources" count={resources.count} onRefresh={resources.refresh} />
       <SearchableTable
         name="resources"
         items={resources.items}

@@ -1,5 +1,6 @@
 'use client';
 
+import { ListHeading } from '@/components/resources/ListHeading';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { EXT, type Tool } from '@/lib/protocol';
 import { useInspector } from '@/components/inspector/use-inspector';
@@ -43,22 +44,7 @@ export function ToolsPanel() {
     <section data-testid="tools-panel" className="@container">
       <div className="grid gap-4 @4xl:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
         <div className="min-w-0 space-y-4">
-          <div className="flex items-center justify-between gap-2">
-            <h2 className="text-sm font-semibold">
-              Tools{' '}
-              <span className="font-normal text-muted">
-                (<span data-testid="tools-count">{tools.length.toLocaleString('en-US')}</span>)
-              </span>
-            </h2>
-            <button
-              type="button"
-              className="text-xs text-accent hover:underline disabled:opacity-50"
-              disabled={status !== 'connected'}
-              onClick={() => void refreshTools()}
-            >
-              Refresh tools/list
-            </button>
-          </div>
+          <ListHeading name="tools" title="Tools" count={tools.length} onRefresh={() => void refreshTools()} disabled={status !== 'connected'} />
           {tools.length > 10 ? (
             <input
               type="search"

@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import CHANGING_LISTS from '../fixtures/scenarios/changing-lists.json';
 import { controlApi } from '../integration/http-target';
 import { startAppAndBrowser, stopAppAndBrowser, type AppAndBrowser } from './browser';
 
@@ -149,23 +150,8 @@ describe('resources, prompts and rich results in the inspector', () => {
     expect(text).toContain('must be number');
   });
 
-  it('lists the prompts and resources again when the server announces they changed (on the listen it opened)', async () => {
-    const CHANGING = {
-      id: 'changing-lists',
-      name: 'Lists that change',
-      server: { name: 'changing', version: '1.0.0' },
-      tools: [
-        {
-          name: 'rebuild',
-          description: 'Rebuilds the catalogue',
-          inputSchema: { type: 'object', properties: {} },
-          result: { content: [{ type: 'text', text: 'rebuilt' }] },
-          emit: ['promptsListChanged', 'resourcesListChanged'],
-        },
-      ],
-      prompts: [{ name: 'greet', messages: [{ role: 'user', content: { type: 'text', text: 'hello' } }] }],
-      resources: [{ uri: 'file:///readme.md', name: 'readme', mimeType: 'text/markdown', text: '# readme' }],
-    };
+  it('lists the tools, prompts and resources again when the server announces they changed (on the listen it opened)', async () => {
+    const CHANGING = CHANGING_LISTS; // its tool announces that every list changed
     expect((await controlApi(env.base, env.server.token!, `/api/scenarios/${CHANGING.id}/source`, 'PUT', CHANGING)).status).toBe(200);
     await connectTo(`/mcp/${CHANGING.id}`);
     await page.selectOption('[data-testid="filter-method"]', ''); // every method (a test before filtered the timeline)
@@ -178,11 +164,17 @@ describe('resources, prompts and rich results in the inspector', () => {
     // The listen the inspector opened for them is live (its acknowledgement came) before anything changes.
     await openPanel(page, 'streams');
     await page.waitForSelector('[data-testid="listen-card"][data-state="live"]:has-text("prompts list")');
-    const [prompts, resources, templates] = [await exchanges('prompts/list'), await exchanges('resources/list'), await exchanges('resources/templates/list')];
+    const [tools, prompts, resources, templates] = [
+      await exchanges('tools/list'),
+      await exchanges('prompts/list'),
+      await exchanges('resources/list'),
+      await exchanges('resources/templates/list'),
+    ];
     await openPanel(page, 'tools');
     await page.click('[data-tool="rebuild"] [data-testid="select-tool"]');
     await page.click('[data-testid="call-tool"]');
     await page.waitForSelector('[data-testid="tool-call-form"][data-tool="rebuild"] [data-testid="tool-result"]');
+    await expect.poll(() => exchanges('tools/list')).toBe(tools + 1);
     await expect.poll(() => exchanges('prompts/list')).toBe(prompts + 1);
     await expect.poll(() => exchanges('resources/list')).toBe(resources + 1);
     await expect.poll(() => exchanges('resources/templates/list')).toBe(templates + 1);

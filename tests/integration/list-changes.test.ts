@@ -4,6 +4,7 @@ import { createMockEngine, type MockEngine } from '../../lib/engine';
 import { ScenarioSchema } from '../../lib/scenario/schema';
 import { createInspectorStore, type InspectorStore } from '../../lib/state/inspector-store';
 import { listChangeFilter } from '../../lib/state/list-changes';
+import CHANGING_LISTS from '../fixtures/scenarios/changing-lists.json';
 import { startSdk1Server } from '../helpers/sdk1-server';
 
 /**
@@ -34,22 +35,7 @@ function inspector(): InspectorStore {
 
 /** The mock with one tool that announces every list changed, a prompt and a resource. */
 async function serveChangingLists(): Promise<{ engine: MockEngine; url: string }> {
-  const scenario = ScenarioSchema.parse({
-    id: 'changing-lists',
-    name: 'Lists that change',
-    server: { name: 'changing', version: '1.0.0' },
-    tools: [
-      {
-        name: 'rebuild',
-        description: 'Rebuilds the catalogue',
-        inputSchema: { type: 'object', properties: {} },
-        result: { content: [{ type: 'text', text: 'rebuilt' }] },
-        emit: ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'],
-      },
-    ],
-    prompts: [{ name: 'greet', messages: [{ role: 'user', content: { type: 'text', text: 'hello' } }] }],
-    resources: [{ uri: 'file:///readme.md', name: 'readme', mimeType: 'text/markdown', text: '# readme' }],
-  });
+  const scenario = ScenarioSchema.parse(CHANGING_LISTS);
   const engine = createMockEngine({ scenario });
   const server = await listen((req) => engine.fetch(req), '127.0.0.1', 0);
   cleanups.push(
