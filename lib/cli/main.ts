@@ -1,4 +1,4 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { runMockCommand } from './mock-command';
 import { runValidateCommand } from './validate-command';
 import { registerTaskCommands } from './tasks-command';
@@ -42,6 +42,7 @@ function buildProgram(): Command {
     .option('--allow-remote', 'allow binding a non-loopback interface')
     .option('--allowed-host <name...>', 'extra Host names to accept besides loopback')
     .option('--report <file>', "on exit, write the client's report card: JUnit XML for a .xml file, else JSON")
+    .addOption(new Option('--token <t>').hideHelp())
     .action((scenario, opts) => runMockCommand(scenario, opts));
   program
     .command('validate')

@@ -27,6 +27,8 @@ interface MockCommandOptions {
   allowRemote?: boolean;
   allowedHost?: string[];
   report?: string;
+  /** Never taken: present so that a --token gets a usage error naming LOUPE_TOKEN. */
+  token?: string;
 }
 
 /**
@@ -64,6 +66,11 @@ export async function runMockCommand(scenarioArg: string | undefined, opts: Mock
   const started = performance.now();
   const port = opts.stdio ? 0 : parsePort(opts.port);
   const { scenario, file } = resolveScenarioArg(scenarioArg);
+  // The control token is a secret: a flag would show in `ps` and the shell history.
+  if (opts.token !== undefined)
+    throw new UsageError(
+      'mock takes its control token from LOUPE_TOKEN, not --token (a flag shows in ps and the shell history): LOUPE_TOKEN=… mcp-loupe mock …',
+    );
   const host = opts.host;
   if ((host === '0.0.0.0' || host === '::') && !opts.allowRemote)
     throw new UsageError(`Refusing to bind ${host}: that exposes the mock to the network. Pass --allow-remote if you mean it.`);

@@ -115,6 +115,7 @@ describe('mcp-loupe exit codes, messages and --json errors', () => {
       [['replay', RECORDING, '--port', '-1'], 2, /--port must be an integer from 0 to 65535 .*not "-1"/],
       [['mock', 'no-such-scenario'], 2, /"no-such-scenario" is neither a built-in scenario \(demo, conformance, .*\) nor a scenario file/],
       [['mock', '--host', '0.0.0.0', '--port', '0'], 2, /Refusing to bind 0\.0\.0\.0/],
+      [['mock', '--token', 'abc', '--port', '0'], 2, /mock takes its control token from LOUPE_TOKEN, not --token/],
       [['discover', '--url', 'ftp://example.com/mcp'], 2, /--url must be http\(s\), not ftp:/],
       [['tools', '--url', 'not a url'], 2, /--url "not a url" is not a URL/],
       [() => ['discover', '--url', mock.url, '--timeout', 'soon'], 2, /--timeout must be a positive number of milliseconds, not "soon"/],
