@@ -104,7 +104,7 @@ describe('mcp-loupe tasks on a mock serving slow-approvals', () => {
     // The client answered operator_input and never answers it again (tasks.md): the second question needs its own key.
     const again = await requireInput();
     expect(again).toMatchObject({ code: 0, stderr: '' });
-    expect(again.stdout).toMatch(/^require-input: task \S+… is now input_required/);
+    expect(again.stdout).toMatch(/^require-input: task \S+… \(fingerprint [0-9a-f]{8}\) is now input_required/);
     const asking = await task();
     expect(asking.status).toBe('input_required');
     expect(Object.keys(asking.inputRequests)).toEqual(['operator_input_2']);
