@@ -18,6 +18,7 @@ import { writeWebResponse } from './node-response';
 import { withPageGate, type NodeListener } from './page-gate';
 import { sandboxProxyResponse } from './sandbox-proxy';
 import type { PinnedScenario } from './scenario-files';
+import { listenLoopback } from './loopback-listen';
 import { createStaticPages } from './static-pages';
 import { advertiseLoupe } from './tap-discovery';
 
@@ -133,19 +134,12 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     if (options.upgrade && isAllowedHost(req.headers.host ?? null, allowedHosts)) options.upgrade(req, socket, head);
     else socket.destroy();
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 3000, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  }).catch((e: unknown) => {
+  const host = options.host ?? '127.0.0.1';
+  const listening = await listenLoopback(server, host, options.port ?? 3000).catch((e: unknown) => {
     mockHost.close();
     throw e;
   });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : (options.port ?? 3000);
-  const host = options.host ?? '127.0.0.1';
+  const { port } = listening;
   const url = `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;
   // `mcp-loupe tap` finds this Loupe through the data directory and pushes its session here.
   const advertised = advertiseLoupe(options.dataDir, { url: host === '0.0.0.0' || host === '::' ? `http://127.0.0.1:${port}` : url, token });
@@ -156,14 +150,12 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     link: () => access.mintLink(),
     advertHeldBy: advertised.heldBy && { url: advertised.heldBy.url, pid: advertised.heldBy.pid },
     server,
-    close: () =>
-      new Promise<void>((resolve) => {
-        advertised.remove();
-        server.closeAllConnections();
-        server.close(() => {
-          mockHost.close();
-          resolve();
-        });
-      }),
+    close: async () => {
+      advertised.remove();
+      server.closeAllConnections();
+      // Both listeners: a [::1] one left open would keep the port's localhost name after we are gone.
+      await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), listening.closeTwin()]);
+      mockHost.close();
+    },
   };
 }
