@@ -16,7 +16,7 @@ import { refuseTunnels, toNodeHandler } from './node-handler';
 import { toWebRequest } from './node-request';
 import { writeWebResponse } from './node-response';
 import { withPageGate, type NodeListener } from './page-gate';
-import { sandboxProxyResponse } from './sandbox-proxy';
+import { inspectorNames, sandboxProxyResponse, type ServedInspector } from './sandbox-proxy';
 import type { PinnedScenario } from './scenario-files';
 import { listenLoopback } from './loopback-listen';
 import { createStaticPages } from './static-pages';
@@ -101,10 +101,12 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const router = createMockRouter(mockHost, options.defaultScenario ?? 'demo', { access, allowedHosts, launch: options.launch });
   const api = toNodeHandler(router.fetch, (pathname) => router.fastFor(pathname));
   const gate = { access, allowedHosts };
+  // Where this Loupe serves its inspector, known once it listens (no request arrives before).
+  let served: ServedInspector = { port: -1, names: [] };
   const sandbox = withPageGate((req, res) => {
     // A web Request cannot carry TRACE or TRACK (its constructor throws), and the page is GET only.
     if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain' }).end('GET only');
-    void writeWebResponse(sandboxProxyResponse(toWebRequest(req, res), allowedHosts), res).catch(() => res.destroy());
+    void writeWebResponse(sandboxProxyResponse(toWebRequest(req, res), served, allowedHosts), res).catch(() => res.destroy());
   }, gate);
   const pagesBehindGate = withPageGate(pages, gate);
   // Loupe's pages hold a session: no other page may frame them (clickjacking). Only the sandbox
@@ -140,6 +142,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     throw e;
   });
   const { port } = listening;
+  served = { port, names: inspectorNames(listening.address, listening.ipv6Loopback) };
   const url = `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;
   // `mcp-loupe tap` finds this Loupe through the data directory and pushes its session here.
   const advertised = advertiseLoupe(options.dataDir, { url: host === '0.0.0.0' || host === '::' ? `http://127.0.0.1:${port}` : url, token });
