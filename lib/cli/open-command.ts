@@ -7,6 +7,7 @@ import { getBuiltinScenario } from '../scenario/builtins';
 import { loadScenarioFile } from '../scenario/files';
 import { formatIssues } from '../scenario/loader';
 import { defaultPagesDir, startAppServer, type AppServer } from '../server/app-server';
+import { Ipv6LoopbackTaken } from '../server/loopback-listen';
 import { isScenarioId, type PinnedScenario } from '../server/scenario-files';
 import { openBrowser } from './browser';
 import { chosenLaunchToken } from './control-token';
@@ -66,6 +67,7 @@ function listenMessage(e: unknown, host: string, port: number): string {
   const { code, syscall } = (e as { code?: unknown; syscall?: unknown } | null) ?? {};
   if (syscall !== undefined && syscall !== 'listen') return `cannot start: ${e instanceof Error ? e.message : String(e)}`;
   if (syscall === undefined && code === undefined) return `cannot start: ${e instanceof Error ? e.message : String(e)}`;
+  if (e instanceof Ipv6LoopbackTaken) return e.message;
   if (code === 'EADDRINUSE') return `port ${port} is in use on ${host}; pass another --port, or leave it out to take the next free port after ${FIRST_PORT}`;
   if (code === 'EACCES') return `not allowed to listen on port ${port} (ports below 1024 need privileges); pass --port 0 for any free port`;
   if (code === 'EADDRNOTAVAIL') return `cannot listen on ${host}: no interface of this machine has that address`;

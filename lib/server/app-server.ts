@@ -16,8 +16,9 @@ import { refuseTunnels, toNodeHandler } from './node-handler';
 import { toWebRequest } from './node-request';
 import { writeWebResponse } from './node-response';
 import { withPageGate, type NodeListener } from './page-gate';
-import { sandboxProxyResponse } from './sandbox-proxy';
+import { inspectorNames, sandboxProxyResponse, type ServedInspector } from './sandbox-proxy';
 import type { PinnedScenario } from './scenario-files';
+import { listenLoopback } from './loopback-listen';
 import { createStaticPages } from './static-pages';
 import { advertiseLoupe } from './tap-discovery';
 
@@ -100,10 +101,12 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const router = createMockRouter(mockHost, options.defaultScenario ?? 'demo', { access, allowedHosts, launch: options.launch });
   const api = toNodeHandler(router.fetch, (pathname) => router.fastFor(pathname));
   const gate = { access, allowedHosts };
+  // Where this Loupe serves its inspector, known once it listens (no request arrives before).
+  let served: ServedInspector = { port: -1, names: [] };
   const sandbox = withPageGate((req, res) => {
     // A web Request cannot carry TRACE or TRACK (its constructor throws), and the page is GET only.
     if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain' }).end('GET only');
-    void writeWebResponse(sandboxProxyResponse(toWebRequest(req, res), allowedHosts), res).catch(() => res.destroy());
+    void writeWebResponse(sandboxProxyResponse(toWebRequest(req, res), served, allowedHosts), res).catch(() => res.destroy());
   }, gate);
   const pagesBehindGate = withPageGate(pages, gate);
   // Loupe's pages hold a session: no other page may frame them (clickjacking). Only the sandbox
@@ -133,19 +136,13 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     if (options.upgrade && isAllowedHost(req.headers.host ?? null, allowedHosts)) options.upgrade(req, socket, head);
     else socket.destroy();
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 3000, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  }).catch((e: unknown) => {
+  const host = options.host ?? '127.0.0.1';
+  const listening = await listenLoopback(server, host, options.port ?? 3000).catch((e: unknown) => {
     mockHost.close();
     throw e;
   });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : (options.port ?? 3000);
-  const host = options.host ?? '127.0.0.1';
+  const { port } = listening;
+  served = { port, names: inspectorNames(listening.address, listening.ipv6Loopback) };
   const url = `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;
   // `mcp-loupe tap` finds this Loupe through the data directory and pushes its session here.
   const advertised = advertiseLoupe(options.dataDir, { url: host === '0.0.0.0' || host === '::' ? `http://127.0.0.1:${port}` : url, token });
@@ -156,14 +153,12 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     link: () => access.mintLink(),
     advertHeldBy: advertised.heldBy && { url: advertised.heldBy.url, pid: advertised.heldBy.pid },
     server,
-    close: () =>
-      new Promise<void>((resolve) => {
-        advertised.remove();
-        server.closeAllConnections();
-        server.close(() => {
-          mockHost.close();
-          resolve();
-        });
-      }),
+    close: async () => {
+      advertised.remove();
+      server.closeAllConnections();
+      // Both listeners: a [::1] one left open would keep the port's localhost name after we are gone.
+      await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), listening.closeTwin()]);
+      mockHost.close();
+    },
   };
 }

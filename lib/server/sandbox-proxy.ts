@@ -34,14 +34,42 @@ const BASE_HEADERS = {
   'Referrer-Policy': 'no-referrer',
 };
 
+/** Where this Loupe serves its inspector: the port it listens on and the loopback names that reach it there. */
+export interface ServedInspector {
+  port: number;
+  /** URL host names (`127.0.0.1`, `localhost`, `[::1]`...); `localhost` stands for `*.localhost` too. */
+  names: readonly string[];
+}
+
 /**
- * The inspector origin from `?host=`, when it is this very server's inspector: the same port
- * under the loopback name that pairs with this page's (lib/protocol/sandbox-origin.ts, the
- * pairing the inspector framed it with), or under a name of `allowedHosts`. Any other page,
- * another port on loopback included, would become the page's embedder and message peer and
- * could run its own HTML in the view frame with camera and microphone, so it is refused.
+ * The loopback names of a server bound to `address` (as the system reports it): that address
+ * (127.0.0.1 for a wildcard bind, as the CLI prints it), `localhost`, and `[::1]` when it listens
+ * there. Never another 127.x address: nothing of ours answers on it.
  */
-export function validHostOrigin(value: string | null, ownHost: string | null, allowedHosts: readonly string[] = []): string | undefined {
+export function inspectorNames(address: string, ipv6Loopback: boolean): string[] {
+  const own = address === '0.0.0.0' || address === '::' ? '127.0.0.1' : address.includes(':') ? `[${address}]` : address;
+  return [...new Set([own, 'localhost', ...(ipv6Loopback ? ['[::1]'] : [])])];
+}
+
+/** Whether `name` reaches this Loupe: one of its names, or a `*.localhost` name (browsers resolve those as localhost). */
+function servesName(served: ServedInspector, name: string): boolean {
+  return served.names.includes(name) || (name.endsWith('.localhost') && served.names.includes('localhost'));
+}
+
+/**
+ * The inspector origin from `?host=`, when it is this very server's inspector: the port it
+ * listens on, under one of its loopback names that pairs with this page's
+ * (lib/protocol/sandbox-origin.ts, the pairing the inspector framed it with), or under a name of
+ * `allowedHosts` on the port the page was asked on. Any other page (another port, another 127.x
+ * address, an address some other process holds) would become the page's embedder and message
+ * peer and could run its own HTML in the view frame with camera and microphone, so it is refused.
+ */
+export function validHostOrigin(
+  value: string | null,
+  ownHost: string | null,
+  served: ServedInspector,
+  allowedHosts: readonly string[] = [],
+): string | undefined {
   if (!value || !ownHost) return undefined;
   let url: URL;
   let own: URL;
@@ -55,7 +83,10 @@ export function validHostOrigin(value: string | null, ownHost: string | null, al
   if (!isAllowedHost(url.host, allowedHosts)) return undefined;
   // One server, one port: the inspector and its sandbox are the same Loupe.
   if (url.port !== own.port) return undefined;
-  if (sandboxOriginFor(url.origin) === own.origin) return url.origin;
+  if (sandboxOriginFor(url.origin) === own.origin) {
+    const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+    return port === served.port && servesName(served, url.hostname) ? url.origin : undefined;
+  }
   // The whole point is a second origin: a view must never share the inspector's.
   const allowed = allowedHosts.some((h) => h.toLowerCase() === url.hostname);
   return allowed && hostName(ownHost) !== url.hostname ? url.origin : undefined;
@@ -69,11 +100,11 @@ function refuse(status: number, message: string): Response {
   });
 }
 
-/** Answer a GET of the sandbox proxy page; `allowedHosts` are the names accepted besides loopback. */
-export function sandboxProxyResponse(request: Request, allowedHosts: readonly string[] = []): Response {
+/** Answer a GET of the sandbox proxy page for the inspector `served`; `allowedHosts` are the names accepted besides loopback. */
+export function sandboxProxyResponse(request: Request, served: ServedInspector, allowedHosts: readonly string[] = []): Response {
   if (request.method !== 'GET' && request.method !== 'HEAD') return refuse(405, 'The sandbox page answers GET only.');
   const url = new URL(request.url);
-  const host = validHostOrigin(url.searchParams.get('host'), request.headers.get('host'), allowedHosts);
+  const host = validHostOrigin(url.searchParams.get('host'), request.headers.get('host'), served, allowedHosts);
   if (!host)
     return refuse(
       400,

@@ -54,8 +54,9 @@ function targetOf(upstream: URL, localPath: string): URL {
   return target;
 }
 
-function refuse(res: http.ServerResponse, status: number, message: string): void {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: ERROR.internalError, message } });
+/** A JSON-RPC error answer from the tap itself: -32603 by default, -32600 for a request refused as mock refuses it. */
+function refuse(res: http.ServerResponse, status: number, message: string, code: number = ERROR.internalError): void {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } });
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
 }
 
@@ -186,11 +187,12 @@ export function startHttpTap(options: HttpTapOptions): Promise<HttpTap> {
   }
 
   const server = http.createServer((req, res) => {
-    if (!isAllowedHost(req.headers.host ?? null, options.allowedHosts)) return refuse(res, 403, 'Forbidden: the tap only answers loopback Host names');
+    if (!isAllowedHost(req.headers.host ?? null, options.allowedHosts))
+      return refuse(res, 403, 'Forbidden: the tap only answers loopback Host names', ERROR.invalidRequest);
     // The mock's Origin rule, before anything is read, relayed or observed: a page of another site
     // would otherwise reach the upstream with the user's standing and land in their recording.
     if (!isAllowedOrigin(req.headers.origin ?? null, req.headers.host ?? null))
-      return refuse(res, 403, 'Forbidden: Origin is not allowed (the tap answers only pages on loopback, as mock does)');
+      return refuse(res, 403, 'Forbidden: Origin is not allowed (the tap answers only pages on loopback, as mock does)', ERROR.invalidRequest);
     const faults = options.faults;
     if (!faults?.active()) return relay(req, res);
     const chunks: Buffer[] = [];

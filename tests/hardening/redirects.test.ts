@@ -202,4 +202,25 @@ describe('framing', () => {
       expect(directives, inspector).toContain(`frame-ancestors ${inspector}`);
     }
   });
+
+  it('the sandbox page refuses loopback addresses this Loupe does not listen on: 127.0.0.2, [::1] when it does not hold it', async () => {
+    const sandboxOf = (inspector: string) =>
+      raw(app.port, { path: `/sandbox/proxy.html?host=${encodeURIComponent(inspector)}&csp=%7B%7D`, headers: { Host: `localhost:${app.port}` } });
+    // 127.0.0.2 pairs with localhost, but another process may serve a page there.
+    const other = await sandboxOf(`http://127.0.0.2:${app.port}`);
+    expect(other.status).toBe(400);
+    expect(other.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    // [::1] is admitted exactly when this Loupe listens there (it does wherever the machine has IPv6 loopback).
+    const v6 = await sandboxOf(`http://[::1]:${app.port}`);
+    expect(v6.status).toBe((await listensOnIpv6(app.port)) ? 200 : 400);
+  });
 });
+
+/** Whether something answers Loupe's /healthz on [::1]:port. */
+async function listensOnIpv6(port: number): Promise<boolean> {
+  try {
+    return (await fetch(`http://[::1]:${port}/healthz`)).status === 200;
+  } catch {
+    return false;
+  }
+}

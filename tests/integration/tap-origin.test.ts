@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRecording } from '../../lib/recording/schema';
-import { startTapProcess, type Started } from '../helpers/processes';
+import { startCliMock, startTapProcess, type Started } from '../helpers/processes';
 
 /**
  * `mcp-loupe tap --upstream` holds a request's Origin to the rule `mock` and `open` use: a page
@@ -23,11 +23,11 @@ let tap: Started;
 /** The Origin header of every request the upstream received. */
 const reached: (string | undefined)[] = [];
 
-function post(origin?: string): Promise<{ status: number; text: string }> {
+function post(origin?: string, url = tap.url): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
     if (origin) headers.Origin = origin;
-    const req = http.request(tap.url, { method: 'POST', headers }, (res) => {
+    const req = http.request(url, { method: 'POST', headers }, (res) => {
       let text = '';
       res.on('data', (d) => (text += d));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
@@ -58,6 +58,21 @@ afterAll(async () => {
 });
 
 describe('HTTP tap: the Origin check of mock', () => {
+  it('refuses a foreign Origin with the JSON-RPC error code mock uses (-32600 Invalid Request, not -32603 Internal error)', async () => {
+    const mock = await startCliMock(['demo', '--store', 'memory', '--data-dir', path.join(dir, 'mock')]);
+    try {
+      const fromMock = await post('https://evil.example', mock.url);
+      expect(fromMock.status).toBe(403);
+      const mockCode = JSON.parse(fromMock.text).error.code;
+      expect(mockCode).toBe(-32600);
+      const fromTap = await post('https://evil.example');
+      expect(fromTap.status).toBe(403);
+      expect(JSON.parse(fromTap.text).error.code).toBe(mockCode);
+    } finally {
+      await mock.stop();
+    }
+  });
+
   it('answers a foreign Origin 403 itself, relays a loopback one and one without Origin, and records only those', async () => {
     for (const origin of ['https://evil.example', 'http://attacker.localhost.evil.example:80', 'null']) {
       const refused = await post(origin);

@@ -14,6 +14,7 @@ const MIB = 1024 * 1024;
 async function proxyPage() {
   const res = sandboxProxyResponse(
     new Request(`http://localhost:3000/sandbox/proxy.html?host=${encodeURIComponent(HOST)}&csp={}`, { headers: { host: 'localhost:3000' } }),
+    { port: 3000, names: ['127.0.0.1', 'localhost'] },
   );
   const html = await res.text();
   const script = /<script>([\s\S]*)<\/script>/.exec(html)?.[1];
