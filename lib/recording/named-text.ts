@@ -1,6 +1,7 @@
 import { PASSWORD_TEXT, USERINFO } from './body-secrets';
 import { secretHeaderKind } from './secret-headers';
-import { looksGenerated, secretFieldKind } from './secret-names';
+import { looksRandom } from './random-value';
+import { secretFieldKind } from './secret-names';
 
 /**
  * Credentials written into text under their name: `api_key=…`, `token: …`, `X-Api-Key: …`,
@@ -37,9 +38,9 @@ function namedKind(name: string, value: string): NamedTextKind | undefined {
   if (/^(proxy-)?authorization$/i.test(name)) return 'authorization';
   const field = secretFieldKind(name, value);
   if (field) return field;
-  // A header-only name (`X-Custom-Auth`, `Ocp-Apim-Subscription-Key`): an auth word, or a generated-looking value.
+  // A header-only name (`X-Custom-Auth`, `Ocp-Apim-Subscription-Key`): an auth word, or a random-looking value.
   const header = secretHeaderKind(name);
-  return header && (/auth/i.test(name) || looksGenerated(value)) ? header : undefined;
+  return header && (/auth/i.test(name) || looksRandom(value)) ? header : undefined;
 }
 
 /** The secrets a text names: `name: value` shapes and `--name value` arguments. */

@@ -36,10 +36,10 @@ interface RedactOptions {
 /** How the review screen names each kind of secret. */
 const KIND_LABELS: Record<SecretKind, string> = {
   authorization: 'Authorization credentials (bearer tokens, Basic credentials)',
-  cookie: 'Cookie values (Cookie headers, cookie fields)',
+  cookie: 'Cookie values (Cookie headers, cookie and set_cookie fields)',
   token:
     'Tokens and credentials (query parameters, loupe_token, token, secret, auth, bearer and credentials headers and fields, X-Auth-style headers, signatures, client certificates, --token arguments)',
-  'api-key': 'API keys (api_key, x-api-key, access_key, secret_access_key, subscription key headers and fields, generated key fields)',
+  'api-key': 'API keys (api_key, x-api-key, access_key, secret_access_key, AccountKey, subscription key headers and fields, random-looking key fields)',
   'session-id': 'Session ids (Mcp-Session-Id, X-Session headers, sessionId fields)',
   'task-id': 'Task ids (they act as bearer tokens)',
   oauth: 'OAuth codes, PKCE verifiers, state and client secrets',
