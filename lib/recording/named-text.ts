@@ -62,6 +62,22 @@ export function findNamedText(text: string): NamedTextSecret[] {
   return out;
 }
 
+/** `NAME=VALUE` at the start of a word: an environment assignment on a command line. Group 1 is the name, 2 the value. */
+const ASSIGNMENT = /(?<=^|\s)([A-Za-z_][A-Za-z0-9_]*)=(["']?)([^\s"']+)\2/g;
+
+/**
+ * The secrets a stdio command line assigns to secret-named variables (`TOKEN=…`, `API_KEY=…`),
+ * whatever their shape, as `--token VALUE` is read: a command line holds no prose.
+ */
+export function findCommandLineSecrets(commandLine: string): NamedTextSecret[] {
+  const out: NamedTextSecret[] = [];
+  for (const m of commandLine.matchAll(ASSIGNMENT)) {
+    const kind = secretFieldKind(m[1]!, m[3]!);
+    if (kind) out.push({ kind, value: m[3]! });
+  }
+  return out;
+}
+
 /**
  * Short secrets (under 8 characters, never replaced as substrings) replaced where text names
  * them: `password hunter2`, a URL's `user:pw9@`, `token=abc1`, `--pin 8264`. `find` gives the

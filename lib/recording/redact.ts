@@ -38,7 +38,7 @@ const KIND_LABELS: Record<SecretKind, string> = {
   authorization: 'Authorization credentials (bearer tokens, Basic credentials)',
   cookie: 'Cookie values (Cookie headers, cookie and set_cookie fields)',
   token:
-    'Tokens and credentials (query parameters, loupe_token, token, secret, auth, bearer and credentials headers and fields, X-Auth-style headers, signatures, client certificates, --token arguments)',
+    'Tokens and credentials (query parameters, loupe_token, token, secret, auth, bearer and credentials headers and fields, X-Auth-style headers, signatures, client certificates, --token arguments and TOKEN= assignments)',
   'api-key': 'API keys (api_key, x-api-key, access_key, secret_access_key, AccountKey, subscription key headers and fields, random-looking key fields)',
   'session-id': 'Session ids (Mcp-Session-Id, X-Session headers, sessionId fields)',
   'task-id': 'Task ids (they act as bearer tokens)',

@@ -9,7 +9,7 @@ import { runCli, startCliMock, type Started } from '../helpers/processes';
  * connection string, lists named in the plural (`tokens`, `apiKeys`) and a `set_cookie` field
  * must leave `call --record`, `export` and `export --har` without those values; a result of
  * ordinary data (postal PIN codes, an AWS paging cursor, a storage object's key, a short `sig`)
- * must leave them as it was.
+ * must leave them as it was. A stdio command's `TOKEN=…` gets a pseudonym.
  */
 
 const SCENARIO = `id: leak
@@ -65,5 +65,26 @@ describe('redaction by name from the command line', () => {
     const text = fs.readFileSync(file('bn.json'), 'utf8');
     for (const value of BENIGN) expect(text, value).toContain(`"${value}"`);
     expect(text).not.toMatch(/redacted-/);
+  });
+
+  it("gives a stdio command line's TOKEN=VALUE a pseudonym", async () => {
+    const stdio = await runCli([
+      'call',
+      'benign',
+      '--record',
+      file('stdio.json'),
+      '--',
+      'env',
+      'TOKEN=QQQCLIENV6',
+      process.execPath,
+      path.resolve('bin/mcp-loupe.mjs'),
+      'mock',
+      scenario,
+      '--stdio',
+    ]);
+    expect(stdio.code).toBe(0);
+    const target = JSON.parse(fs.readFileSync(file('stdio.json'), 'utf8')).connection.target as string;
+    expect(target).toMatch(/^env TOKEN=redacted-token-\d+ /);
+    expect(leaked(file('stdio.json'))).toEqual([]);
   });
 });

@@ -164,6 +164,12 @@ describe('secrets by name in fields, text, answers and command lines', () => {
     for (const [name, v] of Object.entries(structured)) expect(file, name).not.toContain(v);
   });
 
+  it("gives a stdio command line's TOKEN=VALUE a pseudonym, a short value too", () => {
+    const target = 'env TOKEN=QQQCLIENV6 API_KEY=abc1 LOG_LEVEL=debug node server.mjs';
+    const { recording: out } = redactRecording(recordingOf({}, '', target));
+    expect(out.connection.target).toMatch(/^env TOKEN=redacted-token-\d API_KEY=redacted-api-key-\d LOG_LEVEL=debug node server\.mjs$/);
+  });
+
   it('keeps ordinary values under common names: map keys, function signatures, map pins, prose', () => {
     const plain = {
       key: 'user.profile.name',
