@@ -9,7 +9,8 @@ import { runCli, startCliMock, type Started } from '../helpers/processes';
  * connection string, lists named in the plural (`tokens`, `apiKeys`) and a `set_cookie` field
  * must leave `call --record`, `export` and `export --har` without those values; a result of
  * ordinary data (postal PIN codes, an AWS paging cursor, a storage object's key, a short `sig`)
- * must leave them as it was. A stdio command's `TOKEN=…` gets a pseudonym.
+ * must leave them as it was. A stdio command's `TOKEN=…` gets a pseudonym, and the review
+ * printed by `export` shows at most 2 characters of any secret.
  */
 
 const SCENARIO = `id: leak
@@ -54,8 +55,9 @@ describe('redaction by name from the command line', () => {
     const exported = await runCli(['export', file('raw.json'), '--out', file('out.json')]);
     expect(exported.code).toBe(0);
     expect(leaked(file('out.json'))).toEqual([]);
-    // The review names the key.
+    // The review names the key, and its examples show no more than 2 characters of a secret.
     expect(exported.stderr).toMatch(/API keys[^\n]*e\.g\./);
+    expect(exported.stderr).not.toMatch(/QQQ|QQ[^…]/);
     expect((await runCli(['export', file('raw.json'), '--har', '--out', file('out.har')])).code).toBe(0);
     expect(leaked(file('out.har'))).toEqual([]);
   });
