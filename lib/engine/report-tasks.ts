@@ -151,7 +151,7 @@ export function gradeExtensionDeclared({ xs, scenario }: GradeContext): Grade {
       ...base,
       status: 'fail',
       detail: noting(
-        `${plural(failed.length, 'request')} needed the tasks extension without declaring it and were never retried with it (first: ${x.method}${typeof x.params.name === 'string' ? ` ${x.params.name}` : ''} #${x.seq}).`,
+        `${plural(failed.length, 'request')} needed the tasks extension without declaring it and ${failed.length === 1 ? 'was' : 'were'} never retried with it (first: ${x.method}${typeof x.params.name === 'string' ? ` ${x.params.name}` : ''} #${x.seq}).`,
         left,
       ),
       evidence: seqs(failed.map((x) => x.seq)),

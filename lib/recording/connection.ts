@@ -25,14 +25,18 @@ export function isSecretHeaderName(name: string): boolean {
   return secretHeaderKind(name) !== undefined;
 }
 
-/** The target with user info and credential query parameters removed. */
+/**
+ * The target with user info and credential query parameters removed. A stdio command line is
+ * kept whole: its `TOKEN=…` assignments and `--token …` arguments are replaced by redaction
+ * (named-text.ts), each with its pseudonym, as the same value is wherever else it occurs; dropped
+ * here, the value left `TOKEN=` with no sign of which credential the command used.
+ */
 export function stripTargetSecrets(target: string): string {
   let url: URL;
   try {
     url = new URL(target);
   } catch {
-    // Not a URL (a stdio command line): drop anything shaped like a credential assignment.
-    return target.replace(/((?:^|[\s?&])(?:token|access_token|api[_-]?key|password|secret)=)[^\s&]+/gi, '$1');
+    return target;
   }
   url.username = '';
   url.password = '';

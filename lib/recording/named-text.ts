@@ -1,6 +1,7 @@
 import { PASSWORD_TEXT, USERINFO } from './body-secrets';
 import { secretHeaderKind } from './secret-headers';
-import { looksGenerated, secretFieldKind } from './secret-names';
+import { looksRandom } from './random-value';
+import { secretFieldKind } from './secret-names';
 
 /**
  * Credentials written into text under their name: `api_key=…`, `token: …`, `X-Api-Key: …`,
@@ -37,9 +38,9 @@ function namedKind(name: string, value: string): NamedTextKind | undefined {
   if (/^(proxy-)?authorization$/i.test(name)) return 'authorization';
   const field = secretFieldKind(name, value);
   if (field) return field;
-  // A header-only name (`X-Custom-Auth`, `Ocp-Apim-Subscription-Key`): an auth word, or a generated-looking value.
+  // A header-only name (`X-Custom-Auth`, `Ocp-Apim-Subscription-Key`): an auth word, or a random-looking value.
   const header = secretHeaderKind(name);
-  return header && (/auth/i.test(name) || looksGenerated(value)) ? header : undefined;
+  return header && (/auth/i.test(name) || looksRandom(value)) ? header : undefined;
 }
 
 /** The secrets a text names: `name: value` shapes and `--name value` arguments. */
@@ -58,6 +59,22 @@ export function findNamedText(text: string): NamedTextSecret[] {
       const kind = secretFieldKind(m[1]!, m[3]!) ?? (/auth/i.test(m[1]!) ? secretHeaderKind(m[1]!) : undefined);
       if (kind) out.push({ kind, value: m[3]! });
     }
+  return out;
+}
+
+/** `NAME=VALUE` at the start of a word: an environment assignment on a command line. Group 1 is the name, 2 the value. */
+const ASSIGNMENT = /(?<=^|\s)([A-Za-z_][A-Za-z0-9_]*)=(["']?)([^\s"']+)\2/g;
+
+/**
+ * The secrets a stdio command line assigns to secret-named variables (`TOKEN=…`, `API_KEY=…`),
+ * whatever their shape, as `--token VALUE` is read: a command line holds no prose.
+ */
+export function findCommandLineSecrets(commandLine: string): NamedTextSecret[] {
+  const out: NamedTextSecret[] = [];
+  for (const m of commandLine.matchAll(ASSIGNMENT)) {
+    const kind = secretFieldKind(m[1]!, m[3]!);
+    if (kind) out.push({ kind, value: m[3]! });
+  }
   return out;
 }
 

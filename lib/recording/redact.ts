@@ -36,10 +36,10 @@ interface RedactOptions {
 /** How the review screen names each kind of secret. */
 const KIND_LABELS: Record<SecretKind, string> = {
   authorization: 'Authorization credentials (bearer tokens, Basic credentials)',
-  cookie: 'Cookie values (Cookie headers, cookie fields)',
+  cookie: 'Cookie values (Cookie headers, cookie and set_cookie fields)',
   token:
-    'Tokens and credentials (query parameters, loupe_token, token, secret, auth, bearer and credentials headers and fields, X-Auth-style headers, signatures, client certificates, --token arguments)',
-  'api-key': 'API keys (api_key, x-api-key, access_key, secret_access_key, subscription key headers and fields, generated key fields)',
+    'Tokens and credentials (query parameters, loupe_token, token, secret, auth, bearer and credentials headers and fields, X-Auth-style headers, signatures, client certificates, --token arguments and TOKEN= assignments)',
+  'api-key': 'API keys (api_key, x-api-key, access_key, secret_access_key, AccountKey, subscription key headers and fields, random-looking key fields)',
   'session-id': 'Session ids (Mcp-Session-Id, X-Session headers, sessionId fields)',
   'task-id': 'Task ids (they act as bearer tokens)',
   oauth: 'OAuth codes, PKCE verifiers, state and client secrets',
@@ -49,9 +49,14 @@ const KIND_LABELS: Record<SecretKind, string> = {
   password: 'Passwords (password, passphrase and pwd fields, "password: …" in text, URL user info, PINs, one-time and recovery codes)',
 };
 
-/** A secret shown without revealing it: a short head and tail and its length. */
+/**
+ * A secret shown without revealing it, since the review goes to terminals and CI logs: its
+ * length, and for a long one (24 characters or more) its first 2 characters, enough to tell an
+ * `sk-` key from a JWT and too few to guess from. A head and tail of 5 characters gave away
+ * almost half of a 12-character secret.
+ */
 export function maskSecret(value: string): string {
-  return value.length >= 12 ? `${value.slice(0, 3)}…${value.slice(-2)} (${value.length} chars)` : `••• (${value.length} chars)`;
+  return value.length >= 24 ? `${value.slice(0, 2)}… (${value.length} chars)` : `••• (${value.length} chars)`;
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -3,9 +3,12 @@
  * `privateKey`, `AWS_SECRET`), and the header names the inspector masks and recordings redact.
  * A name is compared by its letters and digits only, in lower case, so snake, kebab, camel and
  * upper case spellings of one name are one name. The rules are an exact list plus a few
- * endings (`…token`, `…secret`, `…password`, `…api_key`), with the ids that merely end like
- * a credential (`progressToken`, `pageToken`) left out.
+ * endings (`…token`, `…secret`, `…password`, `…api_key`), singular or plural, with the ids and
+ * cursors that merely end like a credential (`progressToken`, `pageToken`, `nextToken`) and
+ * counts (`maxTokens`) left out.
  */
+
+import { looksRandom } from './random-value';
 
 /** What kind of secret a named value is (a subset of the recording's kinds, secrets.ts). */
 type NamedSecretKind = 'token' | 'api-key' | 'cookie' | 'private-key' | 'password' | 'session-id';
@@ -24,8 +27,9 @@ const EXACT: Record<string, NamedSecretKind> = {
   credential: 'token',
   credentials: 'token',
   cookie: 'cookie',
-  cookies: 'cookie',
   cookiejar: 'cookie',
+  // A Set-Cookie header copied into a field (`set_cookie`, `setCookie`): its cookie is the value.
+  setcookie: 'cookie',
   pwd: 'password',
   // A Google service account's key id: it names the private key the file carries.
   privatekeyid: 'private-key',
@@ -36,21 +40,36 @@ const ENDINGS: readonly [RegExp, NamedSecretKind][] = [
   [/(password|passwd|passphrase|passcode)$/, 'password'],
   [/sessionid$/, 'session-id'],
   [/privatekey$/, 'private-key'],
-  [/(apikey|accesskey|secretkey|signingkey)$/, 'api-key'],
+  // `accountkey`: an Azure Storage connection string's `AccountKey=…` (its `SharedAccessKey=` ends in accesskey).
+  [/(apikey|accesskey|secretkey|signingkey|accountkey)$/, 'api-key'],
   [/secret$/, 'token'],
   [/token$/, 'token'],
 ];
 
-/** Names that end like a credential but hold an id or a cursor (MCP's progressToken, paging). */
-const NOT_SECRET = /^(progresstoken|pagetoken|nextpagetoken|continuationtoken|cancellationtoken|synctoken)$/;
+/**
+ * Names that end like a credential but hold an id or a cursor: MCP's progressToken, and the
+ * paging cursors of many APIs (`pageToken`, AWS's `nextToken`, `continuationToken`, `syncToken`),
+ * which a client sends back to get the next page and which authorize nothing.
+ */
+const NOT_SECRET =
+  /^(progress|cancellation|page|nextpage|prevpage|previouspage|next|prev|previous|continuation|sync|pagination|paging|cursor|resume|marker)tokens?$/;
+
+/** Counts named in the plural (`maxTokens`, `total_tokens`, `cache_read_input_tokens`): numbers of tokens, not tokens. */
+const TOKEN_COUNT = /(max|min|total|input|output|prompt|completion|cached|reasoning|num|remaining|used|context|generated)tokens$/;
+
+/** The kind of a normalized name, singular. */
+function singularKind(n: string): NamedSecretKind | undefined {
+  if (NOT_SECRET.test(n)) return undefined;
+  return EXACT[n] ?? ENDINGS.find(([ending]) => ending.test(n))?.[1];
+}
 
 /** The kind of secret a field or header of this name holds, or undefined when the name says nothing. */
 export function secretNameKind(name: string): NamedSecretKind | undefined {
   const n = normalize(name);
   if (!n || NOT_SECRET.test(n)) return undefined;
-  const exact = EXACT[n];
-  if (exact) return exact;
-  return ENDINGS.find(([ending]) => ending.test(n))?.[1];
+  // A list of secrets is named in the plural (`tokens`, `apiKeys`, `secrets`, `passwords`).
+  if (n.endsWith('s') && !TOKEN_COUNT.test(n)) return singularKind(n) ?? singularKind(n.slice(0, -1));
+  return singularKind(n);
 }
 
 /**
@@ -65,35 +84,25 @@ export function isSecretValue(value: string): boolean {
   return !NOT_A_SECRET_VALUE.test(value.trim());
 }
 
-/**
- * Whether a value looks generated rather than written: no spaces, and a run of 12 or more
- * characters between separators that mixes letters and digits (`LEAKKEY0001abcd`, a hex HMAC,
- * a base64 key). A map key (`user.name`, `config/timeout`), a word or a date does not.
- */
-export function looksGenerated(value: string): boolean {
-  if (!/^[\x21-\x7e]{12,}$/.test(value)) return false;
-  return value.split(/[_\-.:/]/).some((part) => part.length >= 12 && /\d/.test(part) && /[A-Za-z]/.test(part));
-}
-
 /** A PIN or a one-time code: 4 to 16 letters, digits and dashes, a digit among them. */
 const isCode = (value: string) => /^(?=.*\d)[A-Za-z0-9-]{4,16}$/.test(value.trim());
 
 /**
- * Names too common to redact on their own: a field `key` is as often a map key or a sort key as
- * an API key, `signature` a function's signature, `pin` a map pin. Their value decides: a
- * generated-looking key or signature, a PIN or one-time code made of digits.
+ * Names too common to redact on their own: a field `key` is as often a map key or a storage
+ * object's key as an API key, `signature` a function's signature, `pin` a map pin. Their value
+ * decides: a random-looking key or signature (random-value.ts), a PIN or one-time code made of
+ * digits. `pinCode` is not among them: it is a postal code (India's PIN code) far more often.
  */
 const WEAK: Record<string, [NamedSecretKind, (value: string) => boolean]> = {
-  key: ['api-key', looksGenerated],
-  signature: ['token', looksGenerated],
-  sig: ['token', looksGenerated],
+  key: ['api-key', looksRandom],
+  signature: ['token', looksRandom],
+  sig: ['token', looksRandom],
   otp: ['password', isCode],
   totp: ['password', isCode],
   hotp: ['password', isCode],
   otpcode: ['password', isCode],
   mfacode: ['password', isCode],
   pin: ['password', isCode],
-  pincode: ['password', isCode],
 };
 
 /** The kind of secret a JSON field holds, by its name and, for a common name, its value; undefined when it holds none. */

@@ -5,7 +5,7 @@ import { answerFieldKind, isSecretValue, secretFieldKind } from './secret-names'
 import type { Recording } from './schema';
 import { asRecord } from '../shared/records';
 import { findBodySecrets } from './body-secrets';
-import { findNamedText } from './named-text';
+import { findCommandLineSecrets, findNamedText } from './named-text';
 
 /**
  * Finding the secrets of a recording: credentials in headers (Authorization, cookies, API
@@ -230,6 +230,9 @@ export function collectSecrets(recording: Recording): Secret[] {
   const c = createSecretCollector(new Set(JSON.stringify(recording).match(PSEUDONYMS) ?? []));
   for (const f of recording.frames) scanFrame(c, f);
   c.scanText(recording.connection.target);
+  // Not a URL: a stdio command line, whose secret-named assignments are secrets whatever their shape.
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(recording.connection.target))
+    for (const s of findCommandLineSecrets(recording.connection.target)) c.add(s.kind, s.value);
   for (const html of Object.values(recording.apps)) c.scanText(html);
   return [...c.secrets.values()];
 }

@@ -24,9 +24,9 @@ const headerArgs = Object.entries(HEADERS).flatMap(([k, v]) => ['--header', `${k
 const headerValues = Object.values(HEADERS).map((v) => v.replace(/^Bearer /, ''));
 
 const RESULT_SECRETS = {
-  key: 'LEAKKEYVALUE01abcd',
+  key: 'LEAKKEYVALUE01abcdX7q9',
   private_key_id: 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678',
-  signature: 'LEAKSIG0000001xyzw',
+  signature: 'LEAKSIG0000001xyzwQ4r8',
   otp: '493817',
   pin: '8264',
   cookieJar: 'sid=LEAKCOOKIEJAR1',

@@ -203,6 +203,14 @@ describe('report card: single grades', () => {
     const { engine } = setup();
     await callTool(engine, 'generate_report', { size: 'small' }, { caps: CAPS.form, id: 'bare' });
     expect(grades(engine.reportCard())['extension-declared']).toMatchObject({ status: 'fail', evidence: [seqOf(engine, 'bare')] });
+    // The detail agrees with its count: one request "was", two "were".
+    expect(grades(engine.reportCard())['extension-declared'].detail).toMatch(
+      /^1 request needed the tasks extension without declaring it and was never retried/,
+    );
+    await callTool(engine, 'generate_report', { size: 'small' }, { caps: CAPS.form, id: 'bare-2' });
+    expect(grades(engine.reportCard())['extension-declared'].detail).toMatch(
+      /^2 requests needed the tasks extension without declaring it and were never retried/,
+    );
   });
 
   it('fails an altered requestState and one sent when none was issued', async () => {

@@ -36,10 +36,11 @@ function recordingOf(structured: Record<string, unknown>, text = '', target = 'h
   return createRecorder({ connection: describeConnection({ target }), frames }).build();
 }
 
+// A `key` or `signature` counts when it looks random: 20 or more varied characters.
 const STRUCTURED = {
-  key: 'LEAKKEYVALUE01abcd',
+  key: 'LEAKKEYVALUE01abcdX7q9',
   private_key_id: 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678',
-  signature: 'LEAKSIG0000001xyzw',
+  signature: 'LEAKSIG0000001xyzwQ4r8',
   otp: '493817',
   pin: '8264',
   cookieJar: 'sid=LEAKCOOKIEJAR1',
@@ -101,6 +102,72 @@ describe('secrets by name in fields, text, answers and command lines', () => {
     expect(out.connection.target).toMatch(
       /^node server\.mjs --token redacted-token-\d --password=redacted-password-\d --api-key redacted-api-key-\d --token-file \/etc\/tok --port 3000$/,
     );
+  });
+
+  it("replaces the lists named in the plural, a set_cookie field and a connection string's keys and password", () => {
+    const structured = {
+      tokens: ['QQQI6tok1x', 'QQQI7tok2x'],
+      apiKeys: ['QQQI8key1x'],
+      secrets: ['QQQsecret01'],
+      passwords: ['QQQpass01x'],
+      access_keys: ['QQQaccess1x'],
+      set_cookie: 'sid=QQQJ3cookie; HttpOnly',
+      setCookie: 'sid=QQQJ4cookie; Path=/',
+    };
+    const text = [
+      'DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=QQQAazurekey0123456789abcdefABCDEF==;EndpointSuffix=core.windows.net',
+      'Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=QQQsaskey0123456789abcdefXYZ=',
+      'Server=db.example.com;Database=app;User Id=sa;Password=QQQdbpass9;',
+    ].join('\n');
+    const { recording: out, items } = redactRecording(recordingOf(structured, text));
+    expect(serializeRecording(out).match(/QQQ\w*/g)).toBeNull();
+    const redacted = (out.frames[1]!.body as { result: { content: { text: string }[] } }).result.content[0]!.text;
+    expect(redacted).toMatch(/;AccountKey=redacted-api-key-\d;EndpointSuffix=/);
+    expect(redacted).toMatch(/;SharedAccessKey=redacted-api-key-\d$/m);
+    expect(redacted).toMatch(/;Password=redacted-password-\d;/);
+    // The review names them, so a person sees that the export found the connection string's key.
+    expect(items.find((i) => i.kind === 'api-key')?.distinct).toBeGreaterThanOrEqual(4);
+    expect(items.find((i) => i.kind === 'cookie')?.distinct).toBe(2);
+  });
+
+  it('keeps postal PIN codes, paging cursors, counts of tokens and ids people write under key and sig', () => {
+    const plain = {
+      pinCode: '560001',
+      pin_code: '10115',
+      pincode: '110001',
+      nextToken: 'eyJvZmZzZXQiOjIwfQ',
+      next_token: 'b2Zmc2V0PTQw',
+      continuationToken: 'c29tZS1jdXJzb3ItMjAyNA',
+      syncToken: 'sync-2024-06-01-0001',
+      NextPageToken: 'CAoQAA',
+      usage: { total_tokens: '123456789', maxTokens: '40960000' },
+      storage: { key: 'invoices2024Q1final', bucket: 'acme' },
+      object: { key: 'invoices_2024_Q1_final_v2.pdf', path: 'user-avatars/2024/01/profile.png' },
+      sig: 'abc123def456ghi',
+      signature: 'user2024_profile_v12',
+    };
+    const prose = 'total_tokens=123456789 and next_token=b2Zmc2V0PTQw';
+    const recording = recordingOf(plain, prose);
+    const { recording: out, items } = redactRecording(recording);
+    expect(items).toEqual([]);
+    expect(out.frames.map((f) => f.body)).toEqual(recording.frames.map((f) => f.body));
+  });
+
+  it('still replaces a random key or signature: hex, base64, long mixed', () => {
+    const structured = {
+      key: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4',
+      signature: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+      sig: 'q8Zr2mX7vB4nK1pL9sT3wY6e',
+    };
+    const { recording: out } = redactRecording(recordingOf(structured));
+    const file = serializeRecording(out);
+    for (const [name, v] of Object.entries(structured)) expect(file, name).not.toContain(v);
+  });
+
+  it("gives a stdio command line's TOKEN=VALUE a pseudonym, a short value too", () => {
+    const target = 'env TOKEN=QQQCLIENV6 API_KEY=abc1 LOG_LEVEL=debug node server.mjs';
+    const { recording: out } = redactRecording(recordingOf({}, '', target));
+    expect(out.connection.target).toMatch(/^env TOKEN=redacted-token-\d API_KEY=redacted-api-key-\d LOG_LEVEL=debug node server\.mjs$/);
   });
 
   it('keeps ordinary values under common names: map keys, function signatures, map pins, prose', () => {

@@ -109,8 +109,15 @@ describe('redaction', () => {
     expect(byKind.cookie.distinct).toBe(2);
     const shown = JSON.stringify(items);
     for (const s of [...Object.values(SECRETS), session.taskId]) expect(shown).not.toContain(s);
-    expect(maskSecret(SECRETS.bearer)).toBe(`sk-…5c (${SECRETS.bearer.length} chars)`);
     expect(maskSecret('short')).toBe('••• (5 chars)');
+  });
+
+  it('shows so little of a secret that a log of the review gives nothing away', () => {
+    // Its length only, up to 23 characters: a 12-character secret showed 5 of them as "QQQ…h1".
+    expect(maskSecret('QQQtoken01h1')).toBe('••• (12 chars)');
+    expect(maskSecret('LEAKKEYVALUE01abcdX7q9ab')).toBe('LE… (24 chars)');
+    expect(maskSecret(SECRETS.bearer)).toBe(`sk… (${SECRETS.bearer.length} chars)`);
+    for (const item of reviewItems(session.recording)) for (const e of item.examples) expect(e.masked, item.kind).toMatch(/^(•••|[^…]{2}…) \(\d+ chars\)$/);
   });
 
   it('keeps a kind only when the user asks for it', () => {
