@@ -1,5 +1,7 @@
 import type { Era } from '../client/request-builder';
 
+/** What the connect form holds (the connection slice's `config`): where to connect, how, with which headers. */
+
 /**
  * `auto`: direct when the server allows CORS, else through the proxy (lib/client/auto-transport.ts).
  * `stdio`: `url` holds a command line the proxy spawns (split without a shell).
