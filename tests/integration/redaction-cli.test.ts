@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliRun, runCli, startCliMock, startTapProcess, type Started } from '../helpers/processes';
+import { type CliRun, runCli, startTapProcess, type Started } from '../helpers/processes';
+import { type ScenarioFileMock, startScenarioFileMock } from '../helpers/scenario-file-mock';
 
 /**
  * What a shared recording must not carry, from the command line over real HTTP and stdio: the
@@ -68,20 +68,17 @@ const leaks = (file: string, values: readonly string[]) => {
 };
 
 describe('redaction from the command line', () => {
-  let dir: string;
-  let scenario: string;
+  let served: ScenarioFileMock | undefined;
   let mock: Started | undefined;
-  const file = (name: string) => path.join(dir, name);
+  let scenario: string;
+  const file = (name: string) => served!.file(name);
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-redaction-'));
-    scenario = file('leak.yaml');
-    fs.writeFileSync(scenario, SCENARIO);
-    mock = await startCliMock([scenario, '--store', 'memory']);
+    served = await startScenarioFileMock(SCENARIO, 'loupe-redaction-');
+    ({ mock, scenario } = served);
   });
   afterAll(async () => {
-    await mock?.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await served?.stop();
   });
 
   it('replaces every credential header passed with --header in call --record, tap --record and HAR exports', async () => {

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, startCliMock, type Started } from '../helpers/processes';
+import { runCli, type Started } from '../helpers/processes';
+import { type ScenarioFileMock, startScenarioFileMock } from '../helpers/scenario-file-mock';
 
 /**
  * Outsider C's scenario, through the real CLI: a result that carries an Azure Storage
@@ -29,20 +29,17 @@ const BENIGN = ['560001', '10115', 'eyJvZmZzZXQiOjIwfQ', 'invoices2024Q1final', 
 const leaked = (file: string) => [...new Set(fs.readFileSync(file, 'utf8').match(/QQQ[0-9A-Za-z]*/g) ?? [])];
 
 describe('redaction by name from the command line', () => {
-  let dir: string;
-  let scenario: string;
+  let served: ScenarioFileMock | undefined;
   let mock: Started | undefined;
-  const file = (name: string) => path.join(dir, name);
+  let scenario: string;
+  const file = (name: string) => served!.file(name);
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-redaction-names-'));
-    scenario = file('leak.yaml');
-    fs.writeFileSync(scenario, SCENARIO);
-    mock = await startCliMock([scenario, '--store', 'memory']);
+    served = await startScenarioFileMock(SCENARIO, 'loupe-redaction-names-');
+    ({ mock, scenario } = served);
   });
   afterAll(async () => {
-    await mock?.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await served?.stop();
   });
 
   it("replaces a connection string's AccountKey, plural lists and a set_cookie field in call --record, export and --har", async () => {
